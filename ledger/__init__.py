@@ -1,0 +1,1 @@
+"""The round ledger: an event-sourced system of record for live casino table games."""
