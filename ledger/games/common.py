@@ -52,8 +52,8 @@ class BetResult:
     """What happened to one bet.
 
     `returned` is the part of the stake handed back, `payout` the winnings the house pays on
-    top, `commission` what the house keeps out of the winnings. So for every bet:
-    stake = returned + payout - house_win + commission... written as `house_win` below.
+    top, `commission` what the house keeps out of the winnings. For every bet,
+    house_win = stake - returned - payout + commission, so a round conserves money.
     """
 
     box: int
