@@ -1,0 +1,77 @@
+"""The composition root: settings in, a ready ledger out. Nothing connects at import time."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+from ledger.application import Ledger, LedgerApplication
+from ledger.config import LedgerSettings
+from ledger.errors import WrongState
+from ledger.infrastructure import schema
+from ledger.infrastructure.database import EVENTS_TABLE, SNAPSHOTS_TABLE, Database
+from ledger.infrastructure.embedded import embedded_server_url
+from projections.tracking import create_tracking_table
+
+
+def resolve_database(settings: LedgerSettings) -> Database:
+    """The server named by `LEDGER_DATABASE_URL`, or the embedded one (started if need be)."""
+    if settings.database_url:
+        return Database(settings.database_url, connect_timeout=settings.connect_timeout_seconds)
+    url = embedded_server_url(settings.data_dir)
+    return Database(url, embedded_dir=settings.data_dir.expanduser().resolve())
+
+
+def build_application(
+    settings: LedgerSettings, database: Database, *, create_tables: bool = False
+) -> LedgerApplication:
+    env = database.library_env(
+        pool_size=settings.pool_size, lock_timeout=settings.lock_timeout_seconds
+    )
+    if create_tables:
+        env["CREATE_TABLE"] = "y"
+    return LedgerApplication(env=env)
+
+
+def init_database(settings: LedgerSettings, database: Database) -> None:
+    """Create every table, trigger and view. Idempotent: running it twice changes nothing."""
+    with database.connect() as conn:
+        conn.execute("SELECT 1")  # a clear error now rather than a library retry loop later
+    build_application(settings, database, create_tables=True).close()
+    with database.connect(autocommit=False) as conn, conn.transaction():
+        schema.install(conn, EVENTS_TABLE, SNAPSHOTS_TABLE)
+        create_tracking_table(conn)
+
+
+def is_initialised(database: Database) -> bool:
+    with database.connect() as conn:
+        row = conn.execute(
+            "SELECT count(*) FROM pg_trigger WHERE tgname = %s", (f"{EVENTS_TABLE}_chain",)
+        ).fetchone()
+    return bool(row and row[0])
+
+
+@dataclass
+class Runtime:
+    settings: LedgerSettings
+    database: Database
+    ledger: Ledger
+
+
+@contextmanager
+def open_ledger(settings: LedgerSettings | None = None) -> Iterator[Runtime]:
+    """The ledger on the configured database; refuses a database `ledger db init` never saw."""
+    import ledger.handlers  # noqa: F401  (registers every command handler)
+
+    settings = settings or LedgerSettings()
+    database = resolve_database(settings)
+    if not is_initialised(database):
+        raise WrongState(
+            f"the database at {database.describe()} is not initialised: run `ledger db init`."
+        )
+    app = build_application(settings, database)
+    try:
+        yield Runtime(settings, database, Ledger(app))
+    finally:
+        app.close()

@@ -1,0 +1,1 @@
+"""The thin Typer CLI: options in, one application call, a rich rendering out."""

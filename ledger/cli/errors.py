@@ -1,0 +1,44 @@
+"""The error edge: every expected failure becomes one red line and exit code 1."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from eventsourcing.persistence import OperationalError as LibraryOperationalError
+from pydantic import ValidationError
+
+from ledger.errors import LedgerError
+
+
+def describe_validation_error(error: ValidationError) -> str:
+    """pydantic's report as one sentence: the first field and what is wrong with it."""
+    first = error.errors()[0]
+    where = ".".join(str(part) for part in first["loc"]) or error.title
+    more = len(error.errors()) - 1
+    tail = f" (and {more} more problem{'s' if more > 1 else ''})" if more else ""
+    return f"{where}: {first['msg']}{tail}"
+
+
+def one_line(error: BaseException) -> str | None:
+    """The sentence for an expected error, or None for a bug (which should show its trace)."""
+    if isinstance(error, LedgerError):
+        return error.message
+    if isinstance(error, ValidationError):
+        return describe_validation_error(error)
+    if isinstance(error, LibraryOperationalError):
+        return f"the database refused the operation: {str(error).strip().splitlines()[0]}"
+    return None
+
+
+def run_guarded(func: Callable[[], Any]) -> Any:
+    from ledger.cli.common import err_console
+
+    try:
+        return func()
+    except Exception as error:  # the edge: anything we can name becomes one line
+        message = one_line(error)
+        if message is None:
+            raise
+        err_console.print(f"[bold red]error:[/] {message}", highlight=False, soft_wrap=True)
+        raise SystemExit(1) from None

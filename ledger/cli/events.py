@@ -1,0 +1,69 @@
+"""`ledger events tail|show`: the stored events, as people read them."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any
+from uuid import UUID
+
+import typer
+from rich.table import Table as RichTable
+
+from ledger.cli.common import console
+from ledger.bootstrap import open_ledger
+from ledger.domain.table import check_table_code, table_id
+from ledger.errors import NotFound
+
+app = typer.Typer(help="Read the stored events.", no_args_is_help=True)
+
+ENVELOPE = {"originator_id", "originator_version", "timestamp", "originator_topic"}
+COLUMNS = "position, stream_id, version, event_type, recorded_at, body"
+
+
+def _body_text(body: dict[str, Any]) -> str:
+    by = body.get("by") or {}
+    shown = {k: v for k, v in body.items() if k not in ENVELOPE and k != "by"}
+    who = f"  [dim]by {by['actor']['role']} {by['actor']['staff_id']} at {by['terminal']}[/]" if by else ""
+    return json.dumps(shown, ensure_ascii=False, separators=(", ", ": ")) + who
+
+
+def _render(rows: list[tuple[Any, ...]], title: str) -> None:
+    grid = RichTable("pos", "recorded at", "stream", "v", "event", "body", title=title)
+    for position, stream_id, version, event_type, recorded_at, body in rows:
+        grid.add_row(
+            str(position), recorded_at.strftime("%Y-%m-%d %H:%M:%S"), str(stream_id)[:8],
+            str(version), event_type, _body_text(body),
+        )
+    console.print(grid)
+
+
+@app.command()
+def tail(count: Annotated[int, typer.Option("-n", "--count", min=1, help="How many.")] = 20) -> None:
+    """The last events recorded, oldest first."""
+    with open_ledger() as rt, rt.database.connect() as conn:
+        rows = conn.execute(
+            f"SELECT {COLUMNS} FROM ledger_event_log ORDER BY position DESC LIMIT %s", (count,)
+        ).fetchall()
+    _render(list(reversed(rows)), f"last {len(rows)} events")
+
+
+def stream_id_for(reference: str) -> UUID:
+    """A stream id, or a table code standing for its table's stream."""
+    try:
+        return UUID(reference)
+    except ValueError:
+        return table_id(check_table_code(reference))
+
+
+@app.command()
+def show(stream: Annotated[str, typer.Argument(help="Stream id, or a table code.")]) -> None:
+    """Every event of one stream, in order."""
+    stream_id = stream_id_for(stream)
+    with open_ledger() as rt, rt.database.connect() as conn:
+        rows = conn.execute(
+            f"SELECT {COLUMNS} FROM ledger_event_log WHERE stream_id = %s ORDER BY version",
+            (stream_id,),
+        ).fetchall()
+    if not rows:
+        raise NotFound(f"no stream {stream} in the ledger.")
+    _render(rows, f"stream {stream_id}")

@@ -1,0 +1,58 @@
+"""`ledger`: the admin commands of the round ledger."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from ledger.bootstrap import open_ledger
+from ledger.cli import db, events, table
+from ledger.cli.common import console
+from ledger.cli.errors import run_guarded
+from ledger.commands import ALL_COMMANDS
+from ledger.verify import verify_chains
+
+app = typer.Typer(
+    help="The round ledger: every action at a live table, recorded as an immutable event.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+)
+app.add_typer(db.app, name="db")
+app.add_typer(table.app, name="table")
+app.add_typer(events.app, name="events")
+
+
+@app.command()
+def verify() -> None:
+    """Recompute every stream's hash chain and version sequence; exit 1 on any break."""
+    with open_ledger() as rt, rt.database.connect() as conn:
+        report = verify_chains(conn)
+    for chain_break in report.breaks:
+        console.print(f"[red]BREAK[/] {chain_break}", highlight=False)
+    verdict = "[green]all chains hold[/]" if report.ok else f"[red]{len(report.breaks)} break(s)[/]"
+    console.print(f"{report.streams} streams, {report.events} events: {verdict}")
+    if not report.ok:
+        raise typer.Exit(1)
+
+
+@app.command()
+def schema(
+    output: Annotated[Path | None, typer.Option(help="Write to this file.")] = None,
+) -> None:
+    """Print the JSON Schema of every command a terminal can send."""
+    schemas = {
+        cls.model_fields["command"].default: cls.model_json_schema() for cls in ALL_COMMANDS
+    }
+    text = json.dumps(schemas, indent=2)
+    if output:
+        output.write_text(text + "\n")
+    else:
+        sys.stdout.write(text + "\n")
+
+
+def main() -> None:
+    run_guarded(app)

@@ -1,0 +1,106 @@
+"""`ledger table open|close|show|list|sign-in|sign-out`."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Annotated
+
+import typer
+from rich.table import Table as RichTable
+
+from ledger.cli.common import (
+    RoleOption, StaffOption, TerminalOption, actor, console, default_terminal, runtime,
+)
+from ledger.commands import CloseTable, OpenTable, SignInDealer, SignOutDealer
+from ledger.domain.base import Role
+from ledger.queries import list_tables, table_view
+
+app = typer.Typer(help="Open and close tables; dealers in and out.", no_args_is_help=True)
+Code = Annotated[str, typer.Argument(help="Table code, e.g. BAC-01.")]
+
+
+@app.command("open")
+def open_(
+    table: Code,
+    game: Annotated[str, typer.Option(help="stud-poker, q-poker, fortune-8 or baccarat.")],
+    min_bet: Annotated[Decimal, typer.Option("--min", help="Table minimum (patacas).")],
+    max_bet: Annotated[Decimal, typer.Option("--max", help="Table maximum (patacas).")],
+    rules: Annotated[str | None, typer.Option(help="Rule set, e.g. stud-poker/2003.")] = None,
+    pit: Annotated[str, typer.Option(help="Pit the table belongs to.")] = "main",
+    staff: StaffOption = "pitboss",
+    role: RoleOption = Role.PIT_BOSS,
+    terminal: TerminalOption = default_terminal(),
+) -> None:
+    """Open a table (or re-open it for a new gaming day)."""
+    command = OpenTable(
+        table=table, game=game, rule_set=rules, min_bet=min_bet, max_bet=max_bet, pit=pit,
+        actor=actor(staff, role), terminal=terminal,
+    )
+    with runtime() as rt:
+        console.print(rt.ledger.execute(command).summary(), highlight=False)
+
+
+@app.command()
+def close(
+    table: Code, staff: StaffOption = "pitboss", role: RoleOption = Role.PIT_BOSS,
+    terminal: TerminalOption = default_terminal(),
+) -> None:
+    """Close a table (its dealer is signed out)."""
+    with runtime() as rt:
+        result = rt.ledger.execute(
+            CloseTable(table=table, actor=actor(staff, role), terminal=terminal)
+        )
+        console.print(result.summary(), highlight=False)
+
+
+@app.command("sign-in")
+def sign_in(
+    table: Code, dealer: Annotated[str, typer.Argument(help="Dealer's staff id.")],
+    staff: StaffOption = "pitboss", role: RoleOption = Role.PIT_BOSS,
+    terminal: TerminalOption = default_terminal(),
+) -> None:
+    """Sign a dealer in at a table."""
+    with runtime() as rt:
+        command = SignInDealer(
+            table=table, dealer_id=dealer, actor=actor(staff, role), terminal=terminal
+        )
+        console.print(rt.ledger.execute(command).summary(), highlight=False)
+
+
+@app.command("sign-out")
+def sign_out(
+    table: Code, dealer: Annotated[str, typer.Argument(help="Dealer's staff id.")],
+    staff: StaffOption = "pitboss", role: RoleOption = Role.PIT_BOSS,
+    terminal: TerminalOption = default_terminal(),
+) -> None:
+    """Sign a dealer out of a table."""
+    with runtime() as rt:
+        command = SignOutDealer(
+            table=table, dealer_id=dealer, actor=actor(staff, role), terminal=terminal
+        )
+        console.print(rt.ledger.execute(command).summary(), highlight=False)
+
+
+@app.command()
+def show(table: Code) -> None:
+    """A table as its events say it stands."""
+    with runtime() as rt:
+        view = table_view(rt.ledger, table)
+    grid = RichTable(show_header=False, box=None)
+    for name, value in view.model_dump().items():
+        grid.add_row(name, str(value if value is not None else "-"))
+    console.print(grid)
+
+
+@app.command("list")
+def list_() -> None:
+    """Every table the ledger knows."""
+    with runtime() as rt:
+        views = list_tables(rt.ledger)
+    grid = RichTable("table", "game", "rule set", "limits", "pit", "state", "dealer")
+    for v in views:
+        grid.add_row(
+            v.code, v.game, v.rule_set, f"{v.min_bet}-{v.max_bet}", v.pit,
+            "[green]open[/]" if v.is_open else "closed", v.dealer or "-",
+        )
+    console.print(grid)

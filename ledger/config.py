@@ -1,0 +1,34 @@
+"""Settings, read once from the environment by the composition root (`ledger.bootstrap`)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+def default_data_dir() -> Path:
+    """Where the embedded PostgreSQL keeps its data: `$XDG_DATA_HOME/round-ledger/postgres`."""
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "round-ledger" / "postgres"
+
+
+class LedgerSettings(BaseSettings):
+    """Everything configurable, from `LEDGER_*` environment variables."""
+
+    model_config = SettingsConfigDict(env_prefix="LEDGER_", frozen=True, extra="ignore")
+
+    database_url: str | None = Field(
+        default=None,
+        description="PostgreSQL URL; unset means an embedded server in data_dir",
+    )
+    data_dir: Path = Field(default_factory=default_data_dir)
+    pool_size: int = Field(default=4, ge=1, le=64)
+    lock_timeout_seconds: int = Field(default=5, ge=0)
+    connect_timeout_seconds: int = Field(default=5, ge=1)
+
+    @property
+    def uses_embedded_server(self) -> bool:
+        return not self.database_url

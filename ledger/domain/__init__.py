@@ -1,0 +1,1 @@
+"""Event-sourced aggregates: each checks its invariants, then records past-tense events."""

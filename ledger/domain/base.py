@@ -1,0 +1,87 @@
+"""Pydantic events and the aggregate base every stream of the ledger uses.
+
+Events are frozen pydantic models, so their stored bodies are plain JSON (Decimal as an exact
+string, cards as `AS`), readable with psql. Every event says who did it, from which terminal,
+for which command: `by`.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from enum import StrEnum
+from typing import Annotated, Any, ClassVar
+from uuid import UUID
+
+from eventsourcing.domain import Aggregate as LibraryAggregate
+from eventsourcing.domain import CanInitAggregate, CanMutateAggregate
+from pydantic import BaseModel, BeforeValidator, ConfigDict, PlainSerializer
+
+from ledger.cards import Card
+
+CardCode = Annotated[
+    Card,
+    BeforeValidator(lambda value: value if isinstance(value, Card) else Card.parse(value)),
+    PlainSerializer(str, return_type=str),
+]
+"""A card inside an event or command: stored and shown as `AS`."""
+
+
+class Role(StrEnum):
+    DEALER = "dealer"
+    SUPERVISOR = "supervisor"
+    PIT_BOSS = "pit_boss"
+    SURVEILLANCE = "surveillance"
+    SYSTEM = "system"
+
+
+SUPERVISING_ROLES = frozenset({Role.SUPERVISOR, Role.PIT_BOSS})
+
+
+class Actor(BaseModel):
+    """A member of staff (or the system) acting through the ledger."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    staff_id: str
+    role: Role
+
+    def __str__(self) -> str:
+        return f"{self.role.value} {self.staff_id}"
+
+
+class Provenance(BaseModel):
+    """Who recorded an event, from where, for which command, and when they said it happened."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    command_id: UUID
+    actor: Actor
+    terminal: str
+    at: datetime
+
+
+class DomainEvent(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    class_version: ClassVar[int] = 1
+    originator_id: UUID
+    originator_version: int
+    timestamp: datetime
+
+
+class Aggregate(LibraryAggregate):
+    """Base of every stream. Subclasses raise `LedgerError`s in `check_*` before mutating."""
+
+    class Event(DomainEvent, CanMutateAggregate):
+        pass
+
+    class Created(Event, CanInitAggregate):
+        originator_topic: str
+
+
+def event_body(event: Any) -> dict[str, Any]:
+    """An event's body as JSON-ready data, without the envelope fields."""
+    body: dict[str, Any] = event.model_dump(mode="json")
+    for key in ("originator_id", "originator_version", "timestamp", "originator_topic"):
+        body.pop(key, None)
+    return body

@@ -1,0 +1,39 @@
+"""A receipt per accepted command, saved with the command's events in one transaction.
+
+Its stream id follows from the command id, so a repeated command collides with its own
+receipt: that is how the ledger records a command once however often it arrives.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from uuid import NAMESPACE_URL, UUID, uuid5
+
+from eventsourcing.domain import event
+
+from ledger.domain.base import Aggregate, Provenance
+
+RECEIPT_NAMESPACE = uuid5(NAMESPACE_URL, "https://round-ledger/command")
+
+
+def receipt_id(command_id: UUID) -> UUID:
+    return uuid5(RECEIPT_NAMESPACE, str(command_id))
+
+
+class CommandReceipt(Aggregate):
+    class Accepted(Aggregate.Created):
+        command_type: str
+        command: dict[str, Any]
+        streams: list[str]
+        by: Provenance
+
+    @staticmethod
+    def create_id(by: Provenance, **_: object) -> UUID:
+        return receipt_id(by.command_id)
+
+    @event(Accepted)
+    def __init__(
+        self, command_type: str, command: dict[str, Any], streams: list[str], by: Provenance
+    ) -> None:
+        self.command_type = command_type
+        self.streams = streams

@@ -1,0 +1,134 @@
+"""A gaming table: opened with its game, rule set and limits; dealers in and out; closed."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from uuid import NAMESPACE_URL, UUID, uuid5
+
+from eventsourcing.domain import event
+
+from ledger.domain.base import Aggregate, Provenance
+from ledger.errors import InvalidInput, WrongState
+
+TABLE_NAMESPACE = uuid5(NAMESPACE_URL, "https://round-ledger/table")
+
+
+def table_id(code: str) -> UUID:
+    """A table's stream id follows from its code, so `BAC-01` always finds the same stream."""
+    return uuid5(TABLE_NAMESPACE, code)
+
+
+def check_table_code(code: str) -> str:
+    cleaned = code.strip().upper()
+    if not cleaned or len(cleaned) > 32 or not all(c.isalnum() or c in "-_" for c in cleaned):
+        raise InvalidInput(
+            f"'{code}' is not a table code: use letters, digits and '-' (up to 32), e.g. BAC-01."
+        )
+    return cleaned
+
+
+def check_limits(min_bet: Decimal, max_bet: Decimal) -> None:
+    if min_bet <= 0:
+        raise InvalidInput(f"the table minimum must be above zero, not {min_bet}.")
+    if min_bet > max_bet:
+        raise InvalidInput(f"the table minimum {min_bet} is above the table maximum {max_bet}.")
+
+
+class Table(Aggregate):
+    """One physical table. Re-opened each gaming day; its stream runs for its whole life."""
+
+    class Opened(Aggregate.Created):
+        code: str
+        game: str
+        rule_set: str
+        min_bet: Decimal
+        max_bet: Decimal
+        pit: str
+        by: Provenance
+
+    @staticmethod
+    def create_id(code: str, **_: object) -> UUID:
+        return table_id(code)
+
+    @event(Opened)
+    def __init__(
+        self, code: str, game: str, rule_set: str, min_bet: Decimal, max_bet: Decimal,
+        pit: str, by: Provenance,
+    ) -> None:
+        self._apply_opening(game, rule_set, min_bet, max_bet, pit)
+        self.code = code
+        self.dealer: str | None = None
+
+    def _apply_opening(
+        self, game: str, rule_set: str, min_bet: Decimal, max_bet: Decimal, pit: str
+    ) -> None:
+        self.game, self.rule_set, self.pit = game, rule_set, pit
+        self.min_bet, self.max_bet = min_bet, max_bet
+        self.is_open = True
+
+    # -- re-opening -------------------------------------------------------------------
+    def check_can_reopen(self) -> None:
+        if self.is_open:
+            raise WrongState(f"table {self.code} is already open.")
+
+    class Reopened(Aggregate.Event):
+        game: str
+        rule_set: str
+        min_bet: Decimal
+        max_bet: Decimal
+        pit: str
+        by: Provenance
+
+    @event(Reopened)
+    def reopen(
+        self, game: str, rule_set: str, min_bet: Decimal, max_bet: Decimal, pit: str,
+        by: Provenance,
+    ) -> None:
+        self._apply_opening(game, rule_set, min_bet, max_bet, pit)
+
+    # -- closing ----------------------------------------------------------------------
+    def check_can_close(self) -> None:
+        if not self.is_open:
+            raise WrongState(f"table {self.code} is not open, so it cannot be closed.")
+
+    class Closed(Aggregate.Event):
+        by: Provenance
+
+    @event(Closed)
+    def close(self, by: Provenance) -> None:
+        self.is_open = False
+
+    # -- dealers ----------------------------------------------------------------------
+    def check_can_sign_in(self, dealer_id: str) -> None:
+        if not self.is_open:
+            raise WrongState(f"table {self.code} is closed: open it before a dealer signs in.")
+        if self.dealer == dealer_id:
+            raise WrongState(f"dealer {dealer_id} is already signed in at table {self.code}.")
+        if self.dealer is not None:
+            raise WrongState(
+                f"dealer {self.dealer} is still signed in at table {self.code}: "
+                "sign them out first."
+            )
+
+    class DealerSignedIn(Aggregate.Event):
+        dealer_id: str
+        by: Provenance
+
+    @event(DealerSignedIn)
+    def sign_in(self, dealer_id: str, by: Provenance) -> None:
+        self.dealer = dealer_id
+
+    def check_can_sign_out(self, dealer_id: str) -> None:
+        if self.dealer != dealer_id:
+            at_table = f"dealer {self.dealer} is" if self.dealer else "no dealer is"
+            raise WrongState(
+                f"dealer {dealer_id} is not signed in at table {self.code} ({at_table} signed in)."
+            )
+
+    class DealerSignedOut(Aggregate.Event):
+        dealer_id: str
+        by: Provenance
+
+    @event(DealerSignedOut)
+    def sign_out(self, dealer_id: str, by: Provenance) -> None:
+        self.dealer = None

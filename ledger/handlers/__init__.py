@@ -1,0 +1,6 @@
+"""Command handlers: each loads what a command touches, checks it, and records events.
+
+Importing this package registers every handler with `Ledger`.
+"""
+
+from ledger.handlers import tables  # noqa: F401

@@ -1,0 +1,1 @@
+"""Adapters to the outside world: PostgreSQL, the embedded server, the event mapper."""

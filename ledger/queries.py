@@ -1,0 +1,49 @@
+"""Read models for the CLI, straight from the event store (projections come later)."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from eventsourcing.utils import get_topic
+from pydantic import BaseModel
+
+from ledger.application import Ledger
+from ledger.domain.table import Table, check_table_code, table_id
+
+
+class TableView(BaseModel):
+    code: str
+    game: str
+    rule_set: str
+    min_bet: Decimal
+    max_bet: Decimal
+    pit: str
+    is_open: bool
+    dealer: str | None
+    version: int
+
+
+def _view(table: Table) -> TableView:
+    return TableView(
+        code=table.code, game=table.game, rule_set=table.rule_set, min_bet=table.min_bet,
+        max_bet=table.max_bet, pit=table.pit, is_open=table.is_open, dealer=table.dealer,
+        version=table.version,
+    )
+
+
+def table_view(ledger: Ledger, code: str) -> TableView:
+    code = check_table_code(code)
+    return _view(ledger.load(table_id(code), f"table {code}"))
+
+
+def list_tables(ledger: Ledger) -> list[TableView]:
+    topic = get_topic(Table.Opened)
+    ids, start = [], 1
+    while True:
+        batch = ledger.app.recorder.select_notifications(start, 500, topics=[topic])
+        if not batch:
+            break
+        ids.extend(n.originator_id for n in batch)
+        start = batch[-1].id + 1
+    views = [_view(ledger.app.repository.get(i)) for i in ids]
+    return sorted(views, key=lambda v: v.code)

@@ -1,0 +1,1 @@
+"""Read models rebuilt from the ledger's events. Each owns its tables and SQL."""

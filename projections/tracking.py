@@ -1,0 +1,32 @@
+"""Where each projection has got to in the event log.
+
+A projection writes its rows and its position here in the same transaction, so after a crash
+it resumes exactly after the last event whose effects were committed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from psycopg import Connection
+
+TRACKING_DDL = """
+CREATE TABLE IF NOT EXISTS ledger_tracking (
+    projection text PRIMARY KEY,
+    position bigint NOT NULL DEFAULT 0,
+    updated_at timestamptz NOT NULL DEFAULT now()
+)
+"""
+
+
+def create_tracking_table(conn: Connection[Any]) -> None:
+    conn.execute(TRACKING_DDL)
+
+
+def positions(conn: Connection[Any]) -> dict[str, int]:
+    """Each projection's position; empty when no projection has run yet."""
+    exists = conn.execute("SELECT to_regclass('ledger_tracking')").fetchone()
+    if not exists or exists[0] is None:
+        return {}
+    rows = conn.execute("SELECT projection, position FROM ledger_tracking ORDER BY 1").fetchall()
+    return {name: position for name, position in rows}

@@ -1,0 +1,96 @@
+"""Fixtures shared by the integration and end-to-end tiers: a real PostgreSQL, never a mock.
+
+The server is the one `LEDGER_TEST_DATABASE_URL` names, or an embedded one (pgserver) in a
+temporary folder that is deleted after the run. Each run makes a template database with the
+ledger's schema, and each test that asks for `database` gets its own copy, dropped after it.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import psycopg
+import pytest
+from psycopg import sql
+
+from ledger.bootstrap import init_database
+from ledger.config import LedgerSettings
+from ledger.infrastructure.database import Database
+
+
+@pytest.fixture(scope="session")
+def server() -> Iterator[Database]:
+    """A maintenance connection URL on the test server."""
+    url = os.environ.get("LEDGER_TEST_DATABASE_URL")
+    if url:
+        yield Database(url)
+        return
+    import pgserver
+
+    with tempfile.TemporaryDirectory(prefix="ledger-test-pg-") as folder:
+        pgdata = Path(folder) / "pgdata"
+        embedded = pgserver.get_server(pgdata, cleanup_mode="delete")
+        try:
+            yield Database(embedded.get_uri("postgres"), embedded_dir=pgdata)
+        finally:
+            embedded.cleanup()
+
+
+def _create_database(server: Database, name: str, template: str | None = None) -> Database:
+    with server.connect() as conn:
+        statement = sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name))
+        if template:
+            statement += sql.SQL(" TEMPLATE {}").format(sql.Identifier(template))
+        conn.execute(statement)
+    return server.with_dbname(name)
+
+
+def _drop_database(server: Database, name: str) -> None:
+    with server.connect() as conn:
+        conn.execute(
+            sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
+        )
+
+
+@pytest.fixture(scope="session")
+def run_id() -> str:
+    return f"ledger_test_{os.getpid()}_{secrets.token_hex(3)}"
+
+
+@pytest.fixture(scope="session")
+def template_database(server: Database, run_id: str) -> Iterator[str]:
+    """An initialised, empty ledger database that each test's database is copied from."""
+    name = f"{run_id}_template"
+    database = _create_database(server, name)
+    try:
+        init_database(LedgerSettings(database_url=database.url), database)
+        yield name
+    finally:
+        _drop_database(server, name)
+
+
+@pytest.fixture
+def database(server: Database, template_database: str, run_id: str) -> Iterator[Database]:
+    """A fresh, initialised ledger database of this test's own."""
+    name = f"{run_id}_{secrets.token_hex(4)}"
+    copy = _create_database(server, name, template=template_database)
+    try:
+        yield copy
+    finally:
+        _drop_database(server, name)
+
+
+@pytest.fixture
+def settings(database: Database) -> LedgerSettings:
+    return LedgerSettings(database_url=database.url, pool_size=4)
+
+
+@pytest.fixture
+def superuser(database: Database) -> Iterator[psycopg.Connection]:
+    """A plain autocommit connection, to act behind the application's back."""
+    with database.connect() as conn:
+        yield conn
