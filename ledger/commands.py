@@ -12,11 +12,17 @@ from decimal import Decimal
 from typing import Annotated, Literal, Union
 from uuid import UUID, uuid4
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter
 
 from ledger.domain.base import Actor, Provenance
+from ledger.games.common import AVO
 
-Money = Annotated[Decimal, Field(max_digits=14, decimal_places=2)]
+Money = Annotated[
+    Decimal,
+    Field(max_digits=14, decimal_places=2, allow_inf_nan=False),
+    AfterValidator(lambda amount: amount.quantize(AVO)),
+]
+"""An amount in patacas: at most two decimal places, always stored with exactly two."""
 
 
 def utc_now() -> datetime:

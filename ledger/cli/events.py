@@ -7,7 +7,6 @@ from typing import Annotated, Any
 from uuid import UUID
 
 import typer
-from rich.table import Table as RichTable
 
 from ledger.cli.common import console
 from ledger.bootstrap import open_ledger
@@ -20,21 +19,25 @@ ENVELOPE = {"originator_id", "originator_version", "timestamp", "originator_topi
 COLUMNS = "position, stream_id, version, event_type, recorded_at, body"
 
 
-def _body_text(body: dict[str, Any]) -> str:
-    by = body.get("by") or {}
-    shown = {k: v for k, v in body.items() if k not in ENVELOPE and k != "by"}
-    who = f"  [dim]by {by['actor']['role']} {by['actor']['staff_id']} at {by['terminal']}[/]" if by else ""
-    return json.dumps(shown, ensure_ascii=False, separators=(", ", ": ")) + who
-
-
 def _render(rows: list[tuple[Any, ...]], title: str) -> None:
-    grid = RichTable("pos", "recorded at", "stream", "v", "event", "body", title=title)
+    """One header line per event (position, time, type, stream, who), then its body."""
+    console.rule(title)
     for position, stream_id, version, event_type, recorded_at, body in rows:
-        grid.add_row(
-            str(position), recorded_at.strftime("%Y-%m-%d %H:%M:%S"), str(stream_id)[:8],
-            str(version), event_type, _body_text(body),
+        by = body.get("by") or {}
+        who = (
+            f" by {by['actor']['role']} {by['actor']['staff_id']} at {by['terminal']}"
+            if by else ""
         )
-    console.print(grid)
+        console.print(
+            f"[bold]#{position}[/] {recorded_at:%Y-%m-%d %H:%M:%S} [cyan]{event_type}[/] "
+            f"stream {stream_id} v{version}[dim]{who}[/]",
+            highlight=False, soft_wrap=True,
+        )
+        shown = {k: v for k, v in body.items() if k not in ENVELOPE and k != "by"}
+        console.print(
+            "    " + json.dumps(shown, ensure_ascii=False, separators=(", ", ": ")),
+            highlight=False, soft_wrap=True, markup=False,
+        )
 
 
 @app.command()

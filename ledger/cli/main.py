@@ -11,6 +11,7 @@ import typer
 
 from ledger.bootstrap import open_ledger
 from ledger.cli import db, events, table
+from ledger.cli.hand import hand
 from ledger.cli.common import console
 from ledger.cli.errors import run_guarded
 from ledger.commands import ALL_COMMANDS
@@ -24,6 +25,7 @@ app = typer.Typer(
 app.add_typer(db.app, name="db")
 app.add_typer(table.app, name="table")
 app.add_typer(events.app, name="events")
+app.command()(hand)
 
 
 @app.command()

@@ -1,0 +1,86 @@
+"""The CLI as a pit boss runs it: tables, events, verification, and errors as one line."""
+
+from __future__ import annotations
+
+
+def _events(superuser) -> int:
+    return superuser.execute("SELECT count(*) FROM ledger_events").fetchone()[0]
+
+
+def test_a_pit_boss_opens_shows_lists_and_closes_a_table(cli):
+    opened = cli("table", "open", "SP-01", "--game", "stud-poker", "--rules", "stud-poker/2003",
+                 "--min", "100", "--max", "20000", "--staff", "PB-1")
+    assert opened.code == 0, opened.err
+    assert "recorded Opened" in opened.out
+    assert cli("table", "sign-in", "SP-01", "D-7").code == 0
+    shown = cli("table", "show", "SP-01")
+    assert "stud-poker/2003" in shown.out and "D-7" in shown.out
+    listed = cli("table", "list")
+    assert "SP-01" in listed.out and "open" in listed.out
+    closed = cli("table", "close", "SP-01")
+    assert closed.code == 0 and "DealerSignedOut, Closed" in closed.out
+    assert "closed" in cli("table", "list").out
+
+
+def test_events_tail_and_show_print_what_was_recorded_and_by_whom(cli):
+    cli("table", "open", "BAC-01", "--game", "baccarat", "--min", "100", "--max", "50000",
+        "--staff", "PB-9")
+    tail = cli("events", "tail", "-n", "5")
+    assert tail.code == 0 and "Table.Opened" in tail.out and "PB-9" in tail.out
+    shown = cli("events", "show", "BAC-01")
+    assert '"max_bet": "50000.00"' in shown.out
+
+
+def test_db_status_counts_the_events(cli):
+    cli("table", "open", "BAC-02", "--game", "baccarat", "--min", "100", "--max", "500")
+    status = cli("db", "status")
+    assert status.code == 0 and "events" in status.out and " 2 " in status.out
+
+
+def test_unknown_game_is_one_red_line_exit_1_and_nothing_recorded(cli, superuser):
+    result = cli("table", "open", "RL-01", "--game", "roulette", "--min", "1", "--max", "2")
+    assert result.code == 1
+    assert result.err.strip().splitlines() == [
+        "error: unknown game 'roulette': known are stud-poker, q-poker, fortune-8, baccarat."
+    ]
+    assert _events(superuser) == 0
+
+
+def test_closing_a_table_that_is_not_open_is_one_line_and_exit_1(cli, superuser):
+    cli("table", "open", "BAC-03", "--game", "baccarat", "--min", "100", "--max", "500")
+    cli("table", "close", "BAC-03")
+    before = _events(superuser)
+    result = cli("table", "close", "BAC-03")
+    assert result.code == 1
+    assert result.err.strip() == "error: table BAC-03 is not open, so it cannot be closed."
+    assert _events(superuser) == before
+
+
+def test_a_malformed_card_is_one_line_and_exit_1(cli):
+    result = cli("hand", "stud-poker", "AS", "KS", "QS", "JS", "1X")
+    assert result.code == 1
+    assert len(result.err.strip().splitlines()) == 1
+    assert "'1X' is not a card" in result.err
+
+
+def test_an_unreachable_database_is_one_line_and_exit_1(cli):
+    result = cli("table", "list", url="postgresql://postgres@127.0.0.1:1/nowhere")
+    assert result.code == 1
+    lines = result.err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: cannot reach the database at")
+
+
+def test_verify_names_the_stream_and_version_of_a_tampered_row(cli, superuser):
+    cli("table", "open", "BAC-04", "--game", "baccarat", "--min", "100", "--max", "500")
+    assert cli("verify").code == 0
+    superuser.execute("ALTER TABLE ledger_events DISABLE TRIGGER ledger_events_no_update_delete")
+    superuser.execute(
+        "UPDATE ledger_events SET state = convert_to(replace(convert_from(state, 'UTF8'), "
+        "'500.00', '5000.00'), 'UTF8') WHERE topic LIKE '%Table.Opened'"
+    )
+    superuser.execute(
+        "ALTER TABLE ledger_events ENABLE ALWAYS TRIGGER ledger_events_no_update_delete"
+    )
+    result = cli("verify")
+    assert result.code == 1
+    assert "(Table BAC-04) version 1: hash does not match its contents" in result.out
