@@ -56,5 +56,14 @@ def schema(
         sys.stdout.write(text + "\n")
 
 
+@app.command()
+def demo() -> None:
+    """Run the ledger end to end on the configured (or embedded) database."""
+    from ledger.demo import run_demo
+
+    if not run_demo(console):
+        raise typer.Exit(1)
+
+
 def main() -> None:
     run_guarded(app)

@@ -1,0 +1,65 @@
+"""Commands validate their input; the CLI turns every expected error into one line."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+from pydantic import ValidationError
+
+from ledger.cli.errors import one_line
+from ledger.commands import COMMAND_ADAPTER, OpenTable
+from ledger.domain.base import Actor, Role
+from ledger.errors import NotFound
+from ledger.verify import GENESIS, chain_hash
+
+PB = Actor(staff_id="PB-1", role=Role.PIT_BOSS)
+
+
+def test_amounts_are_kept_with_exactly_two_places():
+    command = OpenTable(table="B", game="baccarat", min_bet="100", max_bet="2500.5", actor=PB)
+    assert (command.min_bet, command.max_bet) == (Decimal("100.00"), Decimal("2500.50"))
+
+
+def test_an_amount_with_three_places_is_refused_in_one_line():
+    with pytest.raises(ValidationError) as caught:
+        OpenTable(table="B", game="baccarat", min_bet="1.005", max_bet="10", actor=PB)
+    message = one_line(caught.value)
+    assert message.startswith("min_bet: ") and "\n" not in message
+
+
+def test_a_float_amount_is_read_from_its_decimal_text_not_its_binary_value():
+    command = OpenTable(table="B", game="baccarat", min_bet=0.1, max_bet=10, actor=PB)
+    assert command.min_bet == Decimal("0.10")  # pydantic goes through str(0.1), not binary
+
+
+def test_an_ingested_line_finds_its_command_by_name():
+    line = (
+        '{"command": "open_table", "table": "BAC-1", "game": "baccarat", "min_bet": "100", '
+        '"max_bet": "500", "actor": {"staff_id": "PB-1", "role": "pit_boss"}}'
+    )
+    assert isinstance(COMMAND_ADAPTER.validate_json(line), OpenTable)
+
+
+def test_an_unknown_command_name_is_refused():
+    with pytest.raises(ValidationError):
+        COMMAND_ADAPTER.validate_json('{"command": "pay_me", "actor": {}}')
+
+
+def test_ledger_errors_print_as_their_sentence_and_bugs_are_not_hidden():
+    assert one_line(NotFound("table X does not exist.")) == "table X does not exist."
+    assert one_line(KeyError("bug")) is None
+
+
+def test_the_chain_hash_depends_on_every_part_of_an_event():
+    from uuid import UUID
+
+    stream = UUID(int=1)
+    base = chain_hash(GENESIS, stream, 1, "t:E", b"{}")
+    assert base != chain_hash(GENESIS, stream, 2, "t:E", b"{}")
+    assert base != chain_hash(GENESIS, UUID(int=2), 1, "t:E", b"{}")
+    assert base != chain_hash(GENESIS, stream, 1, "t:F", b"{}")
+    assert base != chain_hash(GENESIS, stream, 1, "t:E", b"{ }")
+    assert base != chain_hash(base, stream, 1, "t:E", b"{}")
+    # topic and body cannot trade bytes: the topic's length is part of the hash
+    assert chain_hash(GENESIS, stream, 1, "t:E{", b"}") != chain_hash(GENESIS, stream, 1, "t:E", b"{}")
