@@ -57,6 +57,31 @@ def schema(
 
 
 @app.command()
+def ingest(
+    file: Annotated[Path, typer.Argument(help="JSON lines, one command each.", exists=True,
+                                         dir_okay=False, readable=True)],
+) -> None:
+    """Record the commands of a JSON-lines file; report each line accepted or rejected."""
+    from ledger.ingest import LineStatus, ingest_lines
+
+    counts = {status: 0 for status in LineStatus}
+    with open_ledger() as rt, file.open(encoding="utf-8") as lines:
+        for result in ingest_lines(rt.ledger, lines):
+            counts[result.status] += 1
+            if result.status is LineStatus.BLANK:
+                continue
+            colour = {"accepted": "green", "duplicate": "yellow", "rejected": "red"}[result.status]
+            console.print(f"line {result.number}: [{colour}]{result.status}[/] {result.detail}",
+                          highlight=False, soft_wrap=True)
+    console.print(
+        f"{counts[LineStatus.ACCEPTED]} accepted, {counts[LineStatus.DUPLICATE]} already recorded, "
+        f"{counts[LineStatus.REJECTED]} rejected"
+    )
+    if counts[LineStatus.REJECTED]:
+        raise typer.Exit(1)
+
+
+@app.command()
 def demo() -> None:
     """Run the ledger end to end on the configured (or embedded) database."""
     from ledger.demo import run_demo

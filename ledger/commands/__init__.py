@@ -1,0 +1,26 @@
+"""The table protocol: every action is a command, whatever terminal or device it comes from.
+
+A command is imperative (`OpenTable`), carries an idempotency key (`command_id`), the actor,
+the terminal and the time. The same models arrive from the Python API, the CLI and
+`ledger ingest` (one JSON object per line, told apart by its `command` field). Each area's
+commands live in their own module; this package collects them into one registry.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Union
+
+from pydantic import Field, TypeAdapter
+
+from ledger.commands.base import Command, Money, utc_now
+from ledger.commands.table import TABLE_COMMANDS, CloseTable, OpenTable, SignInDealer, SignOutDealer
+
+ALL_COMMANDS: tuple[type[Command], ...] = (*TABLE_COMMANDS,)
+
+AnyCommand = Annotated[Union[*ALL_COMMANDS], Field(discriminator="command")]  # type: ignore[valid-type]
+COMMAND_ADAPTER: TypeAdapter[Command] = TypeAdapter(AnyCommand)
+
+__all__ = [
+    "ALL_COMMANDS", "COMMAND_ADAPTER", "CloseTable", "Command", "Money", "OpenTable",
+    "SignInDealer", "SignOutDealer", "utc_now",
+]
