@@ -5,6 +5,8 @@ Every error carries a sentence a pit boss can read; the CLI prints it as one red
 
 from __future__ import annotations
 
+from pydantic import ValidationError
+
 
 class LedgerError(Exception):
     """Base of every error the ledger raises on purpose."""
@@ -51,3 +53,12 @@ class ConcurrencyConflict(LedgerError):
 
 class DatabaseUnavailable(LedgerError):
     """The PostgreSQL server cannot be reached or refused the connection."""
+
+
+def describe_validation_error(error: ValidationError) -> str:
+    """pydantic's report as one sentence: the first field and what is wrong with it."""
+    first = error.errors()[0]
+    where = ".".join(str(part) for part in first["loc"]) or error.title
+    more = len(error.errors()) - 1
+    tail = f" (and {more} more problem{'s' if more > 1 else ''})" if more else ""
+    return f"{where}: {first['msg']}{tail}"

@@ -14,9 +14,8 @@ from enum import StrEnum
 from pydantic import ValidationError
 
 from ledger.application import Ledger
-from ledger.cli.errors import describe_validation_error
 from ledger.commands import COMMAND_ADAPTER
-from ledger.errors import LedgerError
+from ledger.errors import LedgerError, describe_validation_error
 
 
 class LineStatus(StrEnum):

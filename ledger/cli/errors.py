@@ -8,16 +8,7 @@ from typing import Any
 from eventsourcing.persistence import OperationalError as LibraryOperationalError
 from pydantic import ValidationError
 
-from ledger.errors import LedgerError
-
-
-def describe_validation_error(error: ValidationError) -> str:
-    """pydantic's report as one sentence: the first field and what is wrong with it."""
-    first = error.errors()[0]
-    where = ".".join(str(part) for part in first["loc"]) or error.title
-    more = len(error.errors()) - 1
-    tail = f" (and {more} more problem{'s' if more > 1 else ''})" if more else ""
-    return f"{where}: {first['msg']}{tail}"
+from ledger.errors import LedgerError, describe_validation_error
 
 
 def one_line(error: BaseException) -> str | None:
