@@ -18,7 +18,7 @@ from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.persistence import IntegrityError, JSONTranscoder, Mapper
 
 from ledger.commands import Command
-from ledger.domain.base import Aggregate
+from ledger.domain.base import Aggregate, require_recording_role
 from ledger.domain.receipt import CommandReceipt, receipt_id
 from ledger.errors import ConcurrencyConflict, NotFound
 from ledger.infrastructure.mapper import PydanticJSONMapper
@@ -70,6 +70,7 @@ class Ledger:
 
     def execute(self, command: Command) -> Recorded:
         handler = self.handlers[type(command)]
+        require_recording_role(command.actor)
         for _ in range(MAX_ATTEMPTS):
             if self.is_recorded(command.command_id):
                 return Recorded(command.command_id, duplicate=True, events=())

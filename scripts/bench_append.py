@@ -91,7 +91,7 @@ def library_path(rt, writers: int, per_writer: int) -> Measurement:
                         at=datetime_now())
         table = Table(code=f"LIB-{w}-{uuid.uuid4().hex[:6]}", game="baccarat",
                       rule_set="baccarat/2004", min_bet=Decimal("100.00"),
-                      max_bet=Decimal("500.00"), pit="bench", by=by)
+                      max_bet=Decimal("500.00"), pit="bench", settings={}, by=by)
         rt.ledger.app.save(table)
         flip = [False]
 

@@ -13,14 +13,27 @@ from typing import Annotated, Union
 from pydantic import Field, TypeAdapter
 
 from ledger.commands.base import Command, Money, utc_now
-from ledger.commands.table import TABLE_COMMANDS, CloseTable, OpenTable, SignInDealer, SignOutDealer
+from ledger.commands.jackpot import POOL_COMMANDS, AdjustPool, CreatePool, LinkTable
+from ledger.commands.round import (
+    ROUND_COMMANDS, AdjustRound, AnnounceDealMode, CloseBetting, Decide, DealCard, ExposeCard,
+    OpenRound, PlaceBet, RecordIrregularity, RevealDealer, SettleRound, VoidRound,
+)
+from ledger.commands.shoe import SHOE_COMMANDS, BurnCards, CloseShoe, CutShoe, ShuffleShoe
+from ledger.commands.table import (
+    TABLE_COMMANDS, ChangeTableSettings, CloseTable, OpenTable, SignInDealer, SignOutDealer,
+)
 
-ALL_COMMANDS: tuple[type[Command], ...] = (*TABLE_COMMANDS,)
+ALL_COMMANDS: tuple[type[Command], ...] = (
+    *TABLE_COMMANDS, *SHOE_COMMANDS, *ROUND_COMMANDS, *POOL_COMMANDS,
+)
 
 AnyCommand = Annotated[Union[*ALL_COMMANDS], Field(discriminator="command")]  # type: ignore[valid-type]
 COMMAND_ADAPTER: TypeAdapter[Command] = TypeAdapter(AnyCommand)
 
 __all__ = [
-    "ALL_COMMANDS", "COMMAND_ADAPTER", "CloseTable", "Command", "Money", "OpenTable",
-    "SignInDealer", "SignOutDealer", "utc_now",
+    "ALL_COMMANDS", "COMMAND_ADAPTER", "AdjustPool", "AdjustRound", "AnnounceDealMode",
+    "BurnCards", "ChangeTableSettings", "CloseBetting", "CloseShoe", "CloseTable", "Command",
+    "CreatePool", "CutShoe", "DealCard", "Decide", "ExposeCard", "LinkTable", "Money",
+    "OpenRound", "OpenTable", "PlaceBet", "RecordIrregularity", "RevealDealer", "SettleRound",
+    "ShuffleShoe", "SignInDealer", "SignOutDealer", "VoidRound", "utc_now",
 ]

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from datetime import date
+from typing import Any, Literal
 
 from pydantic import Field
 
@@ -17,6 +18,20 @@ class OpenTable(Command):
     min_bet: Money
     max_bet: Money
     pit: str = "main"
+    settings: dict[str, Any] = Field(
+        default_factory=dict, description="house settings of the game (decks, royal_odds, ...)"
+    )
+    authorisation: str | None = Field(default=None, description="DICJ authorisation reference")
+
+
+class ChangeTableSettings(Command):
+    """New house settings from a date (a supervisor, with the DICJ authorisation)."""
+
+    command: Literal["change_table_settings"] = "change_table_settings"
+    table: str
+    settings: dict[str, Any]
+    effective_from: date
+    authorisation: str = Field(min_length=1)
 
 
 class CloseTable(Command):
@@ -36,4 +51,4 @@ class SignOutDealer(Command):
     dealer_id: str = Field(min_length=1)
 
 
-TABLE_COMMANDS = (OpenTable, CloseTable, SignInDealer, SignOutDealer)
+TABLE_COMMANDS = (OpenTable, CloseTable, SignInDealer, SignOutDealer, ChangeTableSettings)

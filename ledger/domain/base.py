@@ -17,6 +17,7 @@ from eventsourcing.domain import CanInitAggregate, CanMutateAggregate
 from pydantic import BaseModel, BeforeValidator, ConfigDict, PlainSerializer
 
 from ledger.cards import Card
+from ledger.errors import NotAllowed
 
 CardCode = Annotated[
     Card,
@@ -35,6 +36,7 @@ class Role(StrEnum):
 
 
 SUPERVISING_ROLES = frozenset({Role.SUPERVISOR, Role.PIT_BOSS})
+RECORDING_ROLES = frozenset({Role.DEALER, Role.SUPERVISOR, Role.PIT_BOSS, Role.SYSTEM})
 
 
 class Actor(BaseModel):
@@ -47,6 +49,18 @@ class Actor(BaseModel):
 
     def __str__(self) -> str:
         return f"{self.role.value} {self.staff_id}"
+
+
+def require_supervisor(actor: Actor, action: str) -> None:
+    """Voids, adjustments and setting changes are a supervisor's or a pit boss's to make."""
+    if actor.role not in SUPERVISING_ROLES:
+        raise NotAllowed(f"{action} needs a supervisor or pit boss: {actor} cannot.")
+
+
+def require_recording_role(actor: Actor) -> None:
+    """Surveillance watches and replays; it records nothing at a table."""
+    if actor.role not in RECORDING_ROLES:
+        raise NotAllowed(f"{actor} cannot record table actions: surveillance only reads.")
 
 
 class Provenance(BaseModel):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from decimal import Decimal
+from typing import Any
 from uuid import NAMESPACE_URL, UUID, uuid5
 
 from eventsourcing.domain import event
@@ -44,6 +45,7 @@ class Table(Aggregate):
         min_bet: Decimal
         max_bet: Decimal
         pit: str
+        settings: dict[str, Any]
         by: Provenance
 
     @staticmethod
@@ -53,17 +55,25 @@ class Table(Aggregate):
     @event(Opened)
     def __init__(
         self, code: str, game: str, rule_set: str, min_bet: Decimal, max_bet: Decimal,
-        pit: str, by: Provenance,
+        pit: str, settings: dict[str, Any], by: Provenance,
     ) -> None:
-        self._apply_opening(game, rule_set, min_bet, max_bet, pit)
         self.code = code
         self.dealer: str | None = None
+        self.settings_history: list[dict[str, Any]] = []
+        self.round_count = 0
+        self.current_round: UUID | None = None
+        self.current_shoe: UUID | None = None
+        self.carried_jackpot_bets: list[dict[str, Any]] = []
+        self.pool: UUID | None = None
+        self._apply_opening(game, rule_set, min_bet, max_bet, pit, settings)
 
     def _apply_opening(
-        self, game: str, rule_set: str, min_bet: Decimal, max_bet: Decimal, pit: str
+        self, game: str, rule_set: str, min_bet: Decimal, max_bet: Decimal, pit: str,
+        settings: dict[str, Any],
     ) -> None:
         self.game, self.rule_set, self.pit = game, rule_set, pit
         self.min_bet, self.max_bet = min_bet, max_bet
+        self.settings_history.append(settings)
         self.is_open = True
 
     # -- re-opening -------------------------------------------------------------------
@@ -77,19 +87,25 @@ class Table(Aggregate):
         min_bet: Decimal
         max_bet: Decimal
         pit: str
+        settings: dict[str, Any]
         by: Provenance
 
     @event(Reopened)
     def reopen(
         self, game: str, rule_set: str, min_bet: Decimal, max_bet: Decimal, pit: str,
-        by: Provenance,
+        settings: dict[str, Any], by: Provenance,
     ) -> None:
-        self._apply_opening(game, rule_set, min_bet, max_bet, pit)
+        self._apply_opening(game, rule_set, min_bet, max_bet, pit, settings)
 
     # -- closing ----------------------------------------------------------------------
     def check_can_close(self) -> None:
         if not self.is_open:
             raise WrongState(f"table {self.code} is not open, so it cannot be closed.")
+        if self.current_round is not None:
+            raise WrongState(
+                f"table {self.code} has round {self.round_count} in play: settle or void it "
+                "before closing the table."
+            )
 
     class Closed(Aggregate.Event):
         by: Provenance
@@ -132,3 +148,62 @@ class Table(Aggregate):
     @event(DealerSignedOut)
     def sign_out(self, dealer_id: str, by: Provenance) -> None:
         self.dealer = None
+
+    # -- house settings ---------------------------------------------------------------
+    class SettingsChanged(Aggregate.Event):
+        settings: dict[str, Any]
+        by: Provenance
+
+    @event(SettingsChanged)
+    def change_settings(self, settings: dict[str, Any], by: Provenance) -> None:
+        self.settings_history.append(settings)
+
+    # -- shoes, rounds, the jackpot -----------------------------------------------------
+    def check_open(self) -> None:
+        if not self.is_open:
+            raise WrongState(f"table {self.code} is closed.")
+
+    class ShoeStarted(Aggregate.Event):
+        shoe_id: UUID
+        by: Provenance
+
+    @event(ShoeStarted)
+    def start_shoe(self, shoe_id: UUID, by: Provenance) -> None:
+        self.current_shoe = shoe_id
+
+    class RoundStarted(Aggregate.Event):
+        round_id: UUID
+        number: int
+        by: Provenance
+
+    @event(RoundStarted)
+    def start_round(self, round_id: UUID, number: int, by: Provenance) -> None:
+        self.current_round, self.round_count = round_id, number
+        self.carried_jackpot_bets = []
+
+    class RoundFinished(Aggregate.Event):
+        round_id: UUID
+        by: Provenance
+
+    @event(RoundFinished)
+    def finish_round(self, round_id: UUID, by: Provenance) -> None:
+        self.current_round = None
+
+    class JackpotBetsCarried(Aggregate.Event):
+        from_round: UUID
+        bets: list[dict[str, Any]]
+        by: Provenance
+
+    @event(JackpotBetsCarried)
+    def carry_jackpot_bets(self, from_round: UUID, bets: list[dict[str, Any]],
+                           by: Provenance) -> None:
+        self.carried_jackpot_bets = bets
+
+    class PoolLinked(Aggregate.Event):
+        pool_id: UUID
+        pool: str
+        by: Provenance
+
+    @event(PoolLinked)
+    def link_pool(self, pool_id: UUID, pool: str, by: Provenance) -> None:
+        self.pool = pool_id

@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+from datetime import date
+from decimal import Decimal
+from typing import Any
+
 from ledger.application import Ledger
-from ledger.commands import CloseTable, OpenTable, SignInDealer, SignOutDealer
+from ledger.commands import ChangeTableSettings, CloseTable, OpenTable, SignInDealer, SignOutDealer
+from ledger.domain.base import require_supervisor
 from ledger.domain.table import Table, check_limits, check_table_code, table_id
 from ledger.games import rulesets
+from ledger.games.rulesets import RuleSet
 
 
 def load_table(ledger: Ledger, code: str) -> Table:
@@ -14,24 +20,61 @@ def load_table(ledger: Ledger, code: str) -> Table:
     return table
 
 
+# What a table plays with when the house names nothing else (README: rules decisions).
+GAME_DEFAULTS: dict[str, dict[str, Any]] = {
+    "stud-poker": {"max_payout": "500000.00"},
+    "q-poker": {},
+    "fortune-8": {"decks": 6},
+    "baccarat": {"decks": 8},
+}
+
+
+def house_settings(
+    rule_set: RuleSet, given: dict[str, Any], *, min_bet: Decimal, max_bet: Decimal,
+    effective_from: date, authorisation: str | None,
+) -> dict[str, Any]:
+    """The validated house settings of a table, as JSON to record."""
+    data = {
+        **GAME_DEFAULTS[rule_set.game], **given, "min_bet": min_bet, "max_bet": max_bet,
+        "effective_from": effective_from, "authorisation": authorisation or "house standard",
+    }
+    settings: dict[str, Any] = rulesets.parse_settings(rule_set.id, data).model_dump(mode="json")
+    return settings
+
+
 @Ledger.handles(OpenTable)
 def open_table(ledger: Ledger, command: OpenTable) -> tuple[Table, ...]:
     code = check_table_code(command.table)
     rule_set = rulesets.resolve(command.game, command.rule_set)
     check_limits(command.min_bet, command.max_bet)
+    settings = house_settings(
+        rule_set, command.settings, min_bet=command.min_bet, max_bet=command.max_bet,
+        effective_from=command.at.date(), authorisation=command.authorisation,
+    )
+    opening = dict(game=rule_set.game, rule_set=rule_set.id, min_bet=command.min_bet,
+                   max_bet=command.max_bet, pit=command.pit, settings=settings,
+                   by=command.provenance)
     if not ledger.exists(table_id(code)):
-        return (
-            Table(
-                code=code, game=rule_set.game, rule_set=rule_set.id, min_bet=command.min_bet,
-                max_bet=command.max_bet, pit=command.pit, by=command.provenance,
-            ),
-        )
+        return (Table(code=code, **opening),)
     table = load_table(ledger, code)
     table.check_can_reopen()
-    table.reopen(
-        game=rule_set.game, rule_set=rule_set.id, min_bet=command.min_bet,
-        max_bet=command.max_bet, pit=command.pit, by=command.provenance,
+    table.reopen(**opening)
+    return (table,)
+
+
+@Ledger.handles(ChangeTableSettings)
+def change_table_settings(ledger: Ledger, command: ChangeTableSettings) -> tuple[Table, ...]:
+    require_supervisor(command.actor, "changing a table's house settings")
+    table = load_table(ledger, command.table)
+    current = table.settings_history[-1]
+    given = {k: v for k, v in {**current, **command.settings}.items()
+             if k not in ("effective_from", "authorisation", "rule_version")}
+    settings = house_settings(
+        rulesets.rule_set(table.rule_set), given, min_bet=Decimal(given.pop("min_bet")),
+        max_bet=Decimal(given.pop("max_bet")), effective_from=command.effective_from,
+        authorisation=command.authorisation,
     )
+    table.change_settings(settings=settings, by=command.provenance)
     return (table,)
 
 

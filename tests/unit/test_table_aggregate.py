@@ -18,7 +18,7 @@ BY = Provenance(command_id=uuid4(), actor=Actor(staff_id="PB-1", role=Role.PIT_B
 
 def _table() -> Table:
     return Table(code="BAC-01", game="baccarat", rule_set="baccarat/2004",
-                 min_bet=Decimal("100.00"), max_bet=Decimal("500.00"), pit="A", by=BY)
+                 min_bet=Decimal("100.00"), max_bet=Decimal("500.00"), pit="A", settings={}, by=BY)
 
 
 def test_a_tables_stream_id_follows_from_its_code():

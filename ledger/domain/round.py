@@ -1,0 +1,295 @@
+"""A round: one game at a table, from its opening to its settlement (or void).
+
+The aggregate keeps the facts in the same shape for every game (`RoundFacts`); the game's
+procedure (`ledger.rounds`) checks each new fact against the regulation before it is recorded,
+and computes the settlement. Mutators only record: they never re-check, so a round always
+loads exactly as it was written.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from enum import StrEnum
+from typing import Any
+from uuid import UUID, uuid5
+
+from eventsourcing.domain import event
+from pydantic import BaseModel, ConfigDict
+
+from ledger.domain.base import Aggregate, CardCode, Provenance
+from ledger.domain.table import table_id
+from ledger.games.common import BetResult, Consequence, Outcome
+from ledger.games.rulesets import parse_settings
+from ledger.rounds.facts import (
+    BetFact, CardFact, DecisionFact, IrregularityFact, RoundFacts,
+)
+
+
+def round_id(table_stream: UUID, number: int) -> UUID:
+    return uuid5(table_stream, f"round/{number}")
+
+
+class Phase(StrEnum):
+    BETTING = "betting"
+    DEALING = "dealing"
+    REVEALED = "revealed"
+    SETTLED = "settled"
+    VOID = "void"
+
+
+class CarriedBet(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    box: int
+    amount: Decimal
+    from_round: str
+
+
+class SettledBet(BaseModel):
+    """One bet's result, as the rules engine computed it; never typed in."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    box: int
+    spot: str
+    player: str | None = None
+    stake: Decimal
+    outcome: Outcome
+    returned: Decimal
+    payout: Decimal
+    commission: Decimal
+    capped: bool = False
+
+    @classmethod
+    def of(cls, result: BetResult) -> SettledBet:
+        return cls(box=result.box, spot=str(result.spot), player=result.player, stake=result.stake,
+                   outcome=result.outcome, returned=result.returned, payout=result.payout,
+                   commission=result.commission, capped=result.capped)
+
+    @property
+    def house_win(self) -> Decimal:
+        return self.stake - self.returned - self.payout + self.commission
+
+
+class Round(Aggregate):
+    class Opened(Aggregate.Created):
+        table: str
+        number: int
+        game: str
+        rule_set: str
+        settings: dict[str, Any]
+        dealing: str
+        shoe_id: UUID | None
+        pool_id: UUID | None
+        carried_jackpot_bets: list[CarriedBet]
+        by: Provenance
+
+    @staticmethod
+    def create_id(table: str, number: int, **_: object) -> UUID:
+        return round_id(table_id(table), number)
+
+    @event(Opened)
+    def __init__(
+        self, table: str, number: int, game: str, rule_set: str,
+        settings: dict[str, Any], dealing: str, shoe_id: UUID | None, pool_id: UUID | None,
+        carried_jackpot_bets: list[CarriedBet], by: Provenance,
+    ) -> None:
+        self.table, self.number, self.game, self.rule_set = table, number, game, rule_set
+        self.settings_data, self.dealing = settings, dealing
+        self.shoe_id, self.pool_id = shoe_id, pool_id
+        self.phase = Phase.BETTING
+        self.log: list[tuple[str, Any]] = []
+        self.bets: list[BetFact] = []
+        self.cards: list[CardFact] = []
+        self.decisions: list[DecisionFact] = []
+        self.exposed: list[CardFact] = []
+        self.irregularities: list[IrregularityFact] = []
+        self.void_boxes: set[int] = set()
+        self.mode: str | None = None
+        self.betting_closed = False
+        self.results: list[SettledBet] = []
+        self.adjustments: list[dict[str, Any]] = []
+        for carried in carried_jackpot_bets:
+            self._add_bet(BetFact(carried.box, "jackpot", carried.amount, None, carried.from_round))
+
+    @property
+    def label(self) -> str:
+        return f"{self.table} round {self.number}"
+
+    def facts(self) -> RoundFacts:
+        return RoundFacts(
+            game=self.game, rule_set=self.rule_set,
+            settings=parse_settings(self.rule_set, self.settings_data), dealing=self.dealing,
+            bets=tuple(self.bets), cards=tuple(self.cards), decisions=tuple(self.decisions),
+            exposed=tuple(self.exposed), irregularities=tuple(self.irregularities),
+            void_boxes=frozenset(self.void_boxes), mode=self.mode,
+            betting_closed=self.betting_closed, revealed=self.phase is Phase.REVEALED,
+            log=tuple(self.log),
+        )
+
+    @property
+    def is_finished(self) -> bool:
+        return self.phase in (Phase.SETTLED, Phase.VOID)
+
+    def _add_bet(self, bet: BetFact) -> None:
+        self.bets.append(bet)
+        self.log.append(("bet", bet))
+
+    # -- betting ------------------------------------------------------------------------
+    class BetPlaced(Aggregate.Event):
+        box: int
+        spot: str
+        amount: Decimal
+        player: str | None
+        by: Provenance
+
+    @event(BetPlaced)
+    def place_bet(self, box: int, spot: str, amount: Decimal, player: str | None,
+                  by: Provenance) -> None:
+        self._add_bet(BetFact(box, spot, amount, player))
+
+    class BettingClosed(Aggregate.Event):
+        by: Provenance
+
+    @event(BettingClosed)
+    def close_betting(self, by: Provenance) -> None:
+        self.betting_closed = True
+        self.log.append(("close_betting", None))
+
+    class DealModeAnnounced(Aggregate.Event):
+        mode: str
+        by: Provenance
+
+    @event(DealModeAnnounced)
+    def announce(self, mode: str, by: Provenance) -> None:
+        self.mode, self.betting_closed = mode, True
+        self.log.append(("announce", mode))
+
+    # -- the deal -----------------------------------------------------------------------
+    class CardDealt(Aggregate.Event):
+        to: str
+        card: CardCode
+        face_up: bool
+        shoe_position: int | None
+        by: Provenance
+
+    @event(CardDealt)
+    def deal(self, to: str, card: Any, face_up: bool, shoe_position: int | None,
+             by: Provenance) -> None:
+        fact = CardFact(to, card, face_up, shoe_position)
+        self.cards.append(fact)
+        self.log.append(("card", fact))
+        self.betting_closed = True
+        if self.phase is Phase.BETTING:
+            self.phase = Phase.DEALING
+
+    class CardExposed(Aggregate.Event):
+        to: str
+        card: CardCode
+        kind: str
+        consequence: Consequence
+        by: Provenance
+
+    @event(CardExposed)
+    def expose(self, to: str, card: Any, kind: str, consequence: Consequence,
+               by: Provenance) -> None:
+        self.exposed.append(CardFact(to, card, True))
+        self._apply_irregularity(IrregularityFact(kind, consequence, None, (card,)))
+
+    class IrregularityRecorded(Aggregate.Event):
+        kind: str
+        consequence: Consequence
+        box: int | None
+        cards: list[CardCode]
+        note: str
+        by: Provenance
+
+    @event(IrregularityRecorded)
+    def record_irregularity(self, kind: str, consequence: Consequence, box: int | None,
+                            cards: list[Any], note: str, by: Provenance) -> None:
+        self._apply_irregularity(IrregularityFact(kind, consequence, box, tuple(cards)))
+
+    def _apply_irregularity(self, fact: IrregularityFact) -> None:
+        self.irregularities.append(fact)
+        self.log.append(("irregularity", fact))
+        if fact.consequence is Consequence.BOX_VOID and fact.box is not None:
+            self.void_boxes.add(fact.box)
+
+    # -- decisions and the reveal -------------------------------------------------------
+    class DecisionMade(Aggregate.Event):
+        box: int
+        player: str | None
+        decision: str
+        amount: Decimal
+        by: Provenance
+
+    @event(DecisionMade)
+    def decide(self, box: int, player: str | None, decision: str, amount: Decimal,
+               by: Provenance) -> None:
+        fact = DecisionFact(box, player, decision, amount)
+        self.decisions.append(fact)
+        self.log.append(("decision", fact))
+
+    class DealerRevealed(Aggregate.Event):
+        cards: list[CardCode]
+        by: Provenance
+
+    @event(DealerRevealed)
+    def reveal(self, cards: list[Any], by: Provenance) -> None:
+        self.phase = Phase.REVEALED
+        self.log.append(("reveal", None))
+
+    # -- the end ------------------------------------------------------------------------
+    class BetSettled(Aggregate.Event):
+        bet: SettledBet
+        by: Provenance
+
+    @event(BetSettled)
+    def settle_bet(self, bet: SettledBet, by: Provenance) -> None:
+        self.results.append(bet)
+
+    class JackpotPrizeAwarded(Aggregate.Event):
+        box: int
+        category: str
+        amount: Decimal
+        paid_by_pool: Decimal
+        paid_by_house: Decimal
+        pool_id: UUID
+        by: Provenance
+
+    @event(JackpotPrizeAwarded)
+    def award_jackpot(self, box: int, category: str, amount: Decimal, paid_by_pool: Decimal,
+                      paid_by_house: Decimal, pool_id: UUID, by: Provenance) -> None:
+        self.log.append(("jackpot", (box, category, amount)))
+
+    class Settled(Aggregate.Event):
+        outcome: dict[str, Any]
+        house_win: Decimal
+        by: Provenance
+
+    @event(Settled)
+    def close_settled(self, outcome: dict[str, Any], house_win: Decimal, by: Provenance) -> None:
+        self.phase = Phase.SETTLED
+
+    class Voided(Aggregate.Event):
+        reason: str
+        jackpot_carried: bool
+        by: Provenance
+
+    @event(Voided)
+    def void(self, reason: str, jackpot_carried: bool, by: Provenance) -> None:
+        self.phase = Phase.VOID
+
+    class Adjusted(Aggregate.Event):
+        box: int
+        spot: str
+        player: str | None
+        amount: Decimal
+        reason: str
+        by: Provenance
+
+    @event(Adjusted)
+    def adjust(self, box: int, spot: str, player: str | None, amount: Decimal, reason: str,
+               by: Provenance) -> None:
+        self.adjustments.append({"box": box, "spot": spot, "player": player, "amount": amount,
+                                 "reason": reason})

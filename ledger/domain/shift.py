@@ -1,0 +1,435 @@
+"""A table's shift: chip inventories, fill and credit slips, the drop, and the accounting win.
+
+One stream per table and shift of a gaming day. Its id follows from the table code, the
+gaming day and the shift name, so `BAC-01`, 2026-11-22, `day` always finds the same stream.
+
+The rules the stream keeps (each refused with a sentence, and nothing recorded):
+
+- Inventories (opening and closing) are counted by denomination, every denomination a chip of
+  the casino (`CHIP_SET`), and signed by a dealer and a supervisor (or pit boss): two people.
+- Fill slips (cage to table) and credit slips (table to cage) share one continuous numbering
+  per shift: the first slip of a shift starts the series at its number, every later slip,
+  fill or credit, must carry the next number. A reused number and a gap are both refused.
+  A slip's amount is computed from its chips, never typed.
+- A slip is corrected only by voiding it (a supervisor, with a reason); a voided slip keeps
+  its number and no longer counts. The correct figures go on a new slip with the next number.
+- The drop (cash and markers) is entered once, after the count; a supervisor corrects it with
+  an adjustment that states the new figures and why. It must be entered before closing, so a
+  closed shift always has every figure of its accounting win.
+- Nothing is recorded on a closed shift.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from datetime import date
+from decimal import Decimal, InvalidOperation
+from enum import StrEnum
+from uuid import NAMESPACE_URL, UUID, uuid5
+
+from eventsourcing.domain import event
+from pydantic import BaseModel, ConfigDict
+
+from ledger.domain.base import SUPERVISING_ROLES, Actor, Aggregate, Provenance
+from ledger.domain.shift_schedule import check_shift_name
+from ledger.errors import InvalidInput, NotAllowed, NotFound, RuleViolation, WrongState
+from ledger.games.common import AVO, ZERO
+
+SHIFT_NAMESPACE = uuid5(NAMESPACE_URL, "https://round-ledger/shift")
+
+CHIP_SET: tuple[Decimal, ...] = tuple(
+    Decimal(value).quantize(AVO)
+    for value in (1, 5, 10, 25, 100, 500, 1000, 5000, 10000, 25000, 50000, 100000)
+)
+"""The casino's chips, in patacas: an inventory or a slip may hold these and no others."""
+
+Chips = Mapping[Decimal, int]
+"""Chips by denomination: denomination (patacas) -> number of chips."""
+
+
+def shift_id(code: str, gaming_day: date, shift: str) -> UUID:
+    return uuid5(SHIFT_NAMESPACE, f"{code}/{gaming_day.isoformat()}/{shift}")
+
+
+def describe_shift(code: str, gaming_day: date, shift: str) -> str:
+    return f"the {shift} shift of {code} on {gaming_day.isoformat()}"
+
+
+# -- chips -----------------------------------------------------------------------------
+def plain(amount: Decimal) -> str:
+    """`100` for 100.00, `0.50` for 0.50: how a chip's face reads."""
+    return f"{amount:.0f}" if amount == amount.to_integral_value() else f"{amount:.2f}"
+
+
+def parse_chips(text: str) -> dict[Decimal, int]:
+    """`100=40,500=20` as {100: 40, 500: 20}; the command checks places, the aggregate chips."""
+    chips: dict[Decimal, int] = {}
+    for item in (part.strip() for part in text.split(",")):
+        denomination, sep, count = item.partition("=")
+        try:
+            value, number = Decimal(denomination.strip()), int(count.strip())
+        except (InvalidOperation, ValueError):
+            value, number = Decimal("NaN"), 0
+        if not sep or not value.is_finite():
+            raise InvalidInput(
+                f"'{item}' is not denomination=count: write the chips as 100=40,500=20."
+            )
+        if value in chips:
+            raise InvalidInput(f"denomination {plain(value)} is given twice in '{text}'.")
+        chips[value] = number
+    return chips
+
+
+def check_chips(chips: Chips, what: str) -> dict[Decimal, int]:
+    """The chips in denomination order, each a chip of the casino, no count below zero."""
+    if not chips:
+        raise InvalidInput(f"{what} counts no chips: give them as denomination=count.")
+    for denomination in sorted(chips):
+        if denomination not in CHIP_SET:
+            listing = ", ".join(plain(chip) for chip in CHIP_SET)
+            raise InvalidInput(
+                f"denomination {denomination:.2f} is not a chip of this casino: "
+                f"chips are {listing}."
+            )
+        if chips[denomination] < 0:
+            raise InvalidInput(
+                f"{what} cannot count {chips[denomination]} chips of {plain(denomination)}."
+            )
+    return {denomination: chips[denomination] for denomination in sorted(chips)}
+
+
+def chips_total(chips: Chips) -> Decimal:
+    return sum((d * n for d, n in chips.items()), ZERO).quantize(AVO)
+
+
+def check_signatures(dealer_id: str, supervisor: Actor, what: str) -> None:
+    """A dealer and a supervisor (or pit boss) sign an inventory: two people."""
+    if supervisor.role not in SUPERVISING_ROLES:
+        raise NotAllowed(
+            f"{what} is signed by a supervisor or a pit boss, not by {supervisor}."
+        )
+    if supervisor.staff_id == dealer_id:
+        raise NotAllowed(
+            f"{what} is signed by two people: {dealer_id} cannot sign as dealer and supervisor."
+        )
+
+
+# -- the stream ------------------------------------------------------------------------
+class SlipKind(StrEnum):
+    FILL = "fill"  # chips from the cage to the table
+    CREDIT = "credit"  # chips from the table back to the cage
+
+
+@dataclass(frozen=True, slots=True)
+class Slip:
+    number: int
+    kind: SlipKind
+    chips: dict[Decimal, int]
+    amount: Decimal
+    runner_id: str
+    supervisor: Actor
+    voided: str | None = None  # "by <actor>: <reason>"
+
+
+@dataclass(frozen=True, slots=True)
+class Drop:
+    cash: Decimal
+    markers: Decimal
+    counted_by: tuple[str, ...]
+
+    @property
+    def total(self) -> Decimal:
+        return self.cash + self.markers
+
+
+class ShiftFigures(BaseModel):
+    """A shift's accounting figures; the closing ones are None until the shift is closed."""
+
+    model_config = ConfigDict(frozen=True)
+
+    opening: Decimal
+    fills: Decimal
+    credits: Decimal
+    drop: Decimal | None
+    closing: Decimal | None
+    accounting_win: Decimal | None
+
+
+class Shift(Aggregate):
+    """One table's shift of one gaming day, from its opening count to its closing count."""
+
+    class Opened(Aggregate.Created):
+        code: str
+        gaming_day: date
+        shift: str
+        chips: dict[Decimal, int]
+        total: Decimal
+        dealer_id: str
+        supervisor: Actor
+        by: Provenance
+
+    @staticmethod
+    def create_id(code: str, gaming_day: date, shift: str, **_: object) -> UUID:
+        return shift_id(code, gaming_day, shift)
+
+    @staticmethod
+    def check_opening(shift: str, chips: Chips, dealer_id: str, supervisor: Actor) -> None:
+        check_shift_name(shift)
+        check_chips(chips, "the opening inventory")
+        check_signatures(dealer_id, supervisor, "the opening inventory")
+
+    @classmethod
+    def open(
+        cls, code: str, gaming_day: date, shift: str, chips: Chips, dealer_id: str,
+        supervisor: Actor, by: Provenance,
+    ) -> Shift:
+        """Record the opening inventory with the total its chips add up to."""
+        counted = check_chips(chips, "the opening inventory")
+        return cls(
+            code=code, gaming_day=gaming_day, shift=shift, chips=counted,
+            total=chips_total(counted), dealer_id=dealer_id, supervisor=supervisor, by=by,
+        )
+
+    @event(Opened)
+    def __init__(
+        self, code: str, gaming_day: date, shift: str, chips: dict[Decimal, int],
+        total: Decimal, dealer_id: str, supervisor: Actor, by: Provenance,
+    ) -> None:
+        self.code, self.gaming_day, self.shift = code, gaming_day, shift
+        self.opening_chips, self.opening_total = chips, total
+        self.opened_by = (dealer_id, supervisor)
+        self.slips: dict[int, Slip] = {}
+        self.drop: Drop | None = None
+        self.closing_chips: dict[Decimal, int] | None = None
+        self.closing_total: Decimal | None = None
+        self.closed_by: tuple[str, Actor] | None = None
+
+    @property
+    def label(self) -> str:
+        return describe_shift(self.code, self.gaming_day, self.shift)
+
+    @property
+    def is_closed(self) -> bool:
+        return self.closed_by is not None
+
+    def check_can_open(self) -> None:
+        """A shift opens once: its stream exists only because it was opened."""
+        dealer_id, supervisor = self.opened_by
+        raise WrongState(
+            f"{self.label} is already open: its opening inventory of "
+            f"{self.opening_total:.2f} was signed by {dealer_id} and {supervisor.staff_id}."
+        )
+
+    def _check_still_open(self) -> None:
+        if self.closed_by is not None:
+            raise WrongState(
+                f"{self.label} was closed (signed by {self.closed_by[1].staff_id}): "
+                "nothing more is recorded on it."
+            )
+
+    # -- fill and credit slips -----------------------------------------------------------
+    @property
+    def next_slip(self) -> int | None:
+        """The number the next slip must carry; None before the first slip of the shift."""
+        return max(self.slips) + 1 if self.slips else None
+
+    def check_can_record_slip(
+        self, kind: SlipKind, number: int, chips: Chips, supervisor: Actor
+    ) -> None:
+        self._check_still_open()
+        what = f"{kind} slip {number}"
+        counted = check_chips(chips, what)
+        if chips_total(counted) <= 0:
+            raise InvalidInput(f"{what} carries no chips: its amount would be 0.00.")
+        if number in self.slips:
+            used = self.slips[number]
+            voided = ", since voided" if used.voided else ""
+            raise RuleViolation(
+                f"slip {number} was already recorded in this shift (a {used.kind} of "
+                f"{used.amount:.2f}{voided}): a slip number is used once, the next is "
+                f"{self.next_slip}."
+            )
+        if self.next_slip is not None and number != self.next_slip:
+            raise RuleViolation(
+                f"slip {number} is out of sequence: slips are numbered continuously and the "
+                f"next slip of {self.label} is {self.next_slip}."
+            )
+        if supervisor.role not in SUPERVISING_ROLES:
+            raise NotAllowed(f"{what} is signed by a supervisor or a pit boss, not by {supervisor}.")
+
+    class SlipRecorded(Aggregate.Event):
+        slip: int
+        kind: SlipKind
+        chips: dict[Decimal, int]
+        amount: Decimal
+        runner_id: str
+        supervisor: Actor
+        by: Provenance
+
+    class FillRecorded(SlipRecorded):
+        pass
+
+    class CreditRecorded(SlipRecorded):
+        pass
+
+    def record_slip(
+        self, kind: SlipKind, number: int, chips: Chips, runner_id: str, supervisor: Actor,
+        by: Provenance,
+    ) -> None:
+        """Record the slip with the amount its chips add up to (never a typed amount)."""
+        counted = check_chips(chips, f"{kind} slip {number}")
+        record = self._record_fill if kind is SlipKind.FILL else self._record_credit
+        record(
+            slip=number, kind=kind, chips=counted, amount=chips_total(counted),
+            runner_id=runner_id, supervisor=supervisor, by=by,
+        )
+
+    @event(FillRecorded)
+    def _record_fill(
+        self, slip: int, kind: SlipKind, chips: dict[Decimal, int], amount: Decimal,
+        runner_id: str, supervisor: Actor, by: Provenance,
+    ) -> None:
+        self.slips[slip] = Slip(slip, kind, chips, amount, runner_id, supervisor)
+
+    @event(CreditRecorded)
+    def _record_credit(
+        self, slip: int, kind: SlipKind, chips: dict[Decimal, int], amount: Decimal,
+        runner_id: str, supervisor: Actor, by: Provenance,
+    ) -> None:
+        self.slips[slip] = Slip(slip, kind, chips, amount, runner_id, supervisor)
+
+    def check_can_void_slip(self, number: int, by: Actor) -> None:
+        self._check_still_open()
+        if by.role not in SUPERVISING_ROLES:
+            raise NotAllowed(f"a slip is voided by a supervisor or a pit boss, not by {by}.")
+        if number not in self.slips:
+            raise NotFound(f"no slip {number} was recorded in {self.label}.")
+        if self.slips[number].voided:
+            raise WrongState(f"slip {number} was already voided {self.slips[number].voided}.")
+
+    class SlipVoided(Aggregate.Event):
+        slip: int
+        reason: str
+        by: Provenance
+
+    @event(SlipVoided)
+    def void_slip(self, slip: int, reason: str, by: Provenance) -> None:
+        self.slips[slip] = replace(self.slips[slip], voided=f"by {by.actor}: {reason}")
+
+    # -- the drop ------------------------------------------------------------------------
+    def check_can_enter_drop(self) -> None:
+        self._check_still_open()
+        if self.drop is not None:
+            raise WrongState(
+                f"the drop of {self.label} was already entered ({self.drop.cash:.2f} cash, "
+                f"{self.drop.markers:.2f} markers): a supervisor corrects it with an adjustment."
+            )
+
+    class DropEntered(Aggregate.Event):
+        cash: Decimal
+        markers: Decimal
+        counted_by: tuple[str, ...]
+        by: Provenance
+
+    @event(DropEntered)
+    def enter_drop(
+        self, cash: Decimal, markers: Decimal, counted_by: tuple[str, ...], by: Provenance
+    ) -> None:
+        self.drop = Drop(cash, markers, tuple(counted_by))
+
+    def check_can_adjust_drop(self, cash: Decimal, markers: Decimal, by: Actor) -> None:
+        self._check_still_open()
+        if by.role not in SUPERVISING_ROLES:
+            raise NotAllowed(f"the drop is adjusted by a supervisor or a pit boss, not by {by}.")
+        if self.drop is None:
+            raise WrongState(f"no drop was entered for {self.label}: there is nothing to adjust.")
+        if (self.drop.cash, self.drop.markers) == (cash, markers):
+            raise InvalidInput(
+                f"the drop of {self.label} is already {cash:.2f} cash and {markers:.2f} "
+                "markers: there is nothing to adjust."
+            )
+
+    class DropAdjusted(Aggregate.Event):
+        cash: Decimal
+        markers: Decimal
+        reason: str
+        by: Provenance
+
+    @event(DropAdjusted)
+    def adjust_drop(self, cash: Decimal, markers: Decimal, reason: str, by: Provenance) -> None:
+        counted_by = self.drop.counted_by if self.drop else ()
+        self.drop = Drop(cash, markers, counted_by)
+
+    # -- closing -------------------------------------------------------------------------
+    def check_can_close(self, chips: Chips, dealer_id: str, supervisor: Actor) -> None:
+        self._check_still_open()
+        if self.drop is None:
+            raise WrongState(
+                f"the drop of {self.label} has not been entered: enter the count before "
+                "closing, so the closed shift has every figure of its win."
+            )
+        check_chips(chips, "the closing inventory")
+        check_signatures(dealer_id, supervisor, "the closing inventory")
+
+    class Closed(Aggregate.Event):
+        chips: dict[Decimal, int]
+        total: Decimal
+        dealer_id: str
+        supervisor: Actor
+        by: Provenance
+
+    def close(self, chips: Chips, dealer_id: str, supervisor: Actor, by: Provenance) -> None:
+        """Record the closing inventory with the total its chips add up to."""
+        counted = check_chips(chips, "the closing inventory")
+        self._close(
+            chips=counted, total=chips_total(counted), dealer_id=dealer_id,
+            supervisor=supervisor, by=by,
+        )
+
+    @event(Closed)
+    def _close(
+        self, chips: dict[Decimal, int], total: Decimal, dealer_id: str, supervisor: Actor,
+        by: Provenance,
+    ) -> None:
+        self.closing_chips, self.closing_total = chips, total
+        self.closed_by = (dealer_id, supervisor)
+
+    # -- the accounting figures ----------------------------------------------------------
+    def _slips_total(self, kind: SlipKind) -> Decimal:
+        counted = (s.amount for s in self.slips.values() if s.kind is kind and not s.voided)
+        return sum(counted, ZERO)
+
+    @property
+    def fills_total(self) -> Decimal:
+        return self._slips_total(SlipKind.FILL)
+
+    @property
+    def credits_total(self) -> Decimal:
+        return self._slips_total(SlipKind.CREDIT)
+
+    @property
+    def drop_total(self) -> Decimal | None:
+        return self.drop.total if self.drop else None
+
+    @property
+    def accounting_win(self) -> Decimal | None:
+        """closing − opening + credits − fills + drop, once the shift is closed.
+
+        Credits are chips the table sent back to the cage (the inventory fell, yet the house
+        lost nothing), fills chips the cage sent to the table (the inventory rose, yet the
+        house won nothing); the drop is what players paid in for chips.
+        """
+        if self.closing_total is None or self.drop is None:
+            return None
+        return (
+            self.closing_total - self.opening_total + self.credits_total - self.fills_total
+            + self.drop.total
+        )
+
+    def figures(self) -> ShiftFigures:
+        return ShiftFigures(
+            opening=self.opening_total, fills=self.fills_total, credits=self.credits_total,
+            drop=self.drop_total, closing=self.closing_total,
+            accounting_win=self.accounting_win,
+        )

@@ -1,0 +1,259 @@
+"""Rounds: open, bets, cards, decisions, the reveal, irregularities, settlement and voids.
+
+Every check is the game's procedure (`ledger.rounds`) over the round's recorded facts; every
+amount settled is computed by the rules engine, never typed in.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any, cast
+
+from ledger.application import Ledger
+from ledger.cards import Card
+from ledger.commands import (
+    AdjustRound, AnnounceDealMode, CloseBetting, Decide, DealCard, ExposeCard, OpenRound,
+    PlaceBet, RecordIrregularity, RevealDealer, SettleRound, VoidRound,
+)
+from ledger.commands.round import RoundCommand
+from ledger.domain.base import Aggregate, Provenance, require_supervisor
+from ledger.domain.round import CarriedBet, Round, SettledBet, round_id
+from ledger.domain.shoe import Shoe, ShuffleMethod
+from ledger.domain.table import Table, table_id
+from ledger.errors import ConcurrencyConflict, InvalidInput, NotFound, RuleViolation, WrongState
+from ledger.games.common import Consequence
+from ledger.games.rulesets import parse_settings, settings_in_force
+from ledger.handlers.jackpots import settle_jackpot
+from ledger.handlers.shoes import SINGLE_DECK_GAMES, current_shoe
+from ledger.handlers.tables import load_table
+from ledger.rounds import BetFact, CardFact, DecisionFact, procedure_for
+from ledger.rounds.facts import BURN
+
+VOIDING = (Consequence.ROUND_VOID, Consequence.ROUND_VOID_JACKPOT_CARRIED)
+
+
+def _dealing(shoe: Shoe) -> str:
+    return {ShuffleMethod.HAND: "shoe", ShuffleMethod.SHUFFLER: "shuffler",
+            ShuffleMethod.AUTOMATIC: "automatic_shuffler_dealer"}[shoe.method]
+
+
+def round_in_play(ledger: Ledger, command: RoundCommand) -> tuple[Table, Round]:
+    table = load_table(ledger, command.table)
+    if table.current_round is None:
+        raise WrongState(f"table {table.code} has no round in play: open one first.")
+    round_ = cast(Round, ledger.load(table.current_round, f"the round of table {table.code}"))
+    if command.round is not None and command.round != round_.number:
+        raise ConcurrencyConflict(
+            f"round {command.round} is not in play at table {table.code}: round "
+            f"{round_.number} is. Nothing was recorded."
+        )
+    if command.expected_version is not None and command.expected_version != round_.version:
+        raise ConcurrencyConflict(
+            f"{round_.label} changed since this terminal read it (version "
+            f"{command.expected_version}, now {round_.version}): nothing was recorded; "
+            "refresh and send again."
+        )
+    return table, round_
+
+
+@Ledger.handles(OpenRound)
+def open_round(ledger: Ledger, command: OpenRound) -> tuple[Aggregate, ...]:
+    table = load_table(ledger, command.table)
+    table.check_open()
+    if table.dealer is None:
+        raise WrongState(f"table {table.code} has no dealer signed in: no round without one.")
+    if table.current_round is not None:
+        raise WrongState(f"table {table.code} already has round {table.round_count} in play.")
+    shoe = current_shoe(ledger, table)
+    shoe.check_open()
+    if table.game in SINGLE_DECK_GAMES and shoe.position:
+        raise RuleViolation(f"{table.game} deals each round from a freshly shuffled deck: shuffle first.")
+    history = [parse_settings(table.rule_set, data) for data in table.settings_history]
+    in_force = settings_in_force(history, command.at.date())
+    number = table.round_count + 1
+    carried = [CarriedBet(box=b["box"], amount=Decimal(b["amount"]), from_round=b["from_round"])
+               for b in table.carried_jackpot_bets]
+    round_ = Round(
+        table=table.code, number=number, game=table.game, rule_set=table.rule_set,
+        settings=in_force.model_dump(mode="json"), dealing=_dealing(shoe), shoe_id=shoe.id,
+        pool_id=table.pool, carried_jackpot_bets=carried, by=command.provenance,
+    )
+    table.start_round(round_id=round_.id, number=number, by=command.provenance)
+    return table, round_
+
+
+@Ledger.handles(PlaceBet)
+def place_bet(ledger: Ledger, command: PlaceBet) -> tuple[Aggregate, ...]:
+    table, round_ = round_in_play(ledger, command)
+    bet = BetFact(command.box, command.spot, command.amount, command.player)
+    facts = round_.facts()
+    procedure_for(round_.game).check_bet(facts, bet)
+    _check_limits(facts.settings, bet, has_pool=round_.pool_id is not None)
+    round_.place_bet(box=bet.box, spot=bet.spot, amount=bet.amount, player=bet.player,
+                     by=command.provenance)
+    return (round_,)
+
+
+def _check_limits(settings: Any, bet: BetFact, *, has_pool: bool) -> None:
+    where = f"box {bet.box} {bet.spot}"
+    if bet.spot == "jackpot":  # the jackpot bet is outside the table limits, into the pool
+        if not has_pool:
+            raise RuleViolation(f"{where}: this table is linked to no jackpot pool.")
+        return
+    if bet.amount < settings.min_bet:
+        raise RuleViolation(f"{where}: {bet.amount} is below the table minimum {settings.min_bet}.")
+    if bet.amount > settings.max_bet:
+        raise RuleViolation(f"{where}: {bet.amount} is above the table maximum {settings.max_bet}.")
+
+
+@Ledger.handles(CloseBetting)
+def close_betting(ledger: Ledger, command: CloseBetting) -> tuple[Aggregate, ...]:
+    _, round_ = round_in_play(ledger, command)
+    if round_.betting_closed:
+        raise WrongState(f"betting is already closed in {round_.label}.")
+    round_.close_betting(by=command.provenance)
+    return (round_,)
+
+
+@Ledger.handles(AnnounceDealMode)
+def announce_deal_mode(ledger: Ledger, command: AnnounceDealMode) -> tuple[Aggregate, ...]:
+    _, round_ = round_in_play(ledger, command)
+    procedure = procedure_for(round_.game)
+    if not hasattr(procedure, "check_announce"):
+        raise RuleViolation(f"{round_.game} has no deal mode to announce.")
+    procedure.check_announce(round_.facts(), command.mode)
+    round_.announce(mode=command.mode, by=command.provenance)
+    return (round_,)
+
+
+@Ledger.handles(DealCard)
+def deal_card(ledger: Ledger, command: DealCard) -> tuple[Aggregate, ...]:
+    _, round_ = round_in_play(ledger, command)
+    card = Card.parse(command.card)
+    fact = procedure_for(round_.game).check_card(
+        round_.facts(), CardFact(command.to, card, command.face_up)
+    )
+    shoe = cast(Shoe, ledger.load(round_.shoe_id, "the round's shoe"))
+    shoe.check_can_draw(card)
+    position = shoe.position
+    shoe.draw(position=position, card=card, round_id=round_.id, by=command.provenance)
+    round_.deal(to=fact.to, card=card, face_up=fact.face_up, shoe_position=position,
+                by=command.provenance)
+    return round_, shoe
+
+
+@Ledger.handles(ExposeCard)
+def expose_card(ledger: Ledger, command: ExposeCard) -> tuple[Aggregate, ...]:
+    table, round_ = round_in_play(ledger, command)
+    card = Card.parse(command.card)
+    facts = round_.facts()
+    if card not in facts.hand(command.to):
+        raise InvalidInput(f"{card} was not dealt to {command.to} in {round_.label}.")
+    kind, consequence = procedure_for(round_.game).classify_exposure(
+        facts, CardFact(command.to, card, True)
+    )
+    if consequence in VOIDING:
+        require_supervisor(command.actor, f"an exposed card that voids {round_.label}")
+    round_.expose(to=command.to, card=card, kind=kind, consequence=consequence,
+                  by=command.provenance)
+    return _apply_consequence(table, round_, consequence, f"{kind}: {card}", command.provenance)
+
+
+@Ledger.handles(RecordIrregularity)
+def record_irregularity(ledger: Ledger, command: RecordIrregularity) -> tuple[Aggregate, ...]:
+    table, round_ = round_in_play(ledger, command)
+    consequence = procedure_for(round_.game).classify(
+        round_.facts(), command.kind, command.box, command.correctable
+    )
+    if consequence in VOIDING:
+        require_supervisor(command.actor, f"an irregularity that voids {round_.label}")
+    cards = [Card.parse(code) for code in command.cards]
+    round_.record_irregularity(kind=command.kind, consequence=consequence, box=command.box,
+                               cards=cards, note=command.note, by=command.provenance)
+    return _apply_consequence(table, round_, consequence, command.kind, command.provenance)
+
+
+def _apply_consequence(table: Table, round_: Round, consequence: Consequence, reason: str,
+                       by: Provenance) -> tuple[Aggregate, ...]:
+    if consequence not in VOIDING:
+        return (round_,)
+    carry = consequence is Consequence.ROUND_VOID_JACKPOT_CARRIED
+    return _void(table, round_, reason, carry, by)
+
+
+def _void(table: Table, round_: Round, reason: str, carry: bool,
+          by: Provenance) -> tuple[Aggregate, ...]:
+    facts = round_.facts()
+    results = procedure_for(round_.game).settle_void(facts, carry_jackpot=carry)
+    for result in results:
+        round_.settle_bet(bet=SettledBet.of(result), by=by)
+    carried = [
+        {"box": r.box, "amount": str(r.stake), "from_round": str(round_.id)}
+        for r in results if r.outcome == "carried"
+    ]
+    round_.void(reason=reason, jackpot_carried=bool(carried), by=by)
+    table.finish_round(round_id=round_.id, by=by)
+    if carried:
+        table.carry_jackpot_bets(from_round=round_.id, bets=carried, by=by)
+    return round_, table
+
+
+@Ledger.handles(Decide)
+def decide(ledger: Ledger, command: Decide) -> tuple[Aggregate, ...]:
+    _, round_ = round_in_play(ledger, command)
+    fact = DecisionFact(command.box, command.player, command.decision,
+                        command.amount or Decimal("0.00"))
+    procedure_for(round_.game).check_decision(round_.facts(), fact)
+    round_.decide(box=fact.box, player=fact.player, decision=fact.decision, amount=fact.amount,
+                  by=command.provenance)
+    return (round_,)
+
+
+@Ledger.handles(RevealDealer)
+def reveal_dealer(ledger: Ledger, command: RevealDealer) -> tuple[Aggregate, ...]:
+    _, round_ = round_in_play(ledger, command)
+    facts = round_.facts()
+    procedure_for(round_.game).check_reveal(facts)
+    round_.reveal(cards=list(facts.hand("dealer")), by=command.provenance)
+    return (round_,)
+
+
+@Ledger.handles(SettleRound)
+def settle_round(ledger: Ledger, command: SettleRound) -> tuple[Aggregate, ...]:
+    table, round_ = round_in_play(ledger, command)
+    procedure = procedure_for(round_.game)
+    facts = round_.facts()
+    results = procedure.settle(facts)
+    changed: list[Aggregate] = [round_, table]
+    if round_.pool_id is not None and hasattr(procedure, "jackpot_claims"):
+        changed += settle_jackpot(ledger, table, round_, facts, command.provenance)
+    for result in results:
+        round_.settle_bet(bet=SettledBet.of(result), by=command.provenance)
+    house_win = sum((SettledBet.of(r).house_win for r in results), Decimal("0.00"))
+    outcome = procedure.outcome(facts) if hasattr(procedure, "outcome") else {}
+    round_.close_settled(outcome=outcome, house_win=house_win, by=command.provenance)
+    table.finish_round(round_id=round_.id, by=command.provenance)
+    return tuple(changed)
+
+
+@Ledger.handles(VoidRound)
+def void_round(ledger: Ledger, command: VoidRound) -> tuple[Aggregate, ...]:
+    require_supervisor(command.actor, "voiding a round")
+    table, round_ = round_in_play(ledger, command)
+    carry = round_.game == "stud-poker"  # art. 11: a void Stud Poker round carries jackpot bets
+    return _void(table, round_, command.reason, carry, command.provenance)
+
+
+@Ledger.handles(AdjustRound)
+def adjust_round(ledger: Ledger, command: AdjustRound) -> tuple[Aggregate, ...]:
+    require_supervisor(command.actor, "adjusting a settled round")
+    table = load_table(ledger, command.table)
+    rid = round_id(table_id(table.code), command.round)
+    round_ = cast(Round, ledger.load(rid, f"round {command.round} of table {table.code}"))
+    if not round_.is_finished:
+        raise WrongState(f"{round_.label} is still in play: adjust it once it is settled.")
+    if not any(r.box == command.box and r.spot == command.spot for r in round_.results):
+        raise NotFound(f"{round_.label} has no {command.spot} bet on box {command.box}.")
+    round_.adjust(box=command.box, spot=command.spot, player=command.player,
+                  amount=command.amount, reason=command.reason, by=command.provenance)
+    return (round_,)

@@ -1,0 +1,78 @@
+"""Baccarat over recorded facts: P-B-P-B then the tableau (DICJ 55/2004)."""
+
+from __future__ import annotations
+
+from typing import cast
+
+from ledger.errors import InvalidInput, RuleViolation
+from ledger.games import baccarat
+from ledger.games.baccarat import BaccaratSettings, Side
+from ledger.games.common import BetResult, Consequence
+from ledger.rounds.facts import BURN, BetFact, CardFact, Procedure, RoundFacts
+
+SIDES = (Side.PLAYER.value, Side.BANKER.value)
+
+
+def _bets(facts: RoundFacts) -> list[baccarat.Bet]:
+    return [baccarat.Bet(b.box, baccarat.Spot(b.spot), b.amount, b.player) for b in facts.bets]
+
+
+def _coup_cards(facts: RoundFacts) -> list:
+    return [card.card for card in facts.cards if card.to in SIDES]
+
+
+class BaccaratProcedure(Procedure):
+    game = "baccarat"
+    spots = tuple(spot.value for spot in baccarat.Spot)
+    boxes = range(1, 15)  # one or two layouts of seven seats (art. 1(5))
+
+    def check_bet(self, facts: RoundFacts, bet: BetFact) -> None:
+        super().check_bet(facts, bet)
+        baccarat.Bet(bet.box, baccarat.Spot(bet.spot), bet.amount, bet.player)
+
+    def check_card(self, facts: RoundFacts, card: CardFact) -> CardFact:
+        if card.to == BURN:
+            settings = cast(BaccaratSettings, facts.settings)
+            if not settings.burn_card_each_coup:
+                raise RuleViolation(
+                    "this table burns no card before a coup: the house did not choose that "
+                    "option (art. 8)."
+                )
+            if _coup_cards(facts) or any(c.to == BURN for c in facts.cards):
+                raise RuleViolation("the card before the coup is burned once, before the deal.")
+            return card
+        if card.to not in SIDES:
+            raise InvalidInput(f"a baccarat card goes to the player or the banker, not '{card.to}'.")
+        baccarat.verify_deal(_coup_cards(facts), card.to)
+        return card
+
+    def classify(self, facts: RoundFacts, kind: str, box: int | None,
+                 correctable: bool) -> Consequence:
+        return baccarat.classify_irregularity(kind, correctable)
+
+    def classify_exposure(self, facts: RoundFacts, exposed: CardFact) -> tuple[str, Consequence]:
+        kind = baccarat.Irregularity.CARD_FACE_UP
+        return kind.value, baccarat.classify_irregularity(kind, True)
+
+    def check_settle(self, facts: RoundFacts) -> None:
+        cards = _coup_cards(facts)
+        due = baccarat.next_card_to(cards)
+        if len(cards) < 4 or due is not None:
+            side = due.value if due is not None else ("player" if len(cards) % 2 == 0 else "banker")
+            raise RuleViolation(f"the coup is not complete: the next card goes to the {side}.")
+
+    def settle(self, facts: RoundFacts) -> tuple[BetResult, ...]:
+        self.check_settle(facts)
+        return baccarat.settle_coup(_bets(facts), baccarat.play_coup(_coup_cards(facts)))
+
+    def settle_void(self, facts: RoundFacts, carry_jackpot: bool) -> tuple[BetResult, ...]:
+        return baccarat.settle_void_coup(_bets(facts))
+
+    def outcome(self, facts: RoundFacts) -> dict[str, object]:
+        coup = baccarat.play_coup(_coup_cards(facts))
+        return {"winner": coup.winner.value, "player_total": coup.player_total,
+                "banker_total": coup.banker_total, "player_pair": coup.player_pair,
+                "banker_pair": coup.banker_pair}
+
+
+PROCEDURE = BaccaratProcedure()

@@ -1,0 +1,154 @@
+"""The facts of a round as recorded, in the same shape for every game."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from ledger.cards import Card
+from ledger.errors import InvalidInput, RuleViolation
+from ledger.games.common import BetResult, Consequence
+from ledger.games.settings import HouseSettings
+
+DEALER = "dealer"
+BURN = "burn"
+
+
+def box_target(box: int) -> str:
+    return f"box:{box}"
+
+
+def space_target(space: int) -> str:
+    return f"space:{space}"
+
+
+def target_number(target: str, kind: str) -> int | None:
+    """3 for `box:3` when kind is `box`; None for any other target."""
+    prefix, _, number = target.partition(":")
+    return int(number) if prefix == kind and number.isdigit() else None
+
+
+def describe_target(target: str) -> str:
+    prefix, _, number = target.partition(":")
+    return f"{prefix} {number}" if number else ("the dealer" if target == DEALER else target)
+
+
+@dataclass(frozen=True, slots=True)
+class BetFact:
+    box: int
+    spot: str
+    amount: Decimal
+    player: str | None = None
+    carried_from: str | None = None  # a jackpot bet carried over from a void round
+
+
+@dataclass(frozen=True, slots=True)
+class CardFact:
+    to: str  # box:3, space:3, dealer, player, banker, burn
+    card: Card
+    face_up: bool
+    shoe_position: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DecisionFact:
+    box: int
+    player: str | None
+    decision: str
+    amount: Decimal = Decimal("0.00")  # the Stud Poker raise
+
+
+@dataclass(frozen=True, slots=True)
+class IrregularityFact:
+    kind: str
+    consequence: Consequence
+    box: int | None = None
+    cards: tuple[Card, ...] = ()
+
+
+@dataclass(frozen=True)
+class RoundFacts:
+    """Everything recorded so far in one round; procedures read it, never change it."""
+
+    game: str
+    rule_set: str
+    settings: HouseSettings
+    dealing: str  # shoe, shuffler, automatic_shuffler_dealer
+    bets: tuple[BetFact, ...] = ()
+    cards: tuple[CardFact, ...] = ()
+    decisions: tuple[DecisionFact, ...] = ()
+    exposed: tuple[CardFact, ...] = ()
+    irregularities: tuple[IrregularityFact, ...] = ()
+    void_boxes: frozenset[int] = frozenset()
+    mode: str | None = None  # Fortune 8: the deal mode the dealer announced
+    betting_closed: bool = False
+    revealed: bool = False
+    log: tuple[tuple[str, Any], ...] = ()  # every fact in the order it was recorded
+
+    @property
+    def dealt(self) -> tuple[CardFact, ...]:
+        return tuple(card for card in self.cards if card.to != BURN)
+
+    def hand(self, target: str) -> tuple[Card, ...]:
+        return tuple(card.card for card in self.cards if card.to == target)
+
+    def boxes_with_bets(self) -> tuple[int, ...]:
+        return tuple(sorted({bet.box for bet in self.bets}))
+
+    def bets_on(self, box: int, spot: str | None = None) -> tuple[BetFact, ...]:
+        return tuple(b for b in self.bets if b.box == box and (spot is None or b.spot == spot))
+
+
+class Procedure:
+    """A game's rules over RoundFacts. Each `check_*` raises a LedgerError with a sentence."""
+
+    game: str = ""
+    spots: tuple[str, ...] = ()
+    box_name: str = "box"
+    boxes: range = range(1, 8)
+    has_decisions: bool = False
+    has_reveal: bool = False
+
+    def check_bet(self, facts: RoundFacts, bet: BetFact) -> None:
+        if bet.spot not in self.spots:
+            raise InvalidInput(
+                f"'{bet.spot}' is not a bet of {self.game}: the spots are {', '.join(self.spots)}."
+            )
+        if bet.box not in self.boxes:
+            raise InvalidInput(
+                f"there is no {self.box_name} {bet.box}: {self.game} has "
+                f"{self.box_name}es {self.boxes.start} to {self.boxes.stop - 1}."
+            )
+        if facts.cards or facts.betting_closed:
+            raise RuleViolation(
+                f"bets are closed: no bet is accepted on {self.box_name} {bet.box} "
+                "once betting has closed or the first card is out."
+            )
+
+    def check_card(self, facts: RoundFacts, card: CardFact) -> CardFact:
+        """The card as it must be recorded (a procedure may fix face up or down)."""
+        raise NotImplementedError
+
+    def check_decision(self, facts: RoundFacts, decision: DecisionFact) -> None:
+        raise RuleViolation(f"{self.game} has no player decisions.")
+
+    def check_reveal(self, facts: RoundFacts) -> None:
+        raise RuleViolation(f"{self.game} has no dealer's reveal.")
+
+    def classify(self, facts: RoundFacts, kind: str, box: int | None,
+                 correctable: bool) -> Consequence:
+        raise NotImplementedError
+
+    def classify_exposure(self, facts: RoundFacts, exposed: CardFact) -> tuple[str, Consequence]:
+        """The irregularity kind and consequence of a card exposed by mistake."""
+        raise NotImplementedError
+
+    def check_settle(self, facts: RoundFacts) -> None:
+        raise NotImplementedError
+
+    def settle(self, facts: RoundFacts) -> tuple[BetResult, ...]:
+        raise NotImplementedError
+
+    def settle_void(self, facts: RoundFacts, carry_jackpot: bool) -> tuple[BetResult, ...]:
+        raise NotImplementedError

@@ -1,0 +1,95 @@
+"""Q Poker over recorded facts (DICJ 89/2004): the engine's round value, replayed in order."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from ledger.errors import InvalidInput, RuleViolation
+from ledger.games import q_poker
+from ledger.games.common import BetResult, Consequence
+from ledger.games.q_poker import DEALER, QPokerRound
+from ledger.rounds.facts import (
+    BetFact, CardFact, DecisionFact, Procedure, RoundFacts, target_number,
+)
+
+
+def _recipient(target: str) -> int:
+    if target == "dealer":
+        return DEALER
+    box = target_number(target, "box")
+    if box is None:
+        raise InvalidInput(f"a Q Poker card goes to a box or the dealer, not '{target}'.")
+    return box
+
+
+def _equipment(facts: RoundFacts) -> q_poker.Equipment:
+    shuffler = facts.dealing == q_poker.Equipment.SHUFFLER.value
+    return q_poker.Equipment.SHUFFLER if shuffler else q_poker.Equipment.SHOE
+
+
+def replay(facts: RoundFacts) -> QPokerRound:
+    """The engine's round after every recorded fact, in the order recorded."""
+    round_ = QPokerRound(equipment=_equipment(facts))
+    for kind, fact in facts.log:
+        if kind == "bet":
+            round_ = round_.place_bet(q_poker.Bet(fact.box, fact.spot, fact.amount, fact.player))
+        elif kind == "card":
+            round_ = round_.deal(_recipient(fact.to), fact.card)
+        elif kind == "decision":
+            round_ = round_.decide(fact.box, fact.player, fact.decision)
+        elif kind == "irregularity":
+            round_ = round_.record_irregularity(fact.kind, fact.box, fact.cards)
+        elif kind == "reveal":
+            round_ = round_.show_dealer()
+    return round_
+
+
+class QPokerProcedure(Procedure):
+    game = "q-poker"
+    spots = tuple(spot.value for spot in q_poker.Spot)
+    has_decisions = True
+    has_reveal = True
+
+    def check_bet(self, facts: RoundFacts, bet: BetFact) -> None:
+        super().check_bet(facts, bet)
+        replay(facts).verify_bet(q_poker.Bet(bet.box, bet.spot, bet.amount, bet.player))
+
+    def check_card(self, facts: RoundFacts, card: CardFact) -> CardFact:
+        replay(facts).verify_card(_recipient(card.to), card.card)
+        return card
+
+    def check_decision(self, facts: RoundFacts, decision: DecisionFact) -> None:
+        replay(facts).verify_decision(decision.box, decision.player, decision.decision)
+
+    def check_reveal(self, facts: RoundFacts) -> None:
+        replay(facts).verify_show_dealer()
+
+    def classify(self, facts: RoundFacts, kind: str, box: int | None,
+                 correctable: bool) -> Consequence:
+        consequence = q_poker.classify_irregularity(kind)
+        if consequence is Consequence.BOX_VOID:  # check the box really holds no bet
+            replay(facts).record_irregularity(kind, box, ())
+        return consequence
+
+    def classify_exposure(self, facts: RoundFacts, exposed: CardFact) -> tuple[str, Consequence]:
+        kind = (q_poker.Irregularity.DEALER_CARD_EXPOSED if exposed.to == "dealer"
+                else q_poker.Irregularity.CARD_EXPOSED_DURING_DEAL)
+        return kind.value, q_poker.classify_irregularity(kind)
+
+    def check_settle(self, facts: RoundFacts) -> None:
+        round_ = replay(facts)
+        if not round_.dealer_shown:
+            raise RuleViolation("the dealer's cards must be shown before the round is settled.")
+
+    def settle(self, facts: RoundFacts) -> tuple[BetResult, ...]:
+        self.check_settle(facts)
+        return q_poker.settle(replay(facts))
+
+    def settle_void(self, facts: RoundFacts, carry_jackpot: bool) -> tuple[BetResult, ...]:
+        round_ = QPokerRound(equipment=_equipment(facts))
+        for bet in facts.bets:
+            round_ = round_.place_bet(q_poker.Bet(bet.box, bet.spot, bet.amount, bet.player))
+        return q_poker.settle(replace(round_, void=True))
+
+
+PROCEDURE = QPokerProcedure()
