@@ -12,6 +12,7 @@ import typer
 from rich.console import Console
 
 from ledger.bootstrap import Runtime, open_ledger
+from ledger.commands import Command
 from ledger.domain.base import Actor, Role
 
 console = Console()
@@ -43,3 +44,9 @@ def actor(staff: str, role: Role) -> Actor:
 def runtime() -> Iterator[Runtime]:
     with open_ledger() as rt:
         yield rt
+
+
+def send(command: Command) -> None:
+    """Execute one command on the configured ledger and print what it recorded."""
+    with runtime() as rt:
+        console.print(rt.ledger.execute(command).summary(), highlight=False)

@@ -1,0 +1,71 @@
+"""`ledger jackpot ...`: progressive pools."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Annotated, cast
+
+import typer
+
+from ledger.cli.common import RoleOption, StaffOption, TerminalOption, actor, console
+from ledger.cli.common import default_terminal, runtime, send
+from ledger.commands import AdjustPool, CreatePool, LinkTable
+from ledger.domain.base import Role
+from ledger.domain.jackpot_pool import JackpotPool, pool_id
+
+app = typer.Typer(help="Progressive jackpot pools.", no_args_is_help=True)
+Name = Annotated[str, typer.Argument(help="Pool name.")]
+
+
+@app.command()
+def create(
+    name: Name,
+    seed: Annotated[Decimal, typer.Option(help="Where the pool starts and restarts.")],
+    royal: Annotated[Decimal, typer.Option(help="Fixed sum for a royal flush.")],
+    straight_flush: Annotated[Decimal, typer.Option(help="Fixed sum for a straight flush.")],
+    four: Annotated[Decimal, typer.Option(help="Fixed sum for four of a kind.")],
+    full_house: Annotated[Decimal, typer.Option(help="Fixed sum for a full house.")],
+    flush: Annotated[Decimal, typer.Option(help="Fixed sum for a flush.")],
+    rate: Annotated[Decimal, typer.Option(help="Share of each jackpot bet into the pool.")],
+    reserve_rate: Annotated[Decimal, typer.Option(help="Share kept for the next seed.")] = Decimal(0),
+    staff: StaffOption = "supervisor", role: RoleOption = Role.SUPERVISOR,
+    terminal: TerminalOption = default_terminal(),
+) -> None:
+    """Create a pool (a supervisor)."""
+    settings = {"seed": seed, "royal_flush": royal, "straight_flush": straight_flush,
+                "four_of_a_kind": four, "full_house": full_house, "flush": flush,
+                "contribution_rate": rate, "reserve_rate": reserve_rate}
+    send(CreatePool(pool=name, settings={k: str(v) for k, v in settings.items()},
+                    actor=actor(staff, role), terminal=terminal))
+
+
+@app.command()
+def link(name: Name, table: Annotated[str, typer.Argument(help="Stud Poker table code.")],
+         staff: StaffOption = "supervisor", role: RoleOption = Role.SUPERVISOR,
+         terminal: TerminalOption = default_terminal()) -> None:
+    """Link a Stud Poker table to the pool."""
+    send(LinkTable(pool=name, table=table, actor=actor(staff, role), terminal=terminal))
+
+
+@app.command()
+def adjust(name: Name, amount: Annotated[Decimal, typer.Argument(help="Added (negative: removed).")],
+           reason: Annotated[str, typer.Option(help="Why.")],
+           staff: StaffOption = "supervisor", role: RoleOption = Role.SUPERVISOR,
+           terminal: TerminalOption = default_terminal()) -> None:
+    """A manual adjustment (a supervisor, with a reason)."""
+    send(AdjustPool(pool=name, amount=amount, reason=reason, actor=actor(staff, role),
+                    terminal=terminal))
+
+
+@app.command()
+def show(name: Name) -> None:
+    """The pool as its events say it stands."""
+    with runtime() as rt:
+        pool = cast(JackpotPool, rt.ledger.load(pool_id(name), f"jackpot pool {name}"))
+    settings = pool.settings
+    console.print(
+        f"pool {pool.name}: {pool.amount} (seed {settings.seed}, liability "
+        f"{pool.amount - settings.seed}), contributions {pool.contributions}, reserve "
+        f"{pool.reserve}, {pool.hits} hit(s), tables {', '.join(pool.tables) or '-'}",
+        highlight=False,
+    )
