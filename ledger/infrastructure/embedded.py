@@ -7,6 +7,7 @@ exits, so several `ledger` commands (or a command and a test run) share one serv
 from __future__ import annotations
 
 import logging
+import warnings
 from pathlib import Path
 
 from ledger.errors import DatabaseUnavailable
@@ -14,13 +15,17 @@ from ledger.errors import DatabaseUnavailable
 
 def embedded_server_url(data_dir: Path, database: str = "postgres") -> str:
     """Start the server in `data_dir` (or join the one already running there); its URL."""
-    import pgserver  # imported here: it is only needed when no server is named
+    with warnings.catch_warnings():  # platformdirs warns when XDG_RUNTIME_DIR is unset
+        warnings.simplefilter("ignore")
+        import pgserver  # imported here: it is only needed when no server is named
 
     logging.getLogger("pgserver").setLevel(logging.WARNING)
     data_dir = data_dir.expanduser().resolve()
     try:
         data_dir.parent.mkdir(parents=True, exist_ok=True)
-        server = pgserver.get_server(data_dir, cleanup_mode="stop")
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            server = pgserver.get_server(data_dir, cleanup_mode="stop")
         return str(server.get_uri(database))
     except Exception as error:  # pgserver raises bare subprocess and OS errors
         raise DatabaseUnavailable(
