@@ -8,6 +8,8 @@ from pathlib import Path
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from ledger.domain.shift_schedule import DEFAULT_SCHEDULE, ShiftSchedule
+
 
 def default_data_dir() -> Path:
     """Where the embedded PostgreSQL keeps its data: `$XDG_DATA_HOME/round-ledger/postgres`."""
@@ -28,6 +30,10 @@ class LedgerSettings(BaseSettings):
     pool_size: int = Field(default=4, ge=1, le=64)
     lock_timeout_seconds: int = Field(default=5, ge=0)
     connect_timeout_seconds: int = Field(default=5, ge=1)
+    shift_schedule: ShiftSchedule = Field(
+        default=ShiftSchedule.parse(DEFAULT_SCHEDULE),
+        description="the gaming day's shifts and their start times (Macau time), in order",
+    )
 
     @property
     def uses_embedded_server(self) -> bool:

@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 
 from ledger.bootstrap import open_ledger
-from ledger.cli import db, events, jackpot, round, shoe, table
+from ledger.cli import db, events, jackpot, round, shift, shoe, table
 from ledger.cli.hand import hand
 from ledger.cli.common import console
 from ledger.cli.errors import run_guarded
@@ -28,6 +28,7 @@ app.add_typer(events.app, name="events")
 app.add_typer(round.app, name="round")
 app.add_typer(shoe.app, name="shoe")
 app.add_typer(jackpot.app, name="jackpot")
+app.add_typer(shift.app, name="shift")
 app.command()(hand)
 
 

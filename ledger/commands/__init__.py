@@ -18,13 +18,17 @@ from ledger.commands.round import (
     ROUND_COMMANDS, AdjustRound, AnnounceDealMode, CloseBetting, Decide, DealCard, ExposeCard,
     OpenRound, PlaceBet, RecordIrregularity, RevealDealer, SettleRound, VoidRound,
 )
+from ledger.commands.shift import (
+    SHIFT_COMMANDS, AdjustDrop, CloseShift, EnterDrop, OpenShift, RecordCredit, RecordFill,
+    VoidSlip,
+)
 from ledger.commands.shoe import SHOE_COMMANDS, BurnCards, CloseShoe, CutShoe, ShuffleShoe
 from ledger.commands.table import (
     TABLE_COMMANDS, ChangeTableSettings, CloseTable, OpenTable, SignInDealer, SignOutDealer,
 )
 
 ALL_COMMANDS: tuple[type[Command], ...] = (
-    *TABLE_COMMANDS, *SHOE_COMMANDS, *ROUND_COMMANDS, *POOL_COMMANDS,
+    *TABLE_COMMANDS, *SHOE_COMMANDS, *ROUND_COMMANDS, *POOL_COMMANDS, *SHIFT_COMMANDS,
 )
 
 AnyCommand = Annotated[Union[*ALL_COMMANDS], Field(discriminator="command")]  # type: ignore[valid-type]
@@ -36,4 +40,6 @@ __all__ = [
     "CreatePool", "CutShoe", "DealCard", "Decide", "ExposeCard", "LinkTable", "Money",
     "OpenRound", "OpenTable", "PlaceBet", "RecordIrregularity", "RevealDealer", "SettleRound",
     "ShuffleShoe", "SignInDealer", "SignOutDealer", "VoidRound", "utc_now",
+    "AdjustDrop", "CloseShift", "EnterDrop", "OpenShift", "RecordCredit", "RecordFill",
+    "VoidSlip",
 ]

@@ -31,7 +31,7 @@ from uuid import NAMESPACE_URL, UUID, uuid5
 from eventsourcing.domain import event
 from pydantic import BaseModel, ConfigDict
 
-from ledger.domain.base import SUPERVISING_ROLES, Actor, Aggregate, Provenance
+from ledger.domain.base import Actor, Aggregate, Provenance, require_supervisor
 from ledger.domain.shift_schedule import check_shift_name
 from ledger.errors import InvalidInput, NotAllowed, NotFound, RuleViolation, WrongState
 from ledger.games.common import AVO, ZERO
@@ -105,10 +105,7 @@ def chips_total(chips: Chips) -> Decimal:
 
 def check_signatures(dealer_id: str, supervisor: Actor, what: str) -> None:
     """A dealer and a supervisor (or pit boss) sign an inventory: two people."""
-    if supervisor.role not in SUPERVISING_ROLES:
-        raise NotAllowed(
-            f"{what} is signed by a supervisor or a pit boss, not by {supervisor}."
-        )
+    require_supervisor(supervisor, f"signing {what}")
     if supervisor.staff_id == dealer_id:
         raise NotAllowed(
             f"{what} is signed by two people: {dealer_id} cannot sign as dealer and supervisor."
@@ -255,8 +252,7 @@ class Shift(Aggregate):
                 f"slip {number} is out of sequence: slips are numbered continuously and the "
                 f"next slip of {self.label} is {self.next_slip}."
             )
-        if supervisor.role not in SUPERVISING_ROLES:
-            raise NotAllowed(f"{what} is signed by a supervisor or a pit boss, not by {supervisor}.")
+        require_supervisor(supervisor, f"signing {what}")
 
     class SlipRecorded(Aggregate.Event):
         slip: int
@@ -301,8 +297,7 @@ class Shift(Aggregate):
 
     def check_can_void_slip(self, number: int, by: Actor) -> None:
         self._check_still_open()
-        if by.role not in SUPERVISING_ROLES:
-            raise NotAllowed(f"a slip is voided by a supervisor or a pit boss, not by {by}.")
+        require_supervisor(by, "voiding a slip")
         if number not in self.slips:
             raise NotFound(f"no slip {number} was recorded in {self.label}.")
         if self.slips[number].voided:
@@ -340,8 +335,7 @@ class Shift(Aggregate):
 
     def check_can_adjust_drop(self, cash: Decimal, markers: Decimal, by: Actor) -> None:
         self._check_still_open()
-        if by.role not in SUPERVISING_ROLES:
-            raise NotAllowed(f"the drop is adjusted by a supervisor or a pit boss, not by {by}.")
+        require_supervisor(by, "adjusting the drop")
         if self.drop is None:
             raise WrongState(f"no drop was entered for {self.label}: there is nothing to adjust.")
         if (self.drop.cash, self.drop.markers) == (cash, markers):

@@ -25,7 +25,7 @@ from ledger.errors import InvalidInput
 
 MACAU = timezone(timedelta(hours=8), "Asia/Macau")
 DEFAULT_SCHEDULE = "day=06:00,swing=14:00,graveyard=22:00"
-SHIFT_NAME = re.compile(r"[a-z][a-z0-9_-]{0,23}")
+SHIFT_NAME = re.compile(r"[a-z][a-z0-9-]{0,23}")
 START = re.compile(r"([01]?\d|2[0-3]):([0-5]\d)")
 DAY = timedelta(days=1)
 
@@ -161,8 +161,6 @@ class ShiftSchedule:
         gaming_day = local.date()
         if local < datetime.combine(gaming_day, self.starts[0][1], tzinfo=MACAU):
             gaming_day -= DAY
-        for name in reversed(self.names):
-            slot = self.slot(gaming_day, name)
-            if slot.starts_at <= local:
-                return slot
-        raise AssertionError("unreachable: the first shift starts the gaming day")
+        # the shifts of a gaming day cover it end to end, so exactly one holds the moment
+        slots = (self.slot(gaming_day, name) for name in self.names)
+        return next(slot for slot in slots if local in slot)

@@ -1,0 +1,234 @@
+"""`ledger shift open|fill|credit|void-slip|drop|adjust-drop|close|show`.
+
+Every command acts on one shift of one table: `--day` and `--shift` name it, and default to
+the gaming day and shift in force now by `LEDGER_SHIFT_SCHEDULE`.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Annotated, Any
+
+import typer
+from rich.table import Table as RichTable
+
+from ledger.cli.common import (
+    RoleOption, StaffOption, TerminalOption, actor, console, default_terminal, runtime,
+)
+from ledger.commands import (
+    AdjustDrop, CloseShift, EnterDrop, OpenShift, RecordCredit, RecordFill, VoidSlip, utc_now,
+)
+from ledger.commands.shift import ShiftCommand
+from ledger.domain.base import Actor, Role
+from ledger.domain.shift import Shift, describe_shift, parse_chips, plain
+from ledger.domain.shift_schedule import ShiftSchedule, parse_gaming_day
+from ledger.domain.table import check_table_code
+from ledger.handlers.shift import load_shift
+
+app = typer.Typer(
+    help="A table's shift: opening and closing inventories, fill and credit slips, the drop.",
+    no_args_is_help=True,
+)
+Code = Annotated[str, typer.Argument(help="Table code, e.g. BAC-01.")]
+DayOption = Annotated[
+    str | None,
+    typer.Option("--day", help="Gaming day, YYYY-MM-DD. Default: the gaming day in force now."),
+]
+ShiftOption = Annotated[
+    str | None,
+    typer.Option("--shift", help="Shift name from the schedule (day, swing, graveyard by "
+                                 "default). Default: the shift in force now."),
+]
+ChipsOption = Annotated[
+    str, typer.Option("--chips", help="Chips counted, denomination=count: 100=40,500=20.")
+]
+DealerOption = Annotated[str, typer.Option("--dealer", help="Staff id of the dealer who signs.")]
+SupervisorOption = Annotated[
+    str, typer.Option("--supervisor", help="Staff id of the supervisor who signs.")
+]
+SupervisorRoleOption = Annotated[
+    Role, typer.Option("--supervisor-role", help="The signing supervisor's role.")
+]
+SlipOption = Annotated[int, typer.Option("--slip", min=1, help="The slip's printed number.")]
+RunnerOption = Annotated[
+    str, typer.Option("--runner", help="Staff id of the runner or cashier who signed the slip.")
+]
+ReasonOption = Annotated[str, typer.Option("--reason", help="Why (recorded with the event).")]
+CashOption = Annotated[str, typer.Option("--cash", help="Cash in the drop box (patacas).")]
+MarkersOption = Annotated[
+    str, typer.Option("--markers", help="Markers in the drop box (patacas).")
+]
+
+
+def _slot(schedule: ShiftSchedule, day: str | None, shift: str | None) -> tuple[date, str]:
+    now = schedule.locate(utc_now())
+    gaming_day = parse_gaming_day(day) if day else now.gaming_day
+    return gaming_day, schedule.check_name(shift) if shift else now.shift
+
+
+def _record(
+    kind: type[ShiftCommand], table: str, day: str | None, shift: str | None, who: Actor,
+    terminal: str, **fields: Any,
+) -> None:
+    with runtime() as rt:
+        gaming_day, name = _slot(rt.settings.shift_schedule, day, shift)
+        command = kind(
+            table=table, gaming_day=gaming_day, shift=name, actor=who, terminal=terminal,
+            **fields,
+        )
+        result = rt.ledger.execute(command)
+    label = describe_shift(check_table_code(table), gaming_day, name)
+    console.print(f"{result.summary()}: {label}", highlight=False)
+
+
+@app.command("open")
+def open_(
+    table: Code, chips: ChipsOption, dealer: DealerOption, supervisor: SupervisorOption,
+    day: DayOption = None, shift: ShiftOption = None,
+    supervisor_role: SupervisorRoleOption = Role.SUPERVISOR,
+    staff: StaffOption = "pitboss", role: RoleOption = Role.PIT_BOSS,
+    terminal: TerminalOption = default_terminal(),
+) -> None:
+    """Open a shift with its chip inventory, signed by the dealer and a supervisor."""
+    _record(
+        OpenShift, table, day, shift, actor(staff, role), terminal, chips=parse_chips(chips),
+        dealer_id=dealer, supervisor=actor(supervisor, supervisor_role),
+    )
+
+
+@app.command()
+def fill(
+    table: Code, slip: SlipOption, chips: ChipsOption, runner: RunnerOption,
+    supervisor: SupervisorOption, day: DayOption = None, shift: ShiftOption = None,
+    supervisor_role: SupervisorRoleOption = Role.SUPERVISOR,
+    staff: StaffOption = "pitboss", role: RoleOption = Role.PIT_BOSS,
+    terminal: TerminalOption = default_terminal(),
+) -> None:
+    """Record a fill slip: chips from the cage to the table (the amount is their sum)."""
+    _record(
+        RecordFill, table, day, shift, actor(staff, role), terminal, slip=slip,
+        chips=parse_chips(chips), runner_id=runner,
+        supervisor=actor(supervisor, supervisor_role),
+    )
+
+
+@app.command()
+def credit(
+    table: Code, slip: SlipOption, chips: ChipsOption, runner: RunnerOption,
+    supervisor: SupervisorOption, day: DayOption = None, shift: ShiftOption = None,
+    supervisor_role: SupervisorRoleOption = Role.SUPERVISOR,
+    staff: StaffOption = "pitboss", role: RoleOption = Role.PIT_BOSS,
+    terminal: TerminalOption = default_terminal(),
+) -> None:
+    """Record a credit slip: chips from the table back to the cage (the amount is their sum)."""
+    _record(
+        RecordCredit, table, day, shift, actor(staff, role), terminal, slip=slip,
+        chips=parse_chips(chips), runner_id=runner,
+        supervisor=actor(supervisor, supervisor_role),
+    )
+
+
+@app.command("void-slip")
+def void_slip(
+    table: Code, slip: SlipOption, reason: ReasonOption, day: DayOption = None,
+    shift: ShiftOption = None, staff: StaffOption = "pitboss", role: RoleOption = Role.PIT_BOSS,
+    terminal: TerminalOption = default_terminal(),
+) -> None:
+    """Void a fill or credit slip (a supervisor's act): it no longer counts."""
+    _record(VoidSlip, table, day, shift, actor(staff, role), terminal, slip=slip, reason=reason)
+
+
+@app.command()
+def drop(
+    table: Code, cash: CashOption, markers: MarkersOption,
+    counted_by: Annotated[list[str], typer.Option(
+        "--counted-by", help="Staff id of a member of the count team (repeat for each).")],
+    day: DayOption = None, shift: ShiftOption = None,
+    staff: StaffOption = "pitboss", role: RoleOption = Role.PIT_BOSS,
+    terminal: TerminalOption = default_terminal(),
+) -> None:
+    """Enter the drop as counted: cash and markers (once; a supervisor adjusts it)."""
+    _record(
+        EnterDrop, table, day, shift, actor(staff, role), terminal, cash=cash, markers=markers,
+        counted_by=tuple(counted_by),
+    )
+
+
+@app.command("adjust-drop")
+def adjust_drop(
+    table: Code, cash: CashOption, markers: MarkersOption, reason: ReasonOption,
+    day: DayOption = None, shift: ShiftOption = None,
+    staff: StaffOption = "pitboss", role: RoleOption = Role.PIT_BOSS,
+    terminal: TerminalOption = default_terminal(),
+) -> None:
+    """Correct the drop (a supervisor's act): the new cash and markers, and why."""
+    _record(
+        AdjustDrop, table, day, shift, actor(staff, role), terminal, cash=cash, markers=markers,
+        reason=reason,
+    )
+
+
+@app.command()
+def close(
+    table: Code, chips: ChipsOption, dealer: DealerOption, supervisor: SupervisorOption,
+    day: DayOption = None, shift: ShiftOption = None,
+    supervisor_role: SupervisorRoleOption = Role.SUPERVISOR,
+    staff: StaffOption = "pitboss", role: RoleOption = Role.PIT_BOSS,
+    terminal: TerminalOption = default_terminal(),
+) -> None:
+    """Close a shift with its closing inventory, signed by the dealer and a supervisor."""
+    _record(
+        CloseShift, table, day, shift, actor(staff, role), terminal, chips=parse_chips(chips),
+        dealer_id=dealer, supervisor=actor(supervisor, supervisor_role),
+    )
+
+
+@app.command()
+def show(table: Code, day: DayOption = None, shift: ShiftOption = None) -> None:
+    """A shift as its events say it stands: inventories, slips, drop and accounting win."""
+    with runtime() as rt:
+        gaming_day, name = _slot(rt.settings.shift_schedule, day, shift)
+        loaded = load_shift(rt.ledger, table, gaming_day, name)
+    _render(loaded)
+
+
+def _money(amount: Any) -> str:
+    return "-" if amount is None else f"{amount:,.2f}"
+
+
+def _render(shift: Shift) -> None:
+    state = "[bold]closed[/]" if shift.is_closed else "[green]open[/]"
+    console.print(f"{shift.label}: {state}", highlight=False)
+    opened_dealer, opened_supervisor = shift.opened_by
+    signed = f"opened by dealer {opened_dealer} and {opened_supervisor}"
+    if shift.closed_by:
+        signed += f"; closed by dealer {shift.closed_by[0]} and {shift.closed_by[1]}"
+    console.print(signed, highlight=False)
+
+    inventory = RichTable("chip", "opening", "closing", title="inventory")
+    closing = shift.closing_chips or {}
+    for chip in sorted({*shift.opening_chips, *closing}):
+        inventory.add_row(
+            plain(chip), str(shift.opening_chips.get(chip, "-")), str(closing.get(chip, "-"))
+        )
+    console.print(inventory)
+
+    if shift.slips:
+        slips = RichTable("slip", "kind", "amount", "chips", "runner", "supervisor", "status",
+                          title="slips")
+        for slip in sorted(shift.slips.values(), key=lambda s: s.number):
+            chips = ", ".join(f"{plain(d)}x{n}" for d, n in slip.chips.items())
+            status = f"[red]voided[/] {slip.voided}" if slip.voided else "counts"
+            slips.add_row(str(slip.number), slip.kind.value, _money(slip.amount), chips,
+                          slip.runner_id, slip.supervisor.staff_id, status)
+        console.print(slips)
+
+    figures = shift.figures()
+    grid = RichTable(show_header=False, box=None, title="accounting")
+    if shift.drop:
+        grid.add_row("drop: cash", _money(shift.drop.cash))
+        grid.add_row("drop: markers", _money(shift.drop.markers))
+        grid.add_row("counted by", ", ".join(shift.drop.counted_by))
+    for name, value in figures.model_dump().items():
+        grid.add_row(name.replace("_", " "), _money(value))
+    console.print(grid)

@@ -1,0 +1,101 @@
+"""A table's shift: inventories, fill and credit slips, the drop.
+
+Every shift command names its shift: the table, the gaming day and the shift's name. Amounts
+of chips are never typed: a slip or an inventory gives its chips by denomination and the
+ledger adds them up.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Annotated, Literal
+
+from pydantic import Field, StringConstraints
+
+from ledger.commands.base import Command, Money
+from ledger.domain.base import Actor
+
+StaffId = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=64)]
+Reason = Annotated[str, StringConstraints(strip_whitespace=True, min_length=3, max_length=500)]
+ChipCount = Annotated[int, Field(ge=0, le=1_000_000)]
+Chips = Annotated[
+    dict[Money, ChipCount],
+    Field(min_length=1, description="chips by denomination: {\"100\": 40, \"500\": 20}"),
+]
+SlipNumber = Annotated[int, Field(ge=1, le=999_999_999, description="the slip's printed number")]
+Amount = Annotated[Money, Field(ge=0)]
+
+
+class ShiftCommand(Command):
+    table: str
+    gaming_day: date
+    shift: str = Field(min_length=1, description="a shift of the schedule, e.g. day")
+
+
+class OpenShift(ShiftCommand):
+    """The opening inventory, counted by denomination, signed by dealer and supervisor."""
+
+    command: Literal["open_shift"] = "open_shift"
+    chips: Chips
+    dealer_id: StaffId
+    supervisor: Actor
+
+
+class RecordFill(ShiftCommand):
+    """Chips from the cage to the table, on a numbered fill slip."""
+
+    command: Literal["record_fill"] = "record_fill"
+    slip: SlipNumber
+    chips: Chips
+    runner_id: StaffId = Field(description="the runner or cashier who signed the slip")
+    supervisor: Actor
+
+
+class RecordCredit(ShiftCommand):
+    """Chips from the table back to the cage, on a numbered credit slip."""
+
+    command: Literal["record_credit"] = "record_credit"
+    slip: SlipNumber
+    chips: Chips
+    runner_id: StaffId = Field(description="the runner or cashier who signed the slip")
+    supervisor: Actor
+
+
+class VoidSlip(ShiftCommand):
+    """A supervisor voids a fill or credit slip; it keeps its number and no longer counts."""
+
+    command: Literal["void_slip"] = "void_slip"
+    slip: SlipNumber
+    reason: Reason
+
+
+class EnterDrop(ShiftCommand):
+    """The drop box as counted: cash and markers, and who counted."""
+
+    command: Literal["enter_drop"] = "enter_drop"
+    cash: Amount
+    markers: Amount
+    counted_by: tuple[StaffId, ...] = Field(min_length=1)
+
+
+class AdjustDrop(ShiftCommand):
+    """A supervisor corrects the drop: the new figures and why."""
+
+    command: Literal["adjust_drop"] = "adjust_drop"
+    cash: Amount
+    markers: Amount
+    reason: Reason
+
+
+class CloseShift(ShiftCommand):
+    """The closing inventory, counted by denomination, signed by dealer and supervisor."""
+
+    command: Literal["close_shift"] = "close_shift"
+    chips: Chips
+    dealer_id: StaffId
+    supervisor: Actor
+
+
+SHIFT_COMMANDS = (
+    OpenShift, RecordFill, RecordCredit, VoidSlip, EnterDrop, AdjustDrop, CloseShift,
+)
