@@ -12,6 +12,7 @@ from ledger.errors import WrongState
 from ledger.infrastructure import schema
 from ledger.infrastructure.database import EVENTS_TABLE, SNAPSHOTS_TABLE, Database
 from ledger.infrastructure.embedded import embedded_server_url
+from projections.registry import create_projection_tables
 from projections.tracking import create_tracking_table
 
 
@@ -42,6 +43,7 @@ def init_database(settings: LedgerSettings, database: Database) -> None:
     with database.connect(autocommit=False) as conn, conn.transaction():
         schema.install(conn, EVENTS_TABLE, SNAPSHOTS_TABLE)
         create_tracking_table(conn)
+        create_projection_tables(conn)
 
 
 def is_initialised(database: Database) -> bool:

@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 
 from ledger.bootstrap import open_ledger
-from ledger.cli import db, events, jackpot, round, shift, shoe, table
+from ledger.cli import db, events, jackpot, projections, round, shift, shoe, table
 from ledger.cli.hand import hand
 from ledger.cli.common import console
 from ledger.cli.errors import run_guarded
@@ -25,6 +25,7 @@ app = typer.Typer(
 app.add_typer(db.app, name="db")
 app.add_typer(table.app, name="table")
 app.add_typer(events.app, name="events")
+app.add_typer(projections.app, name="projections")
 app.add_typer(round.app, name="round")
 app.add_typer(shoe.app, name="shoe")
 app.add_typer(jackpot.app, name="jackpot")

@@ -1,0 +1,141 @@
+"""`ledger projections run|status|rebuild`: keep the read models live, see where they stand."""
+
+from __future__ import annotations
+
+import signal
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Annotated
+
+import psycopg
+import typer
+from rich.progress import (
+    BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn,
+)
+from rich.table import Table as RichTable
+
+from ledger.bootstrap import is_initialised, resolve_database
+from ledger.cli.common import console
+from ledger.config import LedgerSettings
+from ledger.errors import DatabaseUnavailable, WrongState
+from ledger.infrastructure.database import Database
+from projections import registry
+from projections.queries import projection_statuses
+from projections.rebuild import rebuild as rebuild_projection
+from projections.runner import DEFAULT_BATCH_SIZE, Batch, ProjectionRunner
+
+app = typer.Typer(help="Keep the read models live, and rebuild them.", no_args_is_help=True)
+
+BatchSize = Annotated[
+    int, typer.Option("--batch-size", min=1, help="Events per transaction.")
+]
+
+
+def _database() -> Database:
+    database = resolve_database(LedgerSettings())
+    if not is_initialised(database):
+        raise WrongState(
+            f"the database at {database.describe()} is not initialised: run `ledger db init`."
+        )
+    return database
+
+
+@contextmanager
+def _stop_on_signals() -> Iterator[threading.Event]:
+    """SIGINT and SIGTERM finish the batch in hand, then stop."""
+    stop = threading.Event()
+    previous = {sig: signal.signal(sig, lambda *_: stop.set())
+                for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield stop
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
+@contextmanager
+def _connection_errors_as_one_line() -> Iterator[None]:
+    try:
+        yield
+    except psycopg.OperationalError as error:
+        reason = str(error).strip().splitlines()[0] if str(error).strip() else "no answer"
+        raise DatabaseUnavailable(f"lost the database: {reason}") from None
+
+
+@app.command()
+def run(
+    names: Annotated[list[str] | None, typer.Argument(
+        metavar="NAME", help="Projections to run (default: all).")] = None,
+    once: Annotated[bool, typer.Option(
+        "--once", help="Catch up with the events recorded so far, then exit.")] = False,
+    batch_size: BatchSize = DEFAULT_BATCH_SIZE,
+    poll: Annotated[float, typer.Option(
+        min=0.05, help="Seconds between checks when no notification arrives.")] = 1.0,
+) -> None:
+    """Catch up from each projection's position, then follow new events until Ctrl-C."""
+    projections = registry.select(names or ())
+    database = _database()
+
+    def report(batch: Batch) -> None:
+        if not once:
+            console.print(f"{batch.projection}: +{batch.events} -> position {batch.position}",
+                          highlight=False)
+
+    runner = ProjectionRunner(database, projections, batch_size=batch_size, poll_seconds=poll,
+                              on_batch=report)
+    with _stop_on_signals() as stop, _connection_errors_as_one_line(), runner:
+        if once:
+            runner.catch_up(stop)
+        else:
+            console.print(f"following {', '.join(p.name for p in projections)} "
+                          "(Ctrl-C to stop)", highlight=False)
+            runner.follow(stop)
+        positions = runner.positions()
+    verb = "stopped" if stop.is_set() else "caught up"
+    for name, position in sorted(positions.items()):
+        console.print(f"{name}: {verb} at position {position}", highlight=False)
+
+
+@app.command()
+def status() -> None:
+    """Each projection's position, and its lag behind the last recorded event."""
+    with _database().connect() as conn:
+        statuses = projection_statuses(conn)
+    grid = RichTable("projection", "position", "last event", "lag (events)", "updated")
+    for s in statuses:
+        lag = f"[green]{s.lag}[/]" if s.lag == 0 else f"[yellow]{s.lag}[/]"
+        updated = f"{s.updated_at:%Y-%m-%d %H:%M:%S}" if s.updated_at else "never run"
+        grid.add_row(s.name, str(s.position), str(s.last_position), lag, updated)
+    console.print(grid)
+
+
+@app.command()
+def rebuild(
+    name: Annotated[str | None, typer.Argument(help="Projection to rebuild (default: all).")]
+    = None,
+    batch_size: BatchSize = DEFAULT_BATCH_SIZE,
+) -> None:
+    """Rebuild from the first event into shadow tables, then swap them in when complete.
+
+    Writers and a running `ledger projections run` carry on meanwhile.
+    """
+    projections = registry.select([name] if name else ())
+    database = _database()
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+               TimeElapsedColumn(), TimeRemainingColumn())
+    rebuilt = []
+    with Progress(*columns, console=console) as progress, _connection_errors_as_one_line():
+        for projection in projections:
+            task = progress.add_task(f"rebuilding {projection.name} (positions)", total=None)
+
+            def advance(position: int, last: int, task: int = task) -> None:
+                progress.update(task, completed=position, total=max(last, position))
+
+            done = rebuild_projection(database, projection, batch_size=batch_size,
+                                      on_progress=advance)
+            progress.update(task, completed=done.position, total=max(done.position, 1))
+            rebuilt.append(done)
+    for done in rebuilt:
+        console.print(f"{done.projection}: rebuilt from the first event ({done.events} events), "
+                      f"swapped in at position {done.position}", highlight=False)

@@ -1,0 +1,125 @@
+"""What every projection is: a name, the tables it owns, and one handler per event type.
+
+A projection never reads the event store itself and never commits: the runner
+(`projections.runner`) hands it each event with a cursor inside the transaction that also
+records the projection's position, so its rows and its position are committed together.
+
+Adding an event type is adding one method:
+
+    @handles("Round.CardDealt")
+    def card_dealt(self, event: StoredEvent, cursor: Cursor) -> None:
+        cursor.execute(self.sql("UPDATE {table_state} SET ... WHERE stream_id = %s"), ...)
+
+Events of any other type are ignored (the runner still records their position). A handler for
+a type that is already in the store, or a change to a table's DDL, takes effect on history
+only through `ledger projections rebuild NAME`, which builds the new tables beside the old and
+swaps them in when complete.
+
+Table names are written `{name}` in SQL and DDL templates, so the same projection can write
+its live tables or, during a rebuild, shadow tables of the same shape (`name__rebuild`).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any, ClassVar, TypeVar
+from uuid import UUID
+
+from psycopg import Connection, Cursor, sql
+
+SHADOW_SUFFIX = "__rebuild"
+
+Handler = Callable[[Any, "StoredEvent", Cursor[Any]], None]
+H = TypeVar("H", bound=Handler)
+
+
+@dataclass(frozen=True)
+class StoredEvent:
+    """One row of `ledger_events` as a projection sees it.
+
+    `state` is None for event types the projection does not handle: the runner does not
+    fetch bodies it would throw away.
+    """
+
+    position: int
+    stream_id: UUID
+    version: int
+    event_type: str  # `Table.Opened`: the topic without its module
+    state: bytes | None = field(repr=False)
+
+    @cached_property
+    def body(self) -> dict[str, Any]:
+        body: dict[str, Any] = json.loads(self.state) if self.state is not None else {}
+        return body
+
+
+def handles(*event_types: str) -> Callable[[H], H]:
+    """Mark a method as the handler of these event types (`"Table.Opened"`)."""
+
+    def mark(method: H) -> H:
+        method._handles = event_types  # type: ignore[attr-defined]
+        return method
+
+    return mark
+
+
+class Projection:
+    """Base of every projection. Subclasses set `name` and `tables` and add handlers."""
+
+    name: ClassVar[str]
+    tables: ClassVar[dict[str, str]]
+    """Each table the projection owns -> its `CREATE TABLE IF NOT EXISTS {table} ...` DDL."""
+    handlers: ClassVar[dict[str, str]] = {}
+    """Event type -> name of the method handling it; collected from `@handles`."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        found = dict(getattr(cls, "handlers", {}))
+        for attribute, value in vars(cls).items():
+            for event_type in getattr(value, "_handles", ()):
+                found[event_type] = attribute
+        cls.handlers = found
+
+    def __init__(self, *, shadow: bool = False) -> None:
+        self.shadow = shadow
+        self._statements: dict[str, sql.Composed] = {}
+
+    # -- tables -----------------------------------------------------------------------
+    def table_name(self, table: str) -> str:
+        """The table this instance writes: the live one, or its shadow during a rebuild."""
+        return table + SHADOW_SUFFIX if self.shadow else table
+
+    def sql(self, template: str) -> sql.Composed:
+        """`template` with every `{table}` it names bound to the tables this instance writes."""
+        statement = self._statements.get(template)
+        if statement is None:
+            names = {table: sql.Identifier(self.table_name(table)) for table in self.tables}
+            statement = sql.SQL(template).format(**names)  # type: ignore[arg-type]
+            self._statements[template] = statement
+        return statement
+
+    def create_tables(self, conn: Connection[Any]) -> None:
+        for ddl in self.tables.values():
+            conn.execute(self.sql(ddl))
+
+    def drop_tables(self, conn: Connection[Any]) -> None:
+        for table in self.tables:
+            conn.execute(
+                sql.SQL("DROP TABLE IF EXISTS {}").format(sql.Identifier(self.table_name(table)))
+            )
+
+    # -- events -----------------------------------------------------------------------
+    @classmethod
+    def handled_types(cls) -> list[str]:
+        return sorted(cls.handlers)
+
+    def handle(self, event: StoredEvent, cursor: Cursor[Any]) -> bool:
+        """Apply one event; False (and nothing written) for a type this projection ignores."""
+        method = self.handlers.get(event.event_type)
+        if method is None:
+            return False
+        getattr(self, method)(event, cursor)
+        return True

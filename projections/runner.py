@@ -1,0 +1,236 @@
+"""The projection runner: catch up from each projection's position in batches, then follow.
+
+One batch is one transaction, in this order:
+
+1. lock the projection's row in `ledger_tracking` (`SELECT ... FOR UPDATE`) and read its
+   position there, never from memory;
+2. read the next events after that position, in `notification_id` order;
+3. hand each to the projection (pipelined: no round trip per event);
+4. write the position of the last event read, handled or not, and commit.
+
+So a projection's rows and its position are committed together or not at all: a crash (even a
+SIGKILL) mid-batch loses the whole batch, and the next run applies it again from the committed
+position; nothing is counted twice and nothing is skipped. Two runners of the same projection
+take turns on the tracking row; so does the swap at the end of a rebuild
+(`projections.rebuild`), which also locks that row first, so the three never deadlock.
+
+Reading by `notification_id` never skips an event committed later with a smaller id: the
+library's insert locks `ledger_events` IN EXCLUSIVE MODE, so ids are committed in order. Gaps
+left by rolled-back inserts are never filled and are simply passed over.
+
+Why our own runner and not `eventsourcing.projection.ProjectionRunner`:
+
+- the library commits one transaction per event (`process_event` + `insert_tracking`); a
+  catch-up over a million events would be a million commits. Here a batch of events and its
+  position share one transaction;
+- its tracking recorder keeps its own table keyed by the upstream application's name, while
+  the ledger keeps `ledger_tracking` (projection -> position), which `ledger db status` reads
+  and whose row lock is how live runners and a rebuild's swap take turns;
+- it has nothing for a rebuild into shadow tables swapped in when complete;
+- it turns every notification into a domain event through the mapper (each body validated by
+  its pydantic class, resolved from its topic); a read model needs only the stored JSON, and
+  bodies of types a projection ignores are not even fetched here;
+- it runs a subscription, a listener and a processing thread per projection; this runner is one
+  loop that stops between batches on SIGINT or SIGTERM.
+
+What it keeps from the library: the insert discipline above, and its NOTIFY on the channel
+`ledger_events`, which the follower LISTENs to; a short poll backs it up for rows inserted
+behind the library's back (psql, bulk loads), which notify nobody.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from types import TracebackType
+from typing import Any
+
+from psycopg import Connection, sql
+
+from ledger.infrastructure.database import EVENTS_TABLE, Database
+from projections.base import Projection, StoredEvent
+from projections.tracking import create_tracking_table
+
+CHANNEL = EVENTS_TABLE.replace(".", "_")  # where the library's insert NOTIFYs
+DEFAULT_BATCH_SIZE = 1000
+STOP_CHECK_SECONDS = 0.25  # how soon a follower waiting for events notices it must stop
+
+READ_EVENTS = sql.SQL(
+    "SELECT notification_id, originator_id, originator_version, event_type, "
+    "       CASE WHEN event_type = ANY(%(types)s) THEN state END "
+    "  FROM (SELECT notification_id, originator_id, originator_version, state, "
+    "               split_part(topic, ':', 2) AS event_type "
+    "          FROM {events} WHERE notification_id > %(after)s "
+    "         ORDER BY notification_id LIMIT %(limit)s) AS batch "
+    " ORDER BY notification_id"
+).format(events=sql.Identifier(EVENTS_TABLE))
+HEAD = sql.SQL("SELECT coalesce(max(notification_id), 0) FROM {}").format(
+    sql.Identifier(EVENTS_TABLE)
+)
+
+
+@dataclass(frozen=True)
+class Batch:
+    """What one transaction did for one projection."""
+
+    projection: str
+    events: int
+    position: int
+
+
+OnBatch = Callable[[Batch], None]
+
+
+# -- the building blocks, shared with the rebuild --------------------------------------------
+def read_events(
+    conn: Connection[Any], after: int, limit: int, event_types: Sequence[str]
+) -> list[StoredEvent]:
+    """The next `limit` events after position `after`; bodies only for `event_types`."""
+    with conn.cursor(binary=True) as cursor:
+        cursor.execute(
+            READ_EVENTS, {"after": after, "limit": limit, "types": list(event_types)}
+        )
+        return [StoredEvent(*row) for row in cursor.fetchall()]
+
+
+def apply_events(
+    conn: Connection[Any], projection: Projection, events: Sequence[StoredEvent],
+    then: Callable[[Any], None] | None = None,
+) -> None:
+    """Hand every event to the projection in one pipeline; `then(cursor)` runs last in it."""
+    with conn.pipeline(), conn.cursor() as cursor:
+        for event in events:
+            projection.handle(event, cursor)
+        if then is not None:
+            then(cursor)
+
+
+def head(conn: Connection[Any]) -> int:
+    """The last position in the store (0 when it is empty)."""
+    row = conn.execute(HEAD).fetchone()
+    return int(row[0]) if row else 0
+
+
+def ensure_tracked(conn: Connection[Any], projection: Projection) -> None:
+    """The projection's live tables and its tracking row (at 0) exist."""
+    with conn.transaction():
+        create_tracking_table(conn)
+        projection.create_tables(conn)
+        conn.execute(
+            "INSERT INTO ledger_tracking (projection, position) VALUES (%s, 0) "
+            "ON CONFLICT (projection) DO NOTHING",
+            (projection.name,),
+        )
+
+
+def lock_position(conn: Connection[Any], name: str) -> int:
+    """The committed position, its row locked until this transaction ends."""
+    row = conn.execute(
+        "SELECT position FROM ledger_tracking WHERE projection = %s FOR UPDATE", (name,)
+    ).fetchone()
+    return int(row[0]) if row else 0
+
+
+def record_position(name: str, position: int) -> Callable[[Any], None]:
+    def record(cursor: Any) -> None:
+        cursor.execute(
+            "UPDATE ledger_tracking SET position = %s, updated_at = now() WHERE projection = %s",
+            (position, name),
+        )
+
+    return record
+
+
+def process_batch(conn: Connection[Any], projection: Projection, limit: int) -> Batch:
+    """One transaction: the next events after the committed position, and the new position."""
+    with conn.transaction():
+        position = lock_position(conn, projection.name)
+        events = read_events(conn, position, limit, projection.handled_types())
+        if events:
+            position = events[-1].position
+            apply_events(conn, projection, events, record_position(projection.name, position))
+    return Batch(projection.name, len(events), position)
+
+
+# -- the runner ------------------------------------------------------------------------------
+class ProjectionRunner:
+    """Keeps some projections up to date: `catch_up()` once, or `follow()` until stopped."""
+
+    def __init__(
+        self,
+        database: Database,
+        projections: Sequence[type[Projection]],
+        *,
+        batch_size: int = DEFAULT_BATCH_SIZE,
+        poll_seconds: float = 1.0,
+        on_batch: OnBatch | None = None,
+    ) -> None:
+        self.database = database
+        self.projections = [projection() for projection in projections]
+        self.batch_size = batch_size
+        self.poll_seconds = poll_seconds
+        self.on_batch = on_batch
+        self._conn: Connection[Any] | None = None
+
+    def __enter__(self) -> ProjectionRunner:
+        self._conn = self.database.connect()
+        self._conn.execute("SET application_name = 'ledger projections'")
+        for projection in self.projections:
+            ensure_tracked(self._conn, projection)
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
+
+    @property
+    def conn(self) -> Connection[Any]:
+        if self._conn is None:
+            raise RuntimeError("use the runner as a context manager: `with ProjectionRunner(...)`")
+        return self._conn
+
+    def positions(self) -> dict[str, int]:
+        rows = self.conn.execute(
+            "SELECT projection, position FROM ledger_tracking WHERE projection = ANY(%s)",
+            ([projection.name for projection in self.projections],),
+        ).fetchall()
+        return {name: int(position) for name, position in rows}
+
+    def catch_up(self, stop: threading.Event | None = None) -> int:
+        """Apply every event recorded so far to every projection; how many events were read."""
+        read = 0
+        for projection in self.projections:
+            while not (stop and stop.is_set()):
+                batch = process_batch(self.conn, projection, self.batch_size)
+                if not batch.events:
+                    break
+                read += batch.events
+                if self.on_batch is not None:
+                    self.on_batch(batch)
+        return read
+
+    def follow(self, stop: threading.Event) -> None:
+        """Catch up, then apply new events as they are recorded, until `stop` is set."""
+        with self.database.connect() as listener:
+            # LISTEN before the first catch-up: a NOTIFY in between waits for us.
+            listener.execute(sql.SQL("LISTEN {}").format(sql.Identifier(CHANNEL)))
+            while not stop.is_set():
+                self.catch_up(stop)
+                self._wait_for_news(listener, stop)
+
+    def _wait_for_news(self, listener: Connection[Any], stop: threading.Event) -> None:
+        """Until a NOTIFY, the poll interval, or `stop`, whichever comes first."""
+        deadline = time.monotonic() + self.poll_seconds
+        while not stop.is_set():
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return
+            timeout = min(remaining, STOP_CHECK_SECONDS)
+            if any(True for _ in listener.notifies(timeout=timeout, stop_after=1)):
+                return
