@@ -9,9 +9,11 @@ from psycopg import Connection
 
 from ledger.errors import InvalidInput
 from projections.base import Projection
+from projections.jackpot_pools import JackpotPools
+from projections.shift_report import ShiftReport
 from projections.table_state import TableState
 
-PROJECTIONS: tuple[type[Projection], ...] = (TableState,)
+PROJECTIONS: tuple[type[Projection], ...] = (TableState, JackpotPools, ShiftReport)
 
 
 def projection_names() -> list[str]:

@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 
 from ledger.bootstrap import open_ledger
-from ledger.cli import db, events, jackpot, projections, round, shift, shoe, table
+from ledger.cli import db, events, jackpot, projections, report, round, shift, shoe, table
 from ledger.cli.hand import hand
 from ledger.cli.common import console
 from ledger.cli.errors import run_guarded
@@ -29,6 +29,7 @@ app.add_typer(projections.app, name="projections")
 app.add_typer(round.app, name="round")
 app.add_typer(shoe.app, name="shoe")
 app.add_typer(jackpot.app, name="jackpot")
+app.add_typer(report.app, name="report")
 app.add_typer(shift.app, name="shift")
 app.command()(hand)
 

@@ -1,0 +1,56 @@
+"""`ledger report shift`: the shift's reconciliation, per table and rolled up."""
+
+from __future__ import annotations
+
+from datetime import date
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from ledger.bootstrap import open_ledger
+from ledger.cli.common import console
+from ledger.reports.shift import to_csv, to_html, to_json, to_rich
+from projections.registry import select
+from projections.reports import shift_report
+from projections.runner import ProjectionRunner
+
+app = typer.Typer(help="Shift reports and reconciliation.", no_args_is_help=True)
+
+
+class Format(StrEnum):
+    CSV = "csv"
+    JSON = "json"
+    HTML = "html"
+
+
+RENDER = {Format.CSV: to_csv, Format.JSON: to_json, Format.HTML: to_html}
+
+
+@app.command()
+def shift(
+    day: Annotated[str, typer.Option("--day", help="Gaming day, YYYY-MM-DD.")],
+    shift_name: Annotated[str, typer.Option("--shift", help="Shift name, e.g. day.")],
+    table: Annotated[str | None, typer.Option(help="One table only.")] = None,
+    formats: Annotated[list[Format] | None, typer.Option(
+        "--format", help="Also write csv, json and/or html (repeat the option).")] = None,
+    output: Annotated[Path, typer.Option(help="Folder the files are written to.")] = Path("reports"),
+    catch_up: Annotated[bool, typer.Option(help="Bring the projections up to date first.")] = True,
+) -> None:
+    """Print the shift report (ledger win, accounting win, variance, hold) and write files."""
+    from ledger.domain.shift_schedule import parse_gaming_day
+
+    gaming_day: date = parse_gaming_day(day)
+    with open_ledger() as rt:
+        if catch_up:
+            with ProjectionRunner(rt.database, select(["shift_report"])) as runner:
+                runner.catch_up()
+        with rt.database.connect() as conn:
+            view = shift_report(conn, gaming_day, shift_name, table.upper() if table else None)
+    to_rich(view, console)
+    for fmt in formats or []:
+        output.mkdir(parents=True, exist_ok=True)
+        path = output / f"shift-{gaming_day}-{shift_name}{'-' + table if table else ''}.{fmt}"
+        path.write_text(RENDER[fmt](view), encoding="utf-8")
+        console.print(f"wrote {path}", highlight=False)

@@ -1,0 +1,150 @@
+"""The shift report as CSV, JSON, a rich table and a self-contained HTML page with a chart."""
+
+from __future__ import annotations
+
+import csv
+import html
+import io
+import json
+from decimal import Decimal
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table as RichTable
+
+from projections.reports import Figures, ShiftReportView, TableShift
+
+COLUMNS = (
+    "table", "game", "pit", "rounds_played", "rounds_voided", "handle", "payouts", "commission",
+    "ledger_win", "opening", "closing", "fills", "credits", "drop", "accounting_win",
+    "variance", "hold_pct", "jackpot_stakes", "jackpot_contributions", "jackpot_prizes",
+    "irregularities", "dealers", "flags",
+)
+
+
+def _value(line: Figures, column: str) -> Any:
+    value = getattr(line, column, "")
+    if isinstance(value, list):
+        return "; ".join(map(str, value))
+    return "" if value is None else value
+
+
+def to_csv(view: ShiftReportView) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["level", *COLUMNS])
+    for t in view.tables:
+        writer.writerow(["table", *(_value(t, c) for c in COLUMNS)])
+    for level, rollups in (("game", view.by_game), ("pit", view.by_pit), ("floor", [view.floor])):
+        for r in rollups:
+            writer.writerow([level, r.name, *(_value(r, c) for c in COLUMNS[1:])])
+    return out.getvalue()
+
+
+def to_json(view: ShiftReportView) -> str:
+    data = view.model_dump(mode="json")
+    for line, source in zip(data["tables"], view.tables, strict=True):
+        line.update(variance=_str(source.variance), hold_pct=_str(source.hold_pct))
+    for key in ("by_game", "by_pit"):
+        for line, source in zip(data[key], getattr(view, key), strict=True):
+            line.update(variance=_str(source.variance), hold_pct=_str(source.hold_pct))
+    data["floor"].update(variance=_str(view.floor.variance), hold_pct=_str(view.floor.hold_pct))
+    return json.dumps(data, indent=2)
+
+
+def _str(value: Decimal | None) -> str | None:
+    return None if value is None else str(value)
+
+
+def _money(value: Decimal | None) -> str:
+    return "-" if value is None else f"{value:,.2f}"
+
+
+def to_rich(view: ShiftReportView, console: Console) -> None:
+    grid = RichTable(title=f"{view.shift} shift, gaming day {view.gaming_day}")
+    for column in ("table", "game", "rounds", "void", "handle", "ledger win", "accounting win",
+                   "variance", "drop", "hold %", "jackpot in/out", "irreg.", "review"):
+        grid.add_column(column, justify="left" if column in ("table", "game", "review") else "right")
+    for t in view.tables:
+        grid.add_row(*_row(t.table, t), "[red]" + "; ".join(t.flags) + "[/]" if t.flags else "ok")
+    grid.add_section()
+    for r in (*view.by_game, *view.by_pit):
+        grid.add_row(*_row(f"[bold]{r.name}[/]", r), f"{r.flagged} flagged" if r.flagged else "")
+    grid.add_section()
+    grid.add_row(*_row("[bold]FLOOR[/]", view.floor),
+                 f"{view.floor.flagged} flagged" if view.floor.flagged else "")
+    console.print(grid)
+
+
+def _row(name: str, line: Figures) -> list[str]:
+    game = getattr(line, "game", "") if isinstance(line, TableShift) else ""
+    return [
+        name, game, str(line.rounds_played), str(line.rounds_voided), _money(line.handle),
+        _money(line.ledger_win), _money(line.accounting_win), _money(line.variance),
+        _money(line.drop), "-" if line.hold_pct is None else f"{line.hold_pct}",
+        f"{_money(line.jackpot_contributions)} / {_money(line.jackpot_prizes)}",
+        str(line.irregularities),
+    ]
+
+
+def to_html(view: ShiftReportView) -> str:
+    """One page, no outside resources: the tables, the floor's reconciliation, an SVG chart."""
+    title = f"Shift report: {view.shift} shift, gaming day {view.gaming_day}"
+    rows = "".join(
+        "<tr{cls}><td>{t}</td><td>{g}</td><td>{rp}</td><td>{lw}</td><td>{aw}</td><td>{v}</td>"
+        "<td>{d}</td><td>{h}</td><td>{f}</td></tr>".format(
+            cls=' class="flag"' if t.flags else "", t=html.escape(t.table), g=t.game,
+            rp=t.rounds_played, lw=_money(t.ledger_win), aw=_money(t.accounting_win),
+            v=_money(t.variance), d=_money(t.drop), h=t.hold_pct if t.hold_pct is not None else "-",
+            f=html.escape("; ".join(t.flags)) or "ok",
+        ) for t in view.tables
+    )
+    floor = view.floor
+    return f"""<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)}</title>
+<style>
+body {{ font-family: system-ui, sans-serif; margin: 2em; color: #222; }}
+table {{ border-collapse: collapse; margin: 1em 0; }}
+td, th {{ border: 1px solid #bbb; padding: .3em .6em; text-align: right; }}
+td:first-child, th:first-child, td:last-child {{ text-align: left; }}
+tr.flag td {{ background: #fde8e8; }}
+.bar-pos {{ fill: #2e7d32; }} .bar-neg {{ fill: #c62828; }}
+</style></head><body>
+<h1>{html.escape(title)}</h1>
+<p>Floor: {floor.tables} tables, {floor.rounds_played} rounds ({floor.rounds_voided} void),
+handle {_money(floor.handle)}, ledger win <b>{_money(floor.ledger_win)}</b>, accounting win
+<b>{_money(floor.accounting_win)}</b>, variance <b>{_money(floor.variance)}</b>, drop
+{_money(floor.drop)}, hold {floor.hold_pct if floor.hold_pct is not None else "-"}%.
+Jackpot: contributions {_money(floor.jackpot_contributions)}, prizes
+{_money(floor.jackpot_prizes)} (kept apart from table win). {floor.flagged} table(s) flagged.</p>
+<h2>Win per table</h2>
+{_chart(view)}
+<h2>Tables</h2>
+<table><tr><th>table</th><th>game</th><th>rounds</th><th>ledger win</th><th>accounting win</th>
+<th>variance</th><th>drop</th><th>hold %</th><th>review</th></tr>{rows}</table>
+</body></html>
+"""
+
+
+def _chart(view: ShiftReportView) -> str:
+    """A horizontal bar per table: its ledger win, green above zero and red below."""
+    wins = [(t.table, t.ledger_win) for t in view.tables]
+    scale = max((abs(w) for _, w in wins), default=Decimal(1)) or Decimal(1)
+    width, half, bar_height = 640, 320, 22
+    bars = []
+    for index, (name, win) in enumerate(wins):
+        length = int(abs(win) / scale * (half - 60))
+        x = half if win >= 0 else half - length
+        y = index * (bar_height + 6)
+        cls = "bar-pos" if win >= 0 else "bar-neg"
+        bars.append(
+            f'<rect class="{cls}" x="{x}" y="{y}" width="{max(length, 1)}" height="{bar_height}"/>'
+            f'<text x="4" y="{y + 16}" font-size="13">{html.escape(name)}</text>'
+            f'<text x="{width - 4}" y="{y + 16}" font-size="13" text-anchor="end">'
+            f'{_money(win)}</text>'
+        )
+    height = max(len(wins), 1) * (bar_height + 6)
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+            f'role="img" aria-label="ledger win per table">'
+            f'<line x1="{half}" y1="0" x2="{half}" y2="{height}" stroke="#888"/>'
+            + "".join(bars) + "</svg>")

@@ -1,0 +1,183 @@
+"""The shift report as read models: per table, rolled up per game, pit and floor.
+
+Reads only the `shift_report` projection's tables, so its cost follows the number of tables
+in the shift, not the length of the history.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from datetime import date
+from decimal import Decimal
+from typing import Any
+
+from psycopg import Connection
+from psycopg.rows import dict_row
+from pydantic import BaseModel
+
+from ledger.errors import NotFound
+from ledger.games.edges import profile
+
+ZERO = Decimal("0.00")
+BAND_SIGMAS = 3
+
+
+class SpotFigures(BaseModel):
+    spot: str
+    bets: int
+    handle: Decimal
+    table_win: Decimal
+
+
+class Figures(BaseModel):
+    """What every line of the report has, whether one table or a roll-up."""
+
+    rounds_played: int = 0
+    rounds_voided: int = 0
+    handle: Decimal = ZERO
+    payouts: Decimal = ZERO
+    commission: Decimal = ZERO
+    ledger_win: Decimal = ZERO
+    accounting_win: Decimal | None = ZERO
+    drop: Decimal = ZERO
+    jackpot_stakes: Decimal = ZERO
+    jackpot_contributions: Decimal = ZERO
+    jackpot_prizes: Decimal = ZERO
+    irregularities: int = 0
+
+    @property
+    def variance(self) -> Decimal | None:
+        """Accounting win minus ledger win: zero when chips, drop and events agree."""
+        return None if self.accounting_win is None else self.accounting_win - self.ledger_win
+
+    @property
+    def hold_pct(self) -> Decimal | None:
+        win = self.accounting_win
+        if win is None or not self.drop:
+            return None
+        return (win / self.drop * 100).quantize(Decimal("0.01"))
+
+
+class TableShift(Figures):
+    table: str
+    game: str
+    pit: str
+    gaming_day: date
+    shift: str
+    status: str
+    opening: Decimal
+    closing: Decimal | None
+    fills: Decimal
+    credits: Decimal
+    drop_cash: Decimal
+    drop_markers: Decimal
+    dealers: list[str]
+    spots: list[SpotFigures]
+    expected_win: Decimal
+    band_low: Decimal
+    band_high: Decimal
+    flags: list[str]
+
+
+class Rollup(Figures):
+    name: str
+    tables: int = 0
+    flagged: int = 0
+
+
+class ShiftReportView(BaseModel):
+    gaming_day: date
+    shift: str
+    tables: list[TableShift]
+    by_game: list[Rollup]
+    by_pit: list[Rollup]
+    floor: Rollup
+
+
+def _band(game: str, spots: list[SpotFigures], squares: dict[str, Decimal]) -> tuple[Decimal, Decimal]:
+    expected = sum((s.handle * profile(game, s.spot).edge for s in spots), ZERO)
+    variance = sum((squares[s.spot] * profile(game, s.spot).variance for s in spots), ZERO)
+    return expected.quantize(Decimal("0.01")), variance.sqrt().quantize(Decimal("0.01"))
+
+
+def _table_shift(row: dict[str, Any], handle_rows: list[dict[str, Any]]) -> TableShift:
+    spots = [SpotFigures(spot=h["spot"], bets=h["bets"], handle=h["handle"],
+                         table_win=h["table_win"]) for h in handle_rows]
+    squares = {h["spot"]: Decimal(h["sum_of_squares"]) for h in handle_rows}
+    game = row["game"] or "?"
+    expected, sigma = _band(game, spots, squares)
+    drop = row["drop_cash"] + row["drop_markers"]
+    closed = row["closing_total"] is not None
+    accounting = (row["closing_total"] - row["opening_total"] + row["credits"] - row["fills"]
+                  + drop) if closed else None
+    ledger_win = row["table_win"] - row["adjustments"]
+    low, high = expected - BAND_SIGMAS * sigma, expected + BAND_SIGMAS * sigma
+    report = TableShift(
+        table=row["table_code"], game=game, pit=row["pit"] or "?", gaming_day=row["gaming_day"],
+        shift=row["shift"], status=row["status"], opening=row["opening_total"],
+        closing=row["closing_total"], fills=row["fills"], credits=row["credits"],
+        drop_cash=row["drop_cash"], drop_markers=row["drop_markers"], dealers=row["dealers"],
+        spots=spots, expected_win=expected, band_low=low, band_high=high, flags=[],
+        rounds_played=row["rounds_played"], rounds_voided=row["rounds_voided"],
+        handle=sum((s.handle for s in spots), ZERO), payouts=row["payouts"],
+        commission=row["commission"], ledger_win=ledger_win, accounting_win=accounting,
+        drop=drop, jackpot_stakes=row["jackpot_stakes"],
+        jackpot_contributions=row["jackpot_contributions"], jackpot_prizes=row["jackpot_prizes"],
+        irregularities=row["irregularities"],
+    )
+    report.flags.extend(_flags(report))
+    return report
+
+
+def _flags(report: TableShift) -> list[str]:
+    flags = []
+    win = report.accounting_win if report.accounting_win is not None else report.ledger_win
+    if report.handle and not report.band_low <= win <= report.band_high:
+        flags.append(
+            f"win {win} is outside the band {report.band_low} to {report.band_high} expected "
+            f"from a handle of {report.handle}"
+        )
+    if report.variance:
+        flags.append(f"accounting and ledger win differ by {report.variance}")
+    if report.status != "closed":
+        flags.append("shift not closed: no accounting win yet")
+    return flags
+
+
+def _rollup(name: str, tables: Iterable[TableShift]) -> Rollup:
+    tables = list(tables)
+    closed = all(t.accounting_win is not None for t in tables)
+    total = Rollup(name=name, tables=len(tables), flagged=sum(1 for t in tables if t.flags))
+    for field in ("rounds_played", "rounds_voided", "handle", "payouts", "commission",
+                  "ledger_win", "drop", "jackpot_stakes", "jackpot_contributions",
+                  "jackpot_prizes", "irregularities"):
+        setattr(total, field, sum((getattr(t, field) for t in tables), type(getattr(total, field))()))
+    total.accounting_win = (sum((t.accounting_win or ZERO for t in tables), ZERO)
+                            if closed else None)
+    return total
+
+
+def shift_report(conn: Connection[Any], gaming_day: date, shift: str,
+                 table: str | None = None) -> ShiftReportView:
+    """The report of one shift of one gaming day (optionally one table)."""
+    with conn.cursor(row_factory=dict_row) as cursor:
+        rows = cursor.execute(
+            "SELECT * FROM report_shifts WHERE gaming_day = %s AND shift = %s "
+            "AND (%s::text IS NULL OR table_code = %s) ORDER BY table_code",
+            (gaming_day, shift, table, table),
+        ).fetchall()
+        if not rows:
+            which = f" at table {table}" if table else ""
+            raise NotFound(f"no {shift} shift on {gaming_day}{which} is in the ledger.")
+        handle: dict[Any, list[dict[str, Any]]] = defaultdict(list)
+        for h in cursor.execute(
+            "SELECT * FROM report_handle WHERE shift_id = ANY(%s) ORDER BY spot",
+            ([r["shift_id"] for r in rows],),
+        ).fetchall():
+            handle[h["shift_id"]].append(h)
+    tables = [_table_shift(row, handle[row["shift_id"]]) for row in rows]
+    by = lambda key: [_rollup(name, (t for t in tables if getattr(t, key) == name))  # noqa: E731
+                      for name in sorted({getattr(t, key) for t in tables})]
+    return ShiftReportView(gaming_day=gaming_day, shift=shift, tables=tables,
+                           by_game=by("game"), by_pit=by("pit"), floor=_rollup("floor", tables))

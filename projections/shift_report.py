@@ -1,0 +1,267 @@
+"""Per-shift figures of every table: what the events say the house won (ledger win), and
+what the chips and the drop box say (accounting win), kept side by side for reconciliation.
+
+A round belongs to the shift that was open at its table when the round opened (Shift.Opened
+to Shift.Closed); a round at a table with no open shift is counted under no shift and shows
+in the report as unassigned. Jackpot stakes, pool contributions and jackpot prizes are kept
+apart from the table's win: jackpot bets are collected into the progressive, not the rack.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from psycopg import Cursor
+
+from projections.base import Projection, StoredEvent, handles
+
+SHIFTS_DDL = """
+CREATE TABLE IF NOT EXISTS {report_shifts} (
+    shift_id uuid PRIMARY KEY,
+    table_code text NOT NULL,
+    gaming_day date NOT NULL,
+    shift text NOT NULL,
+    game text,
+    pit text,
+    status text NOT NULL,
+    opening_total numeric(16, 2) NOT NULL,
+    closing_total numeric(16, 2),
+    fills numeric(16, 2) NOT NULL DEFAULT 0,
+    credits numeric(16, 2) NOT NULL DEFAULT 0,
+    drop_cash numeric(16, 2) NOT NULL DEFAULT 0,
+    drop_markers numeric(16, 2) NOT NULL DEFAULT 0,
+    drop_entered boolean NOT NULL DEFAULT false,
+    rounds_played integer NOT NULL DEFAULT 0,
+    rounds_voided integer NOT NULL DEFAULT 0,
+    payouts numeric(16, 2) NOT NULL DEFAULT 0,
+    commission numeric(16, 2) NOT NULL DEFAULT 0,
+    table_win numeric(16, 2) NOT NULL DEFAULT 0,
+    adjustments numeric(16, 2) NOT NULL DEFAULT 0,
+    jackpot_stakes numeric(16, 2) NOT NULL DEFAULT 0,
+    jackpot_contributions numeric(16, 2) NOT NULL DEFAULT 0,
+    jackpot_prizes numeric(16, 2) NOT NULL DEFAULT 0,
+    irregularities integer NOT NULL DEFAULT 0,
+    dealers text[] NOT NULL DEFAULT '{{}}',
+    updated_position bigint NOT NULL,
+    UNIQUE (gaming_day, shift, table_code)  -- the report's lookup: one shift of one day
+)
+"""
+
+HANDLE_DDL = """
+CREATE TABLE IF NOT EXISTS {report_handle} (
+    shift_id uuid NOT NULL,
+    spot text NOT NULL,
+    bets integer NOT NULL,
+    handle numeric(16, 2) NOT NULL,
+    sum_of_squares numeric(24, 4) NOT NULL,
+    table_win numeric(16, 2) NOT NULL,
+    PRIMARY KEY (shift_id, spot)
+)
+"""
+
+SLIPS_DDL = """
+CREATE TABLE IF NOT EXISTS {report_slips} (
+    shift_id uuid NOT NULL,
+    slip integer NOT NULL,
+    kind text NOT NULL,
+    amount numeric(16, 2) NOT NULL,
+    voided boolean NOT NULL DEFAULT false,
+    PRIMARY KEY (shift_id, slip)
+)
+"""
+
+# Bookkeeping: which shift is open at each table, and which shift each round belongs to.
+TABLES_DDL = """
+CREATE TABLE IF NOT EXISTS {report_tables} (
+    table_code text PRIMARY KEY,
+    stream_id uuid NOT NULL UNIQUE,
+    game text NOT NULL,
+    pit text NOT NULL,
+    open_shift uuid
+)
+"""
+
+ROUNDS_DDL = """
+CREATE TABLE IF NOT EXISTS {report_rounds} (
+    round_id uuid PRIMARY KEY,
+    table_code text NOT NULL,
+    shift_id uuid
+)
+"""
+
+NO_SHIFT = "00000000-0000-0000-0000-000000000000"
+
+
+class ShiftReport(Projection):
+    name = "shift_report"
+    tables = {
+        "report_shifts": SHIFTS_DDL, "report_handle": HANDLE_DDL, "report_slips": SLIPS_DDL,
+        "report_tables": TABLES_DDL, "report_rounds": ROUNDS_DDL,
+    }
+
+    # -- tables ---------------------------------------------------------------------------
+    @handles("Table.Opened")
+    def table_opened(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
+        body = event.body
+        cursor.execute(
+            self.sql("INSERT INTO {report_tables} (table_code, stream_id, game, pit) "
+                     "VALUES (%s, %s, %s, %s)"),
+            (body["code"], event.stream_id, body["game"], body["pit"]),
+        )
+
+    @handles("Table.Reopened")
+    def table_reopened(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
+        cursor.execute(
+            self.sql("UPDATE {report_tables} SET game = %s, pit = %s WHERE stream_id = %s"),
+            (event.body["game"], event.body["pit"], event.stream_id),
+        )
+
+    @handles("Table.DealerSignedIn")
+    def dealer_in(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
+        cursor.execute(
+            self.sql("UPDATE {report_shifts} s SET dealers = array_append(s.dealers, %(d)s) "
+                     "FROM {report_tables} t WHERE t.stream_id = %(stream)s "
+                     "AND s.shift_id = t.open_shift AND NOT %(d)s = ANY(s.dealers)"),
+            {"d": event.body["dealer_id"], "stream": event.stream_id},
+        )
+
+    # -- the shift's own stream -------------------------------------------------------------
+    @handles("Shift.Opened")
+    def shift_opened(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
+        b = event.body
+        cursor.execute(
+            self.sql(
+                "INSERT INTO {report_shifts} (shift_id, table_code, gaming_day, shift, game, pit, "
+                "status, opening_total, dealers, updated_position) SELECT %(id)s, %(code)s, "
+                "%(day)s, %(shift)s, t.game, t.pit, 'open', %(total)s, ARRAY[%(dealer)s], "
+                "%(position)s FROM (SELECT 1) one LEFT JOIN {report_tables} t "
+                "ON t.table_code = %(code)s"
+            ),
+            {"id": event.stream_id, "code": b["code"], "day": b["gaming_day"],
+             "shift": b["shift"], "total": b["total"], "dealer": b["dealer_id"],
+             "position": event.position},
+        )
+        cursor.execute(
+            self.sql("UPDATE {report_tables} SET open_shift = %s WHERE table_code = %s"),
+            (event.stream_id, b["code"]),
+        )
+
+    @handles("Shift.FillRecorded", "Shift.CreditRecorded")
+    def slip(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
+        b = event.body
+        kind = "fills" if event.event_type.endswith("FillRecorded") else "credits"
+        cursor.execute(self.sql("INSERT INTO {report_slips} VALUES (%s, %s, %s, %s, false)"),
+                       (event.stream_id, b["slip"], kind, b["amount"]))
+        self._shift(cursor, event, f"{kind} = {kind} + %(amount)s", {"amount": b["amount"]})
+
+    @handles("Shift.SlipVoided")
+    def slip_voided(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
+        row = cursor.execute(
+            self.sql("UPDATE {report_slips} SET voided = true WHERE shift_id = %s AND slip = %s "
+                     "RETURNING kind, amount"), (event.stream_id, event.body["slip"]),
+        ).fetchone()
+        if row is not None:
+            kind, amount = row
+            self._shift(cursor, event, f"{kind} = {kind} - %(amount)s", {"amount": amount})
+
+    @handles("Shift.DropEntered", "Shift.DropAdjusted")
+    def drop(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
+        self._shift(cursor, event, "drop_cash = %(cash)s, drop_markers = %(markers)s, "
+                    "drop_entered = true",
+                    {"cash": event.body["cash"], "markers": event.body["markers"]})
+
+    @handles("Shift.Closed")
+    def shift_closed(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
+        self._shift(cursor, event, "closing_total = %(total)s, status = 'closed'",
+                    {"total": event.body["total"]})
+        cursor.execute(
+            self.sql("UPDATE {report_tables} SET open_shift = NULL WHERE open_shift = %s"),
+            (event.stream_id,),
+        )
+
+    def _shift(self, cursor: Cursor[Any], event: StoredEvent, assignments: str,
+               params: dict[str, Any], shift_id: Any = None) -> None:
+        cursor.execute(
+            self.sql(f"UPDATE {{report_shifts}} SET {assignments}, "
+                     "updated_position = %(position)s WHERE shift_id = %(shift)s"),
+            {**params, "position": event.position, "shift": shift_id or event.stream_id},
+        )
+
+    # -- rounds -----------------------------------------------------------------------------
+    @handles("Round.Opened")
+    def round_opened(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
+        cursor.execute(
+            self.sql("INSERT INTO {report_rounds} (round_id, table_code, shift_id) "
+                     "SELECT %(round)s, %(code)s, open_shift FROM (SELECT 1) one "
+                     "LEFT JOIN {report_tables} ON table_code = %(code)s"),
+            {"round": event.stream_id, "code": event.body["table"]},
+        )
+
+    def _round_shift(self, cursor: Cursor[Any], round_id: Any) -> Any:
+        row = cursor.execute(
+            self.sql("SELECT shift_id FROM {report_rounds} WHERE round_id = %s"), (round_id,)
+        ).fetchone()
+        return row[0] if row else None
+
+    def _round(self, cursor: Cursor[Any], event: StoredEvent, assignments: str,
+               params: dict[str, Any], round_id: Any = None) -> Any:
+        shift = self._round_shift(cursor, round_id or event.stream_id)
+        if shift is not None:
+            self._shift(cursor, event, assignments, params, shift)
+        return shift
+
+    @handles("Round.BetSettled")
+    def bet_settled(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
+        bet = event.body["bet"]
+        stake = Decimal(bet["stake"])
+        if bet["spot"] == "jackpot":
+            self._round(cursor, event, "jackpot_stakes = jackpot_stakes + %(stake)s",
+                        {"stake": stake if bet["outcome"] != "carried" else 0})
+            return
+        win = stake - Decimal(bet["returned"]) - Decimal(bet["payout"]) + Decimal(bet["commission"])
+        shift = self._round(
+            cursor, event, "payouts = payouts + %(payout)s, commission = commission + "
+            "%(commission)s, table_win = table_win + %(win)s",
+            {"payout": bet["payout"], "commission": bet["commission"], "win": win},
+        )
+        if shift is not None and bet["outcome"] != "returned":
+            cursor.execute(
+                self.sql(
+                    "INSERT INTO {report_handle} VALUES (%(shift)s, %(spot)s, 1, %(stake)s, "
+                    "%(square)s, %(win)s) ON CONFLICT (shift_id, spot) DO UPDATE SET "
+                    "bets = {report_handle}.bets + 1, handle = {report_handle}.handle + "
+                    "EXCLUDED.handle, sum_of_squares = {report_handle}.sum_of_squares + "
+                    "EXCLUDED.sum_of_squares, table_win = {report_handle}.table_win + "
+                    "EXCLUDED.table_win"
+                ),
+                {"shift": shift, "spot": bet["spot"], "stake": stake, "square": stake * stake,
+                 "win": win},
+            )
+
+    @handles("Round.Settled")
+    def round_settled(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
+        self._round(cursor, event, "rounds_played = rounds_played + 1", {})
+
+    @handles("Round.Voided")
+    def round_voided(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
+        self._round(cursor, event, "rounds_voided = rounds_voided + 1", {})
+
+    @handles("Round.IrregularityRecorded", "Round.CardExposed")
+    def irregularity(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
+        self._round(cursor, event, "irregularities = irregularities + 1", {})
+
+    @handles("Round.JackpotPrizeAwarded")
+    def jackpot_prize(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
+        self._round(cursor, event, "jackpot_prizes = jackpot_prizes + %(amount)s",
+                    {"amount": event.body["amount"]})
+
+    @handles("Round.Adjusted")
+    def adjusted(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
+        self._round(cursor, event, "adjustments = adjustments + %(amount)s",
+                    {"amount": event.body["amount"]})
+
+    @handles("JackpotPool.ContributionReceived")
+    def contribution(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
+        self._round(cursor, event, "jackpot_contributions = jackpot_contributions + %(amount)s",
+                    {"amount": event.body["to_pool"]}, round_id=event.body["round_id"])

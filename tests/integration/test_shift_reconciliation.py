@@ -1,0 +1,98 @@
+"""Reconciliation with known figures: the events' win against the chips' and the drop's."""
+
+from __future__ import annotations
+
+from datetime import date
+from decimal import Decimal
+
+import pytest
+
+from ledger.bootstrap import open_ledger
+from ledger.commands import (
+    BurnCards, CutShoe, DealCard, OpenRound, OpenTable, PlaceBet, SettleRound, ShuffleShoe, SignInDealer,
+)
+from ledger.commands.shift import CloseShift, EnterDrop, OpenShift, RecordCredit, RecordFill
+from ledger.domain.base import Actor, Role
+from ledger.errors import NotFound
+from projections.registry import select
+from projections.reports import shift_report
+from projections.runner import ProjectionRunner
+
+DAY = date(2026, 11, 22)
+DEALER = Actor(staff_id="D-1", role=Role.DEALER)
+SUPERVISOR = Actor(staff_id="S-1", role=Role.SUPERVISOR)
+
+
+def _coup(ledger, bets, cards):
+    ledger.execute(OpenRound(table="BAC-R1", actor=DEALER))
+    for box, spot, amount in bets:
+        ledger.execute(PlaceBet(table="BAC-R1", box=box, spot=spot, amount=amount, actor=DEALER))
+    for to, card in cards:
+        ledger.execute(DealCard(table="BAC-R1", to=to, card=card, actor=DEALER))
+    ledger.execute(SettleRound(table="BAC-R1", actor=DEALER))
+
+
+def _shift_with(settings, *, record_fill: bool):
+    """Two coups the house wins 1,000.00 and loses 950.00 (ledger win 50.00); players buy in
+    4,000.00 cash; a fill of 10,000.00 and a credit of 5,000.00. The closing count is what
+    the chips must then be: 50,000 - 4,000 + 50 + 10,000 - 5,000 = 51,050.00."""
+    shift = dict(table="BAC-R1", gaming_day=DAY, shift="day")
+    with open_ledger(settings) as rt:
+        ledger = rt.ledger
+        ledger.execute(OpenTable(table="BAC-R1", game="baccarat", min_bet="100",
+                                 max_bet="10000", actor=SUPERVISOR))
+        ledger.execute(OpenShift(**shift, chips={"1000": 50}, dealer_id="D-1",
+                                 supervisor=SUPERVISOR, actor=SUPERVISOR))
+        ledger.execute(SignInDealer(table="BAC-R1", dealer_id="D-1", actor=SUPERVISOR))
+        ledger.execute(ShuffleShoe(table="BAC-R1", actor=DEALER))
+        ledger.execute(CutShoe(table="BAC-R1", cut_by="player on box 1", cut_card_position=404,
+                               actor=DEALER))
+        ledger.execute(BurnCards(table="BAC-R1", count=8, actor=DEALER))  # one per deck
+        # player natural 9 against banker 7: player 1,000 paid, banker 2,000 lost: +1,000
+        _coup(ledger, [(1, "player", "1000"), (2, "banker", "2000")],
+              [("player", "9H"), ("banker", "2C"), ("player", "KD"), ("banker", "5S")])
+        # banker natural 8 against player 5: banker 1,000 paid less 5% (50): -950
+        _coup(ledger, [(1, "banker", "1000")],
+              [("player", "2C"), ("banker", "4H"), ("player", "3D"), ("banker", "4S")])
+        if record_fill:
+            ledger.execute(RecordFill(**shift, slip=101, chips={"1000": 10}, runner_id="R-1",
+                                      supervisor=SUPERVISOR, actor=SUPERVISOR))
+        ledger.execute(RecordCredit(**shift, slip=102 if record_fill else 101,
+                                    chips={"1000": 5}, runner_id="R-1", supervisor=SUPERVISOR,
+                                    actor=SUPERVISOR))
+        ledger.execute(EnterDrop(**shift, cash="4000", markers="0", counted_by=("C-1", "C-2"),
+                                 actor=SUPERVISOR))
+        ledger.execute(CloseShift(**shift, chips={"1000": 51, "25": 2}, dealer_id="D-1",
+                                  supervisor=SUPERVISOR, actor=SUPERVISOR))
+        with ProjectionRunner(rt.database, select(["shift_report"])) as runner:
+            runner.catch_up()
+        with rt.database.connect() as conn:
+            return shift_report(conn, DAY, "day")
+
+
+def test_a_shift_whose_chips_and_drop_match_its_rounds_reconciles_to_zero(settings):
+    report = _shift_with(settings, record_fill=True)
+    table = report.tables[0]
+    assert (table.ledger_win, table.accounting_win, table.variance) == (
+        Decimal("50.00"), Decimal("50.00"), Decimal("0.00"))
+    assert (table.rounds_played, table.commission, table.fills, table.credits) == (
+        2, Decimal("50.00"), Decimal("10000.00"), Decimal("5000.00"))
+    assert table.hold_pct == Decimal("1.25")  # 50 / 4,000
+    assert {s.spot: s.handle for s in table.spots} == {
+        "banker": Decimal("3000.00"), "player": Decimal("1000.00")}
+    assert table.dealers == ["D-1"]
+    assert report.floor.variance == Decimal("0.00")
+
+
+def test_a_missing_fill_shows_as_exactly_that_variance(settings):
+    report = _shift_with(settings, record_fill=False)
+    table = report.tables[0]
+    assert table.ledger_win == Decimal("50.00")
+    assert table.variance == Decimal("10000.00")
+    assert any("differ by 10000.00" in flag for flag in table.flags)
+
+
+def test_a_report_for_a_shift_that_does_not_exist_is_one_sentence(settings):
+    with open_ledger(settings) as rt, rt.database.connect() as conn:
+        with pytest.raises(NotFound, match="no night shift on 2026-11-22 is in the ledger"):
+            shift_report(conn, DAY, "night")
