@@ -12,6 +12,7 @@ import typer
 from ledger.bootstrap import open_ledger
 from ledger.cli import db, events, jackpot, projections, report, round, shift, shoe, table
 from ledger.cli.hand import hand
+from ledger.cli.simulate import simulate
 from ledger.cli.common import console
 from ledger.cli.errors import run_guarded
 from ledger.commands import ALL_COMMANDS
@@ -32,6 +33,7 @@ app.add_typer(jackpot.app, name="jackpot")
 app.add_typer(report.app, name="report")
 app.add_typer(shift.app, name="shift")
 app.command()(hand)
+app.command()(simulate)
 
 
 @app.command()

@@ -9,10 +9,11 @@ import json
 from decimal import Decimal
 from typing import Any
 
+from rich import box
 from rich.console import Console
 from rich.table import Table as RichTable
 
-from projections.reports import Figures, ShiftReportView, TableShift
+from projections.reports import Figures, ShiftReportView
 
 COLUMNS = (
     "table", "game", "pit", "rounds_played", "rounds_voided", "handle", "payouts", "commission",
@@ -61,29 +62,40 @@ def _money(value: Decimal | None) -> str:
 
 
 def to_rich(view: ShiftReportView, console: Console) -> None:
-    grid = RichTable(title=f"{view.shift} shift, gaming day {view.gaming_day}")
-    for column in ("table", "game", "rounds", "void", "handle", "ledger win", "accounting win",
-                   "variance", "drop", "hold %", "jackpot in/out", "irreg.", "review"):
-        grid.add_column(column, justify="left" if column in ("table", "game", "review") else "right")
-    for t in view.tables:
-        grid.add_row(*_row(t.table, t), "[red]" + "; ".join(t.flags) + "[/]" if t.flags else "ok")
+    """The reconciliation at a glance; each flag below the table, one line each."""
+    grid = RichTable(title=f"{view.shift} shift, gaming day {view.gaming_day}", box=box.SIMPLE_HEAD,
+                     pad_edge=False)
+    for column in ("table", "rounds", "handle", "ledger win", "acct. win", "variance", "hold%"):
+        money = column in ("handle", "ledger win", "acct. win", "variance")
+        grid.add_column(column, justify="left" if column == "table" else "right",
+                        no_wrap=True, min_width=10 if money else None)
+    for t in view.tables:  # a flagged table is starred; its reasons follow the table
+        grid.add_row(*_row(f"[red]{t.table}*[/]" if t.flags else t.table, t))
     grid.add_section()
     for r in (*view.by_game, *view.by_pit):
-        grid.add_row(*_row(f"[bold]{r.name}[/]", r), f"{r.flagged} flagged" if r.flagged else "")
+        label = f"pit {r.name}" if r in view.by_pit else r.name
+        grid.add_row(*_row(f"[bold]{label}[/]", r))
     grid.add_section()
-    grid.add_row(*_row("[bold]FLOOR[/]", view.floor),
-                 f"{view.floor.flagged} flagged" if view.floor.flagged else "")
+    grid.add_row(*_row("[bold]FLOOR[/]", view.floor))
     console.print(grid)
+    floor = view.floor
+    console.print(
+        f"jackpot (kept apart from table win): stakes {_money(floor.jackpot_stakes)}, "
+        f"contributions {_money(floor.jackpot_contributions)}, prizes "
+        f"{_money(floor.jackpot_prizes)}; irregularities {floor.irregularities}; drop "
+        f"{_money(floor.drop)}; {floor.flagged} of {floor.tables} tables flagged for review",
+        highlight=False,
+    )
+    for t in view.tables:
+        for flag in t.flags:
+            console.print(f"[red]review {t.table}[/]: {flag}", highlight=False)
 
 
 def _row(name: str, line: Figures) -> list[str]:
-    game = getattr(line, "game", "") if isinstance(line, TableShift) else ""
+    rounds = f"{line.rounds_played}" + (f" +{line.rounds_voided}v" if line.rounds_voided else "")
     return [
-        name, game, str(line.rounds_played), str(line.rounds_voided), _money(line.handle),
-        _money(line.ledger_win), _money(line.accounting_win), _money(line.variance),
-        _money(line.drop), "-" if line.hold_pct is None else f"{line.hold_pct}",
-        f"{_money(line.jackpot_contributions)} / {_money(line.jackpot_prizes)}",
-        str(line.irregularities),
+        name, rounds, _money(line.handle), _money(line.ledger_win), _money(line.accounting_win),
+        _money(line.variance), "-" if line.hold_pct is None else f"{line.hold_pct}",
     ]
 
 

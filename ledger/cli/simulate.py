@@ -1,0 +1,63 @@
+"""`ledger simulate`: a floor of tables playing a shift through the same commands as terminals."""
+
+from __future__ import annotations
+
+import time
+from datetime import date
+from typing import Annotated
+
+import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from ledger.bootstrap import open_ledger
+from ledger.cli.common import console
+from ledger.errors import InvalidInput
+from ledger.simulation.floor import GAME_ORDER, FloorResult, floor_plan, run_floor
+
+
+def simulate_floor(tables: int, rounds: int, seed: int, day: date,
+                   games: tuple[str, ...] = GAME_ORDER) -> FloorResult:
+    """Run the floor with a progress bar of rounds recorded and events per second."""
+    plan = floor_plan(tables, games)
+    total = tables * rounds
+    with open_ledger() as rt, Progress(
+        TextColumn("[bold]simulating"), BarColumn(), MofNCompleteColumn(),
+        TextColumn("rounds"), TextColumn("{task.fields[rate]}"), TimeElapsedColumn(),
+        console=console, transient=False,
+    ) as progress:
+        task = progress.add_task("floor", total=total, rate="")
+        started, counts = time.perf_counter(), {"rounds": 0}
+
+        def on_round() -> None:
+            counts["rounds"] += 1
+            progress.update(task, advance=1, rate=f"{counts['rounds'] / max(time.perf_counter() - started, 1e-9):,.1f} rounds/s")
+
+        result = run_floor(rt.ledger, plan, rounds=rounds, seed=seed, day=day, on_round=on_round)
+        elapsed = time.perf_counter() - started
+    events = sum(t.events for t in result.tables.values())
+    console.print(f"{sum(t.rounds for t in result.tables.values())} rounds settled, "
+                  f"{sum(t.voids for t in result.tables.values())} voided, {events:,} events "
+                  f"in {elapsed:.1f} s ({events / elapsed:,.0f} events/s)", highlight=False)
+    for error in result.errors:
+        console.print(f"[red]{error}[/]", highlight=False)
+    return result
+
+
+def simulate(
+    tables: Annotated[int, typer.Option(min=1, max=200, help="Tables on the floor.")] = 12,
+    rounds: Annotated[int | None, typer.Option(min=1, help="Rounds per table.")] = None,
+    hours: Annotated[float | None, typer.Option(min=0.1, help="Hours of play (about 60 rounds an hour).")] = None,  # money-safe
+    seed: Annotated[int, typer.Option(help="The same seed gives the same rounds.")] = 2004,
+    games: Annotated[str, typer.Option(help="Comma-separated games.")] = ",".join(GAME_ORDER),
+    day: Annotated[str | None, typer.Option(help="Gaming day, YYYY-MM-DD (default today).")] = None,
+) -> None:
+    """Simulate a shift on a floor of tables of every game, as dealer terminals would send it."""
+    chosen = tuple(g.strip() for g in games.split(",") if g.strip())
+    unknown = [g for g in chosen if g not in GAME_ORDER]
+    if unknown:
+        raise InvalidInput(f"unknown game '{unknown[0]}': known are {', '.join(GAME_ORDER)}.")
+    count = rounds or max(1, int((hours or 0.5) * 60))
+    result = simulate_floor(tables, count, seed, date.fromisoformat(day) if day else date.today(),
+                            chosen)
+    if result.errors:
+        raise typer.Exit(1)

@@ -1,0 +1,206 @@
+"""A floor: its tables, the Stud Poker pool they share, a shift played concurrently.
+
+Tables run in threads, as a casino floor does. Stud Poker tables share a progressive pool;
+so that the same seed gives the same pool, their rounds reach the pool in a fixed order (round
+by round, table by table) through a turnstile, while every other table runs free.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import date, datetime, time, timedelta
+from decimal import Decimal
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from ledger.application import Ledger
+from ledger.commands import CloseTable, CreatePool, LinkTable, OpenTable, SignInDealer
+from ledger.commands.shift import CloseShift, EnterDrop, OpenShift, RecordCredit, RecordFill
+from ledger.domain.base import Actor, Role
+from ledger.domain.table import table_id
+from ledger.simulation.table import ROUND_SECONDS, TableSimulator, TableSpec, Tally
+
+MACAU = ZoneInfo("Asia/Macau")
+GAME_ORDER = ("baccarat", "stud-poker", "q-poker", "fortune-8")
+OPENING_CHIPS = {"5000": 20, "1000": 80, "100": 150, "25": 40, "5": 40}  # 196,200.00
+DENOMINATIONS = (100000, 50000, 25000, 10000, 5000, 1000, 500, 100, 25, 10, 5, 1)
+FILL = {"5000": 10, "1000": 50}  # 100,000.00
+POOL = "MAIN-PROGRESSIVE"
+POOL_SETTINGS = {
+    "seed": "200000.00", "royal_flush": "200000.00", "straight_flush": "20000.00",
+    "four_of_a_kind": "5000.00", "full_house": "1500.00", "flush": "1000.00",
+    "contribution_rate": "0.70", "reserve_rate": "0.10",
+}
+SUPERVISOR = Actor(staff_id="S-FLOOR", role=Role.SUPERVISOR)
+
+
+def floor_plan(tables: int, games: tuple[str, ...] = GAME_ORDER) -> list[TableSpec]:
+    """`tables` tables spread over the games in turn, two pits, limits by game."""
+    limits = {"baccarat": ("300", "50000"), "stud-poker": ("100", "10000"),
+              "q-poker": ("100", "10000"), "fortune-8": ("100", "5000")}
+    prefix = {"baccarat": "BAC", "stud-poker": "SP", "q-poker": "QP", "fortune-8": "F8"}
+    counts: dict[str, int] = {}
+    plan = []
+    for n in range(tables):
+        game = games[n % len(games)]
+        counts[game] = counts.get(game, 0) + 1
+        low, high = limits[game]
+        plan.append(TableSpec(f"{prefix[game]}-{counts[game]:02d}", game,
+                              "A" if n % 2 == 0 else "B", Decimal(low), Decimal(high)))
+    return plan
+
+
+class Turnstile:
+    """Lets (round, table) pass in one fixed order: round 1 of every table, then round 2..."""
+
+    def __init__(self, tables: list[str]) -> None:
+        self.tables, self.turn = tables, 0
+        self.condition = threading.Condition()
+        self.ticket = 0
+
+    def abandon(self) -> None:
+        """A table failed: let every waiting table through rather than hang the floor."""
+        with self.condition:
+            self.turn = 10**12
+            self.condition.notify_all()
+
+    def for_round(self, table: str, number: int) -> _Ticket:
+        return _Ticket(self, (number - 1) * len(self.tables) + self.tables.index(table))
+
+
+class _Ticket:
+    def __init__(self, gate: Turnstile, number: int) -> None:
+        self.gate, self.number = gate, number
+
+    def __enter__(self) -> None:
+        with self.gate.condition:
+            self.gate.condition.wait_for(lambda: self.gate.turn >= self.number)
+
+    def __exit__(self, *exc: object) -> None:
+        with self.gate.condition:
+            self.gate.turn += 1
+            self.gate.condition.notify_all()
+
+
+@dataclass
+class FloorResult:
+    tables: dict[str, Tally] = field(default_factory=dict)
+    errors: list[str] = field(default_factory=list)
+
+
+def shift_start(day: date) -> datetime:
+    return datetime.combine(day, time(6, 0), tzinfo=MACAU)
+
+
+def set_up(ledger: Ledger, plan: list[TableSpec], day: date) -> None:
+    """Tables opened, dealers in, the pool created and linked, every shift opened."""
+    at = shift_start(day) - timedelta(minutes=30)
+    stud = [spec for spec in plan if spec.game == "stud-poker"]
+    for spec in plan:
+        ledger.execute(OpenTable(table=spec.code, game=spec.game, min_bet=spec.min_bet,
+                                 max_bet=spec.max_bet, pit=spec.pit, actor=SUPERVISOR, at=at))
+    if stud and not ledger.exists(_pool_id()):
+        ledger.execute(CreatePool(pool=POOL, settings={**POOL_SETTINGS,
+                                  "effective_from": str(day)}, actor=SUPERVISOR, at=at))
+    for spec in stud:
+        if ledger.load(table_id(spec.code), spec.code).pool is None:
+            ledger.execute(LinkTable(pool=POOL, table=spec.code, actor=SUPERVISOR, at=at))
+    for spec in plan:
+        ledger.execute(OpenShift(table=spec.code, gaming_day=day, shift="day",
+                                 chips=OPENING_CHIPS, dealer_id=f"D-{spec.code}-1",
+                                 supervisor=SUPERVISOR, actor=SUPERVISOR, at=at))
+        ledger.execute(SignInDealer(table=spec.code, dealer_id=f"D-{spec.code}-1",
+                                    actor=SUPERVISOR, at=at))
+
+
+def _pool_id() -> Any:
+    from ledger.domain.jackpot_pool import pool_id
+
+    return pool_id(POOL)
+
+
+def chips_for(amount: Decimal) -> dict[str, int]:
+    chips, left = {}, int(amount)
+    for denomination in DENOMINATIONS:
+        if left >= denomination:
+            chips[str(denomination)], left = divmod(left, denomination)[0], left % denomination
+    return chips
+
+
+def play_table(sim: TableSimulator, rounds: int, turnstile: Turnstile | None,
+               on_round: Callable[[], None]) -> None:
+    slip = sim.rng.randint(10_000, 90_000)
+    opening = sum(Decimal(d) * n for d, n in OPENING_CHIPS.items())
+    sim.tally.rack = opening
+    for number in range(1, rounds + 1):
+        ticket = turnstile.for_round(sim.spec.code, number) if turnstile else None
+        sim.play_round(ticket)
+        if number % 15 == 0:
+            sim.change_dealer(number // 15 + 1)
+        slip = _balance_rack(sim, slip)
+        on_round()
+    _close_shift(sim)
+
+
+def _balance_rack(sim: TableSimulator, slip: int) -> int:
+    shift = {"table": sim.spec.code, "gaming_day": sim.gaming_day, "shift": "day"}
+    if sim.tally.rack < Decimal("60000"):
+        sim.send(RecordFill, **shift, slip=slip, chips=FILL, runner_id="CAGE-1",
+                 supervisor=sim.supervisor, actor=sim.supervisor)
+        sim.tally.rack += Decimal("100000")
+        return slip + 1
+    if sim.tally.rack > Decimal("400000"):
+        sim.send(RecordCredit, **shift, slip=slip, chips=FILL, runner_id="CAGE-1",
+                 supervisor=sim.supervisor, actor=sim.supervisor)
+        sim.tally.rack -= Decimal("100000")
+        return slip + 1
+    return slip
+
+
+def _close_shift(sim: TableSimulator) -> None:
+    shift = {"table": sim.spec.code, "shift": "day", "gaming_day": sim.gaming_day}
+    if sim.order:  # reveal the last shoe's order and secret
+        sim.close_shoe()
+    sim.send(EnterDrop, **shift, cash=sim.tally.cash, markers=sim.tally.markers,
+             counted_by=("COUNT-1", "COUNT-2"), actor=sim.supervisor)
+    sim.send(CloseShift, **shift, chips=chips_for(sim.tally.rack), dealer_id=sim.dealer.staff_id,
+             supervisor=sim.supervisor, actor=sim.supervisor)
+    sim.send(CloseTable, table=sim.spec.code, actor=sim.supervisor)
+
+
+def run_floor(ledger: Ledger, plan: list[TableSpec], *, rounds: int, seed: int, day: date,
+              on_round: Callable[[], None] = lambda: None,
+              irregularity_rate: float = 0.01) -> FloorResult:  # money-safe: a probability
+    """Play `rounds` rounds at every table of the plan, concurrently; one day shift."""
+    set_up(ledger, plan, day)
+    started_at = {spec.code: ledger.load(table_id(spec.code), spec.code).round_count
+                  for spec in plan}
+    stud = [spec.code for spec in plan if spec.game == "stud-poker"]
+    turnstile = Turnstile(stud) if stud else None
+    result = FloorResult()
+    shift_seconds = 8 * 3600 - 1800
+    sims = []
+    for spec in plan:
+        sim = TableSimulator(ledger, spec, seed, shift_start(day), irregularity_rate)
+        sim.gaming_day = day
+        sim.first_round = started_at[spec.code]
+        sim.round_seconds = min(ROUND_SECONDS[spec.game], shift_seconds // max(rounds, 1))
+        sims.append(sim)
+
+    def worker(sim: TableSimulator) -> None:
+        try:
+            play_table(sim, rounds, turnstile if sim.spec.game == "stud-poker" else None, on_round)
+        except Exception as error:  # reported with the table it happened at
+            result.errors.append(f"{sim.spec.code}: {type(error).__name__}: {error}")
+            if turnstile is not None:
+                turnstile.abandon()
+
+    threads = [threading.Thread(target=worker, args=(sim,), name=sim.spec.code) for sim in sims]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    result.tables = {sim.spec.code: sim.tally for sim in sims}
+    return result

@@ -1,0 +1,42 @@
+"""How simulated players bet and decide: plausible, simple, and the same for the same seed."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from random import Random
+
+from ledger.cards import Card, Rank
+from ledger.games import q_poker, stud_poker
+
+HUNDRED = Decimal("100.00")
+
+
+def stake(rng: Random, minimum: Decimal, maximum: Decimal) -> Decimal:
+    """A bet in whole hundreds, mostly near the minimum, now and then a big one."""
+    units = int(minimum / HUNDRED) or 1
+    top = int(maximum / HUNDRED)
+    choice = rng.choices((1, 2, 3, 5, 10, 20, 50), weights=(30, 20, 12, 12, 10, 6, 2))[0]
+    return Decimal(min(top, units * choice)) * HUNDRED
+
+
+def players_at(rng: Random, seats: int, previous: int) -> int:
+    """Players come and go a little between rounds; nobody is forced to stay."""
+    return max(1, min(seats, previous + rng.choice((-1, 0, 0, 0, 1))))
+
+
+def stud_raises(cards: tuple[Card, ...]) -> bool:
+    """The usual strategy: raise with a pair or better, or with ace-king high."""
+    value = stud_poker.evaluate(cards)
+    if value.category != "high_card":
+        return True
+    ranks = sorted((card.rank for card in cards), reverse=True)
+    return ranks[0] == Rank.ACE and ranks[1] == Rank.KING
+
+
+def q_poker_plays(cards: tuple[Card, ...]) -> bool:
+    """Continue with Q-6-4 or better (the published optimal rule), else surrender."""
+    value = q_poker.evaluate(cards)
+    if value.category != "high_card":
+        return True
+    ranks = sorted((card.rank for card in cards), reverse=True)
+    return tuple(ranks) >= (Rank.QUEEN, Rank.SIX, Rank.FOUR)

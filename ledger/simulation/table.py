@@ -1,0 +1,195 @@
+"""One simulated table: its dealer terminal sending a shift's rounds, one command at a time."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from decimal import Decimal
+from random import Random
+from typing import Any, cast
+from uuid import NAMESPACE_URL, uuid5
+
+from ledger.application import Ledger
+from ledger.cards import DECK, Card
+from ledger.commands import (
+    BurnCards, CloseShoe, Command, CutShoe, OpenRound, PlaceBet, SettleRound, ShuffleShoe,
+    SignInDealer, SignOutDealer,
+)
+from ledger.domain.base import Actor, Role
+from ledger.domain.round import Round, round_id
+from ledger.domain.shoe import commitment_of
+from ledger.domain.table import table_id
+from ledger.simulation import games
+from ledger.simulation.strategy import players_at, stake
+
+SIM_NAMESPACE = uuid5(NAMESPACE_URL, "https://round-ledger/simulation")
+DECKS = {"baccarat": 8, "fortune-8": 6, "stud-poker": 1, "q-poker": 1}
+ROUND_SECONDS = {"baccarat": 55, "fortune-8": 50, "stud-poker": 90, "q-poker": 75}
+
+
+@dataclass
+class TableSpec:
+    code: str
+    game: str
+    pit: str
+    min_bet: Decimal
+    max_bet: Decimal
+    seats: int = 7
+
+
+@dataclass
+class Tally:
+    """What one table's simulation did, for the progress bar and the shift's accounting."""
+
+    rounds: int = 0
+    voids: int = 0
+    commands: int = 0
+    events: int = 0
+    rack: Decimal = Decimal("0.00")
+    cash: Decimal = Decimal("0.00")
+    markers: Decimal = Decimal("0.00")
+    latencies: list[float] = field(default_factory=list)  # money-safe: seconds per command
+
+
+class TableSimulator:
+    """Sends a table's rounds through `Ledger.execute`, as its dealer terminal would."""
+
+    def __init__(self, ledger: Ledger, spec: TableSpec, seed: int, start: datetime,
+                 irregularity_rate: float = 0.01) -> None:  # money-safe: a probability
+        self.ledger, self.spec, self.seed = ledger, spec, seed
+        self.rng = Random(f"{seed}/{spec.code}")
+        self.now = start
+        self.sent = 0
+        self.tally = Tally()
+        self.gaming_day = start.date()
+        self.first_round = 0  # rounds the table played on earlier days
+        self.round_seconds = ROUND_SECONDS[spec.game]
+        self.irregularity_rate = irregularity_rate
+        self.dealer = Actor(staff_id=f"D-{spec.code}-1", role=Role.DEALER)
+        self.supervisor = Actor(staff_id=f"S-{spec.pit}", role=Role.SUPERVISOR)
+        self.order: list[Card] = []
+        self.position = 0
+        self.secret = ""
+        self.cut_at: int | None = None
+        self.players = self.rng.randint(2, spec.seats)
+        self.carried: set[int] = set()  # Stud Poker boxes whose jackpot bets a void carried
+        self._jackpot_boxes: list[int] = []
+
+    def last_jackpot_boxes(self) -> list[int]:
+        return self._jackpot_boxes
+
+    # -- sending ------------------------------------------------------------------------
+    def send(self, command_class: type[Command], *, actor: Actor | None = None,
+             **fields: Any) -> None:
+        import time
+
+        self.sent += 1
+        command = command_class(
+            command_id=uuid5(SIM_NAMESPACE,
+                             f"{self.seed}/{self.gaming_day}/{self.spec.code}/{self.sent}"),
+            actor=actor or self.dealer, terminal=f"{self.spec.code}-terminal", at=self.now,
+            **fields,
+        )
+        started = time.perf_counter()
+        recorded = self.ledger.execute(command)
+        self.tally.latencies.append(time.perf_counter() - started)
+        self.tally.commands += 1
+        self.tally.events += len(recorded.events)
+        self.now += timedelta(seconds=1)
+
+    def table_fields(self) -> dict[str, Any]:
+        return {"table": self.spec.code}
+
+    # -- the shoe -----------------------------------------------------------------------
+    def new_shoe(self) -> None:
+        decks = DECKS[self.spec.game]
+        self.order = [card for _ in range(decks) for card in DECK]
+        self.rng.shuffle(self.order)
+        self.secret = f"{self.rng.getrandbits(128):032x}"
+        self.position = 0
+        self.send(ShuffleShoe, table=self.spec.code,
+                  commitment=commitment_of(self.order, self.secret))
+        self.cut_at = None
+        if self.spec.game in ("baccarat", "fortune-8"):
+            self.cut_at = len(self.order) - (14 if self.spec.game == "baccarat" else 12)
+            self.send(CutShoe, table=self.spec.code, cut_by=f"player on box {self.rng.randint(1, 7)}",
+                      cut_card_position=self.cut_at)
+        if self.spec.game == "baccarat":
+            self.send(BurnCards, table=self.spec.code, count=decks)
+            self.position += decks
+
+    def draw(self) -> Card:
+        card = self.order[self.position]
+        self.position += 1
+        return card
+
+    def close_shoe(self) -> None:
+        self.send(CloseShoe, table=self.spec.code,
+                  revealed_order=[str(card) for card in self.order], secret=self.secret)
+        self.order = []
+
+    def shoe_finished(self) -> bool:
+        if not self.order:
+            return True
+        if self.spec.game in ("stud-poker", "q-poker"):
+            return True  # one deck, freshly shuffled for every round
+        return self.cut_at is not None and self.position >= self.cut_at
+
+    # -- a round ------------------------------------------------------------------------
+    def play_round(self, settle_turn: Any = None) -> None:
+        if self.shoe_finished():
+            if self.order:
+                self.close_shoe()
+            self.new_shoe()
+        self.players = players_at(self.rng, self.spec.seats, self.players)
+        self.send(OpenRound, table=self.spec.code)
+        self._jackpot_boxes = []
+        number = self.first_round + self.tally.rounds + self.tally.voids + 1
+        play = games.PLAYERS[self.spec.game]
+        voided = play(self, settle_turn)
+        if voided:
+            self.tally.voids += 1
+        else:
+            self.tally.rounds += 1
+            self._book(number)
+        self.now += timedelta(seconds=self.round_seconds)
+
+    def bet(self, box: int, spot: str, amount: Decimal | None = None,
+            player: str | None = None) -> Decimal:
+        amount = Decimal(amount) if amount else stake(self.rng, self.spec.min_bet, self.spec.max_bet)
+        if spot == "jackpot":
+            self._jackpot_boxes.append(box)
+        self.send(PlaceBet, table=self.spec.code, box=box, spot=spot, amount=amount, player=player)
+        return amount
+
+    def settle(self, settle_turn: Any = None) -> None:
+        if settle_turn is None:
+            self.send(SettleRound, table=self.spec.code)
+            return
+        with settle_turn:
+            self.send(SettleRound, table=self.spec.code)
+
+    def _book(self, number: int) -> None:
+        """The rack follows the round: what the house won stays, what it paid leaves."""
+        round_ = cast(Round, self.ledger.load(round_id(table_id(self.spec.code), number), "round"))
+        self.tally.rack += sum((r.house_win for r in round_.results if r.spot != "jackpot"),
+                               Decimal("0.00"))
+
+    def buy_in(self, players: int | bool) -> None:
+        """New players change cash (or a marker) for chips: the rack gives, the drop box takes."""
+        for _ in range(int(players)):
+            amount = stake(self.rng, self.spec.min_bet, self.spec.max_bet) * 10
+            self.tally.rack -= amount
+            if self.rng.random() < 0.1:
+                self.tally.markers += amount
+            else:
+                self.tally.cash += amount
+
+    def change_dealer(self, number: int) -> None:
+        out = self.dealer
+        self.send(SignOutDealer, table=self.spec.code, dealer_id=out.staff_id,
+                  actor=self.supervisor)
+        self.dealer = Actor(staff_id=f"D-{self.spec.code}-{number}", role=Role.DEALER)
+        self.send(SignInDealer, table=self.spec.code, dealer_id=self.dealer.staff_id,
+                  actor=self.supervisor)
+
