@@ -16,7 +16,8 @@ from ledger.simulation.floor import GAME_ORDER, FloorResult, floor_plan, run_flo
 
 
 def simulate_floor(tables: int, rounds: int, seed: int, day: date,
-                   games: tuple[str, ...] = GAME_ORDER) -> FloorResult:
+                   games: tuple[str, ...] = GAME_ORDER,
+                   irregularity_rate: float = 0.01) -> FloorResult:  # money-safe
     """Run the floor with a progress bar of rounds recorded and events per second."""
     plan = floor_plan(tables, games)
     total = tables * rounds
@@ -32,7 +33,8 @@ def simulate_floor(tables: int, rounds: int, seed: int, day: date,
             counts["rounds"] += 1
             progress.update(task, advance=1, rate=f"{counts['rounds'] / max(time.perf_counter() - started, 1e-9):,.1f} rounds/s")
 
-        result = run_floor(rt.ledger, plan, rounds=rounds, seed=seed, day=day, on_round=on_round)
+        result = run_floor(rt.ledger, plan, rounds=rounds, seed=seed, day=day, on_round=on_round,
+                           irregularity_rate=irregularity_rate)
         elapsed = time.perf_counter() - started
     events = sum(t.events for t in result.tables.values())
     console.print(f"{sum(t.rounds for t in result.tables.values())} rounds settled, "

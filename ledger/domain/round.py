@@ -270,6 +270,7 @@ class Round(Aggregate):
     @event(Settled)
     def close_settled(self, outcome: dict[str, Any], house_win: Decimal, by: Provenance) -> None:
         self.phase = Phase.SETTLED
+        self.outcome = outcome
 
     class Voided(Aggregate.Event):
         reason: str

@@ -45,7 +45,8 @@ def baccarat(sim: TableSimulator, turn: Any) -> bool:
     for box in _boxes(sim):
         spot = sim.rng.choices(("banker", "player", "tie", "player_pair", "banker_pair"),
                                weights=(46, 40, 6, 4, 4))[0]
-        sim.bet(box, spot)
+        side_bet = spot not in ("banker", "player")  # side bets are small, as players make them
+        sim.bet(box, spot, amount=sim.spec.min_bet * sim.rng.randint(1, 3) if side_bet else None)
     sim.buy_in(sim.rng.random() < 0.3)
     cards: list[Card] = []
     while (side := baccarat_rules.next_card_to(cards)) is not None:

@@ -1,0 +1,78 @@
+"""The simulated floor against the games' mathematics (an in-memory ledger, a fixed seed)."""
+
+from __future__ import annotations
+
+import math
+from datetime import date
+from decimal import Decimal
+
+import pytest
+
+from ledger.application import Ledger, LedgerApplication
+from ledger.domain.round import Round, round_id
+from ledger.domain.table import table_id
+from ledger.games.edges import profile
+from ledger.simulation.floor import floor_plan, run_floor
+
+pytestmark = pytest.mark.slow
+
+
+def _play(plan_size: int, games: tuple[str, ...], rounds: int):
+    import ledger.handlers  # noqa: F401  (registers the handlers)
+
+    app = LedgerApplication(env={"PERSISTENCE_MODULE": "eventsourcing.popo",
+                                 "AGGREGATE_CACHE_MAXSIZE": "5000"})
+    ledger = Ledger(app)
+    plan = floor_plan(plan_size, games)
+    result = run_floor(ledger, plan, rounds=rounds, seed=20041231, day=date(2026, 11, 22))
+    assert not result.errors, result.errors
+    played = {
+        spec.code: [ledger.load(round_id(table_id(spec.code), n), "round")
+                    for n in range(1, rounds + 1)]
+        for spec in plan
+    }
+    return plan, played
+
+
+@pytest.fixture(scope="module")
+def baccarat_floor():
+    return _play(4, ("baccarat",), 150)  # 600 coups
+
+
+@pytest.fixture(scope="module")
+def floor():
+    return _play(8, ("baccarat", "stud-poker", "q-poker", "fortune-8"), 60)
+
+
+def _settled(rounds: list[Round]) -> list[Round]:
+    return [r for r in rounds if r.phase == "settled"]
+
+
+def test_baccarat_banker_player_and_tie_frequencies_fall_in_their_bands(baccarat_floor):
+    plan, rounds = baccarat_floor
+    coups = [r for spec in plan if spec.game == "baccarat" for r in _settled(rounds[spec.code])]
+    n = len(coups)
+    for winner, p in (("banker", 0.458597), ("player", 0.446247), ("tie", 0.095156)):
+        share = sum(1 for r in coups if r.outcome["winner"] == winner) / n
+        band = 4 * math.sqrt(p * (1 - p) / n)
+        assert abs(share - p) <= band, f"{winner}: {share:.4f} over {n} coups, expected {p}"
+
+
+@pytest.mark.parametrize("game", ["baccarat", "fortune-8", "stud-poker", "q-poker"])
+def test_the_house_hold_per_game_falls_in_the_band_its_edge_and_variance_allow(floor, game):
+    plan, rounds = floor
+    win = expected = variance = Decimal(0)
+    for spec in plan:
+        if spec.game != game:
+            continue
+        for round_ in _settled(rounds[spec.code]):
+            for bet in round_.results:
+                if bet.spot in ("jackpot", "raise"):
+                    continue  # the raise's risk is folded into the ante's profile
+                edge, var = profile(game, bet.spot)
+                expected += bet.stake * edge
+                variance += bet.stake * bet.stake * var
+                win += bet.house_win
+            win += sum((b.house_win for b in round_.results if b.spot == "raise"), Decimal(0))
+    sigma = variance.sqrt()
+    assert abs(win - expected) <= 4 * sigma, f"{game}: won {win}, expected {expected} ± {sigma}"
