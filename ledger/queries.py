@@ -1,4 +1,4 @@
-"""Read models for the CLI, straight from the event store (projections come later)."""
+"""Read models for the CLI: a table straight from its events; the floor from the projections."""
 
 from __future__ import annotations
 
@@ -9,6 +9,11 @@ from pydantic import BaseModel
 
 from ledger.application import Ledger
 from ledger.domain.table import Table, check_table_code, table_id
+from ledger.infrastructure.database import Database
+from projections import queries as projected
+from projections.jackpot_pools import JackpotPools
+from projections.runner import ProjectionRunner
+from projections.table_state import TableState
 
 
 class TableView(BaseModel):
@@ -47,3 +52,23 @@ def list_tables(ledger: Ledger) -> list[TableView]:
         start = batch[-1].id + 1
     views = [_view(ledger.app.repository.get(i)) for i in ids]
     return sorted(views, key=lambda v: v.code)
+
+
+def _caught_up(database: Database, projection: type[JackpotPools | TableState]) -> None:
+    """The projection brought up to the last event, so what is read next is current."""
+    with ProjectionRunner(database, [projection]) as runner:
+        runner.catch_up()
+
+
+def floor_tables(database: Database) -> list[projected.TableState]:
+    """Every table as the table-state projection has it, caught up first."""
+    _caught_up(database, TableState)
+    with database.connect() as conn:
+        return projected.table_states(conn)
+
+
+def floor_pools(database: Database) -> list[projected.JackpotPoolView]:
+    """Every jackpot pool as the jackpot-pools projection has it, caught up first."""
+    _caught_up(database, JackpotPools)
+    with database.connect() as conn:
+        return projected.jackpot_pools(conn)

@@ -6,7 +6,7 @@ floor, not the length of the history.
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime
 from decimal import Decimal
 from typing import Any
 from uuid import UUID
@@ -21,6 +21,43 @@ from projections.registry import projection_names
 from projections.runner import head
 
 
+class LayoutBet(BaseModel):
+    """A stake on the layout: a bet placed, a jackpot bet carried, or a Stud Poker raise."""
+
+    box: int
+    spot: str
+    amount: Decimal
+    player: str | None = None
+    carried_from: str | None = None
+
+
+class UpcomingLimits(BaseModel):
+    effective_from: date
+    min_bet: Decimal
+    max_bet: Decimal
+    authorisation: str | None = None
+
+
+class PrizeShown(BaseModel):
+    box: int
+    category: str
+    amount: Decimal
+
+
+class RoundResult(BaseModel):
+    """How one round ended, as the table's last results list it."""
+
+    number: int
+    status: str  # settled or void
+    outcome: dict[str, Any] = {}
+    dealer_cards: list[str] | None = None
+    jackpot: list[PrizeShown] = []
+    reason: str | None = None
+    jackpot_carried: bool | None = None
+    house_win: Decimal  # net of later adjustments
+    adjustments: Decimal
+
+
 class TableState(BaseModel):
     """A table as the `table_state` projection has it."""
 
@@ -31,18 +68,22 @@ class TableState(BaseModel):
     rule_set: str
     min_bet: Decimal
     max_bet: Decimal
+    limits_from: date | None
+    upcoming_limits: list[UpcomingLimits] | None
     pit: str
     dealer: str | None
+    jackpot_pool: str | None
+    carried_jackpot_bets: list[dict[str, Any]] | None
     opened_at: datetime
     closed_at: datetime | None
     round_id: UUID | None
     round_number: int | None
     round_phase: str | None
-    bets: Any
-    cards_shown: Any
+    bets: list[LayoutBet] | None
+    cards_shown: dict[str, list[str]] | None
     shoe_id: UUID | None
     shoe_cards_remaining: int | None
-    last_results: Any
+    last_results: list[RoundResult] | None
     version: int
     events_applied: int
     updated_position: int
@@ -92,3 +133,86 @@ def projection_statuses(conn: Connection[Any]) -> list[ProjectionStatus]:
             lag=int(lag_row[0]) if lag_row else 0, updated_at=updated_at,
         ))
     return statuses
+
+
+# -- jackpot pools -----------------------------------------------------------------------------
+class JackpotPoolView(BaseModel):
+    """A pool as the progressive controller shows it (`jackpot_pools` projection)."""
+
+    pool_id: UUID
+    name: str
+    amount: Decimal
+    seed: Decimal
+    liability: Decimal  # amount - seed: what the pool owes players above its seed
+    contributions: Decimal  # every jackpot bet's share paid into the pool
+    reserve: Decimal  # the shares set aside for the next seed
+    prizes: Decimal  # every prize won, whoever paid it
+    paid_by_house: Decimal  # the part of the prizes the pool could not cover
+    adjustments: Decimal
+    resets: int
+    tables: list[str]
+    hits: int
+
+
+class JackpotHitView(BaseModel):
+    sequence: int
+    table: str
+    round_id: UUID
+    box: int
+    category: str
+    prize: Decimal
+    pool_before: Decimal
+    paid_by_pool: Decimal
+    paid_by_house: Decimal
+    pool_after: Decimal
+    recorded_at: datetime
+
+
+class PoolAdjustmentView(BaseModel):
+    amount: Decimal
+    reason: str
+    staff_id: str
+    role: str
+    pool_after: Decimal
+    recorded_at: datetime
+
+
+class JackpotPoolDetail(JackpotPoolView):
+    hit_log: list[JackpotHitView]
+    adjustment_log: list[PoolAdjustmentView]
+
+
+POOLS = (
+    "SELECT p.pool_id, p.name, p.amount, p.seed, p.amount - p.seed AS liability, "
+    "       p.contributions, p.reserve, p.prizes, p.paid_by_house, p.adjustments, p.resets, "
+    "       p.tables, (SELECT count(*) FROM jackpot_hits h WHERE h.pool_id = p.pool_id) AS hits "
+    "  FROM jackpot_pools p"
+)
+
+
+def jackpot_pools(conn: Connection[Any]) -> list[JackpotPoolView]:
+    """Every pool, by name."""
+    with conn.cursor(row_factory=dict_row) as cursor:
+        rows = cursor.execute(POOLS + " ORDER BY p.name").fetchall()
+    return [JackpotPoolView(**row) for row in rows]
+
+
+def jackpot_pool(conn: Connection[Any], name: str) -> JackpotPoolDetail:
+    """One pool with every hit and every adjustment, oldest first."""
+    with conn.cursor(row_factory=dict_row) as cursor:
+        row = cursor.execute(POOLS + " WHERE p.name = %s", (name,)).fetchone()
+        if row is None:
+            raise NotFound(f"jackpot pool {name} is not in the jackpot-pools projection.")
+        hits = cursor.execute(
+            "SELECT sequence, table_code AS table, round_id, box, category, prize, pool_before, "
+            "paid_by_pool, paid_by_house, pool_after, recorded_at FROM jackpot_hits "
+            "WHERE pool_id = %s ORDER BY sequence", (row["pool_id"],),
+        ).fetchall()
+        adjustments = cursor.execute(
+            "SELECT amount, reason, staff_id, role, pool_after, recorded_at "
+            "FROM jackpot_adjustments WHERE pool_id = %s ORDER BY position", (row["pool_id"],),
+        ).fetchall()
+    return JackpotPoolDetail(
+        **row, hit_log=[JackpotHitView(**hit) for hit in hits],
+        adjustment_log=[PoolAdjustmentView(**adjustment) for adjustment in adjustments],
+    )

@@ -1,22 +1,35 @@
 """Table state: per table, what a pit boss sees on the floor screen.
 
-Kept from the Table stream's events: open or closed, game, rule set, limits, pit, dealer.
-The round columns (current round and its phase, bets on the layout, cards shown, shoe cards
-remaining, last results) are there, nullable, for the round and shoe events to fill: each of
-those event types becomes one more `@handles` method here (then `ledger projections rebuild
-table_state` applies it to the history already recorded).
+From the Table stream: open or closed, game, rule set, pit, dealer, linked jackpot pool, jackpot
+bets carried from a void round, and the limits. From the round and shoe streams
+(`projections.table_rounds`): the current round, its phase, the bets on the layout, the cards
+shown, the shoe's cards remaining and the last results.
 
-`events_applied` counts the events applied to each row. It is what a crash test compares: an
-event applied twice, or skipped, changes it.
+The limits are the ones in force on the date of the table's latest opening, settings change or
+round start, by the rule every round applies (`settings_in_force`: the latest `effective_from`
+not after that date; on the same date, the one recorded later). Those are the moments a
+table's limits can take effect: a round records the settings in force on its own date, so a
+change dated tomorrow is shown under `upcoming_limits` until the first round from that date,
+never applied early. Dates are those the terminals gave (`by.at`), so a rebuild finds the same.
+
+`events_applied` counts the Table events applied to each row (the round and shoe streams' are
+counted on their own rows in `table_rounds` and `table_shoes`). It is what a crash test
+compares: an event applied twice, or skipped, changes it.
+
+A change to these tables' shape reaches a database that already has them only through
+`ledger projections rebuild table_state`.
 """
 
 from __future__ import annotations
 
+from datetime import date, datetime
 from typing import Any
 
 from psycopg import Cursor
+from psycopg.types.json import Jsonb
 
-from projections.base import Projection, StoredEvent, handles
+from projections.base import StoredEvent, handles
+from projections.table_rounds import ROUNDS_DDL, SHOES_DDL, RoundColumns
 
 TABLE_STATE_DDL = """
 CREATE TABLE IF NOT EXISTS {table_state} (
@@ -27,11 +40,15 @@ CREATE TABLE IF NOT EXISTS {table_state} (
     rule_set text NOT NULL,
     min_bet numeric(14, 2) NOT NULL,
     max_bet numeric(14, 2) NOT NULL,
+    limits_from date,
+    upcoming_limits jsonb,
     pit text NOT NULL,
     dealer text,
+    jackpot_pool text,
+    carried_jackpot_bets jsonb,
     opened_at timestamptz NOT NULL,
     closed_at timestamptz,
-    -- filled by round and shoe events once they are projected
+    -- the current round (after it ends: the last one, phase settled or void) and shoe
     round_id uuid,
     round_number integer,
     round_phase text,
@@ -40,21 +57,63 @@ CREATE TABLE IF NOT EXISTS {table_state} (
     shoe_id uuid,
     shoe_cards_remaining integer,
     last_results jsonb,
-    -- bookkeeping: the stream version and global position last applied, and how many
-    -- events made this row (an event applied twice shows here)
+    -- bookkeeping: the Table stream version last applied, how many Table events made this
+    -- row (an event applied twice shows here), the global position that last changed it
     version bigint NOT NULL,
     events_applied bigint NOT NULL,
     updated_position bigint NOT NULL
 )
 """
 
+# Every house-settings record of every table: the limits are looked up here by date.
+LIMITS_DDL = """
+CREATE TABLE IF NOT EXISTS {table_limits} (
+    stream_id uuid NOT NULL,
+    position bigint NOT NULL,
+    effective_from date NOT NULL,
+    min_bet numeric(14, 2) NOT NULL,
+    max_bet numeric(14, 2) NOT NULL,
+    authorisation text,
+    PRIMARY KEY (stream_id, effective_from, position)  -- the lookup by date: one index probe
+)
+"""
+
 TOUCH = "version = %(version)s, events_applied = events_applied + 1, " \
         "updated_position = %(position)s"
 
+RECORD_LIMITS = (
+    "INSERT INTO {table_limits} VALUES (%(stream_id)s, %(position)s, %(effective_from)s, "
+    "%(min_bet)s, %(max_bet)s, %(authorisation)s)"
+)
 
-class TableState(Projection):
+# The limits in force on %(on)s, and the later ones (the last recorded for each date).
+APPLY_LIMITS = """
+UPDATE {table_state} t
+   SET min_bet = coalesce(f.min_bet, t.min_bet), max_bet = coalesce(f.max_bet, t.max_bet),
+       limits_from = coalesce(f.effective_from, t.limits_from),
+       upcoming_limits = (
+           SELECT jsonb_agg(jsonb_build_object(
+                      'effective_from', u.effective_from, 'min_bet', u.min_bet::text,
+                      'max_bet', u.max_bet::text, 'authorisation', u.authorisation)
+                  ORDER BY u.effective_from)
+             FROM (SELECT DISTINCT ON (effective_from) * FROM {table_limits}
+                    WHERE stream_id = %(stream_id)s AND effective_from > %(on)s
+                    ORDER BY effective_from, position DESC) u)
+  FROM (SELECT %(stream_id)s::uuid AS stream_id) k
+  LEFT JOIN LATERAL (
+       SELECT min_bet, max_bet, effective_from FROM {table_limits}
+        WHERE stream_id = k.stream_id AND effective_from <= %(on)s
+        ORDER BY effective_from DESC, position DESC LIMIT 1) f ON true
+ WHERE t.stream_id = k.stream_id
+"""
+
+
+class TableState(RoundColumns):
     name = "table_state"
-    tables = {"table_state": TABLE_STATE_DDL}
+    tables = {
+        "table_state": TABLE_STATE_DDL, "table_limits": LIMITS_DDL,
+        "table_rounds": ROUNDS_DDL, "table_shoes": SHOES_DDL,
+    }
 
     @handles("Table.Opened")
     def opened(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
@@ -68,15 +127,22 @@ class TableState(Projection):
             ),
             {**_opening(body), "code": body["code"], **_envelope(event)},
         )
+        self._record_limits(cursor, event)
 
     @handles("Table.Reopened")
     def reopened(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
         self._update(
             cursor, event,
-            "is_open = true, game = %(game)s, rule_set = %(rule_set)s, "
-            "min_bet = %(min_bet)s, max_bet = %(max_bet)s, pit = %(pit)s, opened_at = %(at)s",
+            "is_open = true, game = %(game)s, rule_set = %(rule_set)s, pit = %(pit)s, "
+            "opened_at = %(at)s",
             _opening(event.body),
         )
+        self._record_limits(cursor, event)
+
+    @handles("Table.SettingsChanged")
+    def settings_changed(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
+        self._update(cursor, event, "", {})
+        self._record_limits(cursor, event)
 
     @handles("Table.Closed")
     def closed(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
@@ -91,16 +157,66 @@ class TableState(Projection):
     def dealer_signed_out(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
         self._update(cursor, event, "dealer = NULL", {})
 
+    @handles("Table.PoolLinked")
+    def pool_linked(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
+        self._update(cursor, event, "jackpot_pool = %(pool)s", {"pool": event.body["pool"]})
+
+    @handles("Table.JackpotBetsCarried")
+    def jackpot_bets_carried(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
+        self._update(cursor, event, "carried_jackpot_bets = %(bets)s",
+                     {"bets": Jsonb(event.body["bets"])})
+
+    @handles("Table.ShoeStarted")
+    def shoe_started(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
+        self._update(cursor, event, "shoe_id = %(shoe)s, shoe_cards_remaining = NULL",
+                     {"shoe": event.body["shoe_id"]})
+        self.show_shoe(cursor, event.body["shoe_id"], event.position)
+
+    @handles("Table.RoundStarted")
+    def round_started(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
+        """The new round replaces the last on the screen; the carried bets are now its bets."""
+        self._update(
+            cursor, event,
+            "round_id = %(round)s, round_number = %(number)s, round_phase = NULL, bets = NULL, "
+            "cards_shown = NULL, carried_jackpot_bets = NULL",
+            {"round": event.body["round_id"], "number": event.body["number"]},
+        )
+        self.show_round(cursor, event.body["round_id"], event.position)
+        self._apply_limits(cursor, event)
+
+    @handles("Table.RoundFinished")
+    def round_finished(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
+        self._update(cursor, event, "", {})  # the round's own Settled or Voided shows its end
+
+    # -- helpers -----------------------------------------------------------------------
     def _update(
         self, cursor: Cursor[Any], event: StoredEvent, assignments: str, params: dict[str, Any]
     ) -> None:
+        assignments = f"{assignments}, {TOUCH}" if assignments else TOUCH
         cursor.execute(
             self.sql(
-                f"UPDATE {{table_state}} SET {assignments}, {TOUCH} "
+                f"UPDATE {{table_state}} SET {assignments} "
                 "WHERE stream_id = %(stream_id)s"
             ),
             {**params, **_envelope(event)},
         )
+
+    def _record_limits(self, cursor: Cursor[Any], event: StoredEvent) -> None:
+        settings, on = event.body["settings"], _day(event)
+        cursor.execute(self.sql(RECORD_LIMITS), {
+            "stream_id": event.stream_id, "position": event.position,
+            "effective_from": settings.get("effective_from", on), "min_bet": settings["min_bet"],
+            "max_bet": settings["max_bet"], "authorisation": settings.get("authorisation"),
+        })
+        self._apply_limits(cursor, event)
+
+    def _apply_limits(self, cursor: Cursor[Any], event: StoredEvent) -> None:
+        cursor.execute(self.sql(APPLY_LIMITS), {"stream_id": event.stream_id, "on": _day(event)})
+
+
+def _day(event: StoredEvent) -> date:
+    """The date the terminal gave for the event, as a round takes its settings' date."""
+    return datetime.fromisoformat(event.body["by"]["at"]).date()
 
 
 def _opening(body: dict[str, Any]) -> dict[str, Any]:

@@ -6,12 +6,14 @@ from decimal import Decimal
 from typing import Annotated, cast
 
 import typer
+from rich.table import Table as RichTable
 
 from ledger.cli.common import RoleOption, StaffOption, TerminalOption, actor, console
 from ledger.cli.common import default_terminal, runtime, send
 from ledger.commands import AdjustPool, CreatePool, LinkTable
 from ledger.domain.base import Role
 from ledger.domain.jackpot_pool import JackpotPool, pool_id
+from ledger.queries import floor_pools
 
 app = typer.Typer(help="Progressive jackpot pools.", no_args_is_help=True)
 Name = Annotated[str, typer.Argument(help="Pool name.")]
@@ -69,3 +71,15 @@ def show(name: Name) -> None:
         f"{pool.reserve}, {pool.hits} hit(s), tables {', '.join(pool.tables) or '-'}",
         highlight=False,
     )
+
+
+@app.command("list")
+def list_() -> None:
+    """Every pool: the jackpot-pools projection, brought up to date first."""
+    with runtime() as rt:
+        pools = floor_pools(rt.database)
+    grid = RichTable("pool", "amount", "seed", "liability", "contributions", "hits", "tables")
+    for p in pools:
+        grid.add_row(p.name, str(p.amount), str(p.seed), str(p.liability), str(p.contributions),
+                     str(p.hits), ", ".join(p.tables) or "-")
+    console.print(grid)

@@ -13,7 +13,7 @@ from ledger.cli.common import (
 )
 from ledger.commands import CloseTable, OpenTable, SignInDealer, SignOutDealer
 from ledger.domain.base import Role
-from ledger.queries import list_tables, table_view
+from ledger.queries import floor_tables, table_view
 
 app = typer.Typer(help="Open and close tables; dealers in and out.", no_args_is_help=True)
 Code = Annotated[str, typer.Argument(help="Table code, e.g. BAC-01.")]
@@ -94,13 +94,16 @@ def show(table: Code) -> None:
 
 @app.command("list")
 def list_() -> None:
-    """Every table the ledger knows."""
+    """Every table: the table-state projection, brought up to date first."""
     with runtime() as rt:
-        views = list_tables(rt.ledger)
-    grid = RichTable("table", "game", "rule set", "limits", "pit", "state", "dealer")
-    for v in views:
+        states = floor_tables(rt.database)
+    grid = RichTable("table", "game", "rule set", "limits", "pit", "state", "dealer", "round",
+                     "shoe left")
+    for s in states:
         grid.add_row(
-            v.code, v.game, v.rule_set, f"{v.min_bet}-{v.max_bet}", v.pit,
-            "[green]open[/]" if v.is_open else "closed", v.dealer or "-",
+            s.code, s.game, s.rule_set, f"{s.min_bet}-{s.max_bet}", s.pit,
+            "[green]open[/]" if s.is_open else "closed", s.dealer or "-",
+            f"{s.round_number} {s.round_phase}" if s.round_number else "-",
+            "-" if s.shoe_cards_remaining is None else str(s.shoe_cards_remaining),
         )
     console.print(grid)

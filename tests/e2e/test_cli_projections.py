@@ -77,7 +77,7 @@ def test_run_follows_new_events_until_interrupted(cli, database, superuser):
         if follower.poll() is None:
             follower.kill()
     assert follower.returncode == 0, err
-    assert "following table_state (Ctrl-C to stop)" in out
+    assert "following table_state, jackpot_pools, shift_report (Ctrl-C to stop)" in out
     assert "table_state: stopped at position 8" in out
 
 
@@ -86,7 +86,8 @@ def test_an_unknown_projection_is_one_red_line_and_exit_1(cli):
         result = cli("projections", *command)
         assert result.code == 1
         assert result.err.strip().splitlines() == [
-            "error: unknown projection 'jackpots': known are table_state."
+            "error: unknown projection 'jackpots': known are table_state, jackpot_pools, "
+            "shift_report."
         ]
 
 

@@ -1,0 +1,261 @@
+"""The round and shoe columns of table state: what is on the layout now, and how it ended.
+
+Round and shoe events do not carry their table's stream id, so each round and each shoe has a
+row of its own here (`table_rounds`, `table_shoes`), keyed by its stream id and naming its
+table by code (from `Round.Opened` and `Shoe.Shuffled`). Every round or shoe event updates its
+own row, then copies what the floor screen shows into the table's row, but only while the table
+shows that round or shoe (`Table.RoundStarted` and `Table.ShoeStarted` point the table at it).
+Either order of a table's event and its round's or shoe's first event ends in the same row.
+
+What the columns show:
+
+- `round_phase`: the Round aggregate's phase (betting, dealing, revealed, settled, void). After
+  a round ends the table keeps showing it, with its final phase, until the next one starts.
+- `bets`: every bet placed, in order (carried jackpot bets first, marked `carried_from`), and
+  each Stud Poker raise as a bet of spot `raise`: the stakes on the layout.
+- `cards_shown`: {target: [cards]} of the cards dealt face up or exposed by mistake; once the
+  dealer's hand is revealed, or the round is settled, every card dealt.
+- `shoe_cards_remaining`: as the Shoe aggregate counts it, its 52-card decks less every card
+  drawn or burned.
+- `last_results`: the last ten rounds ended, newest first: number, `settled` with the game's
+  outcome (baccarat's winner, the Q Poker dealer's hand...), the dealer's cards where revealed,
+  jackpot prizes, and the house win net of later adjustments; or `void` with the reason.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from psycopg import Cursor
+from psycopg.types.json import Jsonb
+
+from projections.base import Projection, StoredEvent, handles
+
+RESULTS_KEPT = 10
+CARDS_PER_DECK = 52
+
+ROUNDS_DDL = """
+CREATE TABLE IF NOT EXISTS {table_rounds} (
+    round_id uuid PRIMARY KEY,
+    table_code text NOT NULL,
+    number integer NOT NULL,
+    phase text NOT NULL,
+    bets jsonb NOT NULL,
+    cards jsonb NOT NULL DEFAULT '[]',  -- every card dealt: {{to, card, shown}}
+    all_shown boolean NOT NULL DEFAULT false,
+    dealer_cards jsonb,
+    jackpot jsonb NOT NULL DEFAULT '[]',
+    events_applied bigint NOT NULL,
+    updated_position bigint NOT NULL
+)
+"""
+
+SHOES_DDL = """
+CREATE TABLE IF NOT EXISTS {table_shoes} (
+    shoe_id uuid PRIMARY KEY,
+    table_code text NOT NULL,
+    cards integer NOT NULL,
+    position integer NOT NULL,  -- the next card's place, burns included
+    events_applied bigint NOT NULL,
+    updated_position bigint NOT NULL
+)
+"""
+
+TOUCH = "events_applied = events_applied + 1, updated_position = %(position)s"
+MOVED = "updated_position = greatest(t.updated_position, %(position)s)"
+
+SHOW_ROUND = f"""
+UPDATE {{table_state}} t
+   SET round_number = r.number, round_phase = r.phase, bets = r.bets, {MOVED},
+       cards_shown = (
+           SELECT coalesce(jsonb_object_agg(target, cards), '{{{{}}}}'::jsonb)
+             FROM (SELECT e->>'to' AS target, jsonb_agg(e->'card' ORDER BY ord) AS cards
+                     FROM jsonb_array_elements(r.cards) WITH ORDINALITY AS c(e, ord)
+                    WHERE r.all_shown OR (e->>'shown')::boolean
+                    GROUP BY e->>'to') AS shown)
+  FROM {{table_rounds}} r
+ WHERE r.round_id = %(round)s AND t.round_id = r.round_id
+"""
+
+SHOW_SHOE = f"""
+UPDATE {{table_state}} t SET shoe_cards_remaining = s.cards - s.position, {MOVED}
+  FROM {{table_shoes}} s
+ WHERE s.shoe_id = %(shoe)s AND t.shoe_id = s.shoe_id
+"""
+
+EXPOSE = """
+cards = coalesce((
+    SELECT jsonb_agg(CASE WHEN e->>'to' = %(to)s AND e->>'card' = %(card)s
+                          THEN e || jsonb_build_object('shown', true) ELSE e END ORDER BY ord)
+      FROM jsonb_array_elements(cards) WITH ORDINALITY AS c(e, ord)), '[]'::jsonb)
+"""
+
+# The round's result in front of its table's last results, the oldest beyond ten dropped.
+ADD_RESULT = f"""
+UPDATE {{table_state}} t
+   SET last_results = (
+           SELECT jsonb_agg(e ORDER BY ord)
+             FROM jsonb_array_elements(
+                      jsonb_build_array(
+                          jsonb_build_object('number', r.number) || %(result)s::jsonb
+                          || CASE WHEN r.dealer_cards IS NULL THEN '{{{{}}}}'::jsonb
+                                  ELSE jsonb_build_object('dealer_cards', r.dealer_cards) END
+                          || CASE WHEN r.jackpot = '[]'::jsonb THEN '{{{{}}}}'::jsonb
+                                  ELSE jsonb_build_object('jackpot', r.jackpot) END)
+                      || coalesce(t.last_results, '[]'::jsonb)
+                  ) WITH ORDINALITY AS x(e, ord)
+            WHERE ord <= {RESULTS_KEPT}), {MOVED}
+  FROM {{table_rounds}} r
+ WHERE r.round_id = %(round)s AND t.code = r.table_code
+"""
+
+# A later adjustment (paid to the player) of a round still among the last results.
+ADJUST_RESULT = f"""
+UPDATE {{table_state}} t
+   SET last_results = (
+           SELECT jsonb_agg(CASE WHEN (e->>'number')::integer = r.number THEN e
+                   || jsonb_build_object(
+                          'adjustments', ((e->>'adjustments')::numeric + %(amount)s)::text,
+                          'house_win', ((e->>'house_win')::numeric - %(amount)s)::text)
+                   ELSE e END ORDER BY ord)
+             FROM jsonb_array_elements(t.last_results) WITH ORDINALITY AS x(e, ord)), {MOVED}
+  FROM {{table_rounds}} r
+ WHERE r.round_id = %(round)s AND t.code = r.table_code
+   AND t.last_results @> jsonb_build_array(jsonb_build_object('number', r.number))
+"""
+
+
+class RoundColumns(Projection):
+    """The round and shoe handlers of table state (which adds the Table stream's)."""
+
+    # -- shoes -------------------------------------------------------------------------
+    @handles("Shoe.Shuffled")
+    def shoe_shuffled(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
+        cursor.execute(
+            self.sql("INSERT INTO {table_shoes} VALUES (%s, %s, %s, 0, 1, %s)"),
+            (event.stream_id, event.body["table"], CARDS_PER_DECK * event.body["decks"],
+             event.position),
+        )
+        self.show_shoe(cursor, event.stream_id, event.position)
+
+    @handles("Shoe.CardsBurned")
+    def cards_burned(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
+        self._shoe(cursor, event, "position = position + %(count)s",
+                   {"count": event.body["count"]})
+
+    @handles("Shoe.CardDrawn")
+    def card_drawn(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
+        self._shoe(cursor, event, "position = %(next)s", {"next": event.body["position"] + 1})
+
+    def show_shoe(self, cursor: Cursor[Any], shoe: Any, position: int) -> None:
+        cursor.execute(self.sql(SHOW_SHOE), {"shoe": shoe, "position": position})
+
+    def _shoe(self, cursor: Cursor[Any], event: StoredEvent, assignments: str,
+              params: dict[str, Any]) -> None:
+        cursor.execute(
+            self.sql(f"UPDATE {{table_shoes}} SET {assignments}, {TOUCH} WHERE shoe_id = %(shoe)s"),
+            {**params, "shoe": event.stream_id, "position": event.position},
+        )
+        self.show_shoe(cursor, event.stream_id, event.position)
+
+    # -- rounds ------------------------------------------------------------------------
+    @handles("Round.Opened")
+    def round_opened(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
+        body = event.body
+        carried = [{"box": bet["box"], "spot": "jackpot", "amount": bet["amount"],
+                    "player": None, "carried_from": bet["from_round"]}
+                   for bet in body["carried_jackpot_bets"]]
+        cursor.execute(
+            self.sql("INSERT INTO {table_rounds} (round_id, table_code, number, phase, bets, "
+                     "events_applied, updated_position) VALUES (%s, %s, %s, 'betting', %s, 1, %s)"),
+            (event.stream_id, body["table"], body["number"], Jsonb(carried), event.position),
+        )
+        self.show_round(cursor, event.stream_id, event.position)
+
+    @handles("Round.BetPlaced")
+    def bet_placed(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
+        b = event.body
+        self._add_bet(cursor, event, {"box": b["box"], "spot": b["spot"], "amount": b["amount"],
+                                      "player": b["player"]})
+
+    @handles("Round.DecisionMade")
+    def decision_made(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
+        """A Stud Poker raise puts a stake on the layout; a fold, play or surrender none."""
+        b = event.body
+        if Decimal(b["amount"]) > 0:
+            self._add_bet(cursor, event, {"box": b["box"], "spot": b["decision"],
+                                          "amount": b["amount"], "player": b["player"]})
+        else:
+            self._round(cursor, event, "", {}, show=False)
+
+    @handles("Round.CardDealt")
+    def card_dealt(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
+        b = event.body
+        self._round(cursor, event,
+                    "cards = cards || %(card)s, "
+                    "phase = CASE WHEN phase = 'betting' THEN 'dealing' ELSE phase END",
+                    {"card": Jsonb([{"to": b["to"], "card": b["card"], "shown": b["face_up"]}])})
+
+    @handles("Round.CardExposed")
+    def card_exposed(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
+        self._round(cursor, event, EXPOSE, {"to": event.body["to"], "card": event.body["card"]})
+
+    @handles("Round.DealerRevealed")
+    def dealer_revealed(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
+        self._round(cursor, event, "phase = 'revealed', all_shown = true, dealer_cards = %(c)s",
+                    {"c": Jsonb(event.body["cards"])})
+
+    @handles("Round.JackpotPrizeAwarded")
+    def jackpot_prize(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
+        b = event.body
+        prize = {"box": b["box"], "category": b["category"], "amount": b["amount"]}
+        self._round(cursor, event, "jackpot = jackpot || %(prize)s", {"prize": Jsonb([prize])},
+                    show=False)
+
+    @handles("Round.Settled")
+    def settled(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
+        self._round(cursor, event, "phase = 'settled', all_shown = true", {})
+        self._add_result(cursor, event, {
+            "status": "settled", "outcome": event.body["outcome"],
+            "house_win": event.body["house_win"], "adjustments": "0.00",
+        })
+
+    @handles("Round.Voided")
+    def voided(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
+        """A void returns every stake: the house wins nothing on it (jackpot bets carried)."""
+        self._round(cursor, event, "phase = 'void'", {})
+        self._add_result(cursor, event, {
+            "status": "void", "reason": event.body["reason"],
+            "jackpot_carried": event.body["jackpot_carried"], "house_win": "0.00",
+            "adjustments": "0.00",
+        })
+
+    @handles("Round.Adjusted")
+    def adjusted(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
+        self._round(cursor, event, "", {}, show=False)
+        cursor.execute(self.sql(ADJUST_RESULT), {
+            "round": event.stream_id, "amount": Decimal(event.body["amount"]),
+            "position": event.position,
+        })
+
+    def show_round(self, cursor: Cursor[Any], round_: Any, position: int) -> None:
+        cursor.execute(self.sql(SHOW_ROUND), {"round": round_, "position": position})
+
+    def _add_bet(self, cursor: Cursor[Any], event: StoredEvent, bet: dict[str, Any]) -> None:
+        self._round(cursor, event, "bets = bets || %(bet)s", {"bet": Jsonb([bet])})
+
+    def _add_result(self, cursor: Cursor[Any], event: StoredEvent, result: dict[str, Any]) -> None:
+        cursor.execute(self.sql(ADD_RESULT), {
+            "round": event.stream_id, "result": Jsonb(result), "position": event.position,
+        })
+
+    def _round(self, cursor: Cursor[Any], event: StoredEvent, assignments: str,
+               params: dict[str, Any], *, show: bool = True) -> None:
+        assignments = f"{assignments}, {TOUCH}" if assignments else TOUCH
+        cursor.execute(
+            self.sql(f"UPDATE {{table_rounds}} SET {assignments} WHERE round_id = %(round)s"),
+            {**params, "round": event.stream_id, "position": event.position},
+        )
+        if show:
+            self.show_round(cursor, event.stream_id, event.position)

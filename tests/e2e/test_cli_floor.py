@@ -1,0 +1,43 @@
+"""`ledger table list` and `ledger jackpot list` as a pit boss reads them: from the projections,
+brought up to date by the command itself, so what they print is current."""
+
+from __future__ import annotations
+
+
+def _row(out: str, first_cell: str) -> list[str]:
+    """The cells of the rich table row that starts with `first_cell`."""
+    line = next(line for line in out.splitlines() if f"│ {first_cell} " in line)
+    return [cell.strip() for cell in line.split("│")[1:-1]]
+
+
+def test_table_list_shows_the_round_in_play_and_the_cards_left_in_the_shoe(cli):
+    assert cli("table", "open", "QP-01", "--game", "q-poker", "--min", "100", "--max",
+               "5000").code == 0
+    assert cli("table", "sign-in", "QP-01", "D-4").code == 0
+    assert _row(cli("table", "list").out, "QP-01")[-2:] == ["-", "-"]  # no round, no shoe
+    for command in (("shoe", "shuffle", "QP-01"), ("round", "open", "QP-01"),
+                    ("round", "bet", "QP-01", "1", "play", "200")):
+        done = cli(*command)
+        assert done.code == 0, done.err
+    assert _row(cli("table", "list").out, "QP-01")[-3:] == ["D-4", "1 betting", "52"]
+    assert cli("round", "deal", "QP-01", "box:1", "AS").code == 0
+    listed = cli("table", "list")
+    assert listed.code == 0, listed.err
+    assert _row(listed.out, "QP-01") == [
+        "QP-01", "q-poker", "q-poker/2004", "100.00-5000.00", "main", "open", "D-4",
+        "1 dealing", "51"]
+
+
+def test_jackpot_list_shows_amount_seed_liability_contributions_and_hits(cli):
+    assert cli("table", "open", "SP-01", "--game", "stud-poker", "--min", "100", "--max",
+               "5000").code == 0
+    created = cli("jackpot", "create", "STUD", "--seed", "1000", "--royal", "5000",
+                  "--straight-flush", "2000", "--four", "500", "--full-house", "150",
+                  "--flush", "100", "--rate", "0.5")
+    assert created.code == 0, created.err
+    assert cli("jackpot", "link", "STUD", "SP-01").code == 0
+    assert cli("jackpot", "adjust", "STUD", "250", "--reason", "meter correction").code == 0
+    listed = cli("jackpot", "list")
+    assert listed.code == 0, listed.err
+    assert _row(listed.out, "STUD") == [
+        "STUD", "1250.00", "1000.00", "250.00", "0.00", "0", "SP-01"]
