@@ -112,3 +112,41 @@ def verify_chains(conn: Connection[Any], batch: int = 10_000) -> VerifyReport:
                 walk.step(version, topic, bytes(state), bytes(stored) if stored else None)
             )
     return report
+
+
+# -- the whole ledger: shoes, money, pools, projections ---------------------------------------
+
+
+@dataclass(frozen=True)
+class Failure:
+    """One thing the events say that does not hold, named: which check, which stream, why."""
+
+    check: str  # shoe, money, pool, projection
+    subject: str
+    reason: str
+
+    def __str__(self) -> str:
+        return f"{self.subject}: {self.reason}"
+
+
+@dataclass
+class LedgerReport:
+    chains: VerifyReport
+    failures: list[Failure] = field(default_factory=list)
+    checked: dict[str, int] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return self.chains.ok and not self.failures
+
+
+def verify_ledger(conn: Connection[Any], *, projections: bool = True) -> LedgerReport:
+    """Every check `ledger verify` runs; each failure named, none stopping the others."""
+    from ledger.verify_ledger import check_projections, check_streams
+
+    report = LedgerReport(chains=verify_chains(conn))
+    check_streams(conn, report)
+    if projections:
+        check_projections(conn, report)
+    return report

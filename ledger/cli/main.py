@@ -12,11 +12,12 @@ import typer
 from ledger.bootstrap import open_ledger
 from ledger.cli import db, events, jackpot, projections, report, round, shift, shoe, table
 from ledger.cli.hand import hand
+from ledger.cli.replay import recall, replay
 from ledger.cli.simulate import simulate
 from ledger.cli.common import console
 from ledger.cli.errors import run_guarded
 from ledger.commands import ALL_COMMANDS
-from ledger.verify import verify_chains
+from ledger.verify import verify_ledger
 
 app = typer.Typer(
     help="The round ledger: every action at a live table, recorded as an immutable event.",
@@ -33,18 +34,35 @@ app.add_typer(jackpot.app, name="jackpot")
 app.add_typer(report.app, name="report")
 app.add_typer(shift.app, name="shift")
 app.command()(hand)
+app.command()(replay)
+app.command()(recall)
 app.command()(simulate)
 
 
 @app.command()
-def verify() -> None:
-    """Recompute every stream's hash chain and version sequence; exit 1 on any break."""
+def verify(
+    projections: Annotated[bool, typer.Option(
+        "--projections/--no-projections",
+        help="Also compare each projection with a rebuild from the events.")] = True,
+) -> None:
+    """Check the whole ledger: hash chains, versions, shoes, money, pools, projections.
+
+    Exit 1 on any failure, each one named."""
     with open_ledger() as rt, rt.database.connect() as conn:
-        report = verify_chains(conn)
-    for chain_break in report.breaks:
+        report = verify_ledger(conn, projections=projections)
+    chains = report.chains
+    for chain_break in chains.breaks:
         console.print(f"[red]BREAK[/] {chain_break}", highlight=False)
-    verdict = "[green]all chains hold[/]" if report.ok else f"[red]{len(report.breaks)} break(s)[/]"
-    console.print(f"{report.streams} streams, {report.events} events: {verdict}")
+    verdict = "[green]all chains hold[/]" if chains.ok else f"[red]{len(chains.breaks)} break(s)[/]"
+    console.print(f"{chains.streams} streams, {chains.events} events: {verdict}")
+    for failure in report.failures:
+        console.print(f"[red]FAIL[/] {failure.check}: {failure}", highlight=False, soft_wrap=True)
+    for note in report.notes:
+        console.print(f"[yellow]note[/] {note}", highlight=False, soft_wrap=True)
+    checked = ", ".join(f"{count} {what}" for what, count in report.checked.items())
+    outcome = ("[green]all hold[/]" if not report.failures
+               else f"[red]{len(report.failures)} failure(s)[/]")
+    console.print(f"checked {checked}: {outcome}", highlight=False)
     if not report.ok:
         raise typer.Exit(1)
 

@@ -1,0 +1,93 @@
+"""`ledger replay` and `ledger recall`: a round back for a dispute, a table's last rounds."""
+
+from __future__ import annotations
+
+import json
+import sys
+from datetime import datetime
+from pathlib import Path
+from typing import Annotated
+from uuid import UUID
+
+import typer
+
+from ledger.bootstrap import open_ledger
+from ledger.cli.common import console
+from ledger.errors import InvalidInput
+from ledger.recall import recall as recall_rounds
+from ledger.replay import RoundReplay, Verdict, find_round, replay_round
+from ledger.replay_html import to_html
+from ledger.replay_terminal import render_recall, render_replay
+
+USAGE = ("name the round by its id, by table and number (ledger replay BAC-01 42), or by "
+         "table and time (--table BAC-01 --at 2025-03-14T14:06)")
+
+
+def _parse_time(text: str) -> datetime:
+    try:
+        return datetime.fromisoformat(text)
+    except ValueError:
+        raise InvalidInput(
+            f"'{text}' is not an ISO time: write 2025-03-14T14:06 or 2025-03-14T14:06+08:00."
+        ) from None
+
+
+def _which(conn: object, ref: list[str], table: str | None, at: str | None) -> UUID:
+    if table is not None or at is not None:
+        if table is None or at is None or ref:
+            raise InvalidInput(f"--table and --at go together, without a round: {USAGE}.")
+        return find_round(conn, table, at=_parse_time(at))  # type: ignore[arg-type]
+    if len(ref) == 1:
+        try:
+            return UUID(ref[0])
+        except ValueError:
+            raise InvalidInput(f"'{ref[0]}' is not a round id: {USAGE}.") from None
+    if len(ref) == 2:
+        if not ref[1].isdigit():
+            raise InvalidInput(f"'{ref[1]}' is not a round number: {USAGE}.")
+        return find_round(conn, ref[0], number=int(ref[1]))  # type: ignore[arg-type]
+    raise InvalidInput(f"{USAGE}.")
+
+
+def replay(
+    ref: Annotated[list[str] | None, typer.Argument(
+        help="ROUND (a round id), or TABLE ROUND_NUMBER.", show_default=False)] = None,
+    table: Annotated[str | None, typer.Option(help="Table code, with --at.")] = None,
+    at: Annotated[str | None, typer.Option(
+        help="ISO time (no offset: this machine's zone): the round in play then.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the replay as JSON.")] = False,
+    html: Annotated[Path | None, typer.Option(
+        help="Also write a self-contained HTML page for the dispute file.")] = None,
+    schema: Annotated[bool, typer.Option(
+        "--schema", help="Print the JSON Schema of --json and stop.")] = False,
+) -> None:
+    """Rebuild a round from the event store and check it; exit 1 on DISCREPANCY."""
+    if schema:
+        sys.stdout.write(json.dumps(RoundReplay.model_json_schema(), indent=2) + "\n")
+        return
+    with open_ledger() as rt, rt.database.connect() as conn:
+        replayed = replay_round(conn, _which(conn, ref or [], table, at))
+    if html is not None:
+        html.write_text(to_html(replayed), encoding="utf-8")
+    if as_json:
+        sys.stdout.write(replayed.model_dump_json(indent=2) + "\n")
+    else:
+        render_replay(replayed, console)
+        if html is not None:
+            console.print(f"wrote {html}", highlight=False)
+    if replayed.check.verdict is Verdict.DISCREPANCY:
+        raise typer.Exit(1)
+
+
+def recall(
+    table: Annotated[str, typer.Argument(help="Table code, e.g. BAC-01.")],
+    last: Annotated[int, typer.Option(min=1, help="How many rounds, newest first.")] = 10,
+    as_json: Annotated[bool, typer.Option("--json", help="Print as JSON.")] = False,
+) -> None:
+    """The last rounds of a table, with hands, results and payouts, from the event store."""
+    with open_ledger() as rt, rt.database.connect() as conn:
+        recalled = recall_rounds(conn, table, last)
+    if as_json:
+        sys.stdout.write(recalled.model_dump_json(indent=2) + "\n")
+    else:
+        render_recall(recalled, console)

@@ -1,0 +1,86 @@
+"""Game recall: the last rounds of a table, with their hands, results and payouts.
+
+Read from the event store alone (the table's RoundStarted events name its rounds; each round's
+own stream says what happened), so a recall is as true as a replay, at a glance per round.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from decimal import Decimal
+from typing import Any
+from uuid import UUID
+
+from psycopg import Connection
+from pydantic import Field
+
+from ledger.domain.table import check_table_code, table_id
+from ledger.errors import NotFound
+from ledger.games.common import ZERO
+from ledger.replay import HandView, hands_of, load_round
+from ledger.replay_check import BetLine, Frozen, PrizeLine
+from ledger.replay_store import read_stream, rounds_started
+
+FORMAT = "round-ledger/recall/1"
+
+
+class RecalledRound(Frozen):
+    number: int
+    round_id: UUID
+    status: str
+    opened_at: datetime | None
+    finished_at: datetime | None
+    hands: list[HandView]
+    outcome: dict[str, Any]
+    results: list[BetLine]
+    stakes: Decimal
+    returned: Decimal
+    payouts: Decimal = Field(description="winnings paid on top of returned stakes")
+    commission: Decimal
+    house_win: Decimal | None
+    jackpot_prizes: list[PrizeLine]
+    adjustments: Decimal = Field(description="paid to players by later adjustments")
+
+
+class Recall(Frozen):
+    format: str = FORMAT
+    table: str
+    rounds: list[RecalledRound] = Field(description="newest first")
+
+
+def recall(conn: Connection[Any], table: str, last: int = 10) -> Recall:
+    """The last `last` rounds of `table`, newest first."""
+    code = check_table_code(table)
+    if not read_stream(conn, table_id(code), limit=1):
+        raise NotFound(f"table {code} is not in the ledger.")
+    started = rounds_started(conn, table_id(code), limit=last)
+    return Recall(table=code, rounds=[_recalled(conn, e.event.round_id) for e in started])
+
+
+def _recalled(conn: Connection[Any], rid: UUID) -> RecalledRound:
+    played = load_round(conn, rid)
+    round_ = played.round_
+    lines = [BetLine.of(bet) for bet in round_.results]
+    settled, voided = played.last("Round.Settled"), played.last("Round.Voided")
+    finished = next((e for e in reversed(played.events)
+                     if e.event_type in ("Round.Settled", "Round.Voided")), None)
+    opened = played.events[0].by
+    return RecalledRound(
+        number=round_.number, round_id=rid, status=str(round_.phase),
+        opened_at=opened.at if opened else None,
+        finished_at=finished.by.at if finished and finished.by else None,
+        hands=hands_of(round_), outcome=settled.outcome if settled else (
+            {"void": voided.reason} if voided else {}),
+        results=lines,
+        stakes=sum((line.stake for line in lines), ZERO),
+        returned=sum((line.returned for line in lines), ZERO),
+        payouts=sum((line.payout for line in lines), ZERO),
+        commission=sum((line.commission for line in lines), ZERO),
+        house_win=settled.house_win if settled else (ZERO if voided else None),
+        jackpot_prizes=[PrizeLine(box=e.event.box, category=e.event.category,
+                                  amount=e.event.amount, paid_by_pool=e.event.paid_by_pool,
+                                  paid_by_house=e.event.paid_by_house)
+                        for e in played.events if e.event_type == "Round.JackpotPrizeAwarded"],
+        adjustments=sum((e.event.amount for e in played.events
+                         if e.event_type == "Round.Adjusted"), ZERO),
+    )

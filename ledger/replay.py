@@ -1,0 +1,404 @@
+"""Replay one round from the event store, for dispute resolution: what happened, and the proof.
+
+Reads only `ledger_events` (never a projection), by stream and version. The round is rebuilt
+step by step, each step with its time, actor and terminal: the shoe it came from (shuffle,
+cut, burns, and once the shoe is closed the proof that its cards match the commitment), every
+bet, every card in order face up or down, exposed cards, decisions, the dealer's hand and
+whether it qualified, each hand's value, each bet's recorded result. Then the independent
+check (`ledger.replay_check`): the rules engine re-settles the round under the rule set and
+house settings the round recorded, the jackpot is re-computed on the pool as it stood just
+before the round's contribution, and every recorded figure is compared. Adjustments recorded
+later are listed after the round, apart from the verdict (they correct, they do not settle).
+
+The JSON form (`ledger replay ... --json`) is `RoundReplay.model_dump_json()`, format
+`round-ledger/replay/1`: amounts are exact decimal strings ("100.00"), times ISO 8601, cards
+`AS`. Its JSON Schema is `ledger replay --schema`; fields are only ever added under format 1.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from datetime import datetime
+from decimal import Decimal
+from enum import StrEnum
+from typing import Any, cast
+from uuid import UUID
+
+from psycopg import Connection
+from pydantic import Field
+
+from ledger.domain.round import Phase, Round, round_id
+from ledger.domain.table import check_table_code, table_id
+from ledger.errors import LedgerError, NotFound
+from ledger.replay_check import (
+    BetLine, Difference, Frozen, JackpotFigures, ShoeProof, compare_bets, compare_mapping,
+    conservation, proof_differences, resettle,
+)
+from ledger.replay_jackpot import JackpotView, replay_jackpot
+from ledger.replay_shoe import ShoeView, replay_shoe
+from ledger.replay_store import RecordedEvent, previous_hash, read_stream, rounds_started
+from ledger.replay_views import describe, hand_values, label
+from ledger.rounds import RoundFacts, procedure_for
+from ledger.verify import GENESIS
+
+FORMAT = "round-ledger/replay/1"
+SETTLEMENT = frozenset({"Round.BetSettled", "Round.JackpotPrizeAwarded", "Round.Settled",
+                        "Round.Voided"})
+
+
+class Verdict(StrEnum):
+    MATCH = "MATCH"
+    DISCREPANCY = "DISCREPANCY"
+    NOT_SETTLED = "NOT_SETTLED"  # still in play: nothing to compare yet
+
+
+class Step(Frozen):
+    """One recorded event, as it reads: when, who, from where, what."""
+
+    position: int = Field(description="the event's global position in the store")
+    stream: str = Field(description="round, shoe or pool")
+    version: int
+    event: str = Field(description="event type, e.g. Round.CardDealt")
+    at: datetime | None = Field(description="when the terminal said it happened")
+    recorded_at: datetime = Field(description="when the ledger recorded it")
+    staff_id: str | None
+    role: str | None
+    terminal: str | None
+    command_id: UUID | None
+    text: str = Field(description="one sentence")
+    detail: dict[str, Any] = Field(description="the event's own recorded body, minus envelope")
+
+    @classmethod
+    def of(cls, recorded: RecordedEvent, stream: str) -> Step:
+        by = recorded.by
+        detail = {k: v for k, v in recorded.body.items()
+                  if k not in ("originator_id", "originator_version", "timestamp",
+                               "originator_topic", "by")}
+        return cls(position=recorded.position, stream=stream, version=recorded.version,
+                   event=recorded.event_type, at=by.at if by else None,
+                   recorded_at=recorded.event.timestamp,
+                   staff_id=by.actor.staff_id if by else None,
+                   role=str(by.actor.role) if by else None, terminal=by.terminal if by else None,
+                   command_id=by.command_id if by else None,
+                   text=describe(recorded.event_type, recorded.body), detail=detail)
+
+
+class CardView(Frozen):
+    card: str
+    face_up: bool
+    exposed: bool = False
+    shoe_position: int | None = None
+
+
+class HandView(Frozen):
+    target: str = Field(description="box:3, space:3, dealer, player, banker, burn")
+    label: str
+    cards: list[CardView]
+    value: str | None = Field(description="what the hand is worth under the game's rules")
+    qualifies: bool | None = Field(default=None, description="the dealer's hand only")
+    notes: list[str] = []
+
+
+class BetView(Frozen):
+    box: int
+    spot: str
+    amount: Decimal
+    player: str | None = None
+    carried_from: str | None = Field(default=None, description="a void round's id")
+
+
+class AdjustmentView(Frozen):
+    step: Step
+    box: int
+    spot: str
+    player: str | None
+    amount: Decimal
+    reason: str
+
+
+class Evidence(Frozen):
+    """The hash chain around one event: its stored hash and the one it chains to."""
+
+    stream: str
+    stream_id: UUID
+    version: int
+    position: int
+    event: str
+    chain_hash: str | None
+    previous_hash: str | None
+    holds: bool = Field(description="the stored hash is what the row and previous hash give")
+
+
+class Check(Frozen):
+    verdict: Verdict
+    rule_set: str
+    settings: dict[str, Any] = Field(description="the house settings the round recorded")
+    method: str
+    recomputed: list[BetLine]
+    recomputed_house_win: Decimal | None
+    jackpot: JackpotFigures | None = None
+    differences: list[Difference]
+
+
+class RoundReplay(Frozen):
+    format: str = FORMAT
+    round_id: UUID
+    table: str
+    number: int
+    game: str
+    rule_set: str
+    dealing: str
+    status: str = Field(description="betting, dealing, revealed, settled or void")
+    void_reason: str | None = None
+    opened_at: datetime | None
+    finished_at: datetime | None
+    shoe: ShoeView | None
+    steps: list[Step]
+    bets: list[BetView]
+    hands: list[HandView]
+    outcome: dict[str, Any] = Field(description="the settlement's recorded outcome summary")
+    results: list[BetLine] = Field(description="each bet's result as recorded")
+    house_win: Decimal | None
+    jackpot: JackpotView | None
+    adjustments: list[AdjustmentView]
+    check: Check
+    evidence: list[Evidence]
+
+
+# -- rebuilding the round ---------------------------------------------------------------------
+
+
+@dataclass
+class Played:
+    """The round folded from its events, and its facts as they stood when settlement began."""
+
+    round_: Round
+    facts: RoundFacts
+    settlement: RecordedEvent | None
+    events: list[RecordedEvent]
+    gaps: list[Difference] = field(default_factory=list)
+
+    def last(self, event_type: str) -> Any:
+        return next((e.event for e in reversed(self.events) if e.event_type == event_type), None)
+
+
+def play(events: list[RecordedEvent]) -> Played:
+    round_: Any = None
+    facts, settlement, gaps = None, None, []
+    for recorded in events:
+        if recorded.event_type in SETTLEMENT and settlement is None:
+            facts, settlement = round_.facts(), recorded
+        if round_ is not None and recorded.version != round_.version + 1:
+            gaps.append(Difference(subject="round stream", field="version",
+                                   recorded=f"{recorded.version}",
+                                   recomputed=f"{round_.version + 1} (missing)"))
+            round_.version = recorded.version - 1
+        round_ = recorded.event.mutate(round_)
+    return Played(round_, facts or round_.facts(), settlement, events, gaps)
+
+
+def load_round(conn: Connection[Any], rid: UUID) -> Played:
+    events = read_stream(conn, rid)
+    if not events:
+        raise NotFound(f"round {rid} is not in the ledger.")
+    if events[0].event_type != "Round.Opened":
+        raise NotFound(f"stream {rid} is not a round: it begins with {events[0].event_type}.")
+    return play(events)
+
+
+def replay_round(conn: Connection[Any], rid: UUID) -> RoundReplay:
+    """The round `rid` rebuilt from the store, with the independent check and its verdict."""
+    played = load_round(conn, rid)
+    round_ = played.round_
+    shoe, shoe_events = replay_shoe(conn, played)
+    jackpot, pool_events = replay_jackpot(conn, played)
+    recorded = [BetLine.of(bet) for bet in round_.results]
+    settled = played.last("Round.Settled")
+    house_win = settled.house_win if settled else None
+    recomputed, differences = check_settlement(played, recorded, house_win)
+    differences += jackpot.differences if jackpot else []
+    differences += proof_differences(shoe.proof) if shoe else []
+    streams = {rid: "round", **({shoe.shoe_id: "shoe"} if shoe else {}),
+               **({jackpot.pool_id: "pool"} if jackpot else {})}
+    evidence = chain_evidence(conn, [*played.events, *shoe_events, *pool_events], streams)
+    differences = played.gaps + differences + _broken_links(evidence)
+    finished = round_.is_finished or bool(recorded)
+    verdict = (Verdict.DISCREPANCY if differences else
+               Verdict.MATCH if finished else Verdict.NOT_SETTLED)
+    voided = played.last("Round.Voided")
+    return RoundReplay(
+        round_id=rid, table=round_.table, number=round_.number, game=round_.game,
+        rule_set=round_.rule_set, dealing=round_.dealing, status=str(round_.phase),
+        void_reason=voided.reason if voided else None,
+        opened_at=played.events[0].by.at if played.events[0].by else None,
+        finished_at=_finished_at(played), shoe=shoe,
+        steps=timeline(played.events, shoe_events, pool_events), bets=bets_of(round_),
+        hands=hands_of(round_), outcome=settled.outcome if settled else {}, results=recorded,
+        house_win=house_win, jackpot=jackpot, adjustments=adjustments_of(played),
+        check=Check(verdict=verdict, rule_set=round_.rule_set, settings=round_.settings_data,
+                    method=_method(round_), recomputed=recomputed,
+                    recomputed_house_win=(sum((line.house_win for line in recomputed),
+                                              Decimal("0.00")) if recomputed else None),
+                    jackpot=jackpot.recomputed if jackpot else None, differences=differences),
+        evidence=evidence,
+    )
+
+
+def timeline(round_events: list[RecordedEvent], shoe_events: list[RecordedEvent],
+             pool_events: list[RecordedEvent]) -> list[Step]:
+    """Every step in the order recorded; adjustments and the shoe's card-by-card draws (each
+    a twin of a dealt card) are kept out of it."""
+    steps = ([Step.of(e, "round") for e in round_events if e.event_type != "Round.Adjusted"]
+             + [Step.of(e, "shoe") for e in shoe_events if e.event_type != "Shoe.CardDrawn"]
+             + [Step.of(e, "pool") for e in pool_events])
+    return sorted(steps, key=lambda step: step.position)
+
+
+def _broken_links(evidence: list[Evidence]) -> list[Difference]:
+    return [Difference(subject=f"{e.stream} event v{e.version} ({e.event})", field="chain hash",
+                       recorded=e.chain_hash, recomputed="a hash matching the row")
+            for e in evidence if not e.holds]
+
+
+def check_settlement(played: Played, recorded: list[BetLine],
+                     house_win: Decimal | None) -> tuple[list[BetLine], list[Difference]]:
+    """Re-settle from the facts as they stood when settlement began, and compare."""
+    round_ = played.round_
+    if not (round_.is_finished or recorded):
+        return [], []
+    void = round_.phase is Phase.VOID
+    try:
+        recomputed = resettle(played.facts, void=void)
+    except LedgerError as error:
+        return [], [Difference(subject="round", field="settlement", recorded=str(round_.phase),
+                               recomputed=f"cannot be settled from its facts: {error}")]
+    differences = compare_bets(recorded, recomputed) + conservation(recorded, house_win)
+    due = sum((line.house_win for line in recomputed), Decimal("0.00"))
+    if house_win is not None and house_win != due:
+        differences.append(Difference(subject="round", field="house_win",
+                                      recorded=str(house_win), recomputed=str(due)))
+    if void:
+        carried = any(line.outcome == "carried" for line in recomputed)
+        voided = played.last("Round.Voided")
+        if voided is not None and voided.jackpot_carried != carried:
+            differences.append(Difference(subject="round", field="jackpot_carried",
+                                          recorded=str(voided.jackpot_carried),
+                                          recomputed=str(carried)))
+    settled = played.last("Round.Settled")
+    procedure: Any = procedure_for(round_.game)
+    if settled is not None and hasattr(procedure, "outcome"):
+        outcome = _jsonable(procedure.outcome(played.facts))
+        differences += compare_mapping("outcome", settled.outcome, outcome)
+    return recomputed, differences
+
+
+def _jsonable(value: Any) -> Any:
+    """The re-computed outcome as the stored one reads (JSON types), to compare like for like."""
+    return json.loads(json.dumps(value, default=str))
+
+
+def _method(round_: Round) -> str:
+    data = round_.settings_data
+    return (f"re-settled by the {round_.game} rules engine under {round_.rule_set}, with the "
+            f"house settings the round recorded when it opened (in force from "
+            f"{data.get('effective_from')}, authorisation {data.get('authorisation')})")
+
+
+def _finished_at(played: Played) -> datetime | None:
+    for recorded in reversed(played.events):
+        if recorded.event_type in ("Round.Settled", "Round.Voided") and recorded.by:
+            return recorded.by.at
+    return None
+
+
+# -- what the replay shows --------------------------------------------------------------------
+
+
+def bets_of(round_: Round) -> list[BetView]:
+    return [BetView(box=b.box, spot=b.spot, amount=b.amount, player=b.player,
+                    carried_from=b.carried_from) for b in round_.bets]
+
+
+def _order(target: str) -> tuple[int, int]:
+    kind, _, number = target.partition(":")
+    rank = {"box": 0, "space": 0, "player": 1, "banker": 2, "dealer": 3, "burn": 4}
+    return rank.get(kind, 5), int(number) if number.isdigit() else 0
+
+
+def hands_of(round_: Round) -> list[HandView]:
+    """Every hand dealt, its cards in order (up or down, exposed), its value and notes."""
+    facts = round_.facts()
+    values = hand_values(facts)
+    exposed = {(card.to, card.card) for card in round_.exposed}
+    targets = sorted({card.to for card in round_.cards}, key=_order)
+    hands = []
+    for target in targets:
+        cards = [CardView(card=str(c.card), face_up=c.face_up, exposed=(target, c.card) in exposed,
+                          shoe_position=c.shoe_position)
+                 for c in round_.cards if c.to == target]
+        value, qualifies = values.get(target, (None, None))
+        hands.append(HandView(target=target, label=label(target), cards=cards, value=value,
+                              qualifies=qualifies, notes=_notes(round_, target)))
+    return hands
+
+
+def _notes(round_: Round, target: str) -> list[str]:
+    kind, _, number = target.partition(":")
+    if kind != "box" or not number.isdigit():
+        return []
+    box = int(number)
+    notes = [f"{d.player + ' ' if d.player else ''}{d.decision}"
+             + (f" {d.amount}" if d.decision == "raise" else "")
+             for d in round_.decisions if d.box == box]
+    return notes + (["void (cards without a bet)"] if box in round_.void_boxes else [])
+
+
+def adjustments_of(played: Played) -> list[AdjustmentView]:
+    return [AdjustmentView(step=Step.of(e, "round"), box=e.event.box, spot=e.event.spot,
+                           player=e.event.player, amount=e.event.amount, reason=e.event.reason)
+            for e in played.events if e.event_type == "Round.Adjusted"]
+
+
+def chain_evidence(conn: Connection[Any], events: list[RecordedEvent],
+                   streams: dict[UUID, str]) -> list[Evidence]:
+    """Each event's stored hash, the hash it chains to, and whether the link holds."""
+    known = {(e.stream_id, e.version): e.stored_hash for e in events}
+    evidence = []
+    for recorded in sorted({(e.stream_id, e.version): e for e in events}.values(),
+                           key=lambda e: e.position):
+        key = (recorded.stream_id, recorded.version - 1)
+        previous = (GENESIS if recorded.version == 1 else known[key] if key in known
+                    else previous_hash(conn, recorded))
+        evidence.append(Evidence(
+            stream=streams.get(recorded.stream_id, "?"), stream_id=recorded.stream_id,
+            version=recorded.version, position=recorded.position, event=recorded.event_type,
+            chain_hash=recorded.stored_hash.hex() if recorded.stored_hash else None,
+            previous_hash=previous.hex() if previous else None,
+            holds=recorded.chain_holds(previous)))
+    return evidence
+
+
+# -- finding rounds ---------------------------------------------------------------------------
+
+
+def find_round(conn: Connection[Any], table: str, number: int | None = None,
+               at: datetime | None = None) -> UUID:
+    """A table's round by number, or the round it had in play (or last opened) at a time."""
+    code = check_table_code(table)
+    if number is not None:
+        rid = round_id(table_id(code), number)
+        if not read_stream(conn, rid, limit=1):
+            raise NotFound(f"table {code} has no round {number}.")
+        return rid
+    if at is None:
+        raise NotFound(f"say which round of table {code}: its number, or a time.")
+    moment = at if at.tzinfo else at.astimezone()
+    for started in rounds_started(conn, table_id(code)):
+        if started.by is not None and started.by.at <= moment:
+            return cast(UUID, started.event.round_id)
+    raise NotFound(f"table {code} had no round open at or before {moment.isoformat()}.")
+
+
+__all__ = ["FORMAT", "BetLine", "Difference", "JackpotFigures", "RoundReplay", "ShoeProof",
+           "Verdict", "find_round", "replay_round"]

@@ -1,0 +1,152 @@
+"""A replay and a recall in the terminal (rich): the cards drawn, the timeline, the verdict."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from rich.console import Console, Group, RenderableType
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from ledger.recall import Recall
+from ledger.replay import CardView, HandView, RoundReplay, Verdict
+from ledger.replay_check import BetLine
+
+SUITS = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
+RED = frozenset("HD")
+
+
+def _money(amount: Decimal | None) -> str:
+    return "-" if amount is None else f"{amount:,.2f}"
+
+
+def card_lines(cards: list[CardView]) -> Text:
+    """Cards side by side, three lines high: face down dimmed, exposed in yellow."""
+    top, middle, bottom = Text(), Text(), Text()
+    for card in cards:
+        rank = "10" if card.card[0] == "T" else card.card[0]
+        suit = card.card[-1]
+        frame = "yellow" if card.exposed else ("white" if card.face_up else "grey50")
+        ink = "bold red" if suit in RED else "bold white"
+        if not card.face_up and not card.exposed:
+            ink = ("red" if suit in RED else "white") + " dim"
+        top.append("╭───╮", style=frame)
+        middle.append("│", style=frame).append(f"{rank:>2}{SUITS[suit]}", style=ink)
+        middle.append("│", style=frame)
+        bottom.append("╰───╯" if card.face_up or card.exposed else "╰─▾─╯", style=frame)
+        for line in (top, middle, bottom):
+            line.append(" ")
+    return Text("\n").join([top, middle, bottom])
+
+
+def hand_block(hand: HandView) -> RenderableType:
+    title = Text(f"{hand.label}", style="bold")
+    if hand.value:
+        title.append(f"  {hand.value}", style="cyan")
+    if hand.qualifies is not None:
+        title.append("  qualifies" if hand.qualifies else "  does not qualify",
+                     style="green" if hand.qualifies else "yellow")
+    if hand.notes:
+        title.append("  (" + ", ".join(hand.notes) + ")", style="dim")
+    return Group(title, card_lines(hand.cards))
+
+
+def results_table(title: str, lines: list[BetLine]) -> Table:
+    table = Table(title=title, title_justify="left")
+    for column in ("bet", "stake", "outcome", "returned", "paid", "commission"):
+        table.add_column(column, justify="left" if column in ("bet", "outcome") else "right")
+    for line in lines:
+        table.add_row(line.name, _money(line.stake), line.outcome + (" (capped)" if line.capped
+                                                                       else ""),
+                      _money(line.returned), _money(line.payout), _money(line.commission))
+    return table
+
+
+def render_replay(replay: RoundReplay, console: Console) -> None:
+    console.print(Panel(
+        f"[bold]{replay.table} round {replay.number}[/]: {replay.game} under {replay.rule_set}, "
+        f"dealt from a {replay.dealing.replace('_', ' ')}; {replay.status}"
+        + (f" ({replay.void_reason})" if replay.void_reason else "")
+        + f"\nround {replay.round_id}", title="replay", title_align="left"), highlight=False)
+    if replay.shoe is not None:
+        shoe = replay.shoe
+        console.print(
+            f"[bold]Shoe[/] {shoe.shoe_id}: {shoe.decks} deck(s) shuffled by "
+            f"{shoe.method.replace('_', ' ')}"
+            + (f" (serial {shoe.shuffler_serial})" if shoe.shuffler_serial else "")
+            + (f", cut by {shoe.cut_by}" if shoe.cut_by else "")
+            + (f", cut card after card {shoe.cut_card_position}" if shoe.cut_card_position
+               else "")
+            + (f", {shoe.burned} burned" if shoe.burned else "")
+            + f".\n  proof: {shoe.proof.sentence}", highlight=False, soft_wrap=True)
+    timeline = Table(title="Timeline", title_justify="left")
+    for column in ("#", "when", "who", "terminal", "stream", "what"):
+        timeline.add_column(column, justify="right" if column == "#" else "left")
+    for step in replay.steps:
+        timeline.add_row(str(step.position), f"{step.at:%Y-%m-%d %H:%M:%S}" if step.at else "-",
+                         f"{step.role} {step.staff_id}", step.terminal or "-", step.stream,
+                         step.text)
+    console.print(timeline)
+    console.print(Text("Hands", style="bold underline"))
+    for hand in replay.hands:
+        console.print(hand_block(hand))
+    console.print(results_table("Results as recorded", replay.results))
+    if replay.house_win is not None:
+        console.print(f"house win {_money(replay.house_win)}", highlight=False)
+    _render_jackpot(replay, console)
+    for adjustment in replay.adjustments:
+        step = adjustment.step
+        console.print(f"[bold]Adjustment[/] {step.at:%Y-%m-%d %H:%M:%S} by {step.role} "
+                      f"{step.staff_id}: {step.text}", highlight=False, soft_wrap=True)
+    _render_verdict(replay, console)
+
+
+def _render_jackpot(replay: RoundReplay, console: Console) -> None:
+    jackpot = replay.jackpot
+    if jackpot is None or jackpot.recorded is None:
+        return
+    figures = jackpot.recorded
+    console.print(
+        f"[bold]Jackpot[/] pool {jackpot.pool}: {_money(figures.pool_before)} before the round; "
+        f"{_money(figures.to_pool)} of {_money(figures.stakes)} contributed; "
+        + ("; ".join(f"box {p.box} {p.category} {_money(p.amount)}" for p in figures.prizes)
+           or "no prize")
+        + f"; pool after {_money(figures.pool_after)}"
+        + (" (restarted at the seed)" if figures.reset_to_seed else ""),
+        highlight=False, soft_wrap=True)
+
+
+def _render_verdict(replay: RoundReplay, console: Console) -> None:
+    check = replay.check
+    broken = sum(1 for evidence in replay.evidence if not evidence.holds)
+    chain = (f"hash chain holds for all {len(replay.evidence)} events used" if not broken
+             else f"hash chain BROKEN at {broken} of {len(replay.evidence)} events")
+    style = {Verdict.MATCH: "bold green", Verdict.DISCREPANCY: "bold red",
+             Verdict.NOT_SETTLED: "bold yellow"}[check.verdict]
+    body = Text(check.verdict.value, style=style)
+    body.append(f"\n{check.method}\n{chain}", style="default")
+    for difference in check.differences:
+        body.append(f"\n- {difference}", style="red")
+    console.print(Panel(body, title="independent check", title_align="left"))
+
+
+def render_recall(recall: Recall, console: Console) -> None:
+    table = Table(title=f"Table {recall.table}: last {len(recall.rounds)} rounds",
+                  title_justify="left", show_lines=True)
+    for column in ("round", "status", "hands", "stakes", "returned", "paid", "commission",
+                   "house win", "jackpot"):
+        table.add_column(column, justify="right" if column in (
+            "stakes", "returned", "paid", "commission", "house win") else "left")
+    for played in recall.rounds:
+        hands = "\n".join(
+            f"{hand.label}: {' '.join(card.card for card in hand.cards)}"
+            + (f" ({hand.value})" if hand.value else "") for hand in played.hands)
+        when = f"{played.opened_at:%Y-%m-%d %H:%M}" if played.opened_at else ""
+        table.add_row(
+            f"{played.number}\n{when}", played.status, hands or "-", _money(played.stakes),
+            _money(played.returned), _money(played.payouts), _money(played.commission),
+            _money(played.house_win),
+            "\n".join(f"box {p.box} {p.category} {_money(p.amount)}"
+                      for p in played.jackpot_prizes) or "-")
+    console.print(table)

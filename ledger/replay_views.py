@@ -1,0 +1,147 @@
+"""How a replay reads to people: one sentence per event, and what each hand is worth."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from decimal import Decimal
+from typing import Any
+
+from ledger.cards import Card
+from ledger.games import baccarat, fortune8, q_poker, stud_poker
+from ledger.rounds import RoundFacts
+from ledger.rounds.facts import BURN, DEALER
+
+
+def label(target: str) -> str:
+    """`box:3` -> `box 3`; `dealer`, `player`, `banker` as they are; `burn` -> `burned`."""
+    kind, _, number = target.partition(":")
+    return f"{kind} {number}" if number else ("burned" if target == BURN else target)
+
+
+def _bet(body: dict[str, Any]) -> str:
+    who = f" for {body['player']}" if body.get("player") else ""
+    return f"box {body['box']} {body['spot']}{who}"
+
+
+def _money(value: Any) -> str:
+    return f"{Decimal(value):,.2f}"
+
+
+_SENTENCES: dict[str, Callable[[dict[str, Any]], str]] = {
+    "Round.Opened": lambda b: (
+        f"round {b['number']} opened at table {b['table']}: {b['game']} under {b['rule_set']}, "
+        f"dealt from a {b['dealing'].replace('_', ' ')}"
+        + "".join(f"; jackpot bet {_money(c['amount'])} carried to box {c['box']}"
+                  for c in b.get("carried_jackpot_bets", []))),
+    "Round.BetPlaced": lambda b: f"bet {_money(b['amount'])} on {_bet(b)}",
+    "Round.BettingClosed": lambda b: "betting closed",
+    "Round.DealModeAnnounced": lambda b: f"deal announced: {b['mode'].replace('_', ' ')}",
+    "Round.CardDealt": lambda b: (
+        f"{b['card']} to {label(b['to'])}, face {'up' if b['face_up'] else 'down'}"
+        + (f" (shoe position {b['shoe_position']})" if b.get("shoe_position") is not None
+           else "")),
+    "Round.CardExposed": lambda b: (
+        f"{b['card']} of {label(b['to'])} exposed by mistake ({b['kind']}): "
+        f"{b['consequence'].replace('_', ' ')}"),
+    "Round.IrregularityRecorded": lambda b: (
+        f"irregularity {b['kind'].replace('_', ' ')}"
+        + (f" at box {b['box']}" if b.get("box") else "")
+        + (f" ({' '.join(b['cards'])})" if b.get("cards") else "")
+        + f": {b['consequence'].replace('_', ' ')}" + (f"; {b['note']}" if b.get("note") else "")),
+    "Round.DecisionMade": lambda b: (
+        f"box {b['box']}" + (f" ({b['player']})" if b.get("player") else "") + f": {b['decision']}"
+        + (f" {_money(b['amount'])}" if b["decision"] == "raise" else "")),
+    "Round.DealerRevealed": lambda b: f"dealer's hand revealed: {' '.join(b['cards'])}",
+    "Round.JackpotPrizeAwarded": lambda b: (
+        f"jackpot: box {b['box']} {b['category'].replace('_', ' ')} wins {_money(b['amount'])}"
+        f" ({_money(b['paid_by_pool'])} from the pool, {_money(b['paid_by_house'])} by the house)"),
+    "Round.BetSettled": lambda b: (
+        f"{_bet(b['bet'])} {b['bet']['outcome']}: stake {_money(b['bet']['stake'])}, returned "
+        f"{_money(b['bet']['returned'])}, paid {_money(b['bet']['payout'])}"
+        + (f", commission {_money(b['bet']['commission'])}"
+           if Decimal(b['bet']['commission']) else "")
+        + (" (capped)" if b["bet"].get("capped") else "")),
+    "Round.Settled": lambda b: f"round settled: house win {_money(b['house_win'])}",
+    "Round.Voided": lambda b: (
+        f"round void: {b['reason']}" + ("; jackpot bets carried to the next round"
+                                        if b.get("jackpot_carried") else "")),
+    "Round.Adjusted": lambda b: (
+        f"adjustment of {_money(b['amount'])} on {_bet(b)}: {b['reason']}"),
+    "Shoe.Shuffled": lambda b: (
+        f"shoe of {b['decks']} deck{'s' if b['decks'] > 1 else ''} shuffled by "
+        f"{b['method'].replace('_', ' ')}"
+        + (f" (serial {b['shuffler_serial']})" if b.get("shuffler_serial") else "")
+        + (f"; order committed to {b['commitment'][:16]}..." if b.get("commitment") else "")),
+    "Shoe.CutMade": lambda b: (
+        f"cut by {b['cut_by']}" + (f", cut card after card {b['cut_card_position']}"
+                                   if b.get("cut_card_position") else "")),
+    "Shoe.CardsBurned": lambda b: (
+        f"{b['count']} card{'s' if b['count'] > 1 else ''} burned from shoe position "
+        f"{b['first_position']}" + (f": {' '.join(b['cards'])}" if b.get("cards") else "")),
+    "Shoe.CutCardReached": lambda b: f"cut card reached at shoe position {b['position']}",
+    "Shoe.Closed": lambda b: (
+        "shoe closed" + ("" if b.get("revealed_order") is None else
+                         f"; order and secret revealed, commitment "
+                         f"{'holds' if b.get('commitment_holds') else 'does NOT hold'}")),
+    "JackpotPool.ContributionReceived": lambda b: (
+        f"pool receives {_money(b['to_pool'])} of {_money(b['stakes'])} in jackpot bets "
+        f"(seed reserve {_money(b['to_reserve'])}): pool {_money(b['pool_after'])}"),
+    "JackpotPool.JackpotHit": lambda b: (
+        f"pool pays box {b['box']} {b['category'].replace('_', ' ')} {_money(b['prize'])}: "
+        f"{_money(b['paid_by_pool'])} from the pool, {_money(b['paid_by_house'])} by the house; "
+        f"pool {_money(b['pool_before'])} -> {_money(b['pool_after'])}"),
+    "JackpotPool.JackpotReduced": lambda b: (
+        f"pool reduced by {_money(b['amount'])} to {_money(b['pool_after'])}"),
+    "JackpotPool.ResetToSeed": lambda b: f"pool emptied: restarts at its seed {_money(b['seed'])}",
+}
+
+
+def describe(event_type: str, body: dict[str, Any]) -> str:
+    """One sentence for one event; the event type itself for a type without a sentence."""
+    sentence = _SENTENCES.get(event_type)
+    try:
+        return sentence(body) if sentence else event_type
+    except (KeyError, TypeError, ArithmeticError, ValueError):
+        return f"{event_type} (a body this ledger does not describe)"
+
+
+# -- hands ------------------------------------------------------------------------------------
+
+HandValue = tuple[str | None, bool | None]  # what the hand is worth; whether the dealer plays
+
+
+def hand_values(facts: RoundFacts) -> dict[str, HandValue]:
+    """Each complete hand's value under the game's rules; the dealer's qualification."""
+    hands: dict[str, list[Card]] = {}
+    for card in facts.cards:
+        hands.setdefault(card.to, []).append(card.card)
+    value = {"stud-poker": _stud, "q-poker": _q_poker, "baccarat": _baccarat,
+             "fortune-8": _fortune8}.get(facts.game)
+    if value is None:
+        return {}
+    return {target: value(target, tuple(cards)) for target, cards in hands.items()
+            if target != BURN}
+
+
+def _stud(target: str, cards: tuple[Card, ...]) -> HandValue:
+    if len(cards) != stud_poker.HAND_SIZE:
+        return None, None
+    qualifies = stud_poker.dealer_qualifies(cards) if target == DEALER else None
+    return str(stud_poker.evaluate(cards)), qualifies
+
+
+def _q_poker(target: str, cards: tuple[Card, ...]) -> HandValue:
+    if len(cards) != 3:
+        return None, None
+    qualifies = q_poker.dealer_qualifies(cards) if target == DEALER else None
+    return str(q_poker.evaluate(cards)), qualifies
+
+
+def _baccarat(target: str, cards: tuple[Card, ...]) -> HandValue:
+    total = sum(baccarat.card_value(card) for card in cards) % 10
+    pair = len(cards) >= 2 and cards[0].rank == cards[1].rank
+    return f"{total}" + (" with a pair" if pair else ""), None
+
+
+def _fortune8(target: str, cards: tuple[Card, ...]) -> HandValue:
+    return (f"{fortune8.winning_box(cards[0])} wins" if len(cards) == 1 else None), None

@@ -1,0 +1,399 @@
+"""What `ledger verify` checks beyond the hash chains, over the whole ledger.
+
+- **Shoes**: every closed shoe that was shuffled with a commitment revealed an order and a
+  secret that hash to it, an order the shoe could hold, and every card drawn from it is where
+  the order says; every card a round records dealt from a shoe position is the card the shoe
+  records drawing there, for that round.
+- **Money**: in every finished round the bets settled are the bets placed (antes, raises,
+  carried jackpot bets included), and stakes = returned + payouts - commission + house win; a
+  void round returns every stake (or carries a jackpot bet).
+- **Pools**: every jackpot pool, event by event, equals its seed + contributions - prizes
+  paid by the pool (the house-paid part never touches it) + seeds added at resets +
+  adjustments; a reset only from exactly zero, to the seed.
+- **Projections**: each projection's live tables equal a rebuild from the events up to the
+  live position, built in a scratch schema inside one repeatable-read transaction that is
+  rolled back, so nothing is written and writers are not stopped.
+
+Bodies are read as JSON, not through the domain classes, so a forged or malformed body is
+reported as a failure rather than stopping the run.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+from typing import Any
+from uuid import UUID
+
+import psycopg
+from psycopg import Connection, sql
+
+from ledger.cards import parse_cards
+from ledger.domain.shoe import commitment_of
+from ledger.errors import InvalidInput
+from ledger.replay_check import order_problems
+from ledger.verify import Failure, LedgerReport
+
+ZERO = Decimal("0.00")
+TYPES = (
+    "Shoe.Shuffled", "Shoe.CardDrawn", "Shoe.CardsBurned", "Shoe.Closed",
+    "Round.Opened", "Round.BetPlaced", "Round.DecisionMade", "Round.CardDealt",
+    "Round.BetSettled", "Round.Settled", "Round.Voided",
+    "JackpotPool.Created", "JackpotPool.ContributionReceived", "JackpotPool.JackpotHit",
+    "JackpotPool.JackpotReduced", "JackpotPool.ResetToSeed", "JackpotPool.Adjusted",
+)
+STREAMS = sql.SQL(
+    "SELECT originator_id, originator_version, split_part(topic, ':', 2), state "
+    "FROM ledger_events WHERE split_part(topic, ':', 2) = ANY(%s) "
+    "ORDER BY originator_id, originator_version")
+
+Event = tuple[int, str, dict[str, Any]]  # version, event type, body
+
+
+def _money(body: dict[str, Any], key: str) -> Decimal:
+    try:
+        return Decimal(str(body[key]))
+    except (KeyError, InvalidOperation):
+        raise InvalidInput(f"has no amount '{key}'") from None
+
+
+def _streams(conn: Connection[Any], batch: int = 10_000) -> Iterator[tuple[UUID, list[Event]]]:
+    """Each stream's events of the types checked, in version order, one stream at a time."""
+    current: UUID | None = None
+    events: list[Event] = []
+    with conn.transaction(), conn.cursor(name="ledger_verify_streams") as cursor:
+        cursor.itersize = batch
+        cursor.execute(STREAMS, (list(TYPES),))
+        for stream_id, version, event_type, state in cursor:
+            if stream_id != current:
+                if current is not None:
+                    yield current, events
+                current, events = stream_id, []
+            try:
+                body = json.loads(bytes(state))
+            except ValueError:
+                body = {"__unreadable__": True}
+            events.append((version, event_type, body))
+    if current is not None:
+        yield current, events
+
+
+@dataclass
+class Seen:
+    """What the streams said, kept for the checks that cross from one stream to another."""
+
+    failures: list[Failure] = field(default_factory=list)
+    draws: dict[UUID, dict[int, tuple[str, str | None]]] = field(default_factory=dict)
+    dealt: dict[UUID, tuple[str, UUID | None, list[tuple[int, str]]]] = field(default_factory=dict)
+    checked: dict[str, int] = field(default_factory=lambda: {"shoes": 0, "rounds": 0, "pools": 0})
+
+    def fail(self, check: str, subject: str, reason: str) -> None:
+        self.failures.append(Failure(check, subject, reason))
+
+
+def check_streams(conn: Connection[Any], report: LedgerReport) -> None:
+    seen = Seen()
+    for stream_id, events in _streams(conn):
+        kind = events[0][1].split(".")[0]
+        check = {"Shoe": _shoe, "Round": _round, "JackpotPool": _pool}.get(kind)
+        if check is None:
+            continue
+        try:
+            check(seen, stream_id, events)
+        except (InvalidInput, KeyError, TypeError, ValueError) as error:
+            seen.fail(kind.lower(), f"{kind} {stream_id}", f"an event cannot be read: {error}")
+    _dealt_from_shoes(seen)
+    report.failures += seen.failures
+    report.checked.update(seen.checked)
+
+
+# -- shoes ------------------------------------------------------------------------------------
+
+
+def _shoe(seen: Seen, shoe_id: UUID, events: list[Event]) -> None:
+    shuffled = next((body for _, kind, body in events if kind == "Shoe.Shuffled"), None)
+    if shuffled is None:
+        return
+    subject = f"shoe {shoe_id} (table {shuffled.get('table')})"
+    draws: dict[int, tuple[str, str | None]] = {}
+    drawn: list[tuple[int, Any]] = []
+    closed = None
+    for _, kind, body in events:
+        if kind == "Shoe.CardDrawn":
+            draws[body["position"]] = (body["card"], body.get("round_id"))
+            drawn.append((body["position"], parse_cards([body["card"]])[0]))
+        elif kind == "Shoe.CardsBurned":
+            drawn += [(body["first_position"] + n, card)
+                      for n, card in enumerate(parse_cards(body.get("cards", [])))]
+        elif kind == "Shoe.Closed":
+            closed = body
+    seen.draws[shoe_id] = draws
+    seen.checked["shoes"] += 1
+    commitment = shuffled.get("commitment")
+    if closed is None or not commitment:
+        return
+    order, secret = closed.get("revealed_order"), closed.get("secret")
+    if order is None or secret is None:
+        seen.fail("shoe", subject, "closed without revealing the order its shuffle committed to")
+        return
+    cards = list(parse_cards(order))
+    holds = commitment_of(cards, secret) == commitment
+    if not holds:
+        seen.fail("shoe", subject, "the revealed order and secret do not hash to the "
+                                     f"commitment {commitment[:16]}... recorded at the shuffle")
+    if closed.get("commitment_holds") is not holds:
+        seen.fail("shoe", subject, f"the close recorded commitment_holds "
+                                     f"{closed.get('commitment_holds')}, it is {holds}")
+    automatic = shuffled.get("method") == "automatic_shuffler_dealer"
+    for problem in order_problems(int(shuffled["decks"]), automatic, cards, drawn):
+        seen.fail("shoe", subject, problem)
+
+
+def _dealt_from_shoes(seen: Seen) -> None:
+    """Each card a round records from a shoe position is the card the shoe drew there."""
+    for round_id, (label, shoe_id, cards) in seen.dealt.items():
+        if shoe_id is None or not cards:
+            continue
+        draws = seen.draws.get(shoe_id)
+        if draws is None:
+            seen.fail("shoe", label, f"deals from shoe {shoe_id}, which is not in the ledger")
+            continue
+        for position, card in cards:
+            drawn = draws.get(position)
+            if drawn is None:
+                seen.fail("shoe", label, f"{card} dealt from shoe position {position}, which "
+                                           "the shoe never recorded drawing")
+            elif drawn != (card, str(round_id)):
+                seen.fail("shoe", label, f"{card} dealt from shoe position {position}; the "
+                                           f"shoe drew {drawn[0]} there for round {drawn[1]}")
+
+
+# -- money ------------------------------------------------------------------------------------
+
+
+def _round(seen: Seen, round_id: UUID, events: list[Event]) -> None:
+    opened = next((body for _, kind, body in events if kind == "Round.Opened"), None)
+    if opened is None:
+        return
+    label = f"round {round_id} ({opened.get('table')} round {opened.get('number')})"
+    shoe_id = UUID(opened["shoe_id"]) if opened.get("shoe_id") else None
+    dealt = [(body["shoe_position"], body["card"]) for _, kind, body in events
+             if kind == "Round.CardDealt" and body.get("shoe_position") is not None]
+    seen.dealt[round_id] = (label, shoe_id, dealt)
+    placed = sum((_money(bet, "amount") for bet in opened.get("carried_jackpot_bets", [])), ZERO)
+    bets, settled, voided = [], None, None
+    for _, kind, body in events:
+        if kind == "Round.BetPlaced" or (kind == "Round.DecisionMade"
+                                         and body.get("decision") == "raise"):
+            placed += _money(body, "amount")
+        elif kind == "Round.BetSettled":
+            bets.append(body["bet"])
+        elif kind == "Round.Settled":
+            settled = body
+        elif kind == "Round.Voided":
+            voided = body
+    if settled is None and voided is None:
+        return
+    seen.checked["rounds"] += 1
+    for reason in _money_problems(placed, bets, settled, voided is not None):
+        seen.fail("money", label, reason)
+
+
+def _money_problems(placed: Decimal, bets: list[dict[str, Any]], settled: dict[str, Any] | None,
+                    void: bool) -> list[str]:
+    stakes = sum((_money(b, "stake") for b in bets), ZERO)
+    returned = sum((_money(b, "returned") for b in bets), ZERO)
+    payouts = sum((_money(b, "payout") for b in bets), ZERO)
+    commission = sum((_money(b, "commission") for b in bets), ZERO)
+    problems = [] if stakes == placed else [
+        f"bets placed {placed} (raises and carried jackpot bets included), bets settled {stakes}"]
+    problems += [f"box {b.get('box')} {b.get('spot')}: returned {b['returned']} of a stake of "
+                 f"{b['stake']}" for b in bets if _money(b, "returned") > _money(b, "stake")]
+    problems += [f"box {b.get('box')} {b.get('spot')}: a negative amount"
+                 for b in bets if min(_money(b, k) for k in ("returned", "payout", "commission"))
+                 < 0]
+    if settled is not None:
+        house = stakes - returned - payouts + commission
+        if _money(settled, "house_win") != house:
+            problems.append(
+                f"money not conserved: stakes {stakes} = returned {returned} + payouts {payouts}"
+                f" - commission {commission} + house win {settled['house_win']} does not hold "
+                f"(the bets give a house win of {house})")
+    if void:
+        problems += [f"box {b.get('box')} {b.get('spot')}: {b.get('outcome')} in a void round"
+                     for b in bets if b.get("outcome") not in ("returned", "carried")
+                     or _money(b, "returned") != _money(b, "stake")]
+    return problems
+
+
+# -- pools ------------------------------------------------------------------------------------
+
+
+@dataclass
+class _Pool:
+    amount: Decimal
+    contributions: Decimal = ZERO
+    prizes: Decimal = ZERO
+    seeds: Decimal = ZERO
+    adjustments: Decimal = ZERO
+    hits: Decimal = ZERO  # paid by the pool since the last reduction
+    hit_amount: Decimal | None = None  # where the hits of the round in progress have left it
+
+
+def _pool(seen: Seen, pool_id: UUID, events: list[Event]) -> None:
+    created = events[0][2] if events[0][1] == "JackpotPool.Created" else None
+    if created is None:
+        return
+    subject = f"pool {created.get('name')} ({pool_id})"
+    seed = _money(created["settings"], "seed")
+    pool = _Pool(amount=_money(created, "amount"))
+    opening = pool.amount
+    seen.checked["pools"] += 1
+    for version, kind, body in events[1:]:
+        for reason in _pool_event(pool, kind, body, seed):
+            seen.fail("pool", subject, f"version {version} ({kind}): {reason}")
+    expected = (opening + pool.contributions - pool.prizes + pool.seeds + pool.adjustments)
+    if pool.amount != expected:
+        seen.fail("pool", subject, (
+            f"does not add up: it holds {pool.amount}, but seed {opening} + contributions "
+            f"{pool.contributions} - prizes paid by the pool {pool.prizes} + seeds added at "
+            f"resets {pool.seeds} + adjustments {pool.adjustments} = {expected}"))
+
+
+def _pool_event(pool: _Pool, kind: str, body: dict[str, Any], seed: Decimal) -> list[str]:
+    """Apply one event to the running pool; what it says that the running pool contradicts.
+    The pool then carries on from what the event recorded, so one bad event is named once."""
+    if kind == "JackpotPool.JackpotHit":
+        return _hit(pool, body)
+    problems: list[str] = []
+    if kind == "JackpotPool.ContributionReceived":
+        to_pool, to_reserve = _money(body, "to_pool"), _money(body, "to_reserve")
+        pool.contributions += to_pool
+        due = pool.amount + to_pool
+        if to_pool < 0 or to_reserve < 0 or to_pool + to_reserve > _money(body, "stakes"):
+            problems.append(f"{to_pool} to the pool and {to_reserve} to the reserve out of "
+                            f"{body['stakes']} in jackpot bets")
+    elif kind == "JackpotPool.JackpotReduced":
+        reduced = _money(body, "amount")
+        pool.prizes += reduced
+        if reduced != pool.hits:
+            problems.append(f"reduced by {reduced}, but its hits paid {pool.hits} from the pool")
+        pool.hits, pool.hit_amount = ZERO, None
+        due = pool.amount - reduced
+    elif kind == "JackpotPool.ResetToSeed":
+        if pool.amount != 0:
+            problems.append(f"restarted at the seed while holding {pool.amount}")
+        pool.seeds += seed
+        due = pool.amount + seed
+    elif kind == "JackpotPool.Adjusted":
+        pool.adjustments += _money(body, "amount")
+        due = pool.amount + _money(body, "amount")
+    else:
+        return problems
+    after = _money(body, "pool_after")
+    if after != due:
+        problems.append(f"pool after {after}, but the pool held {pool.amount} and this event "
+                        f"makes it {due}")
+    pool.amount = after
+    return problems
+
+
+def _hit(pool: _Pool, body: dict[str, Any]) -> list[str]:
+    """A prize: paid from what the pool holds after the round's earlier prizes, the rest by
+    the house; the pool itself changes only at the reduction that follows."""
+    problems = []
+    before = pool.hit_amount if pool.hit_amount is not None else pool.amount
+    by_pool, by_house = _money(body, "paid_by_pool"), _money(body, "paid_by_house")
+    if _money(body, "pool_before") != before:
+        problems.append(f"pool before {body['pool_before']}, but the pool held {before}")
+    if by_pool + by_house != _money(body, "prize") or by_pool > before:
+        problems.append(f"a prize of {body['prize']} paid {by_pool} by the pool (holding "
+                        f"{before}) and {by_house} by the house")
+    pool.hits += by_pool
+    pool.hit_amount = due = before - by_pool
+    after = _money(body, "pool_after")
+    if after != due:
+        problems.append(f"pool after {after}, but {before} - {by_pool} = {due}")
+    return problems
+
+
+# -- projections ------------------------------------------------------------------------------
+
+
+def check_projections(conn: Connection[Any], report: LedgerReport) -> None:
+    """Each projection's live tables against a rebuild at the same position (rolled back)."""
+    from projections.registry import PROJECTIONS
+
+    report.checked["projections"] = 0
+    for projection_class in PROJECTIONS:
+        name = projection_class.name
+        try:
+            with conn.transaction(force_rollback=True):
+                problems = _compare_projection(conn, projection_class)
+        except psycopg.Error as error:
+            first = str(error).strip().splitlines()[0] if str(error).strip() else type(error)
+            report.notes.append(f"projection {name} not compared: {first}")
+            continue
+        if problems is None:
+            report.notes.append(f"projection {name} not compared: its tables do not exist")
+            continue
+        report.checked["projections"] += 1
+        report.failures += [Failure("projection", f"projection {name}", p) for p in problems]
+
+
+def _compare_projection(conn: Connection[Any], projection_class: Any) -> list[str] | None:
+    conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+    live = _scalar(conn, "SELECT current_schema()")
+    projection = projection_class()
+    for table in projection.tables:
+        if _scalar(conn, "SELECT to_regclass(%s)", (f'"{live}"."{table}"',)) is None:
+            return None
+    position = int(_scalar(conn, "SELECT position FROM ledger_tracking WHERE projection = %s",
+                           (projection.name,)) or 0)
+    scratch = f"ledger_verify_{conn.info.backend_pid}"
+    conn.execute(sql.SQL("CREATE SCHEMA {}").format(sql.Identifier(scratch)))
+    conn.execute(sql.SQL("SET LOCAL search_path = {}, {}").format(
+        sql.Identifier(scratch), sql.Identifier(live)))
+    projection.create_tables(conn)
+    _rebuild(conn, projection, position)
+    problems = []
+    for table in projection.tables:
+        if _columns(conn, scratch, table) != _columns(conn, live, table):
+            raise psycopg.DataError(f"the live table {table} has another shape than the code's: "
+                                    f"rebuild it (ledger projections rebuild {projection.name})")
+        missing, extra = (_scalar(conn, sql.SQL(
+            "SELECT count(*) FROM (SELECT * FROM {}.{} EXCEPT ALL SELECT * FROM {}.{}) AS d"
+        ).format(sql.Identifier(first), sql.Identifier(table), sql.Identifier(second),
+                 sql.Identifier(table))) for first, second in ((scratch, live), (live, scratch)))
+        if missing or extra:
+            problems.append(f"table {table} differs from a rebuild from the events up to its "
+                            f"position {position}: {missing} row(s) the events give are missing "
+                            f"or different, {extra} row(s) are not what the events give")
+    return problems
+
+
+def _scalar(conn: Connection[Any], query: Any, params: tuple[Any, ...] = ()) -> Any:
+    row = conn.execute(query, params).fetchone()
+    return row[0] if row else None
+
+
+def _columns(conn: Connection[Any], schema: str, table: str) -> list[tuple[Any, ...]]:
+    return [tuple(row) for row in conn.execute(
+        "SELECT column_name, data_type FROM information_schema.columns "
+        "WHERE table_schema = %s AND table_name = %s ORDER BY ordinal_position",
+        (schema, table)).fetchall()]
+
+
+def _rebuild(conn: Connection[Any], projection: Any, position: int) -> None:
+    from projections.runner import apply_events, read_events
+
+    after = 0
+    while after < position:
+        events = [e for e in read_events(conn, after, 1000, projection.handled_types())
+                  if e.position <= position]
+        if not events:
+            return
+        apply_events(conn, projection, events)
+        after = events[-1].position

@@ -1,0 +1,191 @@
+"""Replay time of one round with 10 thousand and with 1 million events in the store, as a ratio.
+
+One Stud Poker round is recorded through the application (a committed shoe, four boxes, two
+jackpot winners, the pool), so its replay reads all it can: the round's stream, its shoe's
+stream, the pool around its settlement, the receipts. The store is then filled by bulk
+INSERT ... SELECT straight into `ledger_events` (a million commands would take hours): copies
+of that round's own events - its round, shoe and receipt streams - under new stream ids, so
+the bodies are real ones; the database's chain trigger hashes every row as for any insert.
+
+The same round is recorded in two stores, one filled to 10 thousand events and one to a
+million, and replayed in each in turn on warm connections (so that whatever else the machine
+does weighs on both alike); the figures are the median and the 95th percentile of many runs,
+and the ratio of the medians. A replay reads by stream and
+version (the primary key) and a short range of positions, so the ratio should stay near 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from decimal import Decimal
+from typing import Any
+from uuid import UUID
+
+from benchlib import console, throwaway_database
+from psycopg import Connection
+from rich.table import Table as RichTable
+
+from ledger.bootstrap import open_ledger
+from ledger.cards import DECK
+from ledger.commands import (
+    CloseShoe, CreatePool, DealCard, Decide, LinkTable, OpenRound, OpenTable, PlaceBet,
+    RevealDealer, SettleRound, ShuffleShoe, SignInDealer,
+)
+from ledger.domain.base import Actor, Role
+from ledger.domain.round import round_id
+from ledger.domain.shoe import commitment_of
+from ledger.domain.table import table_id
+from ledger.replay import Verdict, replay_round
+
+DEALER = Actor(staff_id="D-1", role=Role.DEALER)
+SUPERVISOR = Actor(staff_id="SV-1", role=Role.SUPERVISOR)
+CODE, POOL, SECRET = "SP-BENCH", "BENCH-POOL", "bench-secret"
+HANDS = {1: "9H 8H 7H 6H 5H", 2: "QC QD QH QS 3C", 4: "2H 3H 7S 9D JH", 5: "4C 6D TS JC 2C"}
+DEALER_HAND = "AC KD 8S 3D 2S"
+WARM_UP = 10
+
+FILL = """
+INSERT INTO ledger_events (originator_id, originator_version, topic, state)
+SELECT md5(g.n || t.stream::text)::uuid, t.version, t.topic,
+       convert_to(replace(replace(replace(t.body,
+           t.stream::text, md5(g.n || t.stream::text)::uuid::text),
+           %(round)s, md5(g.n || %(round)s)::uuid::text),
+           %(shoe)s, md5(g.n || %(shoe)s)::uuid::text), 'UTF8')
+  FROM generate_series(%(first)s::int, %(last)s::int) AS g(n)
+ CROSS JOIN bench_templates t
+ ORDER BY g.n, t.stream, t.version
+"""
+
+
+def record_round(settings: Any) -> tuple[UUID, UUID]:
+    """The round to replay, through `Ledger.execute`; its id and its shoe's id."""
+    deal = [(f"box:{box}" if box else "dealer", cards.split()[n]) for n in range(5)
+            for box, cards in [*sorted(HANDS.items()), (0, DEALER_HAND)]]
+    dealt = [card for _, card in deal]
+    order = [c for c in DECK if str(c) not in dealt]
+    order = [c for code in dealt for c in DECK if str(c) == code] + order
+    at = {"actor": DEALER, "terminal": CODE}
+    commands: list[Any] = [
+        CreatePool(pool=POOL, settings={
+            "seed": "100000.00", "royal_flush": "200000.00", "straight_flush": "20000.00",
+            "four_of_a_kind": "5000.00", "full_house": "1500.00", "flush": "1000.00",
+            "contribution_rate": "0.5"}, actor=SUPERVISOR, terminal="pit"),
+        OpenTable(table=CODE, game="stud-poker", rule_set="stud-poker/2004",
+                  min_bet=Decimal("100"), max_bet=Decimal("10000"),
+                  settings={"royal_odds": 80, "max_payout": "100000.00"},
+                  authorisation="DICJ-BENCH", actor=SUPERVISOR, terminal="pit"),
+        SignInDealer(table=CODE, dealer_id="D-1", actor=SUPERVISOR, terminal="pit"),
+        LinkTable(pool=POOL, table=CODE, actor=SUPERVISOR, terminal="pit"),
+        ShuffleShoe(table=CODE, commitment=commitment_of(order, SECRET), **at),
+        OpenRound(table=CODE, **at),
+    ]
+    for box in sorted(HANDS):
+        commands.append(PlaceBet(table=CODE, box=box, spot="ante", amount=Decimal("100"), **at))
+        commands.append(PlaceBet(table=CODE, box=box, spot="jackpot", amount=Decimal("10"), **at))
+    commands += [DealCard(table=CODE, to=to, card=card, **at) for to, card in deal]
+    commands += [Decide(table=CODE, box=box, decision="raise", amount=Decimal("200"), **at)
+                 for box in sorted(HANDS)]
+    commands += [RevealDealer(table=CODE, **at), SettleRound(table=CODE, **at),
+                 CloseShoe(table=CODE, revealed_order=[str(c) for c in order], secret=SECRET,
+                           **at)]
+    with open_ledger(settings) as rt:
+        for command in commands:
+            rt.ledger.execute(command)
+        rid = round_id(table_id(CODE), 1)
+        return rid, rt.ledger.load(rid, "the round").shoe_id
+
+
+def templates(conn: Connection[Any], rid: UUID, shoe: UUID) -> int:
+    """The round's, its shoe's and its commands' receipts' events, as bodies to copy."""
+    conn.execute("CREATE TEMP TABLE bench_templates AS "
+                 "SELECT originator_id AS stream, originator_version AS version, topic, "
+                 "       convert_from(state, 'UTF8') AS body FROM ledger_events "
+                 " WHERE originator_id IN (%s, %s) OR topic LIKE '%%CommandReceipt.Accepted'",
+                 (rid, shoe))
+    return int(conn.execute("SELECT count(*) FROM bench_templates").fetchone()[0])
+
+
+def fill_to(conn: Connection[Any], rid: UUID, shoe: UUID, per_copy: int, target: int,
+            copies_so_far: int) -> int:
+    """Add copies until the store holds about `target` events; the number of copies made."""
+    total = int(conn.execute("SELECT count(*) FROM ledger_events").fetchone()[0])
+    wanted = copies_so_far + max(0, (target - total) // per_copy)
+    step = max(1, 100_000 // per_copy)
+    started = time.perf_counter()
+    for first in range(copies_so_far + 1, wanted + 1, step):
+        last = min(wanted, first + step - 1)
+        conn.execute(FILL, {"first": first, "last": last, "round": str(rid), "shoe": str(shoe)})
+        done = (last - copies_so_far) * per_copy
+        rate = done / (time.perf_counter() - started)
+        console.print(f"[dim]  +{done:,} events ({rate:,.0f}/s)[/]")
+    conn.execute("VACUUM (ANALYZE) ledger_events")
+    return wanted
+
+
+def prepare(settings: Any, database: Any, events: int) -> tuple[UUID, int]:
+    """A store of about `events` events holding the round; the round's id and the total."""
+    rid, shoe = record_round(settings)
+    with database.connect() as conn:
+        per_copy = templates(conn, rid, shoe)
+        console.print(f"filling to ~{events:,} events with copies of the round's {per_copy} "
+                      "events (round, shoe, receipts)")
+        fill_to(conn, rid, shoe, per_copy, events, 0)
+        total = int(conn.execute("SELECT count(*) FROM ledger_events").fetchone()[0])
+    return rid, total
+
+
+def time_replays(stores: list[tuple[Connection[Any], UUID]], runs: int) -> list[list[float]]:
+    """Seconds per replay in each store, the stores taking turns run by run, so that whatever
+    else the machine is doing weighs on both alike."""
+    for conn, rid in stores:
+        verdict = replay_round(conn, rid).check.verdict
+        if verdict is not Verdict.MATCH:
+            raise SystemExit(f"the benchmark round replays as {verdict}")
+        for _ in range(WARM_UP):  # pages, plans and pydantic warm before any timing
+            replay_round(conn, rid)
+    seconds: list[list[float]] = [[] for _ in stores]
+    for _ in range(runs):
+        for index, (conn, rid) in enumerate(stores):
+            started = time.perf_counter()
+            replay_round(conn, rid)
+            seconds[index].append(time.perf_counter() - started)
+    return seconds
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--small", type=int, default=10_000, help="events in the small store")
+    parser.add_argument("--large", type=int, default=1_000_000, help="events in the large store")
+    parser.add_argument("--runs", type=int, default=200, help="replays timed in each store")
+    args = parser.parse_args()
+    with throwaway_database("ledger_bench_replay_small") as small, \
+            throwaway_database("ledger_bench_replay_large") as large:
+        prepared = [prepare(*store, events) for store, events in
+                    ((small, args.small), (large, args.large))]
+        with small[1].connect() as small_conn, large[1].connect() as large_conn:
+            used = len(replay_round(small_conn, prepared[0][0]).evidence)
+            seconds = time_replays([(small_conn, prepared[0][0]), (large_conn, prepared[1][0])],
+                                   args.runs)
+    report([(total, times, used) for (_, total), times in zip(prepared, seconds, strict=True)])
+
+
+def report(rows: list[tuple[int, list[float], int]]) -> None:
+    grid = RichTable(title="replay of one Stud Poker round (round, shoe, pool, 2 jackpot hits)")
+    for column in ("events in store", "events used", "median ms", "p95 ms", "vs smallest"):
+        grid.add_column(column, justify="right")
+    base = statistics.median(rows[0][1])
+    for total, seconds, used in rows:
+        median = statistics.median(seconds)
+        p95 = sorted(seconds)[int(0.95 * (len(seconds) - 1))]
+        grid.add_row(f"{total:,}", str(used), f"{median * 1000:.1f}", f"{p95 * 1000:.1f}",
+                     f"{median / base:.2f}x")
+    console.print(grid)
+    ratio = statistics.median(rows[-1][1]) / base
+    console.print(f"replay time at {rows[-1][0]:,} events / at {rows[0][0]:,} events: "
+                  f"[bold]{ratio:.2f}[/]")
+
+
+if __name__ == "__main__":
+    main()
