@@ -100,12 +100,17 @@ def _replay(rt: Any, console: Console, round_: UUID | None, what: str) -> tuple[
 
 
 def _verify(rt: Any, console: Console) -> bool:
-    from ledger.verify import verify_chains
+    """`ledger verify` in full: chains, versions, shoes, money, pools and projections."""
+    from ledger.verify import verify_ledger
 
     with rt.database.connect() as conn:
-        report = verify_chains(conn)
-    console.print(f"ledger verify: {report.streams:,} streams, {report.events:,} events, "
-                  + ("[green]every hash chain holds[/]" if report.ok else "[red]BREAKS[/]"))
+        report = verify_ledger(conn)
+    for failure in report.failures:
+        console.print(f"[red]FAIL[/] {failure.check}: {failure}", highlight=False)
+    checked = ", ".join(f"{count} {what}" for what, count in report.checked.items())
+    console.print(f"ledger verify: {report.chains.streams:,} streams, {report.chains.events:,} "
+                  f"events; checked {checked}: "
+                  + ("[green]all hold[/]" if report.ok else "[red]FAILURES[/]"), highlight=False)
     return report.ok
 
 
