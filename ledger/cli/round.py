@@ -177,6 +177,16 @@ def show(table: Code, number: Annotated[int | None, typer.Argument(help="Round n
         results.add_row(str(b.box), b.spot, b.player or "-", str(b.amount),
                         *(map(str, (r.outcome.value, r.returned, r.payout, r.commission))
                           if r else ("-", "-", "-", "-")))
+    placed = {(b.box, b.spot, b.player) for b in round_.bets}
+    for r in round_.results:  # settled without a bet placed: the Stud Poker raise
+        if (r.box, r.spot, r.player) in placed:
+            continue
+        results.add_row(str(r.box), r.spot, r.player or "-", str(r.stake), r.outcome.value,
+                        str(r.returned), str(r.payout), str(r.commission))
     console.print(results)
+    for kind, fact in round_.log:
+        if kind == "jackpot":
+            box, category, amount = fact
+            console.print(f"jackpot: box {box} {category} {amount}", highlight=False)
     for adj in round_.adjustments:
         console.print(f"adjustment: box {adj['box']} {adj['spot']} {adj['amount']} ({adj['reason']})")

@@ -13,10 +13,23 @@ from ledger.cli.common import (
 )
 from ledger.commands import CloseTable, OpenTable, SignInDealer, SignOutDealer
 from ledger.domain.base import Role
+from ledger.errors import InvalidInput
 from ledger.queries import floor_tables, table_view
 
 app = typer.Typer(help="Open and close tables; dealers in and out.", no_args_is_help=True)
 Code = Annotated[str, typer.Argument(help="Table code, e.g. BAC-01.")]
+
+
+def _settings(pairs: list[str]) -> dict[str, str]:
+    settings = {}
+    for pair in pairs:
+        key, sign, value = pair.partition("=")
+        if not sign or not key.strip():
+            raise InvalidInput(
+                f"'{pair}' is not a house setting: write KEY=VALUE, e.g. royal_odds=80."
+            )
+        settings[key.strip()] = value.strip()
+    return settings
 
 
 @app.command("open")
@@ -27,6 +40,11 @@ def open_(
     max_bet: Annotated[Decimal, typer.Option("--max", help="Table maximum (patacas).")],
     rules: Annotated[str | None, typer.Option(help="Rule set, e.g. stud-poker/2003.")] = None,
     pit: Annotated[str, typer.Option(help="Pit the table belongs to.")] = "main",
+    setting: Annotated[list[str] | None, typer.Option(
+        "--setting", help="A house setting, KEY=VALUE (royal_odds=80, max_payout=100000).",
+    )] = None,
+    authorisation: Annotated[str | None, typer.Option(
+        help="The DICJ authorisation of the house settings.")] = None,
     staff: StaffOption = "pitboss",
     role: RoleOption = Role.PIT_BOSS,
     terminal: TerminalOption = default_terminal(),
@@ -34,6 +52,7 @@ def open_(
     """Open a table (or re-open it for a new gaming day)."""
     command = OpenTable(
         table=table, game=game, rule_set=rules, min_bet=min_bet, max_bet=max_bet, pit=pit,
+        settings=_settings(setting or []), authorisation=authorisation,
         actor=actor(staff, role), terminal=terminal,
     )
     with runtime() as rt:

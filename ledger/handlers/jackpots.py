@@ -13,6 +13,7 @@ from ledger.domain.jackpot_pool import JackpotPool, pool_id
 from ledger.domain.round import Round
 from ledger.domain.table import Table
 from ledger.errors import InvalidInput, RuleViolation, WrongState, describe_validation_error
+from ledger.games.common import AVO
 from ledger.games.jackpot import JackpotPoolSettings, contribute, pay_jackpot
 from ledger.handlers.tables import load_table
 from ledger.rounds import RoundFacts, procedure_for
@@ -22,6 +23,18 @@ def load_pool(ledger: Ledger, name: str) -> JackpotPool:
     return cast(JackpotPool, ledger.load(pool_id(name), f"jackpot pool {name}"))
 
 
+POOL_AMOUNTS = ("seed", "royal_flush", "straight_flush", "four_of_a_kind", "full_house", "flush",
+                "cap")
+
+
+def _in_avos(settings: JackpotPoolSettings) -> JackpotPoolSettings:
+    """The pool's amounts as every amount of the ledger is stored: with exactly two places."""
+    return settings.model_copy(update={
+        name: getattr(settings, name).quantize(AVO)
+        for name in POOL_AMOUNTS if getattr(settings, name) is not None
+    })
+
+
 @Ledger.handles(CreatePool)
 def create_pool(ledger: Ledger, command: CreatePool) -> tuple[Aggregate, ...]:
     require_supervisor(command.actor, "creating a jackpot pool")
@@ -29,7 +42,7 @@ def create_pool(ledger: Ledger, command: CreatePool) -> tuple[Aggregate, ...]:
         raise WrongState(f"jackpot pool {command.pool} already exists.")
     data = {"effective_from": command.at.date().isoformat(), **command.settings}
     try:
-        settings = JackpotPoolSettings.model_validate(data)
+        settings = _in_avos(JackpotPoolSettings.model_validate(data))
     except ValidationError as error:
         raise InvalidInput(f"pool settings: {describe_validation_error(error)}") from None
     pool = JackpotPool(name=command.pool, settings=settings.model_dump(mode="json"),

@@ -50,6 +50,29 @@ def _playing_boxes(facts: RoundFacts) -> list[int]:
     return [box for box in sorted(_antes(facts)) if box not in facts.void_boxes]
 
 
+def _check_box_without_bet(facts: RoundFacts, box: int | None) -> None:
+    """Art. 11, 3) voids a box that received cards without holding a bet, and only such a box."""
+    if box is None:
+        raise InvalidInput("name the box that received cards without a bet (art. 11, 3)).")
+    if box not in stud_poker.BOXES:
+        raise InvalidInput(f"there is no box {box}: Stud Poker boxes are 1 to 7.")
+    if box in _antes(facts):
+        raise RuleViolation(f"box {box} holds bets: art. 11, 3) voids only a box without a bet.")
+
+
+def _check_exposable(facts: RoundFacts, exposed: CardFact) -> None:
+    """Only a card dealt face down can be exposed by mistake, and each counts once (art. 11)."""
+    if facts.revealed:
+        raise RuleViolation("the dealer's hand is revealed: no card can be exposed by mistake now.")
+    if any(c.card == exposed.card and c.face_up for c in facts.cards):
+        raise RuleViolation(
+            f"{exposed.card} was dealt face up: only a card dealt face down can be exposed "
+            "by mistake."
+        )
+    if any(c.card == exposed.card for c in facts.exposed):
+        raise RuleViolation(f"{exposed.card} is already exposed: a card counts once.")
+
+
 def study_round(facts: RoundFacts) -> StudPokerRound:
     """The engine's round: every box with an ante, its cards and decision."""
     antes, jackpots = _antes(facts), _jackpots(facts)
@@ -71,6 +94,8 @@ class StudPokerProcedure(Procedure):
 
     def check_bet(self, facts: RoundFacts, bet: BetFact) -> None:
         super().check_bet(facts, bet)
+        if bet.amount <= 0:  # the jackpot bet has no table minimum to catch this
+            raise InvalidInput(f"box {bet.box} {bet.spot}: a bet is above zero, not {bet.amount}.")
         if facts.bets_on(bet.box, bet.spot) and bet.carried_from is None:
             raise RuleViolation(f"box {bet.box} already has its {bet.spot}: one player per box.")
         if bet.spot == JACKPOT and bet.carried_from is None:
@@ -90,6 +115,8 @@ class StudPokerProcedure(Procedure):
     def check_decision(self, facts: RoundFacts, decision: DecisionFact) -> None:
         if decision.decision not in tuple(Decision):
             raise InvalidInput(f"'{decision.decision}' is not a decision: use raise or fold.")
+        if decision.decision == Decision.FOLD and decision.amount:
+            raise InvalidInput(f"box {decision.box} folds: a fold puts no amount on the table.")
         box, ante = decision.box, _antes(facts).get(decision.box)
         if ante is None or box in facts.void_boxes:
             raise RuleViolation(f"box {box} has no hand in play: there is nothing to decide.")
@@ -121,9 +148,18 @@ class StudPokerProcedure(Procedure):
             raise InvalidInput(f"'{kind}' is not a Stud Poker irregularity: use one of {known}.") from None
         if irregularity is stud_poker.Irregularity.CARDS_EXPOSED:
             raise InvalidInput("record an exposed card with `expose`, naming the card.")
+        if irregularity is stud_poker.Irregularity.CARDS_TO_BOX_WITHOUT_BET:
+            _check_box_without_bet(facts, box)
+        if irregularity is stud_poker.Irregularity.SHUFFLER_FAILURE and (
+                _method(facts) is not DealMethod.SHUFFLER):
+            raise RuleViolation(
+                "this round is dealt from a hand-shuffled shoe: there is no shuffler to fail "
+                "(art. 11, 4))."
+            )
         return stud_poker.classify_irregularity(irregularity)
 
     def classify_exposure(self, facts: RoundFacts, exposed: CardFact) -> tuple[str, Consequence]:
+        _check_exposable(facts, exposed)
         kind = stud_poker.Irregularity.CARDS_EXPOSED
         consequence = stud_poker.classify_irregularity(
             kind, exposed=len(facts.exposed) + 1, dealer_card=exposed.to == DEALER

@@ -1,0 +1,144 @@
+"""Stud Poker through `ledger` as a pit boss, a dealer and a supervisor type it.
+
+Each command is the installed console script in its own process, against this test's own
+database; what it recorded is read back with SQL. Expected failures are one red line on
+stderr, exit code 1, and nothing recorded.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from ledger.domain.round import round_id
+from ledger.domain.table import table_id
+
+from tests.integration.stud_builders import (
+    QUALIFYING_DEALER, deal_order, event_count, recorded, settled_bets,
+)
+
+POOL = "STUD-POOL"
+ROYAL = {1: "AS KS QS JS TS"}
+
+
+def ok(result) -> str:
+    assert result.code == 0, result.err
+    return result.out
+
+
+def refused(cli, superuser, sentence: str, *args: str) -> None:
+    before = event_count(superuser)
+    result = cli(*args)
+    assert result.code == 1
+    lines = result.err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and sentence in lines[0], result.err
+    assert event_count(superuser) == before
+
+
+def open_linked_table(cli, code: str, rules: str, *house: str) -> None:
+    ok(cli("table", "open", code, "--game", "stud-poker", "--rules", rules, "--min", "100",
+           "--max", "10000", "--staff", "PB-7", *house))
+    ok(cli("table", "sign-in", code, "D-101"))
+    ok(cli("jackpot", "create", POOL, "--seed", "100000", "--royal", "200000",
+           "--straight-flush", "20000", "--four", "5000", "--full-house", "1500",
+           "--flush", "1000", "--rate", "0.5", "--staff", "SV-7"))
+    ok(cli("jackpot", "link", POOL, code, "--staff", "SV-7"))
+
+
+def start_round(cli, code: str) -> None:
+    ok(cli("shoe", "shuffle", code, "--staff", "D-101"))
+    ok(cli("round", "open", code, "--staff", "D-101"))
+    ok(cli("round", "bet", code, "1", "ante", "100", "--staff", "D-101"))
+    ok(cli("round", "bet", code, "1", "jackpot", "10", "--staff", "D-101"))
+
+
+def deal(cli, code: str, cards: list[tuple[str, str]]) -> None:
+    for to, card in cards:
+        ok(cli("round", "deal", code, to, card, "--staff", "D-101"))
+
+
+@pytest.mark.parametrize(
+    ("code", "rules", "house", "raise_payout"),
+    [("SP-03", "stud-poker/2003", (), "10000.00"),
+     ("SP-04", "stud-poker/2004",
+      ("--setting", "royal_odds=80", "--authorisation", "DICJ-AUTH-2004-013"), "16000.00")],
+)
+def test_stud_a_complete_round_typed_at_the_cli_royal_flush_at_the_rule_sets_odds(
+    cli, superuser, code, rules, house, raise_payout
+):
+    open_linked_table(cli, code, rules, *house)
+    start_round(cli, code)
+    deal(cli, code, deal_order(ROYAL, QUALIFYING_DEALER))
+    refused(cli, superuser, "a sixth card to box 1: a Stud Poker hand has five cards.",
+            "round", "deal", code, "box:1", "2H")
+    refused(cli, superuser, "the raise must be exactly twice the ante: box 1 ante 100.00 needs "
+            "200.00, not 150.00.", "round", "decide", code, "1", "raise", "--amount", "150")
+    ok(cli("round", "decide", code, "1", "raise", "--amount", "200", "--staff", "D-101"))
+    ok(cli("round", "reveal", code, "--staff", "D-101"))
+    settled = ok(cli("round", "settle", code, "--staff", "D-101"))
+    assert "JackpotPrizeAwarded" in settled and "BetSettled" in settled
+
+    assert settled_bets(superuser, round_id(table_id(code), 1)) == {
+        (1, "ante", "100.00", "won", "100.00", "100.00"),
+        (1, "raise", "200.00", "won", "200.00", raise_payout),
+        (1, "jackpot", "10.00", "lost", "0.00", "0.00"),
+    }
+    shown = ok(cli("round", "show", code))
+    assert rules in shown and "settled" in shown
+    assert "raise" in shown and raise_payout in shown
+    assert "jackpot: box 1 royal_flush 200000.00" in shown
+    [hit] = recorded(superuser, "JackpotPool.JackpotHit")
+    assert (hit["prize"], hit["paid_by_pool"], hit["paid_by_house"]) == (
+        "200000.00", "100005.00", "99995.00")
+    pool = ok(cli("jackpot", "show", POOL))
+    assert f"pool {POOL}: 100000.00" in pool and "1 hit(s)" in pool
+
+
+def test_stud_art11_1_a_supervisor_records_a_wrong_count_at_the_cli_and_the_jackpot_bet_carries(
+    cli, superuser
+):
+    code = "SP-05"
+    open_linked_table(cli, code, "stud-poker/2004")
+    start_round(cli, code)
+    deal(cli, code, deal_order(ROYAL, QUALIFYING_DEALER)[:3])
+    refused(cli, superuser, "an irregularity that voids SP-05 round 1 needs a supervisor",
+            "round", "irregularity", code, "wrong_count", "--box", "1", "--staff", "D-101",
+            "--role", "dealer")
+    voided = ok(cli("round", "irregularity", code, "wrong_count", "--box", "1",
+                    "--note", "two cards at once to box 1", "--staff", "SV-7"))
+    assert "Voided" in voided and "JackpotBetsCarried" in voided
+    assert settled_bets(superuser, round_id(table_id(code), 1)) == {
+        (1, "ante", "100.00", "returned", "100.00", "0.00"),
+        (1, "jackpot", "10.00", "carried", "10.00", "0.00"),
+    }
+    ok(cli("shoe", "shuffle", code, "--staff", "D-101"))
+    ok(cli("round", "open", code, "--staff", "D-101"))
+    shown = ok(cli("round", "show", code))
+    assert "round 2" in shown and "jackpot" in shown and "10.00" in shown
+
+
+def test_stud_bad_input_at_the_cli_is_one_red_line_exit_1_and_nothing_recorded(cli, superuser):
+    code = "SP-06"
+    open_linked_table(cli, code, "stud-poker/2004")
+    ok(cli("shoe", "shuffle", code))
+    ok(cli("round", "open", code))
+    ok(cli("round", "bet", code, "1", "ante", "100"))
+    refused(cli, superuser, "box 2 has no ante: a jackpot bet needs an accepted ante.",
+            "round", "bet", code, "2", "jackpot", "10")
+    refused(cli, superuser, "box 2 ante: 10000.01 is above the table maximum 10000.00.",
+            "round", "bet", code, "2", "ante", "10000.01")
+    cards = deal_order({1: "KH KS 9D 9C 3H"}, QUALIFYING_DEALER)
+    deal(cli, code, cards[:1])
+    refused(cli, superuser, "bets are closed: no bet is accepted on box 2",
+            "round", "bet", code, "2", "ante", "100")
+    refused(cli, superuser, "KH is already dealt: Stud Poker uses one deck.",
+            "round", "deal", code, "dealer", "KH")
+    refused(cli, superuser, "'1X' is not a card", "round", "deal", code, "dealer", "1X")
+    refused(cli, superuser, "voiding a round needs a supervisor or pit boss: dealer D-9 cannot.",
+            "round", "void", code, "--reason", "dealer wants to", "--staff", "D-9",
+            "--role", "dealer")
+    refused(cli, superuser, "'royal_odds' is not a house setting: write KEY=VALUE",
+            "table", "open", "SP-07", "--game", "stud-poker", "--min", "100", "--max", "1000",
+            "--setting", "royal_odds")
+    refused(cli, superuser, "a royal flush at 80:1 is outside DICJ 69/2003",
+            "table", "open", "SP-07", "--game", "stud-poker", "--rules", "stud-poker/2003",
+            "--min", "100", "--max", "1000", "--setting", "royal_odds=80")
