@@ -20,7 +20,7 @@ from eventsourcing.persistence import IntegrityError, JSONTranscoder, Mapper
 from ledger.commands import Command
 from ledger.domain.base import Aggregate, require_recording_role
 from ledger.domain.receipt import CommandReceipt, receipt_id
-from ledger.errors import ConcurrencyConflict, NotFound
+from ledger.errors import ConcurrencyConflict, LedgerError, NotFound
 from ledger.infrastructure.mapper import PydanticJSONMapper
 
 MAX_ATTEMPTS = 5
@@ -74,7 +74,12 @@ class Ledger:
         for _ in range(MAX_ATTEMPTS):
             if self.is_recorded(command.command_id):
                 return Recorded(command.command_id, duplicate=True, events=())
-            aggregates = handler(self, command)
+            try:
+                aggregates = handler(self, command)
+            except LedgerError:
+                if self.is_recorded(command.command_id):  # the same command, recorded meanwhile
+                    return Recorded(command.command_id, duplicate=True, events=())
+                raise
             receipt = CommandReceipt(
                 command_type=type(command).__name__,
                 command=command.model_dump(mode="json"),

@@ -46,11 +46,13 @@ class Shoe(Aggregate):
     def __init__(self, table: str, game: str, decks: int, method: ShuffleMethod,
                  shuffler_serial: str | None, commitment: str | None, by: Provenance) -> None:
         self.table, self.game, self.decks, self.method = table, game, decks, method
-        self.commitment = commitment
+        self.shuffler_serial, self.commitment = shuffler_serial, commitment
         self.position = 0  # the next card's place in the shoe, burns included
         self.drawn: list[tuple[int, Card, UUID | None]] = []
         self.counts: Counter[Card] = Counter()
+        self.cut_by: str | None = None
         self.cut_at: int | None = None
+        self.burned = 0  # cards burned outside any round (the baccarat shoe start)
         self.cut_card_reached = False
         self.is_closed = False
         self.rounds_dealt: set[UUID] = set()
@@ -88,7 +90,7 @@ class Shoe(Aggregate):
 
     @event(CutMade)
     def cut(self, cut_by: str, cut_card_position: int | None, by: Provenance) -> None:
-        self.cut_at = cut_card_position
+        self.cut_by, self.cut_at = cut_by, cut_card_position
 
     class CardsBurned(Aggregate.Event):
         count: int
@@ -99,7 +101,9 @@ class Shoe(Aggregate):
     @event(CardsBurned)
     def burn(self, count: int, cards: list[Any], first_position: int, by: Provenance) -> None:
         self.position += count
-        for card in cards:
+        self.burned += count
+        for offset, card in enumerate(cards):  # the cards shown are the first ones burned
+            self.drawn.append((first_position + offset, card, None))
             self.counts[card] += 1
 
     class CardDrawn(Aggregate.Event):
@@ -151,10 +155,22 @@ class Shoe(Aggregate):
                 "secret."
             )
         holds = commitment_of(order, secret) == self.commitment
-        mismatches = [
+        mismatches = self._order_problems(order) + [
             f"position {position}: drawn {card}, order says "
             f"{order[position] if position < len(order) else 'nothing'}"
             for position, card, _ in self.drawn
             if position >= len(order) or order[position] != card
         ]
         return holds, mismatches
+
+    def _order_problems(self, order: list[Card]) -> list[str]:
+        """What makes a revealed order something this shoe could not have held."""
+        if self.method is ShuffleMethod.AUTOMATIC:  # cards go back into the machine each coup
+            return []
+        problems = [] if len(order) == self.capacity else [
+            f"the revealed order holds {len(order)} cards, not the shoe's {self.capacity}"
+        ]
+        counts = Counter(order)
+        problems += [f"{card} appears {times} times in the revealed order; the shoe holds it "
+                     f"{self.decks} times" for card, times in counts.items() if times != self.decks]
+        return problems

@@ -24,7 +24,9 @@ from ledger.errors import ConcurrencyConflict, InvalidInput, NotFound, RuleViola
 from ledger.games.common import Consequence
 from ledger.games.rulesets import parse_settings, settings_in_force
 from ledger.handlers.jackpots import settle_jackpot
-from ledger.handlers.shoes import SINGLE_DECK_GAMES, current_shoe
+from ledger.handlers.shoes import (
+    SINGLE_DECK_GAMES, check_ready_for_round, current_shoe, draw_card,
+)
 from ledger.handlers.tables import load_table
 from ledger.rounds import BetFact, CardFact, DecisionFact, procedure_for
 from ledger.rounds.facts import BURN
@@ -70,6 +72,7 @@ def open_round(ledger: Ledger, command: OpenRound) -> tuple[Aggregate, ...]:
         raise RuleViolation(f"{table.game} deals each round from a freshly shuffled deck: shuffle first.")
     history = [parse_settings(table.rule_set, data) for data in table.settings_history]
     in_force = settings_in_force(history, command.at.date())
+    check_ready_for_round(table, shoe, in_force)
     number = table.round_count + 1
     carried = [CarriedBet(box=b["box"], amount=Decimal(b["amount"]), from_round=b["from_round"])
                for b in table.carried_jackpot_bets]
@@ -134,9 +137,7 @@ def deal_card(ledger: Ledger, command: DealCard) -> tuple[Aggregate, ...]:
         round_.facts(), CardFact(command.to, card, command.face_up)
     )
     shoe = cast(Shoe, ledger.load(round_.shoe_id, "the round's shoe"))
-    shoe.check_can_draw(card)
-    position = shoe.position
-    shoe.draw(position=position, card=card, round_id=round_.id, by=command.provenance)
+    position = draw_card(shoe, card, round_.id, command.provenance)
     round_.deal(to=fact.to, card=card, face_up=fact.face_up, shoe_position=position,
                 by=command.provenance)
     return round_, shoe
@@ -168,9 +169,16 @@ def record_irregularity(ledger: Ledger, command: RecordIrregularity) -> tuple[Ag
     if consequence in VOIDING:
         require_supervisor(command.actor, f"an irregularity that voids {round_.label}")
     cards = [Card.parse(code) for code in command.cards]
+    strays: tuple[Aggregate, ...] = ()
+    if consequence is Consequence.BOX_VOID and cards:  # dealt to a box without bets: now out
+        shoe = cast(Shoe, ledger.load(round_.shoe_id, "the round's shoe"))
+        for card in cards:
+            draw_card(shoe, card, round_.id, command.provenance)
+        strays = (shoe,)
     round_.record_irregularity(kind=command.kind, consequence=consequence, box=command.box,
                                cards=cards, note=command.note, by=command.provenance)
-    return _apply_consequence(table, round_, consequence, command.kind, command.provenance)
+    return (*_apply_consequence(table, round_, consequence, command.kind, command.provenance),
+            *strays)
 
 
 def _apply_consequence(table: Table, round_: Round, consequence: Consequence, reason: str,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import cast
 
 from ledger.errors import InvalidInput, RuleViolation
@@ -44,6 +45,8 @@ class BaccaratProcedure(Procedure):
         if card.to not in SIDES:
             raise InvalidInput(f"a baccarat card goes to the player or the banker, not '{card.to}'.")
         baccarat.verify_deal(_coup_cards(facts), card.to)
+        if facts.dealing == baccarat.Equipment.AUTOMATIC_SHUFFLER_DEALER.value:
+            return replace(card, face_up=True)  # art. 7(2): the machine deals face up
         return card
 
     def classify(self, facts: RoundFacts, kind: str, box: int | None,

@@ -78,6 +78,15 @@ class Fortune8Procedure(Procedure):
         self.check_settle(facts)
         return fortune8.settle(replay(facts))
 
+    def outcome(self, facts: RoundFacts) -> dict[str, object]:
+        """The announced mode and each space's card with the box it makes win (art. 6, 7)."""
+        round_ = replay(facts)
+        return {
+            "mode": round_.mode.value if round_.mode else None,
+            "spaces": {str(space): {"card": str(card), "wins": fortune8.winning_box(card)}
+                       for space, card in sorted(round_.cards, key=lambda dealt: dealt[0])},
+        }
+
     def settle_void(self, facts: RoundFacts, carry_jackpot: bool) -> tuple[BetResult, ...]:
         round_ = Fortune8Round.open(cast(Fortune8Settings, facts.settings))
         return fortune8.settle(replace(round_, bets=tuple(_bet(b) for b in facts.bets), void=True))

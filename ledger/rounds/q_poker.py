@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import cast
 
 from ledger.errors import InvalidInput, RuleViolation
 from ledger.games import q_poker
@@ -51,8 +52,14 @@ class QPokerProcedure(Procedure):
     has_reveal = True
 
     def check_bet(self, facts: RoundFacts, bet: BetFact) -> None:
-        super().check_bet(facts, bet)
+        if bet.spot not in self.spots:
+            raise InvalidInput(f"'{bet.spot}' is not a bet of q-poker: the spots are bonus, play.")
+        boxes = cast(q_poker.QPokerSettings, facts.settings).boxes  # art. 2(1): eight or more
+        if not 1 <= bet.box <= boxes:
+            raise InvalidInput(f"there is no box {bet.box}: this table has boxes 1 to {boxes}.")
         replay(facts).verify_bet(q_poker.Bet(bet.box, bet.spot, bet.amount, bet.player))
+        if facts.betting_closed:
+            raise RuleViolation(f"betting is closed: no bet is accepted on box {bet.box}.")
 
     def check_card(self, facts: RoundFacts, card: CardFact) -> CardFact:
         replay(facts).verify_card(_recipient(card.to), card.card)
@@ -72,6 +79,8 @@ class QPokerProcedure(Procedure):
         return consequence
 
     def classify_exposure(self, facts: RoundFacts, exposed: CardFact) -> tuple[str, Consequence]:
+        if facts.revealed:  # art. 11(2)-(3) are mistakes of the deal, not of the showdown
+            raise RuleViolation("the dealer's cards are shown: no card is exposed by mistake now.")
         kind = (q_poker.Irregularity.DEALER_CARD_EXPOSED if exposed.to == "dealer"
                 else q_poker.Irregularity.CARD_EXPOSED_DURING_DEAL)
         return kind.value, q_poker.classify_irregularity(kind)
@@ -84,6 +93,15 @@ class QPokerProcedure(Procedure):
     def settle(self, facts: RoundFacts) -> tuple[BetResult, ...]:
         self.check_settle(facts)
         return q_poker.settle(replay(facts))
+
+    def outcome(self, facts: RoundFacts) -> dict[str, object]:
+        """What the settlement rests on: every hand and whether the dealer played (art. 9(4))."""
+        round_ = replay(facts)
+        return {
+            "dealer": str(q_poker.evaluate(round_.dealer_hand)),
+            "dealer_qualifies": q_poker.dealer_qualifies(round_.dealer_hand),
+            "boxes": {str(box): str(q_poker.evaluate(round_.hand(box))) for box in round_.boxes},
+        }
 
     def settle_void(self, facts: RoundFacts, carry_jackpot: bool) -> tuple[BetResult, ...]:
         round_ = QPokerRound(equipment=_equipment(facts))

@@ -1,0 +1,156 @@
+"""A round of each game through `ledger`, as a dealer and a supervisor type it.
+
+Every refusal is one red line on stderr, exit code 1, and nothing recorded.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+
+def _events(superuser) -> int:
+    return superuser.execute("SELECT count(*) FROM ledger_events").fetchone()[0]
+
+
+def _settled(superuser) -> dict[tuple[int, str, str | None], tuple[str, Decimal, Decimal, Decimal]]:
+    rows = superuser.execute(
+        "SELECT body->'bet' FROM ledger_event_log WHERE event_type = 'Round.BetSettled'"
+    ).fetchall()
+    return {(b["box"], b["spot"], b["player"]): (b["outcome"], Decimal(b["returned"]),
+                                                  Decimal(b["payout"]), Decimal(b["commission"]))
+            for (b,) in rows}
+
+
+def ok(cli, *args: str) -> str:
+    result = cli(*args)
+    assert result.code == 0, result.err
+    return result.out
+
+
+def refused(cli, superuser, *args: str) -> str:
+    """The command's one-line refusal, once checked that it recorded nothing."""
+    before = _events(superuser)
+    result = cli(*args)
+    assert result.code == 1, result.out
+    lines = result.err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), result.err
+    assert _events(superuser) == before
+    return lines[0]
+
+
+def test_a_baccarat_coup_through_the_cli(cli, superuser):
+    ok(cli, "table", "open", "BAC-01", "--game", "baccarat", "--min", "100", "--max", "50000")
+    ok(cli, "table", "sign-in", "BAC-01", "D-101")
+    ok(cli, "shoe", "shuffle", "BAC-01", "--staff", "D-101")
+    ok(cli, "shoe", "cut", "BAC-01", "--by", "player P-3", "--at", "404")
+    assert "recorded CardsBurned" in ok(cli, "shoe", "burn", "BAC-01", "--count", "8")
+    ok(cli, "round", "open", "BAC-01")
+    ok(cli, "round", "bet", "BAC-01", "1", "banker", "1000", "--player", "P-1")
+    ok(cli, "round", "bet", "BAC-01", "3", "player_pair", "100")
+    assert refused(cli, superuser, "round", "bet", "BAC-01", "2", "player", "60000") == (
+        "error: box 2 player: 60000.00 is above the table maximum 50000.00.")
+    for to, card in (("player", "2S"), ("banker", "4H"), ("player", "2D"), ("banker", "KC")):
+        assert "recorded CardDealt, CardDrawn" in ok(cli, "round", "deal", "BAC-01", to, card)
+    assert "bets are closed" in refused(cli, superuser, "round", "bet", "BAC-01", "2", "tie",
+                                        "100")
+    ok(cli, "round", "deal", "BAC-01", "player", "9S")
+    assert refused(cli, superuser, "round", "deal", "BAC-01", "banker", "5D") == (
+        "error: the banker stands on 4 when the player's third card is worth 9: a third card "
+        "is not allowed.")
+    assert "BetSettled, BetSettled, Settled" in ok(cli, "round", "settle", "BAC-01")
+
+    assert _settled(superuser) == {
+        (1, "banker", "P-1"): ("won", Decimal("1000.00"), Decimal("1000.00"), Decimal("50.00")),
+        (3, "player_pair", None): ("won", Decimal("100.00"), Decimal("1100.00"), Decimal("0")),
+    }
+    shown = ok(cli, "round", "show", "BAC-01")
+    assert "settled" in shown and "50.00" in shown and "1100.00" in shown
+    assert "13 out, 403 left" in ok(cli, "shoe", "show", "BAC-01")  # 8 burned, 5 dealt
+
+
+def test_a_q_poker_round_through_the_cli(cli, superuser):
+    ok(cli, "table", "open", "QP-01", "--game", "q-poker", "--min", "100", "--max", "20000")
+    ok(cli, "table", "sign-in", "QP-01", "D-101")
+    ok(cli, "shoe", "shuffle", "QP-01", "--method", "shuffler", "--serial", "SH-7")
+    ok(cli, "round", "open", "QP-01")
+    ok(cli, "round", "bet", "QP-01", "1", "bonus", "100", "--player", "P-1")
+    ok(cli, "round", "bet", "QP-01", "1", "play", "200", "--player", "P-1")
+    ok(cli, "round", "bet", "QP-01", "1", "play", "300", "--player", "P-2")
+    for to, card in (("box:1", "4H"), ("box:1", "5C"), ("box:1", "6D"),
+                     ("dealer", "QH"), ("dealer", "7D"), ("dealer", "2C")):
+        ok(cli, "round", "deal", "QP-01", to, card)
+    ok(cli, "round", "decide", "QP-01", "1", "play", "--player", "P-1")
+    ok(cli, "round", "decide", "QP-01", "1", "surrender", "--player", "P-2")
+    assert "recorded DealerRevealed" in ok(cli, "round", "reveal", "QP-01")
+    assert refused(cli, superuser, "round", "decide", "QP-01", "1", "play", "--player",
+                   "P-2") == ("error: the dealer's cards are already shown: player P-2 on box 1 "
+                              "had to decide before (art. 9(3)).")
+    ok(cli, "round", "settle", "QP-01")
+
+    assert _settled(superuser) == {
+        (1, "bonus", "P-1"): ("won", Decimal("100.00"), Decimal("600.00"), Decimal("0")),
+        (1, "play", "P-1"): ("won", Decimal("200.00"), Decimal("300.00"), Decimal("0")),
+        (1, "play", "P-2"): ("surrendered", Decimal("150.00"), Decimal("0"), Decimal("0")),
+    }
+    assert "freshly shuffled deck" in refused(cli, superuser, "round", "open", "QP-01")
+
+
+def test_a_q_poker_dealer_card_exposed_is_voided_by_a_supervisor_not_a_dealer(cli, superuser):
+    ok(cli, "table", "open", "QP-02", "--game", "q-poker", "--min", "100", "--max", "20000")
+    ok(cli, "table", "sign-in", "QP-02", "D-101")
+    ok(cli, "shoe", "shuffle", "QP-02")
+    ok(cli, "round", "open", "QP-02")
+    ok(cli, "round", "bet", "QP-02", "2", "play", "500")
+    ok(cli, "round", "deal", "QP-02", "box:2", "AS")
+    ok(cli, "round", "deal", "QP-02", "dealer", "KD")
+    assert refused(cli, superuser, "round", "expose", "QP-02", "dealer", "KD", "--staff",
+                   "D-101") == ("error: an exposed card that voids QP-02 round 1 needs a "
+                                "supervisor or pit boss: dealer D-101 cannot.")
+    voided = ok(cli, "round", "expose", "QP-02", "dealer", "KD", "--role", "supervisor",
+                "--staff", "S-201")
+    assert "CardExposed, BetSettled, Voided, RoundFinished" in voided
+    assert _settled(superuser) == {
+        (2, "play", None): ("returned", Decimal("500.00"), Decimal("0"), Decimal("0"))}
+
+
+def test_a_fortune8_round_through_the_cli(cli, superuser):
+    ok(cli, "table", "open", "F8-01", "--game", "fortune-8", "--min", "100", "--max", "20000")
+    ok(cli, "table", "sign-in", "F8-01", "D-101")
+    ok(cli, "shoe", "shuffle", "F8-01")
+    assert "before the last 12 cards" in refused(cli, superuser, "shoe", "cut", "F8-01", "--by",
+                                                 "dealer", "--at", "200")
+    ok(cli, "shoe", "cut", "F8-01", "--by", "dealer", "--at", "300")
+    ok(cli, "round", "open", "F8-01")
+    ok(cli, "round", "bet", "F8-01", "1", "8", "100", "--player", "P-1")
+    ok(cli, "round", "bet", "F8-01", "1", "8", "200", "--player", "P-2")
+    ok(cli, "round", "bet", "F8-01", "5", "H", "300")
+    ok(cli, "round", "announce", "F8-01", "spaces_with_bets")
+    ok(cli, "round", "deal", "F8-01", "burn", "5C")
+    assert "bets are closed" in refused(cli, superuser, "round", "bet", "F8-01", "2", "L", "100")
+    ok(cli, "round", "deal", "F8-01", "space:1", "8H")
+    ok(cli, "round", "deal", "F8-01", "space:5", "10D")  # 10 is read as T
+    ok(cli, "round", "settle", "F8-01")
+
+    assert _settled(superuser) == {
+        (1, "8", "P-1"): ("won", Decimal("100.00"), Decimal("1100.00"), Decimal("0")),
+        (1, "8", "P-2"): ("won", Decimal("200.00"), Decimal("2200.00"), Decimal("0")),
+        (5, "H", None): ("won", Decimal("300.00"), Decimal("300.00"), Decimal("0")),
+    }
+    assert "TD" in ok(cli, "round", "show", "F8-01")
+
+
+def test_cli_refusals_are_one_red_line_and_exit_1(cli, superuser):
+    ok(cli, "table", "open", "F8-02", "--game", "fortune-8", "--min", "100", "--max", "20000")
+    ok(cli, "table", "sign-in", "F8-02", "D-101")
+    ok(cli, "shoe", "shuffle", "F8-02")
+    ok(cli, "shoe", "cut", "F8-02", "--by", "dealer", "--at", "300")
+    ok(cli, "round", "open", "F8-02")
+    ok(cli, "round", "bet", "F8-02", "3", "L", "100")
+    assert refused(cli, superuser, "round", "void", "F8-02", "--reason", "dispute", "--role",
+                   "dealer", "--staff", "D-101") == (
+        "error: voiding a round needs a supervisor or pit boss: dealer D-101 cannot.")
+    assert "'1X' is not a card" in refused(cli, superuser, "round", "deal", "F8-02", "space:3",
+                                           "1X")
+    assert "amount" in refused(cli, superuser, "round", "bet", "F8-02", "3", "H", "10.005")
+    assert refused(cli, superuser, "round", "settle", "QP-99") == (
+        "error: table QP-99 does not exist.")

@@ -1,0 +1,111 @@
+"""`ledger ingest` with the example rounds of `examples/`, as a dealer terminal sends them.
+
+These are the files the README points users to: each opens its table, signs the dealer in,
+starts the shoe and plays one complete round on an empty ledger.
+"""
+
+from __future__ import annotations
+
+import json
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+D = Decimal
+
+SETTLED = {
+    "baccarat.jsonl": {  # player 9H 5D draws 9S: 3; banker 4H KC stands on a 9: 4 wins
+        (1, "banker", "P-1"): ("won", D("1000.00"), D("1000.00"), D("50.00")),
+        (2, "player", "P-2"): ("lost", D("0.00"), D("0.00"), D("0.00")),
+        (2, "tie", "P-2"): ("lost", D("0.00"), D("0.00"), D("0.00")),
+        (3, "player_pair", "P-3"): ("lost", D("0.00"), D("0.00"), D("0.00")),
+    },
+    "q-poker.jsonl": {  # box 1 AS KS QS, box 3 a pair of nines, the dealer Q high
+        (1, "bonus", "P-1"): ("won", D("100.00"), D("4000.00"), D("0.00")),
+        (1, "play", "P-1"): ("won", D("200.00"), D("600.00"), D("0.00")),
+        (1, "play", "P-2"): ("surrendered", D("150.00"), D("0.00"), D("0.00")),
+        (3, "play", "P-3"): ("won", D("500.00"), D("500.00"), D("0.00")),
+    },
+    "fortune-8.jsonl": {  # space 1 8H, space 4 KD, space 6 3S
+        (1, "8", "P-1"): ("won", D("100.00"), D("1100.00"), D("0.00")),
+        (1, "8", "P-2"): ("won", D("200.00"), D("2200.00"), D("0.00")),
+        (1, "L", "P-3"): ("lost", D("0.00"), D("0.00"), D("0.00")),
+        (4, "H", "P-1"): ("won", D("300.00"), D("300.00"), D("0.00")),
+        (6, "L", "P-4"): ("won", D("500.00"), D("500.00"), D("0.00")),
+    },
+}
+
+
+def _events(superuser) -> int:
+    return superuser.execute("SELECT count(*) FROM ledger_events").fetchone()[0]
+
+
+def _receipts(superuser) -> int:
+    return superuser.execute(
+        "SELECT count(*) FROM ledger_event_log WHERE event_type = 'CommandReceipt.Accepted'"
+    ).fetchone()[0]
+
+
+def _settled(superuser) -> dict[tuple[int, str, str | None], tuple[str, Decimal, ...]]:
+    rows = superuser.execute(
+        "SELECT body->'bet' FROM ledger_event_log WHERE event_type = 'Round.BetSettled'"
+    ).fetchall()
+    return {(b["box"], b["spot"], b["player"]): (b["outcome"], D(b["returned"]), D(b["payout"]),
+                                                  D(b["commission"])) for (b,) in rows}
+
+
+@pytest.mark.parametrize("example", sorted(SETTLED))
+def test_each_example_round_ingests_completely_on_an_empty_ledger(cli, superuser, example):
+    path = EXAMPLES / example
+    lines = path.read_text().splitlines()
+    result = cli("ingest", str(path))
+    assert result.code == 0, result.out + result.err
+    summary = result.out.strip().splitlines()[-1]
+    assert summary == f"{len(lines)} accepted, 0 already recorded, 0 rejected"
+    assert _settled(superuser) == SETTLED[example]
+    assert _receipts(superuser) == len(lines)
+    assert "settled" in cli("round", "show", json.loads(lines[0])["table"]).out
+
+
+def test_ingesting_the_same_file_twice_records_nothing_new(cli, superuser):
+    path = EXAMPLES / "q-poker.jsonl"
+    assert cli("ingest", str(path)).code == 0
+    before = _events(superuser)
+    again = cli("ingest", str(path))
+    assert again.code == 0
+    assert again.out.strip().splitlines()[-1] == "0 accepted, 23 already recorded, 0 rejected"
+    assert _events(superuser) == before
+
+
+def test_rejected_lines_record_nothing_and_the_other_lines_go_in(cli, superuser, tmp_path):
+    good = (EXAMPLES / "baccarat.jsonl").read_text().splitlines()
+    bet = json.loads(good[6])
+    too_big = {**bet, "command_id": "00000000-0000-4000-8000-000000000001", "box": 4,
+               "amount": "90000.00"}
+    third = {**json.loads(good[14]), "command_id": "00000000-0000-4000-8000-000000000002",
+             "to": "banker", "card": "5D"}
+    lines = [
+        *good[:7],
+        '{"command": "place_bet", "table": "BAC-01", "box": 2,',  # line 8: cut short
+        json.dumps(too_big),  # line 9: above the table maximum
+        '{"command": "shuffle_the_deck", "table": "BAC-01"}',  # line 10: no such command
+        *good[7:15],
+        json.dumps(third),  # line 19: the banker stands on 4 against a player's 9
+        *good[15:],
+    ]
+    path = tmp_path / "terminal.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+
+    result = cli("ingest", str(path))
+
+    assert result.code == 1
+    report = result.out.splitlines()
+    rejected = [line for line in report if "rejected" in line and line.startswith("line ")]
+    assert [line.split(":")[0] for line in rejected] == ["line 8", "line 9", "line 10", "line 19"]
+    assert "place_bet: box 4 banker: 90000.00 is above the table maximum 50000.00." in rejected[1]
+    assert "the banker stands on 4 when the player's third card is worth 9" in rejected[3]
+    assert report[-1] == f"{len(good)} accepted, 0 already recorded, 4 rejected"
+    assert _receipts(superuser) == len(good)
+    assert _settled(superuser) == SETTLED["baccarat.jsonl"]
