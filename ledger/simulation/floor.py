@@ -171,9 +171,10 @@ def _close_shift(sim: TableSimulator) -> None:
 
 
 def run_floor(ledger: Ledger, plan: list[TableSpec], *, rounds: int, seed: int, day: date,
-              on_round: Callable[[], None] = lambda: None,
+              on_round: Callable[[int], None] = lambda events: None,
               irregularity_rate: float = 0.01) -> FloorResult:  # money-safe: a probability
-    """Play `rounds` rounds at every table of the plan, concurrently; one day shift."""
+    """Play `rounds` rounds at every table of the plan, concurrently; one day shift.
+    `on_round` hears of each round with the floor's events recorded so far."""
     set_up(ledger, plan, day)
     started_at = {spec.code: ledger.load(table_id(spec.code), spec.code).round_count
                   for spec in plan}
@@ -191,7 +192,8 @@ def run_floor(ledger: Ledger, plan: list[TableSpec], *, rounds: int, seed: int, 
 
     def worker(sim: TableSimulator) -> None:
         try:
-            play_table(sim, rounds, turnstile if sim.spec.game == "stud-poker" else None, on_round)
+            play_table(sim, rounds, turnstile if sim.spec.game == "stud-poker" else None,
+                       lambda: on_round(sum(s.tally.events for s in sims)))
         except Exception as error:  # reported with the table it happened at
             result.errors.append(f"{sim.spec.code}: {type(error).__name__}: {error}")
             if turnstile is not None:
