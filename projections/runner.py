@@ -164,7 +164,7 @@ class ProjectionRunner:
         projections: Sequence[type[Projection]],
         *,
         batch_size: int = DEFAULT_BATCH_SIZE,
-        poll_seconds: float = 1.0,
+        poll_seconds: float = 1.0,  # money-safe: a wait
         on_batch: OnBatch | None = None,
     ) -> None:
         self.database = database
