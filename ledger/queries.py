@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from eventsourcing.utils import get_topic
 from pydantic import BaseModel
 
 from ledger.application import Ledger
@@ -39,19 +38,6 @@ def _view(table: Table) -> TableView:
 def table_view(ledger: Ledger, code: str) -> TableView:
     code = check_table_code(code)
     return _view(ledger.load(table_id(code), f"table {code}"))
-
-
-def list_tables(ledger: Ledger) -> list[TableView]:
-    topic = get_topic(Table.Opened)
-    ids, start = [], 1
-    while True:
-        batch = ledger.app.recorder.select_notifications(start, 500, topics=[topic])
-        if not batch:
-            break
-        ids.extend(n.originator_id for n in batch)
-        start = batch[-1].id + 1
-    views = [_view(ledger.app.repository.get(i)) for i in ids]
-    return sorted(views, key=lambda v: v.code)
 
 
 def _caught_up(database: Database, projection: type[JackpotPools | TableState]) -> None:
