@@ -190,6 +190,7 @@ class Bet:
 # --- Dealing (art. 7) and irregularities (art. 11) -----------------------------------------
 
 DEALER = 0  # the dealer's hand, dealt last
+HAND_SIZE = 3  # art. 7: three cards to each box with a bet and to the dealer
 
 
 def deal_order(boxes: Iterable[int], equipment: Equipment) -> tuple[int, ...]:
@@ -203,8 +204,8 @@ def deal_order(boxes: Iterable[int], equipment: Equipment) -> tuple[int, ...]:
     with_bets = sorted(set(boxes))
     recipients = (*with_bets, DEALER) if with_bets else ()  # no bets, no deal
     if equipment == Equipment.SHUFFLER:
-        return tuple(r for r in recipients for _ in range(3))
-    return tuple(r for _ in range(3) for r in recipients)
+        return tuple(r for r in recipients for _ in range(HAND_SIZE))
+    return tuple(r for _ in range(HAND_SIZE) for r in recipients)
 
 
 class Irregularity(StrEnum):

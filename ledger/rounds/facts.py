@@ -100,6 +100,21 @@ class RoundFacts:
         return tuple(b for b in self.bets if b.box == box and (spot is None or b.spot == spot))
 
 
+def check_shuffler_failure(facts: RoundFacts, dealer_cards: int, article: str) -> None:
+    """A shuffler fails during the deal of a round it deals: not in a round dealt from a
+    hand-shuffled shoe, and not once the dealer (dealt last) holds a full hand."""
+    if facts.dealing != "shuffler":
+        raise RuleViolation(
+            f"this round is dealt from a hand-shuffled shoe: there is no shuffler to fail "
+            f"({article})."
+        )
+    if len(facts.hand(DEALER)) >= dealer_cards:
+        raise RuleViolation(
+            f"the deal is over: a shuffler failure voids a round during its deal ({article}); "
+            "after it, a supervisor voids the round if play cannot go on."
+        )
+
+
 class Procedure:
     """A game's rules over RoundFacts. Each `check_*` raises a LedgerError with a sentence."""
 

@@ -10,7 +10,8 @@ from ledger.games import q_poker
 from ledger.games.common import BetResult, Consequence
 from ledger.games.q_poker import DEALER, QPokerRound
 from ledger.rounds.facts import (
-    BetFact, CardFact, DecisionFact, Procedure, RoundFacts, target_number,
+    BetFact, CardFact, DecisionFact, Procedure, RoundFacts, check_shuffler_failure,
+    target_number,
 )
 
 
@@ -74,6 +75,8 @@ class QPokerProcedure(Procedure):
     def classify(self, facts: RoundFacts, kind: str, box: int | None,
                  correctable: bool) -> Consequence:
         consequence = q_poker.classify_irregularity(kind)
+        if kind == q_poker.Irregularity.SHUFFLER_FAILURE:
+            check_shuffler_failure(facts, q_poker.HAND_SIZE, "art. 11(5)")
         if consequence is Consequence.BOX_VOID:  # check the box really holds no bet
             replay(facts).record_irregularity(kind, box, ())
         return consequence

@@ -12,7 +12,9 @@ from ledger.games.stud_poker import (
     ANTE, DEALER, JACKPOT, DealMethod, Decision, StudBox, StudPokerRound,
     StudPokerSettings,
 )
-from ledger.rounds.facts import BetFact, CardFact, DecisionFact, Procedure, RoundFacts, target_number
+from ledger.rounds.facts import (
+    BetFact, CardFact, DecisionFact, Procedure, RoundFacts, check_shuffler_failure, target_number,
+)
 
 SPOTS = (ANTE, JACKPOT)  # the raise is a decision, not a bet placed before the deal
 
@@ -150,12 +152,8 @@ class StudPokerProcedure(Procedure):
             raise InvalidInput("record an exposed card with `expose`, naming the card.")
         if irregularity is stud_poker.Irregularity.CARDS_TO_BOX_WITHOUT_BET:
             _check_box_without_bet(facts, box)
-        if irregularity is stud_poker.Irregularity.SHUFFLER_FAILURE and (
-                _method(facts) is not DealMethod.SHUFFLER):
-            raise RuleViolation(
-                "this round is dealt from a hand-shuffled shoe: there is no shuffler to fail "
-                "(art. 11, 4))."
-            )
+        if irregularity is stud_poker.Irregularity.SHUFFLER_FAILURE:
+            check_shuffler_failure(facts, stud_poker.HAND_SIZE, "art. 11, 4)")
         return stud_poker.classify_irregularity(irregularity)
 
     def classify_exposure(self, facts: RoundFacts, exposed: CardFact) -> tuple[str, Consequence]:

@@ -431,6 +431,28 @@ def test_qpoker_art11_5_a_shuffler_failure_voids_the_round_and_the_shuffler_is_r
         assert qp.shoe().shuffler_serial == "SH-8"
 
 
+def test_qpoker_art11_5_there_is_no_shuffler_failure_in_a_round_dealt_from_a_shoe(qp, superuser):
+    qp.bet(1, "play", "500.00")
+    qp.deal(("box:1", "AS"))
+    refused(qp.as_supervisor(), superuser, RuleViolation,
+            "dealt from a hand-shuffled shoe: there is no shuffler", RecordIrregularity,
+            kind="shuffler_failure")
+    assert qp.round().phase is not Phase.VOID
+
+
+def test_qpoker_art11_5_a_shuffler_fails_during_the_deal_not_after_it(settings, superuser):
+    with open_ledger(settings) as rt:
+        qp = open_table(rt.ledger, "QP-06", "q-poker")
+        qp.send(ShuffleShoe, method="shuffler", shuffler_serial="SH-7")
+        qp.send(OpenRound)
+        qp.bet(1, "play", "500.00")
+        qp.deal(("box:1", "AS"), ("box:1", "KS"), ("box:1", "QS"),
+                ("dealer", "2H"), ("dealer", "7C"), ("dealer", "9D"))
+        refused(qp.as_supervisor(), superuser, RuleViolation, "the deal is over",
+                RecordIrregularity, kind="shuffler_failure")
+        assert qp.round().phase is not Phase.VOID
+
+
 def test_qpoker_a_void_needs_a_supervisor(qp, superuser):
     qp.bet(1, "play", "200.00")
     refused(qp, superuser, NotAllowed, "voiding a round needs a supervisor or pit boss: dealer "

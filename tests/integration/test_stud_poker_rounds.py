@@ -460,6 +460,19 @@ def test_stud_art11_4_there_is_no_shuffler_failure_in_a_round_dealt_from_a_shoe(
             RuleViolation, "no shuffler")
 
 
+def test_stud_art11_4_a_shuffler_fails_during_the_deal_not_after_it(ledger, superuser):
+    table_with_pool(ledger, "stud-poker/2004")
+    run(ledger, [ShuffleShoe(table=CODE, method="shuffler", shuffler_serial="SHF-0042",
+                             actor=DEALER), *shuffle_and_open(CODE)[1:], *bets(CODE, TWO_BOXES)])
+    five_at_a_time = [("box:1", TWO_HANDS[1]), ("box:3", TWO_HANDS[3]),
+                      ("dealer", QUALIFYING_DEALER)]
+    run(ledger, [DealCard(table=CODE, to=to, card=card, actor=DEALER)
+                 for to, hand in five_at_a_time for card in hand.split()])
+    refused(ledger, superuser,
+            RecordIrregularity(table=CODE, kind="shuffler_failure", actor=SUPERVISOR),
+            RuleViolation, "the deal is over: a shuffler failure voids a round during its deal")
+
+
 @pytest.mark.parametrize("rule_set", RULE_SETS)
 def test_stud_a_supervisor_voids_a_round_bets_returned_and_jackpot_bets_carried(
     ledger, superuser, rule_set
