@@ -25,7 +25,7 @@ from projections.registry import select
 from projections.reports import shift_report
 from projections.runner import ProjectionRunner
 
-TABLES, ROUNDS, SEED = 12, 15, 2
+TABLES, ROUNDS, SEED = 12, 15, 5  # seed 5 shows a jackpot, voids and a shuffler failure
 IRREGULARITY_RATE = 0.05  # money-safe: a probability; high, so the short demo shows some
 OUTPUT = Path("demo-output")
 
@@ -49,6 +49,17 @@ def _find_round(conn: Any, event_type: str, day: date) -> UUID | None:
     return row[0] if row else None
 
 
+def _irregularities(conn: Any, day: date) -> dict[str, int]:
+    """Irregularities of the day's rounds by kind, as the ledger recorded them."""
+    rows = conn.execute(
+        "SELECT e.body ->> 'kind', count(*) FROM ledger_event_log e JOIN report_rounds r ON "
+        "r.round_id = e.stream_id JOIN report_shifts s ON s.shift_id = r.shift_id WHERE "
+        "e.event_type IN ('Round.IrregularityRecorded', 'Round.CardExposed') AND "
+        "s.gaming_day = %s GROUP BY 1 ORDER BY 2 DESC, 1", (day,),
+    ).fetchall()
+    return {kind: count for kind, count in rows}
+
+
 def run_demo(console: Console) -> bool:
     settings = LedgerSettings()
     database = resolve_database(settings)
@@ -68,6 +79,7 @@ def run_demo(console: Console) -> bool:
             view = shift_report(conn, day, "day")
             jackpot = _find_round(conn, "Round.JackpotPrizeAwarded", day)
             voided = _find_round(conn, "Round.Voided", day)
+            kinds = _irregularities(conn, day)
         to_rich(view, console)
         OUTPUT.mkdir(exist_ok=True)
         files = []
@@ -78,7 +90,7 @@ def run_demo(console: Console) -> bool:
         replays = [_replay(rt, console, round_, what) for round_, what in
                    ((jackpot, "a jackpot round"), (voided, "a voided round"))]
         verified = _verify(rt, console)
-    _summary(console, view, result, files, replays, verified)
+    _summary(console, view, kinds, files, replays, verified)
     return verified and not result.errors and all(ok for _, ok in replays if ok is not None)
 
 
@@ -94,8 +106,9 @@ def _replay(rt: Any, console: Console, round_: UUID | None, what: str) -> tuple[
     path = OUTPUT / f"replay-{replay.table}-{replay.number}.html"
     path.write_text(to_html(replay), encoding="utf-8")
     verdict = replay.check.verdict
+    status = replay.status + (f", {replay.void_reason}" if replay.void_reason else "")
     console.print(f"replayed {what} from the events alone: {replay.table} round {replay.number}"
-                  f" ({replay.status}): [bold]{verdict}[/]", highlight=False)
+                  f" ({status}): [bold]{verdict}[/]", highlight=False)
     return path, verdict == "MATCH"
 
 
@@ -118,14 +131,21 @@ def _won(amount: Decimal) -> str:
     return f"won {amount:,.2f}" if amount >= 0 else f"lost {-amount:,.2f}"
 
 
-def _summary(console: Console, view: Any, result: Any, files: list[Path],
+def _by_kind(kinds: dict[str, int]) -> str:
+    """' (card face up 2, shuffler failure 1)': each kind of irregularity and how often."""
+    if not kinds:
+        return ""
+    return " (" + ", ".join(f"{kind.replace('_', ' ')} {n}" for kind, n in kinds.items()) + ")"
+
+
+def _summary(console: Console, view: Any, kinds: dict[str, int], files: list[Path],
              replays: list[tuple[Path | None, bool | None]], verified: bool) -> None:
     floor = view.floor
     console.rule("[bold]for the pit boss")
     console.print(
         f"{floor.tables} tables played the day shift of {view.gaming_day}: "
         f"{floor.rounds_played} rounds settled, {floor.rounds_voided} voided, "
-        f"{floor.irregularities} irregularities recorded.\n"
+        f"{floor.irregularities} irregularities recorded{_by_kind(kinds)}.\n"
         f"The house {_won(floor.ledger_win)} by the events and "
         f"{_won(floor.accounting_win or Decimal(0))} by the chips and the drop: variance "
         f"{floor.variance or 0:,.2f}. "

@@ -36,10 +36,14 @@ def simulate_floor(tables: int, rounds: int, seed: int, day: date,
         result = run_floor(rt.ledger, plan, rounds=rounds, seed=seed, day=day, on_round=on_round,
                            irregularity_rate=irregularity_rate)
         elapsed = time.perf_counter() - started
-    events = sum(t.events for t in result.tables.values())
-    console.print(f"{sum(t.rounds for t in result.tables.values())} rounds settled, "
-                  f"{sum(t.voids for t in result.tables.values())} voided, {events:,} events "
-                  f"in {elapsed:.1f} s ({events / elapsed:,.0f} events/s)", highlight=False)
+    tallies = result.tables.values()
+    events = sum(t.events for t in tallies)
+    failures = sum(t.shuffler_failures for t in tallies)
+    console.print(f"{sum(t.rounds for t in tallies)} rounds settled, "
+                  f"{sum(t.voids for t in tallies)} voided"
+                  + (f" ({failures} by a shuffler failure)" if failures else "")
+                  + f", {events:,} events in {elapsed:.1f} s ({events / elapsed:,.0f} events/s)",
+                  highlight=False)
     for error in result.errors:
         console.print(f"[red]{error}[/]", highlight=False)
     return result
@@ -52,6 +56,9 @@ def simulate(
     seed: Annotated[int, typer.Option(help="The same seed gives the same rounds.")] = 2004,
     games: Annotated[str, typer.Option(help="Comma-separated games.")] = ",".join(GAME_ORDER),
     day: Annotated[str | None, typer.Option(help="Gaming day, YYYY-MM-DD (default today).")] = None,
+    irregularity_rate: Annotated[float, typer.Option(  # money-safe: a probability
+        min=0.0, max=0.5, help="Chance per round of a card exposed by mistake; misdeals come "
+        "at a third of it and shuffler failures (shuffler tables) at half.")] = 0.01,
 ) -> None:
     """Simulate a shift on a floor of tables of every game, as dealer terminals would send it."""
     chosen = tuple(g.strip() for g in games.split(",") if g.strip())
@@ -60,6 +67,6 @@ def simulate(
         raise InvalidInput(f"unknown game '{unknown[0]}': known are {', '.join(GAME_ORDER)}.")
     count = rounds or max(1, int((hours or 0.5) * 60))
     result = simulate_floor(tables, count, seed, date.fromisoformat(day) if day else date.today(),
-                            chosen)
+                            chosen, irregularity_rate)
     if result.errors:
         raise typer.Exit(1)

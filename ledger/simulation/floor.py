@@ -34,10 +34,12 @@ POOL_SETTINGS = {
     "contribution_rate": "0.70", "reserve_rate": "0.10",
 }
 SUPERVISOR = Actor(staff_id="S-FLOOR", role=Role.SUPERVISOR)
+SHUFFLER_GAMES = ("stud-poker", "q-poker")
 
 
 def floor_plan(tables: int, games: tuple[str, ...] = GAME_ORDER) -> list[TableSpec]:
-    """`tables` tables spread over the games in turn, two pits, limits by game."""
+    """`tables` tables spread over the games in turn, two pits, limits by game; every other
+    Stud and Q Poker table deals by shuffler, the rest from a hand-shuffled shoe."""
     limits = {"baccarat": ("300", "50000"), "stud-poker": ("100", "10000"),
               "q-poker": ("100", "10000"), "fortune-8": ("100", "5000")}
     prefix = {"baccarat": "BAC", "stud-poker": "SP", "q-poker": "QP", "fortune-8": "F8"}
@@ -47,8 +49,10 @@ def floor_plan(tables: int, games: tuple[str, ...] = GAME_ORDER) -> list[TableSp
         game = games[n % len(games)]
         counts[game] = counts.get(game, 0) + 1
         low, high = limits[game]
+        shuffler = game in SHUFFLER_GAMES and counts[game] % 2 == 1  # every other one
         plan.append(TableSpec(f"{prefix[game]}-{counts[game]:02d}", game,
-                              "A" if n % 2 == 0 else "B", Decimal(low), Decimal(high)))
+                              "A" if n % 2 == 0 else "B", Decimal(low), Decimal(high),
+                              shuffler=shuffler))
     return plan
 
 

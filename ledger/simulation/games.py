@@ -83,7 +83,15 @@ def stud_poker(sim: TableSimulator, turn: Any) -> bool:
     sim.carried = set()
     sim.buy_in(sim.rng.random() < 0.3)
     hands: dict[str, list[Card]] = {}
-    for step in stud_rules.expected_deal(boxes, stud_rules.DealMethod.SHOE):
+    method = stud_rules.DealMethod.SHUFFLER if sim.spec.shuffler else stud_rules.DealMethod.SHOE
+    plan = stud_rules.expected_deal(boxes, method)
+    stops_at = sim.shuffler_stops_at(len(plan))
+    for n, step in enumerate(plan):
+        if n == stops_at:  # the shuffler fails: void, jackpot bets carried (art. 11, 4))
+            with _turn(turn):
+                sim.shuffler_failure(n)
+            sim.carried = jackpot_boxes
+            return True
         to = "dealer" if step.to == "dealer" else f"box:{step.to}"
         hands.setdefault(to, []).append(_deal(sim, to))
     if sim.rng.random() < sim.irregularity_rate / 3:  # a misdeal: the round is void (art. 11, 1))
@@ -116,7 +124,13 @@ def q_poker(sim: TableSimulator, turn: Any) -> bool:
                 sim.bet(box, "bonus", player=player)
     sim.buy_in(sim.rng.random() < 0.3)
     hands: dict[int, list[Card]] = {}
-    for recipient in q_poker_rules.deal_order(boxes, q_poker_rules.Equipment.SHOE):
+    equipment = q_poker_rules.Equipment.SHUFFLER if sim.spec.shuffler else q_poker_rules.Equipment.SHOE
+    order = q_poker_rules.deal_order(boxes, equipment)
+    stops_at = sim.shuffler_stops_at(len(order))
+    for n, recipient in enumerate(order):
+        if n == stops_at:  # the shuffler fails: the round is void (art. 11(5))
+            sim.shuffler_failure(n)
+            return True
         to = "dealer" if recipient == q_poker_rules.DEALER else f"box:{recipient}"
         hands.setdefault(recipient, []).append(_deal(sim, to))
     if sim.rng.random() < sim.irregularity_rate / 3:  # a dealer card shown: void (art. 11(3))

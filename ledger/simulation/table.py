@@ -12,8 +12,8 @@ from uuid import NAMESPACE_URL, uuid5
 from ledger.application import Ledger
 from ledger.cards import DECK, Card
 from ledger.commands import (
-    BurnCards, CloseShoe, Command, CutShoe, OpenRound, PlaceBet, SettleRound, ShuffleShoe,
-    SignInDealer, SignOutDealer,
+    BurnCards, CloseShoe, Command, CutShoe, OpenRound, PlaceBet, RecordIrregularity,
+    SettleRound, ShuffleShoe, SignInDealer, SignOutDealer,
 )
 from ledger.domain.base import Actor, Role
 from ledger.domain.round import Round, round_id
@@ -35,6 +35,7 @@ class TableSpec:
     min_bet: Decimal
     max_bet: Decimal
     seats: int = 7
+    shuffler: bool = False  # Stud and Q Poker: dealt by a shuffler rather than a shoe
 
 
 @dataclass
@@ -48,6 +49,7 @@ class Tally:
     rack: Decimal = Decimal("0.00")
     cash: Decimal = Decimal("0.00")
     markers: Decimal = Decimal("0.00")
+    shuffler_failures: int = 0
     latencies: list[float] = field(default_factory=list)  # money-safe: seconds per command
 
 
@@ -73,6 +75,7 @@ class TableSimulator:
         self.cut_at: int | None = None
         self.players = self.rng.randint(2, spec.seats)
         self.carried: set[int] = set()  # Stud Poker boxes whose jackpot bets a void carried
+        self.shuffler_unit = 1  # a failed shuffler is replaced by the next unit
         self._jackpot_boxes: list[int] = []
 
     def last_jackpot_boxes(self) -> list[int]:
@@ -107,16 +110,42 @@ class TableSimulator:
         self.rng.shuffle(self.order)
         self.secret = f"{self.rng.getrandbits(128):032x}"
         self.position = 0
-        self.send(ShuffleShoe, table=self.spec.code,
-                  commitment=commitment_of(self.order, self.secret))
+        commitment = commitment_of(self.order, self.secret)
+        if self.spec.shuffler:
+            self.send(ShuffleShoe, table=self.spec.code, method="shuffler",
+                      shuffler_serial=self.shuffler_serial, commitment=commitment)
+        else:
+            self.send(ShuffleShoe, table=self.spec.code, commitment=commitment)
         self.cut_at = None
         if self.spec.game in ("baccarat", "fortune-8"):
             self.cut_at = len(self.order) - (14 if self.spec.game == "baccarat" else 12)
             self.send(CutShoe, table=self.spec.code, cut_by=f"player on box {self.rng.randint(1, 7)}",
                       cut_card_position=self.cut_at)
+        elif not self.spec.shuffler:  # one deck by hand: the dealer cuts, blank card to the bottom
+            self.send(CutShoe, table=self.spec.code, cut_by="dealer",
+                      cut_card_position=len(self.order))
         if self.spec.game == "baccarat":
             self.send(BurnCards, table=self.spec.code, count=decks)
             self.position += decks
+
+    @property
+    def shuffler_serial(self) -> str:
+        return f"SHF-{self.spec.code}-{self.shuffler_unit}"
+
+    def shuffler_stops_at(self, cards: int) -> int | None:
+        """Where in a deal of `cards` cards the shuffler fails this round, if it does."""
+        if not self.spec.shuffler or self.rng.random() >= self.irregularity_rate / 2:
+            return None
+        return self.rng.randrange(cards)
+
+    def shuffler_failure(self, dealt: int) -> None:
+        """The supervisor records the failure (the round is void) and the shuffler is
+        replaced: the next round's shuffle is by another unit."""
+        self.send(RecordIrregularity, table=self.spec.code, kind="shuffler_failure",
+                  note=f"shuffler {self.shuffler_serial} stopped after {dealt} cards; replaced",
+                  actor=self.supervisor)
+        self.tally.shuffler_failures += 1
+        self.shuffler_unit += 1
 
     def draw(self) -> Card:
         card = self.order[self.position]

@@ -12,6 +12,7 @@ from ledger.config import LedgerSettings
 from ledger.domain.round import round_id
 from ledger.domain.table import table_id
 from ledger.simulation.floor import floor_plan, run_floor
+from ledger.verify import verify_ledger
 from projections.registry import select
 from projections.reports import shift_report
 from projections.runner import ProjectionRunner
@@ -55,3 +56,49 @@ def test_two_simulations_with_the_same_seed_produce_identical_rounds_and_reports
     assert first_rounds == second_rounds
     assert first_report.model_dump() == second_report.model_dump()
     assert first_report.floor.variance == 0  # the simulated chips reconcile with the events
+
+
+def _events(conn, event_type: str) -> list[tuple[str, int, dict]]:
+    """(table code, round number or 0, body) of every event of one type, in ledger order."""
+    return [(row[0], row[1], row[2]) for row in conn.execute(
+        "SELECT coalesce(e.body ->> 'table', r.body ->> 'table'), "
+        "coalesce((r.body ->> 'number')::int, 0), e.body FROM ledger_event_log e "
+        "LEFT JOIN ledger_event_log r ON r.stream_id = e.stream_id AND r.version = 1 "
+        "WHERE e.event_type = %s ORDER BY e.position", (event_type,),
+    )]
+
+
+def test_shuffler_tables_fail_now_and_then_and_the_next_shuffle_is_by_another_shuffler(settings):
+    """Stud art. 11, 4) and Q Poker art. 11(5) as the floor lives them: the supervisor records
+    the failure, the round is void (Stud jackpot bets carried), the unit is replaced."""
+    plan = floor_plan(4, ("stud-poker", "q-poker"))
+    assert [(spec.code, spec.shuffler) for spec in plan] == [
+        ("SP-01", True), ("QP-01", True), ("SP-02", False), ("QP-02", False)]
+    with open_ledger(settings) as rt:
+        result = run_floor(rt.ledger, plan, rounds=12, seed=6, day=DAY, irregularity_rate=0.4)
+        assert not result.errors, result.errors
+        failures = {code: tally.shuffler_failures for code, tally in result.tables.items()}
+        assert failures["SP-01"] > 0 and failures["QP-01"] > 0, failures
+        assert failures["SP-02"] == failures["QP-02"] == 0
+        with rt.database.connect() as conn:
+            recorded = [(table, number, body) for table, number, body
+                        in _events(conn, "Round.IrregularityRecorded")
+                        if body["kind"] == "shuffler_failure"]
+            voided = {(table, number) for table, number, _ in _events(conn, "Round.Voided")}
+            shuffles = _events(conn, "Shoe.Shuffled")
+            cuts = {table for table, _, body in _events(conn, "Shoe.CutMade")}
+            carried = [body for table, _, body in _events(conn, "Round.BetSettled")
+                       if table == "SP-01" and body["bet"]["outcome"] == "carried"]
+            report = verify_ledger(conn)
+    assert len(recorded) == failures["SP-01"] + failures["QP-01"]
+    assert all(body["by"]["actor"]["role"] == "supervisor" for _, _, body in recorded)
+    assert {(table, number) for table, number, _ in recorded} <= voided
+    for code in ("SP-01", "QP-01"):
+        serials = [body["shuffler_serial"] for table, _, body in shuffles if table == code]
+        assert all(body["method"] == "shuffler" for table, _, body in shuffles if table == code)
+        assert len(set(serials)) == failures[code] + 1  # a new unit after each failure
+        assert serials == sorted(serials, key=lambda s: int(s.rsplit("-", 1)[1]))
+    assert {body["method"] for table, _, body in shuffles if table.endswith("02")} == {"hand"}
+    assert cuts == {"SP-02", "QP-02"}  # by hand the dealer cuts; a shuffler's deck is not cut
+    assert carried, "a Stud round voided mid-deal carries its jackpot bets"
+    assert report.ok, [str(f) for f in report.failures]
