@@ -75,6 +75,7 @@ class Table(Aggregate):
         self.min_bet, self.max_bet = min_bet, max_bet
         self.settings_history.append(settings)
         self.is_open = True
+        self.session_first_round = self.round_count + 1  # rounds before it were another session
 
     # -- re-opening -------------------------------------------------------------------
     def check_can_reopen(self) -> None:

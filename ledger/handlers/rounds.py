@@ -17,11 +17,12 @@ from ledger.commands import (
 )
 from ledger.commands.round import RoundCommand
 from ledger.domain.base import Aggregate, Provenance, require_supervisor
-from ledger.domain.round import CarriedBet, Round, SettledBet, round_id
+from ledger.domain.round import CarriedBet, Phase, Round, SettledBet, round_id
 from ledger.domain.shoe import Shoe, ShuffleMethod
 from ledger.domain.table import Table, table_id
 from ledger.errors import ConcurrencyConflict, InvalidInput, NotFound, RuleViolation, WrongState
-from ledger.games.common import Consequence
+from ledger.games.baccarat import BaccaratSettings
+from ledger.games.common import BetResult, Consequence, Outcome
 from ledger.games.rulesets import parse_settings, settings_in_force
 from ledger.handlers.jackpots import settle_jackpot
 from ledger.handlers.shoes import (
@@ -29,6 +30,7 @@ from ledger.handlers.shoes import (
 )
 from ledger.handlers.tables import load_table
 from ledger.rounds import BetFact, CardFact, DecisionFact, procedure_for
+from ledger.rounds.baccarat import check_tie_bets_stand
 from ledger.rounds.facts import BURN
 
 VOIDING = (Consequence.ROUND_VOID, Consequence.ROUND_VOID_JACKPOT_CARRIED)
@@ -109,11 +111,31 @@ def _check_limits(settings: Any, bet: BetFact, *, has_pool: bool) -> None:
         raise RuleViolation(f"{where}: {bet.amount} is above the table maximum {settings.max_bet}.")
 
 
+def _check_bets_after_a_tie(ledger: Ledger, table: Table, round_: Round) -> None:
+    """Baccarat art. 12, as betting closes on a coup (by the dealer or by its first card):
+    the player and banker bets a tie pushed in the coup before stand as the house's tie
+    handling says. A coup after the table re-opened, or after a void, owes nothing."""
+    if round_.game != "baccarat" or round_.betting_closed or round_.cards:
+        return
+    if round_.number - 1 < table.session_first_round:
+        return
+    previous = cast(Round, ledger.load(round_id(table_id(table.code), round_.number - 1),
+                                       "the coup before"))
+    if previous.phase is not Phase.SETTLED:
+        return
+    tied = [BetResult(r.box, r.spot, r.stake, r.outcome, returned=r.returned, player=r.player)
+            for r in previous.results if r.outcome == Outcome.PUSHED]
+    if tied:
+        settings = cast(BaccaratSettings, previous.facts().settings)
+        check_tie_bets_stand(tied, round_.facts(), settings.tie_handling)
+
+
 @Ledger.handles(CloseBetting)
 def close_betting(ledger: Ledger, command: CloseBetting) -> tuple[Aggregate, ...]:
-    _, round_ = round_in_play(ledger, command)
+    table, round_ = round_in_play(ledger, command)
     if round_.betting_closed:
         raise WrongState(f"betting is already closed in {round_.label}.")
+    _check_bets_after_a_tie(ledger, table, round_)
     round_.close_betting(by=command.provenance)
     return (round_,)
 
@@ -131,7 +153,8 @@ def announce_deal_mode(ledger: Ledger, command: AnnounceDealMode) -> tuple[Aggre
 
 @Ledger.handles(DealCard)
 def deal_card(ledger: Ledger, command: DealCard) -> tuple[Aggregate, ...]:
-    _, round_ = round_in_play(ledger, command)
+    table, round_ = round_in_play(ledger, command)
+    _check_bets_after_a_tie(ledger, table, round_)
     card = Card.parse(command.card)
     fact = procedure_for(round_.game).check_card(
         round_.facts(), CardFact(command.to, card, command.face_up)

@@ -14,12 +14,45 @@ from ledger.rounds.facts import BURN, BetFact, CardFact, Procedure, RoundFacts
 SIDES = (Side.PLAYER.value, Side.BANKER.value)
 
 
+def _bet(fact: BetFact) -> baccarat.Bet:
+    return baccarat.Bet(fact.box, baccarat.Spot(fact.spot), fact.amount, fact.player)
+
+
 def _bets(facts: RoundFacts) -> list[baccarat.Bet]:
-    return [baccarat.Bet(b.box, baccarat.Spot(b.spot), b.amount, b.player) for b in facts.bets]
+    return [_bet(fact) for fact in facts.bets]
 
 
 def _coup_cards(facts: RoundFacts) -> list:
     return [card.card for card in facts.cards if card.to in SIDES]
+
+
+def check_tie_bets_stand(tied: list[BetResult], facts: RoundFacts,
+                         handling: baccarat.TieHandling | str) -> None:
+    """Art. 12: each player or banker bet that a tie pushed in the previous coup must stand, on
+    its box and for the same player, as the house's tie handling allows; checked as betting
+    closes on this coup. A bet beside it on the same box is a new bet."""
+    unmatched = [bet for bet in facts.bets if bet.spot in SIDES]
+    for pushed in tied:
+        candidates = sorted(
+            (bet for bet in unmatched if bet.box == pushed.box and bet.player == pushed.player),
+            key=lambda bet: (bet.spot != pushed.spot, bet.amount != pushed.stake),
+        )
+        standing = next((bet for bet in candidates if _allowed_after_tie(pushed, bet, handling)),
+                        None)
+        if standing is None:  # the refusal names what is wrong with the likeliest bet
+            baccarat.verify_bet_after_tie(pushed, _bet(candidates[0]) if candidates else None,
+                                          handling)
+            continue  # withdrawn: nothing has to stand
+        unmatched.remove(standing)
+
+
+def _allowed_after_tie(pushed: BetResult, fact: BetFact,
+                       handling: baccarat.TieHandling | str) -> bool:
+    try:
+        baccarat.verify_bet_after_tie(pushed, _bet(fact), handling)
+    except RuleViolation:
+        return False
+    return True
 
 
 class BaccaratProcedure(Procedure):
@@ -29,7 +62,7 @@ class BaccaratProcedure(Procedure):
 
     def check_bet(self, facts: RoundFacts, bet: BetFact) -> None:
         super().check_bet(facts, bet)
-        baccarat.Bet(bet.box, baccarat.Spot(bet.spot), bet.amount, bet.player)
+        _bet(bet)
 
     def check_card(self, facts: RoundFacts, card: CardFact) -> CardFact:
         if card.to == BURN:

@@ -12,13 +12,14 @@ import pytest
 
 from ledger.bootstrap import open_ledger
 from ledger.commands import (
-    AdjustRound, BurnCards, CutShoe, DealCard, ExposeCard, OpenRound, PlaceBet,
-    RecordIrregularity, SettleRound, ShuffleShoe, VoidRound,
+    AdjustRound, BurnCards, CloseBetting, CloseTable, CutShoe, DealCard, ExposeCard, OpenRound,
+    PlaceBet, RecordIrregularity, SettleRound, ShuffleShoe, VoidRound,
 )
 from ledger.domain.round import Phase
 from ledger.errors import InvalidInput, NotAllowed, RuleViolation
 from ledger.games.common import Outcome
 
+from tests.integration.helpers import PIT_BOSS
 from tests.integration.round_helpers import (
     Terminal, baccarat_table, event_bodies, event_count, open_table, refused,
 )
@@ -199,6 +200,96 @@ def test_baccarat_art12_a_tie_pushes_player_and_banker_and_pays_the_tie_8_to_1(b
             Outcome.PUSHED, D(stake), D("0.00"), D("0.00"))
     tie = results[(3, "tie", None)]
     assert (tie.outcome, tie.returned, tie.payout) == (Outcome.WON, D("150.00"), D("1200.00"))
+
+
+TIE_COUP = "P:2S B:2H P:3D B:AC P:8C"  # 3 against 3
+NEXT_COUP = "P:4S B:7H P:4D B:KC"  # the player's natural 8
+
+
+def tie_at_table(ledger, tie_handling: str) -> Terminal:
+    """A table under `tie_handling` whose first coup tied, pushing box 1's 1,000.00 on the
+    banker (player P-1) and box 2's 500.00 on the player; the next coup open."""
+    table = baccarat_table(ledger, tie_handling=tie_handling)
+    table.send(OpenRound)
+    table.bet(1, "banker", "1000.00", player="P-1")
+    table.bet(2, "player", "500.00")
+    deal(table, TIE_COUP)
+    table.send(SettleRound)
+    table.send(OpenRound)
+    return table
+
+
+@pytest.fixture
+def kept(settings):
+    with open_ledger(settings) as rt:
+        yield tie_at_table(rt.ledger, "kept")
+
+
+def test_baccarat_art12_2_kept_bets_of_a_tie_stand_unchanged_in_the_next_coup(kept, superuser):
+    kept.bet(1, "banker", "1000.00", player="P-1")
+    refused(kept, superuser, RuleViolation, "this house's tie handling is 'kept' \\(art. 12\\): "
+            "box 2's 500.00 on the player stays in play for the next coup", DealCard,
+            to="player", card="4S")
+    refused(kept, superuser, RuleViolation, "box 2's 500.00 on the player stays in play",
+            CloseBetting)
+    kept.bet(2, "player", "500.00")
+    deal(kept, NEXT_COUP)
+    kept.send(SettleRound)
+    assert kept.results()[(2, "player", None)].outcome is Outcome.WON
+
+
+def test_baccarat_art12_2_a_kept_bet_cannot_be_changed(kept, superuser):
+    kept.bet(1, "banker", "2000.00", player="P-1")
+    kept.bet(2, "player", "500.00")
+    refused(kept, superuser, RuleViolation, "box 1's 1000.00 on the banker cannot be changed",
+            DealCard, to="player", card="4S")
+
+
+def test_baccarat_art12_a_coup_after_a_void_owes_nothing_to_the_tie_before_it(kept, superuser):
+    kept.as_supervisor().send(VoidRound, reason="dispute at the table")
+    kept.send(OpenRound)
+    kept.bet(3, "tie", "100.00")
+    deal(kept, NEXT_COUP)  # the void returned every bet: the tie's bets no longer stand
+    assert kept.round().phase is Phase.DEALING
+
+
+def test_baccarat_art12_the_tie_bets_lapse_when_the_table_closes_before_the_next_coup(settings):
+    with open_ledger(settings) as rt:
+        table = baccarat_table(rt.ledger, tie_handling="kept")
+        table.send(OpenRound)
+        table.bet(1, "banker", "1000.00")
+        deal(table, TIE_COUP)
+        table.send(SettleRound)
+        rt.ledger.execute(CloseTable(table="BAC-01", actor=PIT_BOSS))
+        table = open_table(rt.ledger, "BAC-01", "baccarat", decks=8, tie_handling="kept")
+        table.send(OpenRound)
+        table.bet(4, "player", "200.00")  # a new session: nobody's bet stands from before
+        deal(table, NEXT_COUP)
+        assert table.round().number == 2 and table.round().phase is Phase.DEALING
+
+
+def test_baccarat_art12_3_changed_side_moves_the_same_amount_between_player_and_banker(
+    settings, superuser
+):
+    with open_ledger(settings) as rt:
+        table = tie_at_table(rt.ledger, "changed_side")
+        table.bet(1, "player", "1000.00", player="P-1")  # from the banker to the player
+        table.bet(2, "player", "900.00")
+        refused(table, superuser, RuleViolation,
+                "box 2's 500.00 on the player may move between player and banker, same amount",
+                DealCard, to="player", card="4S")
+        table.send(PlaceBet, box=2, spot="banker", amount=D("500.00"))
+        deal(table, NEXT_COUP)  # box 2's 900.00 on the player is a new bet beside it
+        table.send(SettleRound)
+        assert table.results()[(1, "player", "P-1")].outcome is Outcome.WON
+
+
+def test_baccarat_art12_1_withdrawn_bets_leave_the_next_coup_free(settings):
+    with open_ledger(settings) as rt:
+        table = tie_at_table(rt.ledger, "withdrawn")
+        table.bet(3, "banker", "300.00")
+        deal(table, NEXT_COUP)
+        assert table.round().phase is Phase.DEALING
 
 
 def test_baccarat_art13_4_j_and_j_are_a_pair_j_and_q_are_not(bac):
