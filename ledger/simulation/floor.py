@@ -39,7 +39,8 @@ SHUFFLER_GAMES = ("stud-poker", "q-poker")
 
 def floor_plan(tables: int, games: tuple[str, ...] = GAME_ORDER) -> list[TableSpec]:
     """`tables` tables spread over the games in turn, two pits, limits by game; every other
-    Stud and Q Poker table deals by shuffler, the rest from a hand-shuffled shoe."""
+    Stud and Q Poker table deals by shuffler, the rest from a hand-shuffled shoe; every other
+    baccarat table keeps a tie's player and banker bets for the next coup (art. 12(2))."""
     limits = {"baccarat": ("300", "50000"), "stud-poker": ("100", "10000"),
               "q-poker": ("100", "10000"), "fortune-8": ("100", "5000")}
     prefix = {"baccarat": "BAC", "stud-poker": "SP", "q-poker": "QP", "fortune-8": "F8"}
@@ -49,10 +50,11 @@ def floor_plan(tables: int, games: tuple[str, ...] = GAME_ORDER) -> list[TableSp
         game = games[n % len(games)]
         counts[game] = counts.get(game, 0) + 1
         low, high = limits[game]
-        shuffler = game in SHUFFLER_GAMES and counts[game] % 2 == 1  # every other one
+        odd = counts[game] % 2 == 1
+        settings = {"tie_handling": "kept"} if game == "baccarat" and not odd else {}
         plan.append(TableSpec(f"{prefix[game]}-{counts[game]:02d}", game,
                               "A" if n % 2 == 0 else "B", Decimal(low), Decimal(high),
-                              shuffler=shuffler))
+                              shuffler=game in SHUFFLER_GAMES and odd, settings=settings))
     return plan
 
 
@@ -104,7 +106,8 @@ def set_up(ledger: Ledger, plan: list[TableSpec], day: date) -> None:
     stud = [spec for spec in plan if spec.game == "stud-poker"]
     for spec in plan:
         ledger.execute(OpenTable(table=spec.code, game=spec.game, min_bet=spec.min_bet,
-                                 max_bet=spec.max_bet, pit=spec.pit, actor=SUPERVISOR, at=at))
+                                 max_bet=spec.max_bet, pit=spec.pit, settings=spec.settings,
+                                 actor=SUPERVISOR, at=at))
     if stud and not ledger.exists(_pool_id()):
         ledger.execute(CreatePool(pool=POOL, settings={**POOL_SETTINGS,
                                   "effective_from": str(day)}, actor=SUPERVISOR, at=at))

@@ -42,6 +42,9 @@ def _turn(turn: Any) -> Any:
 
 
 def baccarat(sim: TableSimulator, turn: Any) -> bool:
+    for box, spot, amount, player in sim.tie_bets:  # kept from a tie (art. 12(2))
+        sim.bet(box, spot, amount=amount, player=player)
+    sim.tie_bets = []
     for box in _boxes(sim):
         spot = sim.rng.choices(("banker", "player", "tie", "player_pair", "banker_pair"),
                                weights=(46, 40, 6, 4, 4))[0]

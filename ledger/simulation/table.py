@@ -36,6 +36,7 @@ class TableSpec:
     max_bet: Decimal
     seats: int = 7
     shuffler: bool = False  # Stud and Q Poker: dealt by a shuffler rather than a shoe
+    settings: dict[str, Any] = field(default_factory=dict)  # house options beyond the limits
 
 
 @dataclass
@@ -76,6 +77,7 @@ class TableSimulator:
         self.players = self.rng.randint(2, spec.seats)
         self.carried: set[int] = set()  # Stud Poker boxes whose jackpot bets a void carried
         self.shuffler_unit = 1  # a failed shuffler is replaced by the next unit
+        self.tie_bets: list[tuple[int, str, Decimal, str | None]] = []  # kept for the next coup
         self._jackpot_boxes: list[int] = []
 
     def last_jackpot_boxes(self) -> list[int]:
@@ -203,6 +205,9 @@ class TableSimulator:
         round_ = cast(Round, self.ledger.load(round_id(table_id(self.spec.code), number), "round"))
         self.tally.rack += sum((r.house_win for r in round_.results if r.spot != "jackpot"),
                                Decimal("0.00"))
+        if self.spec.settings.get("tie_handling") == "kept":  # the chips stay on the layout
+            self.tie_bets = [(r.box, r.spot, r.stake, r.player) for r in round_.results
+                             if r.outcome == "pushed"]
 
     def buy_in(self, players: int | bool) -> None:
         """New players change cash (or a marker) for chips: the rack gives, the drop box takes."""

@@ -102,3 +102,20 @@ def test_shuffler_tables_fail_now_and_then_and_the_next_shuffle_is_by_another_sh
     assert cuts == {"SP-02", "QP-02"}  # by hand the dealer cuts; a shuffler's deck is not cut
     assert carried, "a Stud round voided mid-deal carries its jackpot bets"
     assert report.ok, [str(f) for f in report.failures]
+
+
+def test_a_kept_tie_table_records_the_pushed_bets_again_in_the_next_coup(settings):
+    """Baccarat art. 12(2) on the floor: BAC-02 keeps a tie's player and banker bets."""
+    plan = floor_plan(2, ("baccarat",))
+    assert [spec.settings for spec in plan] == [{}, {"tie_handling": "kept"}]
+    with open_ledger(settings) as rt:
+        result = run_floor(rt.ledger, plan, rounds=30, seed=3, day=DAY)
+        assert not result.errors, result.errors
+        coups = [rt.ledger.load(round_id(table_id("BAC-02"), n), "coup") for n in range(1, 31)]
+    kept = 0
+    for coup, following in zip(coups, coups[1:]):
+        pushed = [(r.box, r.spot, r.stake, r.player) for r in coup.results if r.outcome == "pushed"]
+        placed = [(b.box, b.spot, b.amount, b.player) for b in following.bets]
+        assert all(bet in placed for bet in pushed), (coup.number, pushed, placed)
+        kept += len(pushed)
+    assert kept > 0
