@@ -7,6 +7,7 @@ for which command: `by`.
 
 from __future__ import annotations
 
+from copy import copy
 from datetime import datetime
 from enum import StrEnum
 from typing import Annotated, Any, ClassVar
@@ -84,13 +85,29 @@ class DomainEvent(BaseModel):
 
 
 class Aggregate(LibraryAggregate):
-    """Base of every stream. Subclasses raise `LedgerError`s in `check_*` before mutating."""
+    """Base of every stream. Subclasses raise `LedgerError`s in `check_*` before mutating.
+
+    State is held as values (frozen models and dataclasses, tuples, strings, decimals, UUIDs)
+    in top-level lists, dicts and sets, and mutators only assign attributes or add to those
+    containers; they never change a value inside one. That is what makes `__deepcopy__` safe.
+    """
 
     class Event(DomainEvent, CanMutateAggregate):
         pass
 
     class Created(Event, CanInitAggregate):
         originator_topic: str
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Aggregate:
+        """The library copies every stream it hands out of its cache, so that a command refused
+        half-way leaves the cache untouched. Copying each top-level container gives the same
+        protection (the values inside are immutable) for a fraction of a deep copy's cost."""
+        copied = object.__new__(type(self))
+        copied.__dict__.update({
+            name: copy(value) if isinstance(value, list | dict | set) else value
+            for name, value in self.__dict__.items()
+        })
+        return copied
 
 
 def event_body(event: Any) -> dict[str, Any]:

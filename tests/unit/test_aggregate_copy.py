@@ -1,0 +1,59 @@
+"""Streams handed out of the library's cache are copies: changing one leaves the cached one
+as it was, container by container, while the immutable values inside are shared."""
+
+from __future__ import annotations
+
+from copy import deepcopy
+from datetime import UTC, datetime
+from decimal import Decimal
+from uuid import uuid4
+
+from ledger.cards import Card
+from ledger.domain.base import Actor, Provenance, Role
+from ledger.domain.round import Round
+from ledger.domain.shoe import Shoe, ShuffleMethod
+from ledger.domain.table import Table
+
+BY = Provenance(command_id=uuid4(), actor=Actor(staff_id="D-1", role=Role.DEALER),
+                terminal="t", at=datetime(2026, 11, 22, tzinfo=UTC))
+
+
+def _state(aggregate: object) -> dict[str, object]:
+    return {name: deepcopy(value) for name, value in vars(aggregate).items()}
+
+
+def test_a_copied_shoe_draws_without_touching_the_original():
+    shoe = Shoe(table="BAC-01", game="baccarat", decks=8, method=ShuffleMethod.HAND,
+                shuffler_serial=None, commitment=None, by=BY)
+    shoe.collect_events()
+    before = _state(shoe)
+    copied = deepcopy(shoe)
+    copied.draw(position=0, card=Card.parse("AS"), round_id=uuid4(), by=BY)
+    assert _state(shoe) == before
+    assert copied.position == 1 and copied.counts[Card.parse("AS")] == 1
+    assert len(copied.drawn) == 1 and len(copied.rounds_dealt) == 1
+    assert copied.version == shoe.version + 1 and len(copied.collect_events()) == 1
+
+
+def test_a_copied_round_takes_bets_and_cards_without_touching_the_original():
+    round_ = Round(table="BAC-01", number=1, game="baccarat", rule_set="baccarat/2004",
+                   settings={"decks": 8}, dealing="shoe", shoe_id=uuid4(), pool_id=None,
+                   carried_jackpot_bets=[], by=BY)
+    round_.collect_events()
+    before = _state(round_)
+    copied = deepcopy(round_)
+    copied.place_bet(box=1, spot="banker", amount=Decimal("100.00"), player=None, by=BY)
+    copied.deal(to="player", card=Card.parse("9H"), face_up=True, shoe_position=8, by=BY)
+    assert _state(round_) == before
+    assert len(copied.bets) == len(copied.cards) == 1 and len(copied.log) == 2
+
+
+def test_a_copied_table_changes_settings_without_touching_the_original():
+    table = Table(code="BAC-01", game="baccarat", rule_set="baccarat/2004",
+                  min_bet=Decimal("100.00"), max_bet=Decimal("500.00"), pit="A", settings={},
+                  by=BY)
+    table.collect_events()
+    copied = deepcopy(table)
+    copied.change_settings(settings={"decks": 6}, by=BY)
+    assert table.settings_history == [{}] and copied.settings_history == [{}, {"decks": 6}]
+    assert copied.settings_history[0] is table.settings_history[0]  # values are shared
