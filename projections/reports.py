@@ -108,9 +108,9 @@ def _table_shift(row: dict[str, Any], handle_rows: list[dict[str, Any]]) -> Tabl
     game = row["game"] or "?"
     expected, sigma = _band(game, spots, squares)
     drop = row["drop_cash"] + row["drop_markers"]
-    closed = row["closing_total"] is not None
+    complete = row["closing_total"] is not None and row["drop_entered"]
     accounting = (row["closing_total"] - row["opening_total"] + row["credits"] - row["fills"]
-                  + drop) if closed else None
+                  + drop) if complete else None
     ledger_win = row["table_win"] - row["adjustments"]
     low, high = expected - BAND_SIGMAS * sigma, expected + BAND_SIGMAS * sigma
     report = TableShift(
@@ -142,6 +142,8 @@ def _flags(report: TableShift) -> list[str]:
         flags.append(f"accounting and ledger win differ by {report.variance}")
     if report.status != "closed":
         flags.append("shift not closed: no accounting win yet")
+    elif report.accounting_win is None:
+        flags.append("drop not counted yet: no accounting win yet")
     return flags
 
 

@@ -230,5 +230,6 @@ def _render(shift: Shift) -> None:
         grid.add_row("drop: markers", _money(shift.drop.markers))
         grid.add_row("counted by", ", ".join(shift.drop.counted_by))
     for name, value in figures.model_dump().items():
-        grid.add_row(name.replace("_", " "), _money(value))
+        pending = name == "drop" and value is None  # the count room has not counted it yet
+        grid.add_row(name.replace("_", " "), "not counted yet" if pending else _money(value))
     console.print(grid)

@@ -14,9 +14,10 @@ The rules the stream keeps (each refused with a sentence, and nothing recorded):
 - A slip is corrected only by voiding it (a supervisor, with a reason); a voided slip keeps
   its number and no longer counts. The correct figures go on a new slip with the next number.
 - The drop (cash and markers) is entered once, after the count; a supervisor corrects it with
-  an adjustment that states the new figures and why. It must be entered before closing, so a
-  closed shift always has every figure of its accounting win.
-- Nothing is recorded on a closed shift.
+  an adjustment that states the new figures and why. The count room often counts after the
+  shift has closed, so the drop (and its adjustment) is the one thing still recorded on a
+  closed shift; until it is, the shift has no accounting win.
+- Nothing else is recorded on a closed shift.
 """
 
 from __future__ import annotations
@@ -222,7 +223,7 @@ class Shift(Aggregate):
         if self.closed_by is not None:
             raise WrongState(
                 f"{self.label} was closed (signed by {self.closed_by[1].staff_id}): "
-                "nothing more is recorded on it."
+                "nothing more is recorded on it but the count of its drop."
             )
 
     # -- fill and credit slips -----------------------------------------------------------
@@ -314,7 +315,6 @@ class Shift(Aggregate):
 
     # -- the drop ------------------------------------------------------------------------
     def check_can_enter_drop(self) -> None:
-        self._check_still_open()
         if self.drop is not None:
             raise WrongState(
                 f"the drop of {self.label} was already entered ({self.drop.cash:.2f} cash, "
@@ -334,7 +334,6 @@ class Shift(Aggregate):
         self.drop = Drop(cash, markers, tuple(counted_by))
 
     def check_can_adjust_drop(self, cash: Decimal, markers: Decimal, by: Actor) -> None:
-        self._check_still_open()
         require_supervisor(by, "adjusting the drop")
         if self.drop is None:
             raise WrongState(f"no drop was entered for {self.label}: there is nothing to adjust.")
@@ -358,11 +357,6 @@ class Shift(Aggregate):
     # -- closing -------------------------------------------------------------------------
     def check_can_close(self, chips: Chips, dealer_id: str, supervisor: Actor) -> None:
         self._check_still_open()
-        if self.drop is None:
-            raise WrongState(
-                f"the drop of {self.label} has not been entered: enter the count before "
-                "closing, so the closed shift has every figure of its win."
-            )
         check_chips(chips, "the closing inventory")
         check_signatures(dealer_id, supervisor, "the closing inventory")
 

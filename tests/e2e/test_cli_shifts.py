@@ -54,6 +54,25 @@ def test_a_whole_shift_is_opened_filled_credited_dropped_closed_and_shown(cli):
     assert "accounting win  20,000.00" in out
 
 
+def test_the_count_room_enters_the_drop_after_the_shift_closed(cli, superuser):
+    _open_table_and_shift(cli)
+    closed = cli("shift", "close", "BAC-01", *DAY, "--chips", "1000=50,100=40", "--dealer", "D-2",
+                 "--supervisor", "S-1")
+    assert closed.code == 0, closed.err
+    pending = cli("shift", "show", "BAC-01", *DAY)
+    assert "drop            not counted yet" in pending.out
+    assert "accounting win  -" in pending.out
+    before = _events(superuser)
+    line = _refused(cli("shift", "fill", "BAC-01", *DAY, "--slip", "1", "--chips", "1000=1",
+                        "--runner", "R-1", "--supervisor", "S-1"))
+    assert "nothing more is recorded on it but the count of its drop" in line
+    assert _events(superuser) == before
+    dropped = cli("shift", "drop", "BAC-01", *DAY, "--cash", "1500", "--markers", "0",
+                  "--counted-by", "C-1", "--counted-by", "C-2")
+    assert dropped.code == 0, dropped.err
+    assert "accounting win  1,500.00" in cli("shift", "show", "BAC-01", *DAY).out
+
+
 def test_an_unknown_denomination_is_one_line_exit_1_and_nothing_recorded(cli, superuser):
     cli("table", "open", "BAC-01", "--game", "baccarat", "--min", "100", "--max", "50000")
     before = _events(superuser)

@@ -32,7 +32,7 @@ def _coup(ledger, bets, cards):
     ledger.execute(SettleRound(table="BAC-R1", actor=DEALER))
 
 
-def _shift_with(settings, *, record_fill: bool):
+def _shift_with(settings, *, record_fill: bool, drop_after_close: bool = False):
     """Two coups the house wins 1,000.00 and loses 950.00 (ledger win 50.00); players buy in
     4,000.00 cash; a fill of 10,000.00 and a credit of 5,000.00. The closing count is what
     the chips must then be: 50,000 - 4,000 + 50 + 10,000 - 5,000 = 51,050.00."""
@@ -60,14 +60,25 @@ def _shift_with(settings, *, record_fill: bool):
         ledger.execute(RecordCredit(**shift, slip=102 if record_fill else 101,
                                     chips={"1000": 5}, runner_id="R-1", supervisor=SUPERVISOR,
                                     actor=SUPERVISOR))
-        ledger.execute(EnterDrop(**shift, cash="4000", markers="0", counted_by=("C-1", "C-2"),
-                                 actor=SUPERVISOR))
+        drop = EnterDrop(**shift, cash="4000", markers="0", counted_by=("C-1", "C-2"),
+                         actor=SUPERVISOR)
+        reports = []
+        if not drop_after_close:
+            ledger.execute(drop)
         ledger.execute(CloseShift(**shift, chips={"1000": 51, "25": 2}, dealer_id="D-1",
                                   supervisor=SUPERVISOR, actor=SUPERVISOR))
-        with ProjectionRunner(rt.database, select(["shift_report"])) as runner:
-            runner.catch_up()
-        with rt.database.connect() as conn:
-            return shift_report(conn, DAY, "day")
+        if drop_after_close:  # the count room counts the drop box after the shift
+            reports.append(_report(rt))
+            ledger.execute(drop)
+        reports.append(_report(rt))
+        return reports if drop_after_close else reports[0]
+
+
+def _report(rt):
+    with ProjectionRunner(rt.database, select(["shift_report"])) as runner:
+        runner.catch_up()
+    with rt.database.connect() as conn:
+        return shift_report(conn, DAY, "day")
 
 
 def test_a_shift_whose_chips_and_drop_match_its_rounds_reconciles_to_zero(settings):
@@ -90,6 +101,18 @@ def test_a_missing_fill_shows_as_exactly_that_variance(settings):
     assert table.ledger_win == Decimal("50.00")
     assert table.variance == Decimal("10000.00")
     assert any("differ by 10000.00" in flag for flag in table.flags)
+
+
+def test_a_drop_counted_after_the_shift_closed_completes_its_accounting_win(settings):
+    before, after = _shift_with(settings, record_fill=True, drop_after_close=True)
+    pending = before.tables[0]
+    assert pending.status == "closed" and pending.ledger_win == Decimal("50.00")
+    assert (pending.accounting_win, pending.variance, before.floor.accounting_win) == (
+        None, None, None)
+    assert "drop not counted yet: no accounting win yet" in pending.flags
+    counted = after.tables[0]
+    assert (counted.accounting_win, counted.variance) == (Decimal("50.00"), Decimal("0.00"))
+    assert not any("drop" in flag for flag in counted.flags)
 
 
 def test_a_report_for_a_shift_that_does_not_exist_is_one_sentence(settings):

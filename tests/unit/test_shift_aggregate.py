@@ -223,9 +223,16 @@ def test_a_drop_that_was_never_entered_cannot_be_adjusted():
         _shift().check_can_adjust_drop(Decimal("1"), Decimal("0"), SUPERVISOR)
 
 
-def test_a_shift_closes_only_after_its_drop_is_entered():
-    with pytest.raises(WrongState, match="has not been entered: enter the count before closing"):
-        _shift().check_can_close(chips("100=1"), "D-2", SUPERVISOR)
+def test_a_shift_closes_before_its_drop_is_counted_and_takes_the_drop_afterwards():
+    shift = _shift()
+    _close(shift, "100=1")
+    assert shift.accounting_win is None  # the drop box is still in the count room
+    shift.check_can_enter_drop()
+    _drop(shift)
+    assert shift.accounting_win is not None
+    with pytest.raises(WrongState, match="was already entered"):
+        shift.check_can_enter_drop()
+    shift.check_can_adjust_drop(Decimal("1.00"), Decimal("0.00"), SUPERVISOR)
 
 
 def test_the_closing_inventory_follows_the_same_denomination_and_signature_rules():
@@ -237,20 +244,19 @@ def test_the_closing_inventory_follows_the_same_denomination_and_signature_rules
         shift.check_can_close(chips("100=1"), "D-2", DEALER)
 
 
-def test_nothing_is_recorded_on_a_closed_shift():
+def test_nothing_but_the_drop_is_recorded_on_a_closed_shift():
     shift = _shift()
     _slip(shift, SlipKind.FILL, 1, "1000=1")
-    _drop(shift)
     _close(shift, "100=40")
     for check in (
         lambda: shift.check_can_record_slip(SlipKind.FILL, 2, chips("100=1"), SUPERVISOR),
         lambda: shift.check_can_void_slip(1, SUPERVISOR),
-        shift.check_can_enter_drop,
-        lambda: shift.check_can_adjust_drop(Decimal("5"), Decimal("0"), SUPERVISOR),
         lambda: shift.check_can_close(chips("100=1"), "D-2", SUPERVISOR),
     ):
-        with pytest.raises(WrongState, match="was closed .*: nothing more is recorded on it"):
+        with pytest.raises(WrongState, match="was closed .*: nothing more is recorded on it but "
+                           "the count of its drop"):
             check()
+    _drop(shift)  # the count room's figures still arrive
 
 
 # -- the accounting win ----------------------------------------------------------------------
