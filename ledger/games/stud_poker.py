@@ -374,7 +374,9 @@ def settle_void(
     jackpots: Mapping[int, Decimal] | None = None,
     raises: Mapping[int, Decimal] | None = None,
 ) -> tuple[BetResult, ...]:
-    """Art. 11, 1) and 4): a void round returns every bet but carries the jackpot bets over."""
+    """Art. 11, 1) and 4): a void round returns every bet but carries the jackpot bets over.
+    A jackpot bet stands only beside an ante (art. 10, 1)): one on a box without an ante (a
+    carried bet whose box did not ante again) is returned, not carried once more."""
     jackpots, raises = jackpots or {}, raises or {}
     results: list[BetResult] = []
     for box in sorted(set(antes) | set(jackpots) | set(raises)):
@@ -383,7 +385,8 @@ def settle_void(
                 results.append(BetResult(box, spot, stakes[box], Outcome.RETURNED,
                                          returned=stakes[box]))
         if jackpots.get(box):
-            results.append(BetResult(box, JACKPOT, jackpots[box], Outcome.CARRIED,
+            outcome = Outcome.CARRIED if antes.get(box) else Outcome.RETURNED
+            results.append(BetResult(box, JACKPOT, jackpots[box], outcome,
                                      returned=jackpots[box]))
     return tuple(results)
 

@@ -485,6 +485,26 @@ def test_stud_a_supervisor_voids_a_round_bets_returned_and_jackpot_bets_carried(
     assert_void_with_jackpot_bets_carried(ledger, superuser, "table dispute")
 
 
+def test_stud_a_round_with_only_carried_jackpot_bets_is_voided_and_returns_them(
+    ledger, superuser
+):
+    """Nobody antes after a void: the round cannot be dealt; the supervisor voids it and the
+    carried bets go back to their players instead of being carried again."""
+    table_with_pool(ledger, "stud-poker/2004")
+    run(ledger, [*shuffle_and_open(CODE), *bets(CODE, TWO_BOXES)])
+    deal_first(ledger, 3)
+    ledger.execute(VoidRound(table=CODE, reason="camera failure", actor=SUPERVISOR))
+    run(ledger, shuffle_and_open(CODE))  # round 2 holds the carried bets, and no ante
+    refused(ledger, superuser, DealCard(table=CODE, to="box:1", card="KH", actor=DEALER),
+            InvalidInput, "a deal needs at least one of boxes 1 to 7")
+    ledger.execute(VoidRound(table=CODE, reason="no player", actor=SUPERVISOR))
+    assert settled_bets(superuser, round_stream(2)) == {
+        returned(1, "jackpot", "10.00"), returned(3, "jackpot", "20.00")}
+    run(ledger, shuffle_and_open(CODE))
+    [opened] = recorded(superuser, "Round.Opened", round_stream(3))
+    assert opened["carried_jackpot_bets"] == []
+
+
 def test_stud_a_raise_returned_by_a_void_round(ledger, superuser):
     table_with_pool(ledger, "stud-poker/2004")
     run(ledger, until_decisions(CODE, TWO_BOXES, TWO_HANDS))

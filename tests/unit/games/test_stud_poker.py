@@ -401,6 +401,13 @@ def test_stud_art11_1_void_round_returns_bets_and_carries_jackpot_bets():
     assert all(result.house_win == 0 for result in results.values())
 
 
+def test_stud_art10_1_a_void_returns_a_jackpot_bet_whose_box_has_no_ante():
+    results = by_spot(settle_void({1: D("100.00")}, {1: D("10.00"), 5: D("20.00")}))
+    assert results[1, "jackpot"].outcome is Outcome.CARRIED
+    assert results[5, "jackpot"].outcome is Outcome.RETURNED
+    assert results[5, "jackpot"].returned == D("20.00")
+
+
 def test_stud_art11_2_one_exposed_card_play_continues():
     consequence = classify_irregularity(Irregularity.CARDS_EXPOSED, exposed=1)
     assert consequence is Consequence.ROUND_CONTINUES
