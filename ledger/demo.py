@@ -138,6 +138,13 @@ def _by_kind(kinds: dict[str, int]) -> str:
     return " (" + ", ".join(f"{kind.replace('_', ' ')} {n}" for kind, n in kinds.items()) + ")"
 
 
+def _by_the_chips(floor: Any) -> str:
+    if floor.accounting_win is None:
+        return "has no accounting win yet (a shift open or a drop box not counted)"
+    return (f"{_won(floor.accounting_win)} by the chips and the drop: variance "
+            f"{floor.variance:,.2f}")
+
+
 def _summary(console: Console, view: Any, kinds: dict[str, int], files: list[Path],
              replays: list[tuple[Path | None, bool | None]], verified: bool) -> None:
     floor = view.floor
@@ -146,9 +153,7 @@ def _summary(console: Console, view: Any, kinds: dict[str, int], files: list[Pat
         f"{floor.tables} tables played the day shift of {view.gaming_day}: "
         f"{floor.rounds_played} rounds settled, {floor.rounds_voided} voided, "
         f"{floor.irregularities} irregularities recorded{_by_kind(kinds)}.\n"
-        f"The house {_won(floor.ledger_win)} by the events and "
-        f"{_won(floor.accounting_win or Decimal(0))} by the chips and the drop: variance "
-        f"{floor.variance or 0:,.2f}. "
+        f"The house {_won(floor.ledger_win)} by the events and {_by_the_chips(floor)}. "
         f"{floor.flagged} table(s) flagged for review.\n"
         f"Jackpot: {floor.jackpot_contributions:,.2f} contributed, {floor.jackpot_prizes:,.2f} "
         f"paid in prizes.\n"

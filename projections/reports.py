@@ -40,7 +40,7 @@ class Figures(BaseModel):
     commission: Decimal = ZERO
     ledger_win: Decimal = ZERO
     accounting_win: Decimal | None = ZERO
-    drop: Decimal = ZERO
+    drop: Decimal | None = ZERO  # None: a drop box not counted yet
     jackpot_stakes: Decimal = ZERO
     jackpot_contributions: Decimal = ZERO
     jackpot_prizes: Decimal = ZERO
@@ -107,10 +107,11 @@ def _table_shift(row: dict[str, Any], handle_rows: list[dict[str, Any]]) -> Tabl
     squares = {h["spot"]: Decimal(h["sum_of_squares"]) for h in handle_rows}
     game = row["game"] or "?"
     expected, sigma = _band(game, spots, squares)
-    drop = row["drop_cash"] + row["drop_markers"]
-    complete = row["closing_total"] is not None and row["drop_entered"]
-    accounting = (row["closing_total"] - row["opening_total"] + row["credits"] - row["fills"]
-                  + drop) if complete else None
+    drop = row["drop_cash"] + row["drop_markers"] if row["drop_entered"] else None
+    accounting = None  # until the shift is closed and its drop counted
+    if row["closing_total"] is not None and drop is not None:
+        accounting = (row["closing_total"] - row["opening_total"] + row["credits"]
+                      - row["fills"] + drop)
     ledger_win = row["table_win"] - row["adjustments"]
     low, high = expected - BAND_SIGMAS * sigma, expected + BAND_SIGMAS * sigma
     report = TableShift(
@@ -152,11 +153,13 @@ def _rollup(name: str, tables: Iterable[TableShift]) -> Rollup:
     closed = all(t.accounting_win is not None for t in tables)
     total = Rollup(name=name, tables=len(tables), flagged=sum(1 for t in tables if t.flags))
     for field in ("rounds_played", "rounds_voided", "handle", "payouts", "commission",
-                  "ledger_win", "drop", "jackpot_stakes", "jackpot_contributions",
+                  "ledger_win", "jackpot_stakes", "jackpot_contributions",
                   "jackpot_prizes", "irregularities"):
         setattr(total, field, sum((getattr(t, field) for t in tables), type(getattr(total, field))()))
     total.accounting_win = (sum((t.accounting_win or ZERO for t in tables), ZERO)
                             if closed else None)
+    counted = all(t.drop is not None for t in tables)
+    total.drop = sum((t.drop or ZERO for t in tables), ZERO) if counted else None
     return total
 
 

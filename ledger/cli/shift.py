@@ -53,6 +53,11 @@ SlipOption = Annotated[int, typer.Option("--slip", min=1, help="The slip's print
 RunnerOption = Annotated[
     str, typer.Option("--runner", help="Staff id of the runner or cashier who signed the slip.")
 ]
+CountedDayOption = Annotated[str, typer.Option(
+    "--day", help="Gaming day of the shift whose drop box was counted, YYYY-MM-DD. Required: "
+    "the count room often counts after that shift has closed.")]
+CountedShiftOption = Annotated[str, typer.Option(
+    "--shift", help="Name of the shift whose drop box was counted. Required, as --day.")]
 ReasonOption = Annotated[str, typer.Option("--reason", help="Why (recorded with the event).")]
 CashOption = Annotated[str, typer.Option("--cash", help="Cash in the drop box (patacas).")]
 MarkersOption = Annotated[
@@ -143,7 +148,7 @@ def drop(
     table: Code, cash: CashOption, markers: MarkersOption,
     counted_by: Annotated[list[str], typer.Option(
         "--counted-by", help="Staff id of a member of the count team (repeat for each).")],
-    day: DayOption = None, shift: ShiftOption = None,
+    day: CountedDayOption, shift: CountedShiftOption,
     staff: StaffOption = "pitboss", role: RoleOption = Role.PIT_BOSS,
     terminal: TerminalOption = default_terminal(),
 ) -> None:
@@ -157,7 +162,7 @@ def drop(
 @app.command("adjust-drop")
 def adjust_drop(
     table: Code, cash: CashOption, markers: MarkersOption, reason: ReasonOption,
-    day: DayOption = None, shift: ShiftOption = None,
+    day: CountedDayOption, shift: CountedShiftOption,
     staff: StaffOption = "pitboss", role: RoleOption = Role.PIT_BOSS,
     terminal: TerminalOption = default_terminal(),
 ) -> None:

@@ -67,6 +67,10 @@ def test_the_count_room_enters_the_drop_after_the_shift_closed(cli, superuser):
                         "--runner", "R-1", "--supervisor", "S-1"))
     assert "nothing more is recorded on it but the count of its drop" in line
     assert _events(superuser) == before
+    unnamed = cli("shift", "drop", "BAC-01", "--cash", "1500", "--markers", "0",
+                  "--counted-by", "C-1")  # the shift in force now may not be the one counted
+    assert unnamed.code == 2 and "--day" in unnamed.err
+    assert _events(superuser) == before
     dropped = cli("shift", "drop", "BAC-01", *DAY, "--cash", "1500", "--markers", "0",
                   "--counted-by", "C-1", "--counted-by", "C-2")
     assert dropped.code == 0, dropped.err

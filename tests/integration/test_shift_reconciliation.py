@@ -110,8 +110,10 @@ def test_a_drop_counted_after_the_shift_closed_completes_its_accounting_win(sett
     assert (pending.accounting_win, pending.variance, before.floor.accounting_win) == (
         None, None, None)
     assert "drop not counted yet: no accounting win yet" in pending.flags
+    assert (pending.drop, before.floor.drop, pending.hold_pct) == (None, None, None)
     counted = after.tables[0]
     assert (counted.accounting_win, counted.variance) == (Decimal("50.00"), Decimal("0.00"))
+    assert counted.drop == after.floor.drop == Decimal("4000.00")
     assert not any("drop" in flag for flag in counted.flags)
 
 
