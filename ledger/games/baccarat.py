@@ -398,7 +398,8 @@ def verify_bet_after_tie(pushed: BetResult, new: Bet | None, handling: TieHandli
     option = _parse(TieHandling, handling, "tie handling")
     if option is TieHandling.WITHDRAWN:
         return
-    was = f"box {pushed.box}'s {pushed.stake} on the {pushed.spot}"
+    whose = f" (player {pushed.player})" if pushed.player else ""
+    was = f"box {pushed.box}'s {pushed.stake} on the {pushed.spot}{whose}"
     rule = f"this house's tie handling is '{option}' (art. 12)"
     if new is None:
         raise RuleViolation(f"{rule}: {was} stays in play for the next coup.")

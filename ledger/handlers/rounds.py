@@ -21,7 +21,7 @@ from ledger.domain.round import CarriedBet, Phase, Round, SettledBet, round_id
 from ledger.domain.shoe import Shoe, ShuffleMethod
 from ledger.domain.table import Table, table_id
 from ledger.errors import ConcurrencyConflict, InvalidInput, NotFound, RuleViolation, WrongState
-from ledger.games.baccarat import BaccaratSettings
+from ledger.games.baccarat import BaccaratSettings, TieHandling
 from ledger.games.common import BetResult, Consequence, Outcome
 from ledger.games.rulesets import parse_settings, settings_in_force
 from ledger.handlers.jackpots import settle_jackpot
@@ -114,20 +114,24 @@ def _check_limits(settings: Any, bet: BetFact, *, has_pool: bool) -> None:
 def _check_bets_after_a_tie(ledger: Ledger, table: Table, round_: Round) -> None:
     """Baccarat art. 12, as betting closes on a coup (by the dealer or by its first card):
     the player and banker bets a tie pushed in the coup before stand as the house's tie
-    handling says. A coup after the table re-opened, or after a void, owes nothing."""
+    handling says. Nothing is owed after a void or a re-opened table, nor for a pushed bet a
+    supervisor adjusted or that this coup's limits no longer admit."""
     if round_.game != "baccarat" or round_.betting_closed or round_.cards:
         return
     if round_.number - 1 < table.session_first_round:
         return
     previous = cast(Round, ledger.load(round_id(table_id(table.code), round_.number - 1),
                                        "the coup before"))
-    if previous.phase is not Phase.SETTLED:
+    handling = cast(BaccaratSettings, previous.facts().settings).tie_handling
+    if previous.phase is not Phase.SETTLED or handling is TieHandling.WITHDRAWN:
         return
+    adjusted = {(a["box"], a["spot"], a["player"]) for a in previous.adjustments}
+    facts = round_.facts()
     tied = [BetResult(r.box, r.spot, r.stake, r.outcome, returned=r.returned, player=r.player)
-            for r in previous.results if r.outcome == Outcome.PUSHED]
-    if tied:
-        settings = cast(BaccaratSettings, previous.facts().settings)
-        check_tie_bets_stand(tied, round_.facts(), settings.tie_handling)
+            for r in previous.results if r.outcome == Outcome.PUSHED
+            and (r.box, r.spot, r.player) not in adjusted
+            and facts.settings.min_bet <= r.stake <= facts.settings.max_bet]
+    check_tie_bets_stand(tied, facts, handling)
 
 
 @Ledger.handles(CloseBetting)

@@ -32,18 +32,32 @@ def check_tie_bets_stand(tied: list[BetResult], facts: RoundFacts,
     its box and for the same player, as the house's tie handling allows; checked as betting
     closes on this coup. A bet beside it on the same box is a new bet."""
     unmatched = [bet for bet in facts.bets if bet.spot in SIDES]
+    missing = []
     for pushed in tied:
-        candidates = sorted(
-            (bet for bet in unmatched if bet.box == pushed.box and bet.player == pushed.player),
-            key=lambda bet: (bet.spot != pushed.spot, bet.amount != pushed.stake),
-        )
-        standing = next((bet for bet in candidates if _allowed_after_tie(pushed, bet, handling)),
-                        None)
-        if standing is None:  # the refusal names what is wrong with the likeliest bet
-            baccarat.verify_bet_after_tie(pushed, _bet(candidates[0]) if candidates else None,
-                                          handling)
-            continue  # withdrawn: nothing has to stand
-        unmatched.remove(standing)
+        standing = next((bet for bet in _candidates(pushed, unmatched)
+                         if _allowed_after_tie(pushed, bet, handling)), None)
+        if standing is None:
+            missing.append(pushed)
+        else:
+            unmatched.remove(standing)
+    for pushed in missing:  # the refusal names what is wrong with the likeliest bet left
+        left = _candidates(pushed, unmatched)
+        baccarat.verify_bet_after_tie(pushed, _bet(left[0]) if left else None, handling)
+
+
+def _candidates(pushed: BetResult, bets: list[BetFact]) -> list[BetFact]:
+    """The bets on the pushed bet's box that may be it, the likeliest first."""
+    return sorted(
+        (bet for bet in bets if bet.box == pushed.box and _same_player(bet.player, pushed.player)),
+        key=lambda bet: (bet.spot != pushed.spot, bet.amount != pushed.stake,
+                         bet.player != pushed.player),
+    )
+
+
+def _same_player(placed: str | None, pushed: str | None) -> bool:
+    """A player named on both bets must be the same; a bet without a name (the terminal did
+    not record who) may be anybody's."""
+    return placed is None or pushed is None or placed == pushed
 
 
 def _allowed_after_tie(pushed: BetResult, fact: BetFact,

@@ -6,14 +6,15 @@ the tableau (art. 7, 9) and settles every bet itself (art. 12, 13, 17, 18).
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 
 import pytest
 
 from ledger.bootstrap import open_ledger
 from ledger.commands import (
-    AdjustRound, BurnCards, CloseBetting, CloseTable, CutShoe, DealCard, ExposeCard, OpenRound,
-    PlaceBet, RecordIrregularity, SettleRound, ShuffleShoe, VoidRound,
+    AdjustRound, BurnCards, ChangeTableSettings, CloseBetting, CloseTable, CutShoe, DealCard,
+    ExposeCard, OpenRound, PlaceBet, RecordIrregularity, SettleRound, ShuffleShoe, VoidRound,
 )
 from ledger.domain.round import Phase
 from ledger.errors import InvalidInput, NotAllowed, RuleViolation
@@ -241,8 +242,9 @@ def test_baccarat_art12_2_kept_bets_of_a_tie_stand_unchanged_in_the_next_coup(ke
 def test_baccarat_art12_2_a_kept_bet_cannot_be_changed(kept, superuser):
     kept.bet(1, "banker", "2000.00", player="P-1")
     kept.bet(2, "player", "500.00")
-    refused(kept, superuser, RuleViolation, "box 1's 1000.00 on the banker cannot be changed",
-            DealCard, to="player", card="4S")
+    refused(kept, superuser, RuleViolation,
+            "box 1's 1000.00 on the banker \\(player P-1\\) cannot be changed", DealCard,
+            to="player", card="4S")
 
 
 def test_baccarat_art12_a_coup_after_a_void_owes_nothing_to_the_tie_before_it(kept, superuser):
@@ -282,6 +284,70 @@ def test_baccarat_art12_3_changed_side_moves_the_same_amount_between_player_and_
         deal(table, NEXT_COUP)  # box 2's 900.00 on the player is a new bet beside it
         table.send(SettleRound)
         assert table.results()[(1, "player", "P-1")].outcome is Outcome.WON
+
+
+def test_baccarat_art12_3_changed_amount_keeps_the_side_and_lets_the_stake_change(
+    settings, superuser
+):
+    with open_ledger(settings) as rt:
+        table = tie_at_table(rt.ledger, "changed_amount")
+        table.bet(1, "banker", "3000.00", player="P-1")  # more on the same side
+        table.bet(2, "banker", "500.00")
+        refused(table, superuser, RuleViolation,
+                "box 2's 500.00 on the player may change amount but not side", DealCard,
+                to="player", card="4S")
+        table.bet(2, "player", "100.00")
+        deal(table, NEXT_COUP)
+        assert table.round().phase is Phase.DEALING
+
+
+def test_baccarat_art12_a_player_on_both_sides_keeps_both_and_a_bet_without_a_name_counts(
+    settings, superuser
+):
+    with open_ledger(settings) as rt:
+        table = baccarat_table(rt.ledger, tie_handling="kept")
+        table.send(OpenRound)
+        table.bet(5, "player", "200.00", player="P-5")
+        table.bet(5, "banker", "300.00", player="P-5")
+        deal(table, TIE_COUP)
+        table.send(SettleRound)
+        table.send(OpenRound)
+        table.bet(5, "banker", "300.00")  # recorded without the player's name
+        refused(table, superuser, RuleViolation,
+                "box 5's 200.00 on the player \\(player P-5\\) stays in play", DealCard,
+                to="player", card="4S")
+        table.bet(5, "player", "200.00", player="P-5")
+        deal(table, NEXT_COUP)
+        assert table.round().phase is Phase.DEALING
+
+
+def test_baccarat_art12_a_pushed_bet_a_supervisor_adjusted_is_not_owed(settings):
+    with open_ledger(settings) as rt:
+        table = tie_at_table(rt.ledger, "kept")
+        table.as_supervisor().send(AdjustRound, round=1, box=2, spot="player",
+                                   amount=D("-500.00"), reason="tie keyed by mistake")
+        table.bet(1, "banker", "1000.00", player="P-1")
+        deal(table, NEXT_COUP)  # box 2's pushed bet was settled by hand: nothing stands
+        assert table.round().phase is Phase.DEALING
+
+
+def test_baccarat_art12_a_pushed_bet_above_the_next_coups_maximum_is_not_owed(settings):
+    """The limits changed overnight: the kept 1,000.00 could not be placed again, so it is
+    not owed; the 500.00 still is."""
+    tomorrow = datetime.now(UTC) + timedelta(days=1)
+    with open_ledger(settings) as rt:
+        table = baccarat_table(rt.ledger, tie_handling="kept")
+        table.as_supervisor().send(ChangeTableSettings, settings={"max_bet": "800.00"},
+                                   effective_from=tomorrow.date(), authorisation="DICJ-2026-7")
+        table.send(OpenRound)
+        table.bet(1, "banker", "1000.00", player="P-1")
+        table.bet(2, "player", "500.00")
+        deal(table, TIE_COUP)
+        table.send(SettleRound)
+        table.send(OpenRound, at=tomorrow)
+        table.send(PlaceBet, box=2, spot="player", amount=D("500.00"), at=tomorrow)
+        table.send(DealCard, to="player", card="4S", at=tomorrow)
+        assert table.round().phase is Phase.DEALING
 
 
 def test_baccarat_art12_1_withdrawn_bets_leave_the_next_coup_free(settings):
