@@ -9,6 +9,8 @@ with the reason.
 
 from __future__ import annotations
 
+import random
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -23,7 +25,9 @@ from ledger.domain.receipt import CommandReceipt, receipt_id
 from ledger.errors import ConcurrencyConflict, LedgerError, NotFound
 from ledger.infrastructure.mapper import PydanticJSONMapper
 
-MAX_ATTEMPTS = 5
+MAX_ATTEMPTS = 10
+BACKOFF_SECONDS = 0.002  # money-safe: the first wait after a lost race; it doubles each time
+_jitter = random.Random()  # spreads terminals that lost the same race; no game depends on it
 
 Handler = Callable[["Ledger", Any], tuple[Aggregate, ...]]
 
@@ -71,7 +75,7 @@ class Ledger:
     def execute(self, command: Command) -> Recorded:
         handler = self.handlers[type(command)]
         require_recording_role(command.actor)
-        for _ in range(MAX_ATTEMPTS):
+        for attempt in range(MAX_ATTEMPTS):
             if self.is_recorded(command.command_id):
                 return Recorded(command.command_id, duplicate=True, events=())
             try:
@@ -88,8 +92,9 @@ class Ledger:
             )
             try:
                 recordings = self.app.save(*aggregates, receipt)
-            except IntegrityError:
-                continue  # another terminal wrote first: re-check against the fresh state
+            except IntegrityError:  # another terminal wrote first: re-check on the fresh state
+                time.sleep(_jitter.uniform(0, BACKOFF_SECONDS * 2**attempt))
+                continue
             events = tuple(
                 (r.domain_event.originator_id, r.domain_event.originator_version,
                  type(r.domain_event).__name__)

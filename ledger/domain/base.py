@@ -87,9 +87,11 @@ class DomainEvent(BaseModel):
 class Aggregate(LibraryAggregate):
     """Base of every stream. Subclasses raise `LedgerError`s in `check_*` before mutating.
 
-    State is held as values (frozen models and dataclasses, tuples, strings, decimals, UUIDs)
-    in top-level lists, dicts and sets, and mutators only assign attributes or add to those
-    containers; they never change a value inside one. That is what makes `__deepcopy__` safe.
+    State is held in attributes and top-level lists, dicts and sets whose values are either
+    immutable (frozen models and dataclasses, tuples, strings, decimals, UUIDs) or never
+    changed in place once stored (the settings and adjustment dicts, a slip's chip counts):
+    mutators only assign attributes or add to those containers. That is what makes
+    `__deepcopy__` safe.
     """
 
     class Event(DomainEvent, CanMutateAggregate):
@@ -101,7 +103,8 @@ class Aggregate(LibraryAggregate):
     def __deepcopy__(self, memo: dict[int, Any]) -> Aggregate:
         """The library copies every stream it hands out of its cache, so that a command refused
         half-way leaves the cache untouched. Copying each top-level container gives the same
-        protection (the values inside are immutable) for a fraction of a deep copy's cost."""
+        protection (the values inside are never changed in place) for a fraction of a deep
+        copy's cost."""
         copied = object.__new__(type(self))
         copied.__dict__.update({
             name: copy(value) if isinstance(value, list | dict | set) else value
