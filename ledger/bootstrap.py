@@ -12,6 +12,7 @@ from ledger.errors import WrongState
 from ledger.infrastructure import schema
 from ledger.infrastructure.database import EVENTS_TABLE, SNAPSHOTS_TABLE, Database
 from ledger.infrastructure.embedded import embedded_server_url
+from ledger.infrastructure.roles import GroupRoles, install_roles
 from projections.registry import create_projection_tables
 from projections.tracking import create_tracking_table
 
@@ -35,8 +36,10 @@ def build_application(
     return LedgerApplication(env=env)
 
 
-def init_database(settings: LedgerSettings, database: Database) -> None:
-    """Create every table, trigger and view. Idempotent: running it twice changes nothing."""
+def init_database(settings: LedgerSettings, database: Database) -> str | None:
+    """Create every table, trigger and view, and the owner, writer and reader group roles.
+    Idempotent: running it twice changes nothing. Returns why the roles were not made, if
+    the login may not make them."""
     with database.connect() as conn:
         conn.execute("SELECT 1")  # a clear error now rather than a library retry loop later
     build_application(settings, database, create_tables=True).close()
@@ -44,6 +47,8 @@ def init_database(settings: LedgerSettings, database: Database) -> None:
         schema.install(conn, EVENTS_TABLE, SNAPSHOTS_TABLE)
         create_tracking_table(conn)
         create_projection_tables(conn)
+    with database.connect(autocommit=False) as conn:
+        return install_roles(conn, GroupRoles.named(settings.db_role_prefix))
 
 
 def is_initialised(database: Database) -> bool:

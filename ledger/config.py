@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from pydantic import Field
+from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from ledger.domain.shift_schedule import DEFAULT_SCHEDULE, ShiftSchedule
@@ -34,6 +34,25 @@ class LedgerSettings(BaseSettings):
         default=ShiftSchedule.parse(DEFAULT_SCHEDULE),
         description="the gaming day's shifts and their start times (Macau time), in order",
     )
+
+    db_role_prefix: str = Field(
+        default="ledger", pattern=r"^[a-z_][a-z0-9_]{0,40}$",
+        description="`ledger db init` makes the group roles <prefix>_owner, _writer, _reader")
+    staff_credential: Path | None = Field(
+        default=None, description="your staff key file (`ledger key new staff ID`)")
+    staff_key: SecretStr | None = Field(
+        default=None, description="your staff key file's contents, for where a file will not do")
+    terminal_credential: Path | None = Field(
+        default=None, description="this terminal's key file (`ledger key new terminal ID`)")
+    terminal_key: SecretStr | None = Field(
+        default=None, description="this terminal's key file's contents")
+    simulator_keys: Path | None = Field(
+        default=None, description="where the simulator keeps its floor's keys "
+        "(default: beside data_dir, `simulator-keys`)")
+
+    @property
+    def simulator_keys_dir(self) -> Path:
+        return self.simulator_keys or self.data_dir.expanduser().parent / "simulator-keys"
 
     @property
     def uses_embedded_server(self) -> bool:

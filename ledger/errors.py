@@ -62,3 +62,11 @@ def describe_validation_error(error: ValidationError) -> str:
     more = len(error.errors()) - 1
     tail = f" (and {more} more problem{'s' if more > 1 else ''})" if more else ""
     return f"{where}: {first['msg']}{tail}"
+
+
+class CredentialRefused(NotAllowed):
+    """A signature that does not verify, an unknown or revoked key, a suspended person."""
+
+
+class IdempotencyConflict(LedgerError):
+    """A command id sent again with different content: one id names one command."""

@@ -17,9 +17,11 @@ import psycopg
 import pytest
 from psycopg import sql
 
-from ledger.bootstrap import init_database
+from ledger.bootstrap import init_database, open_ledger
 from ledger.config import LedgerSettings
+from ledger.infrastructure.roles import GroupRoles
 from ledger.infrastructure.database import Database
+from tests.signing import bootstrap, enrol_e2e_defaults
 
 
 @pytest.fixture(scope="session")
@@ -62,12 +64,35 @@ def run_id() -> str:
 
 
 @pytest.fixture(scope="session")
-def template_database(server: Database, run_id: str) -> Iterator[str]:
+def database_roles(server: Database, run_id: str) -> Iterator[GroupRoles]:
+    """The owner, writer and reader group roles `ledger db init` makes: named after this run
+    (every test database, and every `ledger` the tests run, uses them), dropped at its end."""
+    os.environ["LEDGER_DB_ROLE_PREFIX"] = run_id
+    roles = GroupRoles.named(run_id)
+    try:
+        yield roles
+    finally:
+        os.environ.pop("LEDGER_DB_ROLE_PREFIX", None)
+        with server.connect() as conn:
+            for name in roles.all:
+                try:
+                    conn.execute(sql.SQL("DROP ROLE IF EXISTS {}").format(sql.Identifier(name)))
+                except psycopg.Error:  # a database still holds grants to it
+                    pass
+
+
+@pytest.fixture(scope="session")
+def template_database(server: Database, run_id: str,
+                      database_roles: GroupRoles) -> Iterator[str]:
     """An initialised, empty ledger database that each test's database is copied from."""
     name = f"{run_id}_template"
     database = _create_database(server, name)
     try:
-        init_database(LedgerSettings(database_url=database.url), database)
+        settings = LedgerSettings(database_url=database.url)
+        init_database(settings, database)
+        with open_ledger(settings) as rt:
+            bootstrap(rt.ledger)  # the test administrator and console, as `db init` does
+            enrol_e2e_defaults(rt.ledger)
         yield name
     finally:
         _drop_database(server, name)

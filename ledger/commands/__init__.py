@@ -22,6 +22,10 @@ from ledger.commands.shift import (
     SHIFT_COMMANDS, AdjustDrop, CloseShift, EnterDrop, OpenShift, RecordCredit, RecordFill,
     VoidSlip,
 )
+from ledger.commands.registry import (
+    REGISTRY_COMMANDS, ChangeStaffRoles, EnrolStaff, RegisterTerminal, ReinstateStaff,
+    ReplaceStaffKey, RevokeTerminal, SuspendStaff,
+)
 from ledger.commands.shoe import SHOE_COMMANDS, BurnCards, CloseShoe, CutShoe, ShuffleShoe
 from ledger.commands.table import (
     TABLE_COMMANDS, ChangeTableSettings, CloseTable, OpenTable, SignInDealer, SignOutDealer,
@@ -29,6 +33,7 @@ from ledger.commands.table import (
 
 ALL_COMMANDS: tuple[type[Command], ...] = (
     *TABLE_COMMANDS, *SHOE_COMMANDS, *ROUND_COMMANDS, *POOL_COMMANDS, *SHIFT_COMMANDS,
+    *REGISTRY_COMMANDS,
 )
 
 AnyCommand = Annotated[Union[*ALL_COMMANDS], Field(discriminator="command")]  # type: ignore[valid-type]
@@ -41,5 +46,6 @@ __all__ = [
     "OpenRound", "OpenTable", "PlaceBet", "RecordIrregularity", "RevealDealer", "SettleRound",
     "ShuffleShoe", "SignInDealer", "SignOutDealer", "VoidRound", "utc_now",
     "AdjustDrop", "CloseShift", "EnterDrop", "OpenShift", "RecordCredit", "RecordFill",
-    "VoidSlip",
+    "VoidSlip", "ChangeStaffRoles", "EnrolStaff", "RegisterTerminal", "ReinstateStaff",
+    "ReplaceStaffKey", "RevokeTerminal", "SuspendStaff",
 ]

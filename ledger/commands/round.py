@@ -103,6 +103,9 @@ class AdjustRound(Command):
     player: str | None = None
     amount: Money = Field(description="paid to the player (negative: collected from them)")
     reason: str = Field(min_length=1)
+    dispute: str = Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9][A-Za-z0-9._/-]*$",
+                         description="the dispute's reference: one adjustment per dispute "
+                         "per round")
 
 
 ROUND_COMMANDS = (

@@ -26,6 +26,11 @@ SlipNumber = Annotated[int, Field(ge=1, le=999_999_999, description="the slip's 
 Amount = Annotated[Money, Field(ge=0)]
 
 
+SignedBy = Actor | StaffId
+"""The supervisor who signs with the sender: a staff id on the wire. They must sign the command
+too (or send it); the door puts them here as an `Actor` in the role the registry gives them."""
+
+
 class ShiftCommand(Command):
     table: str
     gaming_day: date
@@ -38,7 +43,7 @@ class OpenShift(ShiftCommand):
     command: Literal["open_shift"] = "open_shift"
     chips: Chips
     dealer_id: StaffId
-    supervisor: Actor
+    supervisor: SignedBy
 
 
 class RecordFill(ShiftCommand):
@@ -48,7 +53,7 @@ class RecordFill(ShiftCommand):
     slip: SlipNumber
     chips: Chips
     runner_id: StaffId = Field(description="the runner or cashier who signed the slip")
-    supervisor: Actor
+    supervisor: SignedBy
 
 
 class RecordCredit(ShiftCommand):
@@ -58,7 +63,7 @@ class RecordCredit(ShiftCommand):
     slip: SlipNumber
     chips: Chips
     runner_id: StaffId = Field(description="the runner or cashier who signed the slip")
-    supervisor: Actor
+    supervisor: SignedBy
 
 
 class VoidSlip(ShiftCommand):
@@ -93,7 +98,7 @@ class CloseShift(ShiftCommand):
     command: Literal["close_shift"] = "close_shift"
     chips: Chips
     dealer_id: StaffId
-    supervisor: Actor
+    supervisor: SignedBy
 
 
 SHIFT_COMMANDS = (

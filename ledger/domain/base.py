@@ -29,19 +29,23 @@ CardCode = Annotated[
 
 
 class Role(StrEnum):
+    """The roles the staff registry gives; what each may record is `ledger.identity.authority`."""
+
     DEALER = "dealer"
     SUPERVISOR = "supervisor"
     PIT_BOSS = "pit_boss"
     SURVEILLANCE = "surveillance"
-    SYSTEM = "system"
+    COUNT_TEAM = "count_team"
+    CASHIER = "cashier"
+    AUDITOR = "auditor"
+    ADMINISTRATOR = "administrator"
 
 
 SUPERVISING_ROLES = frozenset({Role.SUPERVISOR, Role.PIT_BOSS})
-RECORDING_ROLES = frozenset({Role.DEALER, Role.SUPERVISOR, Role.PIT_BOSS, Role.SYSTEM})
 
 
 class Actor(BaseModel):
-    """A member of staff (or the system) acting through the ledger."""
+    """A member of staff acting through the ledger, in the role the registry gives them."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -58,14 +62,12 @@ def require_supervisor(actor: Actor, action: str) -> None:
         raise NotAllowed(f"{action} needs a supervisor or pit boss: {actor} cannot.")
 
 
-def require_recording_role(actor: Actor) -> None:
-    """Surveillance watches and replays; it records nothing at a table."""
-    if actor.role not in RECORDING_ROLES:
-        raise NotAllowed(f"{actor} cannot record table actions: surveillance only reads.")
-
-
 class Provenance(BaseModel):
-    """Who recorded an event, from where, for which command, and when they said it happened."""
+    """Who recorded an event, from where, for which command, and when they said it happened.
+
+    `actor` and `terminal` are what the ledger verified, never what the command said: the
+    fingerprints name the keys whose signatures it checked (`vouched` says when a terminal
+    signed on a line's behalf, as `ledger ingest` does for an unsigned line)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -73,6 +75,9 @@ class Provenance(BaseModel):
     actor: Actor
     terminal: str
     at: datetime
+    staff_key: str | None = None
+    terminal_key: str | None = None
+    vouched: str | None = None
 
 
 class DomainEvent(BaseModel):

@@ -1,7 +1,9 @@
 """A receipt per accepted command, saved with the command's events in one transaction.
 
 Its stream id follows from the command id, so a repeated command collides with its own
-receipt: that is how the ledger records a command once however often it arrives.
+receipt: that is how the ledger records a command once however often it arrives. It keeps the
+signed envelope as it arrived, so anyone holding the registry's public keys can check later
+that the terminal and the person named really signed exactly this command.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ class CommandReceipt(Aggregate):
         command: dict[str, Any]
         streams: list[str]
         by: Provenance
+        signed: dict[str, Any] | None = None  # the envelope as it arrived: the evidence
 
     @staticmethod
     def create_id(by: Provenance, **_: object) -> UUID:
@@ -33,7 +36,8 @@ class CommandReceipt(Aggregate):
 
     @event(Accepted)
     def __init__(
-        self, command_type: str, command: dict[str, Any], streams: list[str], by: Provenance
+        self, command_type: str, command: dict[str, Any], streams: list[str], by: Provenance,
+        signed: dict[str, Any] | None = None,
     ) -> None:
         self.command_type = command_type
         self.streams = streams

@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict
 
 from ledger.domain.base import Aggregate, CardCode, Provenance
 from ledger.domain.table import table_id
+from ledger.errors import WrongState
 from ledger.games.common import BetResult, Consequence, Outcome
 from ledger.games.rulesets import parse_settings
 from ledger.rounds.facts import (
@@ -288,9 +289,22 @@ class Round(Aggregate):
         amount: Decimal
         reason: str
         by: Provenance
+        dispute: str = ""
 
     @event(Adjusted)
-    def adjust(self, box: int, spot: str, player: str | None, amount: Decimal, reason: str,
-               by: Provenance) -> None:
+    def _adjusted(self, box: int, spot: str, player: str | None, amount: Decimal, reason: str,
+                  by: Provenance, dispute: str = "") -> None:
         self.adjustments.append({"box": box, "spot": spot, "player": player, "amount": amount,
-                                 "reason": reason})
+                                 "reason": reason, "dispute": dispute})
+
+    def adjust(self, box: int, spot: str, player: str | None, amount: Decimal, reason: str,
+               by: Provenance, dispute: str) -> None:
+        """One adjustment per dispute: the same dispute typed twice is refused, not paid twice."""
+        for earlier in self.adjustments:
+            if earlier.get("dispute") == dispute:
+                raise WrongState(
+                    f"dispute {dispute} was adjusted already on {self.label} (box "
+                    f"{earlier['box']} {earlier['spot']} {earlier['amount']}): an adjustment is "
+                    "recorded once per dispute; nothing was recorded.")
+        self._adjusted(box=box, spot=spot, player=player, amount=amount, reason=reason, by=by,
+                       dispute=dispute)

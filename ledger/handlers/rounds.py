@@ -31,7 +31,6 @@ from ledger.handlers.shoes import (
 from ledger.handlers.tables import load_table
 from ledger.rounds import BetFact, CardFact, DecisionFact, procedure_for
 from ledger.rounds.baccarat import check_tie_bets_stand
-from ledger.rounds.facts import BURN
 
 VOIDING = (Consequence.ROUND_VOID, Consequence.ROUND_VOID_JACKPOT_CARRIED)
 
@@ -290,5 +289,6 @@ def adjust_round(ledger: Ledger, command: AdjustRound) -> tuple[Aggregate, ...]:
     if not any(r.box == command.box and r.spot == command.spot for r in round_.results):
         raise NotFound(f"{round_.label} has no {command.spot} bet on box {command.box}.")
     round_.adjust(box=command.box, spot=command.spot, player=command.player,
-                  amount=command.amount, reason=command.reason, by=command.provenance)
+                  amount=command.amount, reason=command.reason, by=command.provenance,
+                  dispute=command.dispute)
     return (round_,)

@@ -33,6 +33,7 @@ SHIFT = "day"
 DEALER = Actor(staff_id="D-11", role=Role.DEALER)
 SUPERVISOR = Actor(staff_id="SV-3", role=Role.SUPERVISOR)
 PIT_BOSS = Actor(staff_id="PB-2", role=Role.PIT_BOSS)
+COUNT = Actor(staff_id="C-1", role=Role.COUNT_TEAM)
 
 POOL = "FLOOR-POOL"
 POOL_SETTINGS = {
@@ -83,7 +84,7 @@ class FloorDriver:
 
     def send(self, command_type: type[Command], /, actor: Actor = DEALER,
              **fields: Any) -> Recorded:
-        terminal = f"{fields.get('table', 'pit')}/{actor.role.value}"
+        terminal = f"{fields.get('table', 'pit')}-{actor.role.value.replace('_', '-')}"
         recorded = self.ledger.execute(command_type(actor=actor, terminal=terminal, **fields))
         self.sent += 1
         if self.after_command is not None:
@@ -107,7 +108,7 @@ class FloorDriver:
             slips = dict(_shift(code), runner_id="R-1", supervisor=SUPERVISOR)
             self.send(RecordFill, actor=SUPERVISOR, slip=100 + 2 * n, chips={"1000": 10}, **slips)
             self.send(RecordCredit, actor=SUPERVISOR, slip=101 + 2 * n, chips={"1000": 5}, **slips)
-            self.send(EnterDrop, actor=SUPERVISOR, **_shift(code), cash=Decimal("4000"),
+            self.send(EnterDrop, actor=COUNT, **_shift(code), cash=Decimal("4000"),
                       markers=Decimal("0"), counted_by=("C-1", "C-2"))
             self.send(CloseShift, actor=SUPERVISOR, **_shift(code), chips={"1000": 55, "100": 90},
                       dealer_id=DEALER.staff_id, supervisor=SUPERVISOR)
@@ -217,7 +218,7 @@ class FloorDriver:
         self.void("BAC-02", "card dropped on the floor before the second banker card")
         amount, reason = ROUND_ADJUSTMENT
         self.send(AdjustRound, actor=SUPERVISOR, table="BAC-01", round=1, box=2, spot="banker",
-                  player="P-2", amount=amount, reason=reason)
+                  player="P-2", amount=amount, reason=reason, dispute="DSP-BAC-01-1")
 
     def _stud(self, checkpoint: Checkpoint) -> None:
         placed = {1: ("200", "10"), 2: ("100", "10"), 3: ("100", None)}

@@ -32,14 +32,14 @@ class Floor:
         phase = (self.steps // len(self.codes)) % 4
         self.steps += 1
         if phase == 0:
-            self.ledger.execute(SignInDealer(table=code, dealer_id=f"D-{self.steps}", actor=DEALER))
+            self.ledger.execute(SignInDealer(table=code, dealer_id=f"D-{self.steps}", actor=PIT_BOSS))
         elif phase == 1:
             self.ledger.execute(CloseTable(table=code, actor=PIT_BOSS))  # signs the dealer out
         elif phase == 2:
             self.ledger.execute(open_table(code, game="baccarat", pit="east"))
         else:
-            self.ledger.execute(SignInDealer(table=code, dealer_id="D-9", actor=DEALER))
-            self.ledger.execute(SignOutDealer(table=code, dealer_id="D-9", actor=DEALER))
+            self.ledger.execute(SignInDealer(table=code, dealer_id="D-9", actor=PIT_BOSS))
+            self.ledger.execute(SignOutDealer(table=code, dealer_id="D-9", actor=PIT_BOSS))
 
     def steps_of(self, count: int) -> None:
         for _ in range(count):

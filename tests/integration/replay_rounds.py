@@ -51,7 +51,7 @@ class Dealer:
 
     def send(self, command: type[Command], /, actor: Actor = DEALER, **fields: Any) -> None:
         self.ledger.execute(command(table=self.table, actor=actor,
-                                    terminal=f"{self.table}/dealer", **fields))
+                                    terminal=f"{self.table}-dealer", **fields))
 
     def bet(self, box: int, spot: str, amount: str, player: str | None = None) -> None:
         self.send(PlaceBet, box=box, spot=spot, amount=Decimal(amount), player=player)
@@ -257,7 +257,8 @@ def stud_void_then_carried(ledger: Ledger, code: str = "SP-02") -> tuple[UUID, U
 def adjust(ledger: Ledger, code: str, number: int, box: int, spot: str, amount: str,
            reason: str) -> None:
     ledger.execute(AdjustRound(table=code, round=number, box=box, spot=spot,
-                               amount=Decimal(amount), reason=reason, actor=SUPERVISOR,
+                               amount=Decimal(amount), reason=reason,
+                               dispute=f"DSP-{code}-{number}-{box}", actor=SUPERVISOR,
                                terminal="pit-1"))
 
 

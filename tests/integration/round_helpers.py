@@ -19,12 +19,13 @@ from ledger.domain.shoe import Shoe
 from ledger.domain.table import Table, table_id
 
 from tests.integration.helpers import DEALER, PIT_BOSS
+from tests.signing import event_count as table_events
 
 SUPERVISOR = Actor(staff_id="S-201", role=Role.SUPERVISOR)
 
 
 def event_count(superuser: Any) -> int:
-    return int(superuser.execute("SELECT count(*) FROM ledger_events").fetchone()[0])
+    return table_events(superuser)
 
 
 def event_bodies(superuser: Any, event_type: str) -> list[dict[str, Any]]:
@@ -48,11 +49,11 @@ class Terminal:
     def send(self, command: type[Command], /, **fields: Any) -> Recorded:
         fields.setdefault("actor", self.actor)
         return self.ledger.execute(
-            command(table=self.table, terminal=self.name or f"{self.table}/dealer", **fields)
+            command(table=self.table, terminal=self.name or f"{self.table}-dealer", **fields)
         )
 
     def as_supervisor(self) -> Terminal:
-        return Terminal(self.ledger, self.table, SUPERVISOR, f"{self.table}/supervisor")
+        return Terminal(self.ledger, self.table, SUPERVISOR, f"{self.table}-supervisor")
 
     def bet(self, box: int, spot: str, amount: str, player: str | None = None) -> Recorded:
         return self.send(PlaceBet, box=box, spot=spot, amount=Decimal(amount), player=player)

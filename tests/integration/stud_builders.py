@@ -19,6 +19,7 @@ from ledger.commands import (
     RevealDealer, SettleRound, ShuffleShoe, SignInDealer,
 )
 from ledger.domain.base import Actor, Role
+from tests.signing import event_count as table_events
 
 DEALER = Actor(staff_id="D-101", role=Role.DEALER)
 SUPERVISOR = Actor(staff_id="SV-7", role=Role.SUPERVISOR)
@@ -150,8 +151,7 @@ def json_lines(commands: Sequence[Command]) -> list[str]:
 
 
 def event_count(conn: Any) -> int:
-    """Every row of `ledger_events`: a refusal leaves this number as it was."""
-    return int(conn.execute("SELECT count(*) FROM ledger_events").fetchone()[0])
+    return table_events(conn)
 
 
 def recorded(conn: Any, event_type: str, stream: UUID | None = None) -> list[dict[str, Any]]:

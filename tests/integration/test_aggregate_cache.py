@@ -12,7 +12,7 @@ from uuid import uuid4
 import pytest
 from eventsourcing.persistence import IntegrityError
 
-from ledger.bootstrap import open_ledger
+from tests.signing import open_ledger
 from ledger.cards import Card
 from ledger.commands import OpenRound
 from ledger.domain.base import Provenance

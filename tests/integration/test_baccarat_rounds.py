@@ -11,7 +11,7 @@ from decimal import Decimal
 
 import pytest
 
-from ledger.bootstrap import open_ledger
+from tests.signing import open_ledger
 from ledger.commands import (
     AdjustRound, BurnCards, ChangeTableSettings, CloseBetting, CloseTable, CutShoe, DealCard,
     ExposeCard, OpenRound, PlaceBet, RecordIrregularity, SettleRound, ShuffleShoe, VoidRound,
@@ -325,7 +325,8 @@ def test_baccarat_art12_a_pushed_bet_a_supervisor_adjusted_is_not_owed(settings)
     with open_ledger(settings) as rt:
         table = tie_at_table(rt.ledger, "kept")
         table.as_supervisor().send(AdjustRound, round=1, box=2, spot="player",
-                                   amount=D("-500.00"), reason="tie keyed by mistake")
+                                   amount=D("-500.00"), reason="tie keyed by mistake",
+                                   dispute="DSP-1")
         table.bet(1, "banker", "1000.00", player="P-1")
         deal(table, NEXT_COUP)  # box 2's pushed bet was settled by hand: nothing stands
         assert table.round().phase is Phase.DEALING
@@ -540,9 +541,11 @@ def test_baccarat_a_settled_coup_is_corrected_by_a_supervisors_adjustment_never_
     deal(bac, "P:2S B:4H P:2D B:KC P:9S")
     bac.send(SettleRound)
     refused(bac, superuser, NotAllowed, "adjusting a settled round needs a supervisor",
-            AdjustRound, round=1, box=1, spot="banker", amount=D("50.00"), reason="dispute 7")
+            AdjustRound, round=1, box=1, spot="banker", amount=D("50.00"), reason="dispute 7",
+            dispute="DSP-7")
     bac.as_supervisor().send(AdjustRound, round=1, box=1, spot="banker", amount=D("50.00"),
-                             reason="dispute 7: commission waived by the shift manager")
+                             reason="dispute 7: commission waived by the shift manager",
+                             dispute="DSP-7")
     round_ = bac.round(1)
     assert round_.results[0].commission == D("50.00")  # the settlement stands as recorded
     adjusted = event_bodies(superuser, "Round.Adjusted")

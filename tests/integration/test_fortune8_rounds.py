@@ -10,7 +10,7 @@ from decimal import Decimal
 
 import pytest
 
-from ledger.bootstrap import open_ledger
+from tests.signing import open_ledger
 from ledger.commands import (
     AnnounceDealMode, BurnCards, CutShoe, DealCard, ExposeCard, OpenRound, OpenTable, PlaceBet,
     RecordIrregularity, SettleRound, ShuffleShoe, VoidRound,

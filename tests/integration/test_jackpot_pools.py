@@ -15,7 +15,7 @@ from uuid import UUID
 import pytest
 
 from ledger.application import Ledger, Recorded
-from ledger.bootstrap import open_ledger
+from tests.signing import open_ledger
 from ledger.commands import AdjustPool, Command, CreatePool, LinkTable, PlaceBet, SettleRound
 from ledger.domain.jackpot_pool import JackpotPool, pool_id
 from ledger.domain.round import Round, round_id

@@ -17,7 +17,7 @@ import sys
 import time
 from pathlib import Path
 
-from ledger.bootstrap import open_ledger
+from tests.signing import open_ledger
 from ledger.domain.table import table_id
 from projections.rebuild import rebuild
 from projections.table_state import TableState

@@ -19,13 +19,13 @@ from typing import Any, cast
 import pytest
 
 from ledger.application import Ledger
-from ledger.bootstrap import open_ledger
+from tests.signing import open_ledger
 from ledger.commands import (
     BurnCards, ChangeTableSettings, Command, CutShoe, OpenRound, OpenTable, ShuffleShoe,
     SignInDealer,
 )
 from ledger.domain.jackpot_pool import JackpotPool, pool_id
-from ledger.domain.round import Phase, Round, SettledBet, round_id
+from ledger.domain.round import Phase, Round, round_id
 from ledger.domain.shoe import Shoe
 from ledger.domain.table import Table, table_id
 from ledger.infrastructure.database import Database

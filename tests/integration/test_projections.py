@@ -15,7 +15,7 @@ from uuid import uuid4
 import psycopg
 import pytest
 
-from ledger.bootstrap import open_ledger
+from tests.signing import open_ledger
 from ledger.commands import CloseTable, SignInDealer
 from ledger.domain.table import table_id
 from ledger.errors import NotFound, WrongState
@@ -24,7 +24,7 @@ from projections.rebuild import rebuild
 from projections.runner import Batch, ProjectionRunner
 from projections.table_state import TableState
 
-from tests.integration.helpers import DEALER, PIT_BOSS, open_table
+from tests.integration.helpers import PIT_BOSS, open_table
 from tests.integration.projection_helpers import (
     Floor, events_applied_per_stream, handled_events_per_stream, last_position, position,
     table_state_rows,
@@ -39,7 +39,7 @@ def catch_up(database: Any, batch_size: int = 1000) -> None:
 def test_table_state_follows_a_table_through_dealers_closing_and_reopening(settings, database):
     with open_ledger(settings) as rt:
         rt.ledger.execute(open_table("SP-01", game="stud-poker", rule_set="stud-poker/2003"))
-        rt.ledger.execute(SignInDealer(table="SP-01", dealer_id="D-7", actor=DEALER))
+        rt.ledger.execute(SignInDealer(table="SP-01", dealer_id="D-7", actor=PIT_BOSS))
         catch_up(database)
         with database.connect() as conn:
             staffed = table_state(conn, "sp-01")
@@ -140,7 +140,7 @@ def test_an_error_mid_batch_leaves_rows_and_position_as_they_were(settings, data
     with open_ledger(settings) as rt:
         rt.ledger.execute(open_table("BAC-02"))
         catch_up(database)
-        rt.ledger.execute(SignInDealer(table="BAC-02", dealer_id="D-3", actor=DEALER))
+        rt.ledger.execute(SignInDealer(table="BAC-02", dealer_id="D-3", actor=PIT_BOSS))
         rt.ledger.execute(open_table("BAC-03"))
     before_rows, before_position = table_state_rows(superuser), position(superuser)
     with ProjectionRunner(database, [FailsOnSignIn]) as failing:
@@ -233,7 +233,7 @@ def test_a_following_runner_is_woken_by_the_stores_notification_and_stops_when_a
         with runner:
             follower = threading.Thread(target=runner.follow, args=(stop,))
             follower.start()
-            rt.ledger.execute(SignInDealer(table="F8-01", dealer_id="D-8", actor=DEALER))
+            rt.ledger.execute(SignInDealer(table="F8-01", dealer_id="D-8", actor=PIT_BOSS))
             with database.connect() as conn, lock:
                 target.append(last_position(conn))
                 if applied and applied[-1] >= target[0]:

@@ -11,7 +11,7 @@ from decimal import Decimal
 
 import pytest
 
-from ledger.bootstrap import open_ledger
+from tests.signing import open_ledger
 from ledger.commands import (
     DealCard, Decide, ExposeCard, OpenRound, PlaceBet, RecordIrregularity, RevealDealer,
     SettleRound, ShuffleShoe, VoidRound,

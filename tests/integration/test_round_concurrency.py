@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from ledger.application import Recorded
-from ledger.bootstrap import open_ledger
+from tests.signing import open_ledger
 from ledger.commands import Command, DealCard, OpenRound, PlaceBet
 from ledger.domain.base import Actor
 from ledger.errors import ConcurrencyConflict, LedgerError, RuleViolation
@@ -70,8 +70,8 @@ def test_two_terminals_betting_on_the_version_they_read_one_is_recorded_one_conf
 
     outcomes = race(
         settings,
-        bet("BAC-01", 1, "banker", "1000.00", "BAC-01/box-1", expected_version=seen),
-        bet("BAC-01", 2, "player", "2000.00", "BAC-01/box-2", expected_version=seen),
+        bet("BAC-01", 1, "banker", "1000.00", "BAC-01-box-1", expected_version=seen),
+        bet("BAC-01", 2, "player", "2000.00", "BAC-01-box-2", expected_version=seen),
     )
 
     recorded = [o for o in outcomes if isinstance(o, Recorded)]
@@ -98,8 +98,8 @@ def test_two_terminals_dealing_the_same_card_slot_leave_one_card_in_the_round_an
 
     outcomes = race(
         settings,
-        card("QP-01", "box:1", "AS", "QP-01/shoe", expected_version=seen),
-        card("QP-01", "box:1", "KS", "QP-01/dealer", expected_version=seen),
+        card("QP-01", "box:1", "AS", "QP-01-shoe", expected_version=seen),
+        card("QP-01", "box:1", "KS", "QP-01-dealer", expected_version=seen),
     )
 
     assert sorted(type(o).__name__ for o in outcomes) == ["ConcurrencyConflict", "Recorded"]
@@ -123,8 +123,8 @@ def test_a_terminal_that_loses_a_race_without_a_version_is_rechecked_and_refused
         bac.bet(1, "player", "100.00")
     before = event_count(superuser)
 
-    outcomes = race(settings, card("BAC-01", "player", "4S", "BAC-01/shoe"),
-                    card("BAC-01", "player", "9D", "BAC-01/dealer"))
+    outcomes = race(settings, card("BAC-01", "player", "4S", "BAC-01-shoe"),
+                    card("BAC-01", "player", "9D", "BAC-01-dealer"))
 
     refusals = [o for o in outcomes if isinstance(o, RuleViolation)]
     assert len(refusals) == 1 and sum(isinstance(o, Recorded) for o in outcomes) == 1, outcomes
@@ -138,7 +138,7 @@ def test_bets_from_two_terminals_on_different_boxes_are_both_recorded_after_a_sa
     with open_ledger(settings) as rt:
         bac = baccarat_table(rt.ledger)
         bac.send(OpenRound)
-    outcomes = race(settings, *(bet("BAC-01", box, "banker", "100.00", f"BAC-01/box-{box}")
+    outcomes = race(settings, *(bet("BAC-01", box, "banker", "100.00", f"BAC-01-box-{box}")
                                 for box in (1, 2, 3, 4)))
     assert all(isinstance(o, Recorded) and not o.duplicate for o in outcomes), outcomes
     with open_ledger(settings) as rt:
@@ -151,7 +151,7 @@ def test_the_same_command_sent_twice_records_once(settings, superuser):
     with open_ledger(settings) as rt:
         bac = baccarat_table(rt.ledger)
         bac.send(OpenRound)
-        command = bet("BAC-01", 1, "banker", "500.00", "BAC-01/box-1")
+        command = bet("BAC-01", 1, "banker", "500.00", "BAC-01-box-1")
         first = rt.ledger.execute(command)
         after_first = event_count(superuser)
         second = rt.ledger.execute(command)
@@ -169,7 +169,7 @@ def test_the_same_command_from_two_terminals_at_once_records_once(settings, supe
         bac = baccarat_table(rt.ledger)
         bac.send(OpenRound)
         bac.bet(1, "player", "100.00")
-    command = card("BAC-01", "player", "4S", "BAC-01/shoe")
+    command = card("BAC-01", "player", "4S", "BAC-01-shoe")
     before = event_count(superuser)
 
     outcomes = race(settings, command, command)
@@ -191,19 +191,20 @@ def test_a_command_recorded_by_another_terminal_while_it_was_checked_is_not_refu
         bac = baccarat_table(rt.ledger)
         bac.send(OpenRound)
         bac.bet(1, "player", "100.00")
-    command = card("BAC-01", "player", "4S", "BAC-01/shoe")
+    command = card("BAC-01", "player", "4S", "BAC-01-shoe")
     with open_ledger(settings) as a, open_ledger(settings) as b:
         receipt_lookups: list[object] = []
-        unpatched = b.ledger.is_recorded
+        unpatched = b.ledger.inner.is_recorded
 
-        def a_records_it_just_after_b_looks(command_id):  # type: ignore[no-untyped-def]
-            receipt_lookups.append(command_id)
-            found = unpatched(command_id)
-            if len(receipt_lookups) == 1:
-                a.ledger.execute(command)
+        def a_records_it_just_after_b_looks(looked_up):  # type: ignore[no-untyped-def]
+            found = unpatched(looked_up)
+            if looked_up.command_id == command.command_id:
+                receipt_lookups.append(looked_up.command_id)
+                if len(receipt_lookups) == 1:
+                    a.ledger.execute(command)
             return found
 
-        b.ledger.is_recorded = a_records_it_just_after_b_looks  # type: ignore[method-assign]
+        b.ledger.inner.is_recorded = a_records_it_just_after_b_looks  # type: ignore[method-assign]
         before = event_count(superuser) + 3  # what A records
         outcome = b.ledger.execute(command)
     assert outcome.duplicate

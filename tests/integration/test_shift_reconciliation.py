@@ -7,7 +7,7 @@ from decimal import Decimal
 
 import pytest
 
-from ledger.bootstrap import open_ledger
+from tests.signing import open_ledger
 from ledger.commands import (
     BurnCards, CutShoe, DealCard, OpenRound, OpenTable, PlaceBet, SettleRound, ShuffleShoe, SignInDealer,
 )
@@ -21,6 +21,7 @@ from projections.runner import ProjectionRunner
 DAY = date(2026, 11, 22)
 DEALER = Actor(staff_id="D-1", role=Role.DEALER)
 SUPERVISOR = Actor(staff_id="S-1", role=Role.SUPERVISOR)
+COUNT = Actor(staff_id="C-1", role=Role.COUNT_TEAM)
 
 
 def _coup(ledger, bets, cards):
@@ -61,7 +62,7 @@ def _shift_with(settings, *, record_fill: bool, drop_after_close: bool = False):
                                     chips={"1000": 5}, runner_id="R-1", supervisor=SUPERVISOR,
                                     actor=SUPERVISOR))
         drop = EnterDrop(**shift, cash="4000", markers="0", counted_by=("C-1", "C-2"),
-                         actor=SUPERVISOR)
+                         actor=COUNT)
         reports = []
         if not drop_after_close:
             ledger.execute(drop)

@@ -8,7 +8,7 @@ from decimal import Decimal
 
 import pytest
 
-from ledger.bootstrap import open_ledger
+from tests.signing import open_ledger
 from ledger.commands import (
     AdjustDrop, CloseShift, EnterDrop, OpenShift, RecordCredit, RecordFill, VoidSlip,
 )
@@ -17,14 +17,16 @@ from ledger.domain.shift import parse_chips, shift_id
 from ledger.errors import InvalidInput, NotAllowed, NotFound, RuleViolation, WrongState
 
 from tests.integration.helpers import DEALER, PIT_BOSS, open_table
+from tests.signing import event_count as table_events
 
 DAY = date(2026, 11, 22)
 SUPERVISOR = Actor(staff_id="S-1", role=Role.SUPERVISOR)
+COUNT = Actor(staff_id="C-1", role=Role.COUNT_TEAM)
 WHERE = dict(table="BAC-01", gaming_day=DAY, shift="day", actor=PIT_BOSS, terminal="pit-1")
 
 
 def _event_count(superuser) -> int:
-    return superuser.execute("SELECT count(*) FROM ledger_events").fetchone()[0]
+    return table_events(superuser)
 
 
 def opening(chips: str = "1000=50", **overrides: object) -> OpenShift:
@@ -44,7 +46,8 @@ def credit(slip: int, chips: str) -> RecordCredit:
 
 
 def drop(cash: str = "30000", markers: str = "5000") -> EnterDrop:
-    return EnterDrop(**WHERE, cash=cash, markers=markers, counted_by=("C-1", "C-2"))
+    return EnterDrop(**{**WHERE, "actor": COUNT}, cash=cash, markers=markers,
+                     counted_by=("C-1", "C-2"))
 
 
 def closing(chips: str = "1000=45", **overrides: object) -> CloseShift:

@@ -12,7 +12,7 @@ import random
 
 import pytest
 
-from ledger.bootstrap import open_ledger
+from tests.signing import open_ledger
 from ledger.cards import DECK, Card
 from ledger.commands import (
     BurnCards, CloseShoe, CutShoe, DealCard, OpenRound, RevealDealer, SettleRound, ShuffleShoe,

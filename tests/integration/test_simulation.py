@@ -7,7 +7,7 @@ from datetime import date
 
 import pytest
 
-from ledger.bootstrap import open_ledger
+from tests.signing import floor_staff, open_ledger
 from ledger.config import LedgerSettings
 from ledger.domain.round import round_id
 from ledger.domain.table import table_id
@@ -34,7 +34,7 @@ def second_database(server, template_database, run_id):
 def _simulate(settings: LedgerSettings):
     plan = floor_plan(8)
     with open_ledger(settings) as rt:
-        result = run_floor(rt.ledger, plan, rounds=4, seed=11, day=DAY)
+        result = run_floor(rt.ledger, floor_staff(rt.ledger), plan, rounds=4, seed=11, day=DAY)
         assert not result.errors, result.errors
         rounds = {
             (spec.code, n): [(r.box, r.spot, r.player, r.stake, r.outcome, r.payout, r.commission)
@@ -75,7 +75,7 @@ def test_shuffler_tables_fail_now_and_then_and_the_next_shuffle_is_by_another_sh
     assert [(spec.code, spec.shuffler) for spec in plan] == [
         ("SP-01", True), ("QP-01", True), ("SP-02", False), ("QP-02", False)]
     with open_ledger(settings) as rt:
-        result = run_floor(rt.ledger, plan, rounds=12, seed=6, day=DAY, irregularity_rate=0.4)
+        result = run_floor(rt.ledger, floor_staff(rt.ledger), plan, rounds=12, seed=6, day=DAY, irregularity_rate=0.4)
         assert not result.errors, result.errors
         failures = {code: tally.shuffler_failures for code, tally in result.tables.items()}
         assert failures["SP-01"] > 0 and failures["QP-01"] > 0, failures
@@ -109,7 +109,7 @@ def test_a_kept_tie_table_records_the_pushed_bets_again_in_the_next_coup(setting
     plan = floor_plan(2, ("baccarat",))
     assert [spec.settings for spec in plan] == [{}, {"tie_handling": "kept"}]
     with open_ledger(settings) as rt:
-        result = run_floor(rt.ledger, plan, rounds=30, seed=3, day=DAY)
+        result = run_floor(rt.ledger, floor_staff(rt.ledger), plan, rounds=30, seed=3, day=DAY)
         assert not result.errors, result.errors
         coups = [rt.ledger.load(round_id(table_id("BAC-02"), n), "coup") for n in range(1, 31)]
     kept = 0

@@ -17,7 +17,7 @@ from uuid import UUID
 import pytest
 
 from ledger.application import Ledger, Recorded
-from ledger.bootstrap import open_ledger
+from tests.signing import open_ledger
 from ledger.commands import (
     AdjustRound, ChangeTableSettings, Command, DealCard, Decide, ExposeCard, PlaceBet,
     RecordIrregularity, RevealDealer, SettleRound, ShuffleShoe, VoidRound,
@@ -520,7 +520,7 @@ def test_stud_a_settled_round_is_corrected_by_a_supervisors_adjustment_never_an_
     run(ledger, stud_round(CODE, {2: ("200", None)}, {2: "QH JH 8C 6D 5S"}))
     before = settled_bets(superuser, round_stream(1))
     adjustment = AdjustRound(table=CODE, round=1, box=2, spot="ante", amount=money(200),
-                             reason="dispute D-2291: dealer misread the hand", actor=DEALER)
+                             reason="dealer misread the hand", dispute="D-2291", actor=DEALER)
     refused(ledger, superuser, adjustment, NotAllowed,
             "adjusting a settled round needs a supervisor or pit boss")
     ledger.execute(adjustment.model_copy(update={"actor": SUPERVISOR}))
@@ -528,6 +528,21 @@ def test_stud_a_settled_round_is_corrected_by_a_supervisors_adjustment_never_an_
     assert (adjusted["box"], adjusted["spot"], adjusted["amount"], adjusted["by"]["actor"]) == (
         2, "ante", "200.00", {"staff_id": "SV-7", "role": "supervisor"})
     assert settled_bets(superuser, round_stream(1)) == before
+
+
+def test_the_same_dispute_typed_twice_is_adjusted_once(ledger, superuser):
+    """A second adjustment under the same dispute reference, even as a new command, is refused:
+    the player is paid once."""
+    table_with_pool(ledger, "stud-poker/2004")
+    run(ledger, stud_round(CODE, {2: ("200", None)}, {2: "QH JH 8C 6D 5S"}))
+    first = AdjustRound(table=CODE, round=1, box=2, spot="ante", amount=money(200),
+                        reason="dealer misread the hand", dispute="D-2291", actor=SUPERVISOR)
+    ledger.execute(first)
+    again = AdjustRound(table=CODE, round=1, box=2, spot="ante", amount=money(200),
+                        reason="dealer misread the hand", dispute="D-2291", actor=SUPERVISOR)
+    refused(ledger, superuser, again, WrongState,
+            "dispute D-2291 was adjusted already on SP-01 round 1 (box 2 ante 200.00)")
+    assert len(recorded(superuser, "Round.Adjusted", round_stream(1))) == 1
 
 
 # -- refusals: one sentence, nothing recorded -----------------------------------------------

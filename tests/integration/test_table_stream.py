@@ -7,16 +7,17 @@ from decimal import Decimal
 
 import pytest
 
-from ledger.bootstrap import open_ledger
+from tests.signing import open_ledger
 from ledger.commands import CloseTable, SignInDealer, SignOutDealer
 from ledger.domain.table import table_id
 from ledger.errors import InvalidInput, NotFound, WrongState
 
-from tests.integration.helpers import DEALER, PIT_BOSS, open_table
+from tests.integration.helpers import PIT_BOSS, open_table
+from tests.signing import event_count as table_events
 
 
 def _event_count(superuser) -> int:
-    return superuser.execute("SELECT count(*) FROM ledger_events").fetchone()[0]
+    return table_events(superuser)
 
 
 def test_a_table_opens_with_its_game_rule_set_and_limits(settings):
@@ -88,7 +89,7 @@ def test_closing_a_closed_table_is_refused(settings):
 def test_closing_a_table_signs_its_dealer_out(settings):
     with open_ledger(settings) as rt:
         rt.ledger.execute(open_table("BAC-04"))
-        rt.ledger.execute(SignInDealer(table="BAC-04", dealer_id="D-1", actor=DEALER))
+        rt.ledger.execute(SignInDealer(table="BAC-04", dealer_id="D-1", actor=PIT_BOSS))
         result = rt.ledger.execute(CloseTable(table="BAC-04", actor=PIT_BOSS))
         assert [kind for _, _, kind in result.events][:2] == ["DealerSignedOut", "Closed"]
         assert rt.ledger.load(table_id("BAC-04"), "table").dealer is None
@@ -105,7 +106,7 @@ def test_two_terminals_signing_dealers_in_at_once_leave_exactly_one_signed_in(se
         with open_ledger(settings) as rt:
             barrier.wait()
             try:
-                rt.ledger.execute(SignInDealer(table="BAC-05", dealer_id=dealer, actor=DEALER))
+                rt.ledger.execute(SignInDealer(table="BAC-05", dealer_id=dealer, actor=PIT_BOSS))
                 outcomes.append(f"in:{dealer}")
             except WrongState as refused:
                 outcomes.append(f"refused:{refused}")

@@ -13,7 +13,7 @@ from decimal import Decimal
 import pytest
 
 from ledger.application import Ledger
-from ledger.bootstrap import open_ledger
+from tests.signing import open_ledger
 from ledger.domain.jackpot_pool import JackpotPool, pool_id
 from ledger.domain.shoe import Shoe
 from ledger.verify import verify_ledger

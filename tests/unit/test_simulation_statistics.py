@@ -13,6 +13,7 @@ from ledger.domain.round import Round, round_id
 from ledger.domain.table import table_id
 from ledger.games.edges import profile
 from ledger.simulation.floor import floor_plan, run_floor
+from tests.signing import floor_staff
 
 pytestmark = pytest.mark.slow
 
@@ -24,7 +25,7 @@ def _play(plan_size: int, games: tuple[str, ...], rounds: int):
                                  "AGGREGATE_CACHE_MAXSIZE": "5000"})
     ledger = Ledger(app)
     plan = floor_plan(plan_size, games)
-    result = run_floor(ledger, plan, rounds=rounds, seed=20041231, day=date(2026, 11, 22))
+    result = run_floor(ledger, floor_staff(ledger), plan, rounds=rounds, seed=20041231, day=date(2026, 11, 22))
     assert not result.errors, result.errors
     played = {
         spec.code: [ledger.load(round_id(table_id(spec.code), n), "round")

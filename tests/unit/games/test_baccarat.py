@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ledger.cards import DECK, Card, Rank, Suit, parse_cards
+from ledger.cards import DECK, Card, Rank, Suit
 from ledger.errors import InvalidInput, RuleViolation, SettingOutsideRegulation
 from ledger.games.baccarat import (
     BaccaratSettings,

@@ -1,0 +1,1 @@
+"""Identity and authority: credentials, signed commands, the door, the authority table."""

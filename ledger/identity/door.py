@@ -1,0 +1,148 @@
+"""The application's door: a signed command in, an admitted command (or a refusal) out.
+
+Everything about identity and authority is decided here, once, before any handler runs: the
+terminal is registered and not revoked, and its key signed these bytes; the member of staff is
+enrolled, not suspended, and their key signed the same bytes; the registry (never the command)
+gives the role, and `authority` says whether that role, from that kind of device, may send
+this command; a co-signing supervisor signed too; everyone the command names as a signatory
+is enrolled in the role they sign in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ledger.commands import COMMAND_ADAPTER, Command
+from ledger.domain.base import SUPERVISING_ROLES, Actor
+from ledger.domain.registry import StaffMember, TerminalDevice, role_list
+from ledger.errors import CredentialRefused, InvalidInput, NotAllowed, NotFound
+from ledger.identity import authority
+from ledger.identity.envelope import Signature, SignedCommand
+from ledger.identity.keys import fingerprint, verify
+
+StaffLookup = Callable[[str], StaffMember | None]
+TerminalLookup = Callable[[str], TerminalDevice | None]
+RESERVED = ("actor", "terminal", "credentials")
+
+
+def admit(signed: SignedCommand, staff_of: StaffLookup, terminal_of: TerminalLookup) -> Command:
+    name = _check_body(signed)
+    device = _terminal(signed, terminal_of)
+    message = signed.message()
+    _check_signature(signed, "terminal", signed.terminal, device.public_key, message)
+    if name not in authority.DEVICES[device.kind]:
+        raise NotAllowed(f"{name} cannot be sent from terminal {device.terminal_id}: a "
+                         f"{device.kind.value.replace('_', ' ')} does not carry it.")
+    member = _staff(signed.staff, staff_of, "sent by")
+    _check_signature(signed, "staff", member.staff_id, member.public_key, message)
+    role = authority.acting_role(name, member.roles)
+    if role is None:
+        allowed = authority.who_may(authority.AUTHORITY[name])
+        raise NotAllowed(f"{authority.action(name)} needs {allowed}: "
+                         f"{role_list(member.roles)} {member.staff_id} cannot.")
+    own = authority.SELF_ONLY.get((name, role))
+    if own and signed.command.get(own) != member.staff_id:
+        raise NotAllowed(f"{authority.action(name)}: a {role.value.replace('_', ' ')} signs only "
+                         f"themselves, and {member.staff_id} is not {signed.command.get(own)}.")
+    signers = {member.staff_id}
+    for cosignature in signed.by("cosigner"):
+        cosigner = _staff(cosignature.id, staff_of, "co-signed by")
+        _check_signature(signed, "cosigner", cosigner.staff_id, cosigner.public_key, message)
+        signers.add(cosigner.staff_id)
+    fields: dict[str, Any] = {
+        **signed.command,
+        "actor": Actor(staff_id=member.staff_id, role=role),
+        "terminal": device.terminal_id,
+        "credentials": {"staff_key": fingerprint(member.public_key),
+                        "terminal_key": fingerprint(device.public_key),
+                        "vouched": signed.vouched},
+    }
+    if "supervisor" in signed.command:
+        fields["supervisor"] = _supervisor(signed.command["supervisor"], name, signers, staff_of)
+    _check_named_staff(signed.command, staff_of)
+    return COMMAND_ADAPTER.validate_python(fields)
+
+
+def _check_body(signed: SignedCommand) -> str:
+    name = signed.name
+    if name not in authority.AUTHORITY:
+        raise InvalidInput(f"unknown command '{name[:40]}'.")
+    for key in RESERVED:
+        if key in signed.command:
+            raise InvalidInput(f"{name}: '{key}' is not sent: the ledger takes who acted and "
+                               "from where from the verified signatures.")
+    return name
+
+
+def _terminal(signed: SignedCommand, terminal_of: TerminalLookup) -> TerminalDevice:
+    device = terminal_of(signed.terminal)
+    if device is None:
+        raise CredentialRefused(f"terminal {signed.terminal} is not registered: nothing is "
+                                "accepted from it.")
+    if not device.active:
+        raise CredentialRefused(f"terminal {signed.terminal} was revoked ({device.revoked}): "
+                                "nothing is accepted from it.")
+    return device
+
+
+def _staff(staff_id: str, staff_of: StaffLookup, how: str) -> StaffMember:
+    member = staff_of(staff_id)
+    if member is None:
+        raise CredentialRefused(f"{how} {staff_id}, who is not enrolled: nothing recorded.")
+    if not member.active:
+        raise CredentialRefused(f"{how} {member.describe()}, who is suspended "
+                                f"({member.suspended}): nothing recorded.")
+    return member
+
+
+def _check_signature(signed: SignedCommand, signer: str, id: str, public_key: str,
+                     message: bytes) -> None:
+    mine: list[Signature] = [s for s in signed.by(signer) if s.id == id]
+    if not mine:
+        raise CredentialRefused(f"the command carries no {signer} signature of {id}: "
+                                "every command is signed by its terminal and its sender.")
+    if len(signed.by(signer)) > 1 and signer != "cosigner":
+        raise CredentialRefused(f"the command carries more than one {signer} signature.")
+    registered = fingerprint(public_key)
+    for signature in mine:
+        if signature.key != registered:
+            raise CredentialRefused(
+                f"the {signer} signature of {id} is by key {signature.key[:40]}, but the "
+                f"registry holds {registered} for {id}: wrong or retired key, nothing recorded.")
+        if not verify(public_key, signature.value, message):
+            raise CredentialRefused(
+                f"the {signer} signature of {id} does not verify: the command was changed "
+                "after it was signed, or the signature is not that key's; nothing recorded.")
+
+
+def _supervisor(staff_id: Any, name: str, signers: set[str], staff_of: StaffLookup) -> Actor:
+    if not isinstance(staff_id, str):
+        raise InvalidInput(f"{name}: supervisor is the signing supervisor's staff id; the "
+                           "registry gives the role.")
+    if staff_id not in signers:
+        raise CredentialRefused(
+            f"{authority.action(name)} is signed by supervisor {staff_id}, whose own signature "
+            "is missing: they send it or co-sign it with their credential.")
+    member = _staff(staff_id, staff_of, "co-signed by")
+    role = next((r for r in authority.SENIORITY if r in member.roles and r in SUPERVISING_ROLES),
+                authority.senior_role(member.roles))
+    return Actor(staff_id=member.staff_id, role=role)
+
+
+def _check_named_staff(body: dict[str, Any], staff_of: StaffLookup) -> None:
+    for field, role in authority.NAMED_STAFF.items():
+        value = body.get(field)
+        for staff_id in ([value] if isinstance(value, str) else value or []):
+            if not isinstance(staff_id, str):
+                continue  # the command's own validation names the bad value
+            member = staff_of(staff_id)
+            if member is None:
+                raise NotFound(f"{field.replace('_', ' ')} {staff_id} is not enrolled.")
+            if not member.active:
+                raise NotAllowed(f"{field.replace('_', ' ')} {member.describe()} is suspended "
+                                 f"({member.suspended}).")
+            if role not in member.roles:
+                raise NotAllowed(f"{field.replace('_', ' ')} {member.describe()} is not a "
+                                 f"{role.value.replace('_', ' ')}: they hold "
+                                 f"{role_list(member.roles)}.")

@@ -1,0 +1,193 @@
+"""Who acted, proven: every refusal of the door on a real PostgreSQL, one sentence, nothing
+recorded. The floor: pit boss PB-7 at pit-1, dealer D-101 at the table's terminal BAC-01-DT."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from uuid import uuid4
+
+import pytest
+
+from ledger.commands import (
+    BurnCards, CloseTable, CutShoe, OpenRound, PlaceBet, ShuffleShoe, VoidRound,
+)
+from ledger.commands.registry import ChangeStaffRoles, ReinstateStaff, RevokeTerminal, SuspendStaff
+from ledger.domain.base import Actor, Role
+from ledger.domain.registry import TerminalKind
+from ledger.errors import CredentialRefused, IdempotencyConflict, InvalidInput, NotAllowed
+from ledger.identity.envelope import Signature, SignedCommand, sign
+from ledger.identity.keys import Credential
+from tests.integration.helpers import PIT_BOSS, open_table
+from tests.signing import ADMIN, CONSOLE, KEYRING, event_count, open_ledger
+
+DEALER = Actor(staff_id="D-101", role=Role.DEALER)
+TERMINAL = "BAC-01-DT"
+
+
+@pytest.fixture
+def floor(settings):
+    """BAC-01 open with D-101 signed in and a round in play; the dealer's terminal registered."""
+    with open_ledger(settings) as rt:
+        ledger = rt.ledger
+        ledger.execute(open_table("BAC-01"))
+        ledger.admin.ensure_staff("D-101", "Dee Dealer", [Role.DEALER])
+        ledger.admin.ensure_terminal(TERMINAL, TerminalKind.DEALER_TERMINAL, "table BAC-01")
+        from ledger.commands import SignInDealer
+        ledger.execute(SignInDealer(table="BAC-01", dealer_id="D-101", actor=PIT_BOSS,
+                                    terminal="pit-1"))
+        for command in (ShuffleShoe(table="BAC-01"),
+                        CutShoe(table="BAC-01", cut_by="player", cut_card_position=404),
+                        BurnCards(table="BAC-01", count=8), OpenRound(table="BAC-01")):
+            ledger.execute(command.model_copy(update={"actor": DEALER, "terminal": TERMINAL}))
+        yield ledger
+
+
+def as_dealer(command) -> SignedCommand:
+    return KEYRING.sign(command, staff="D-101", terminal=TERMINAL)
+
+
+def admin(ledger, command) -> None:
+    ledger.execute(KEYRING.sign(command, staff=ADMIN, terminal=CONSOLE))
+
+
+def refused(ledger, superuser, signed, error, sentence: str) -> str:
+    before = event_count(superuser)
+    with pytest.raises(error) as caught:
+        ledger.execute(signed)
+    message = str(caught.value)
+    assert sentence in message, message
+    assert "\n" not in message
+    assert event_count(superuser) == before
+    return message
+
+
+def bet(amount: str = "100.00", **fields) -> PlaceBet:
+    return PlaceBet(table="BAC-01", box=1, spot="banker", amount=Decimal(amount), **fields)
+
+
+def test_a_dealer_cannot_void_a_round_with_their_own_key(floor, superuser):
+    refused(floor, superuser, as_dealer(VoidRound(table="BAC-01", reason="player asked")),
+            NotAllowed, "voiding a round needs a supervisor or pit boss: dealer D-101 cannot.")
+
+
+def test_a_dealer_cannot_adjust_a_settled_round(floor, superuser):
+    from ledger.commands import AdjustRound
+
+    adjust = AdjustRound(table="BAC-01", round=1, box=1, spot="banker", amount=Decimal("100"),
+                         reason="misread", dispute="DSP-1")
+    refused(floor, superuser, as_dealer(adjust), NotAllowed,
+            "adjusting a settled round needs a supervisor or pit boss: dealer D-101 cannot.")
+
+
+def test_a_command_from_an_unregistered_terminal_is_refused(floor, superuser):
+    stranger = KEYRING.sign(bet(), staff="D-101", terminal="LAPTOP-9")
+    refused(floor, superuser, stranger, CredentialRefused,
+            "terminal LAPTOP-9 is not registered: nothing is accepted from it.")
+
+
+def test_a_command_from_a_revoked_terminal_is_refused(floor, superuser):
+    admin(floor, RevokeTerminal(terminal_id=TERMINAL, reason="stolen from the pit"))
+    refused(floor, superuser, as_dealer(bet()), CredentialRefused,
+            f"terminal {TERMINAL} was revoked (stolen from the pit): nothing is accepted")
+
+
+def test_a_command_signed_with_a_key_the_registry_does_not_hold_is_refused(floor, superuser):
+    impostor = Credential.generate("staff", "D-101")  # someone who made a key in D-101's name
+    signed = sign(bet(), KEYRING.credential("terminal", TERMINAL), impostor)
+    refused(floor, superuser, signed, CredentialRefused,
+            "the staff signature of D-101 is by key")
+
+
+def test_a_signature_made_by_another_key_under_the_right_fingerprint_does_not_verify(
+        floor, superuser):
+    honest = as_dealer(bet())
+    forged_value = Credential.generate("staff", "D-101").sign(honest.message())
+    signatures = [s if s.signer != "staff" else Signature(**{**s.model_dump(),
+                                                              "value": forged_value})
+                  for s in honest.signatures]
+    refused(floor, superuser, honest.model_copy(update={"signatures": signatures}),
+            CredentialRefused, "the staff signature of D-101 does not verify")
+
+
+def test_an_unsigned_command_is_refused(floor, superuser):
+    honest = as_dealer(bet())
+    terminal_only = honest.model_copy(update={"signatures": honest.by("terminal")})
+    refused(floor, superuser, terminal_only, CredentialRefused,
+            "the command carries no staff signature of D-101")
+    with pytest.raises(ValueError):  # no signature at all is not even an envelope
+        SignedCommand(command=bet().body(), terminal=TERMINAL, staff="D-101", signatures=[])
+
+
+def test_a_command_whose_body_was_changed_after_signing_is_refused(floor, superuser):
+    honest = as_dealer(bet("100.00"))
+    tampered = honest.model_copy(update={"command": {**honest.command, "amount": "10000.00"}})
+    refused(floor, superuser, tampered, CredentialRefused,
+            "the terminal signature of BAC-01-DT does not verify: the command was changed "
+            "after it was signed")
+
+
+def test_a_command_naming_its_own_actor_is_refused(floor, superuser):
+    body = {**bet().body(), "actor": {"staff_id": "PB-7", "role": "pit_boss"}}
+    signed = sign(body, KEYRING.credential("terminal", TERMINAL),
+                  KEYRING.credential("staff", "D-101"))
+    refused(floor, superuser, signed, InvalidInput,
+            "place_bet: 'actor' is not sent: the ledger takes who acted")
+
+
+def test_a_suspended_dealer_is_refused_until_reinstated(floor, superuser):
+    admin(floor, SuspendStaff(staff_id="D-101", reason="under investigation"))
+    refused(floor, superuser, as_dealer(bet()), CredentialRefused,
+            "sent by D-101 (D-101), who is suspended (under investigation)")
+    admin(floor, ReinstateStaff(staff_id="D-101", reason="cleared"))
+    assert not floor.execute(as_dealer(bet())).duplicate
+
+
+def test_a_role_the_registry_does_not_give_is_refused(floor, superuser):
+    floor.admin.ensure_staff("CASH-1", "Cashier", [Role.CASHIER])
+    floor.admin.ensure_terminal("PIT-1", TerminalKind.PIT_WORKSTATION, "pit 1")
+    close = KEYRING.sign(CloseTable(table="BAC-01"), staff="CASH-1", terminal="PIT-1")
+    refused(floor, superuser, close, NotAllowed,
+            "closing a table needs a supervisor or pit boss: cashier CASH-1 cannot.")
+
+
+def test_roles_taken_away_take_effect_on_the_next_command(floor, superuser):
+    floor.admin.ensure_staff("SV-2", "Supervisor", [Role.SUPERVISOR])
+    floor.admin.ensure_terminal("PIT-1", TerminalKind.PIT_WORKSTATION, "pit 1")
+    admin(floor, ChangeStaffRoles(staff_id="SV-2", roles=[Role.DEALER]))
+    void = KEYRING.sign(VoidRound(table="BAC-01", reason="x"), staff="SV-2", terminal="PIT-1")
+    refused(floor, superuser, void, NotAllowed, "dealer SV-2 cannot.")
+
+
+def test_a_dealer_terminal_cannot_carry_a_table_opening(floor, superuser):
+    floor.admin.ensure_staff("PB-7", "Pit Boss", [Role.PIT_BOSS])
+    opening = KEYRING.sign(open_table("BAC-02"), staff="PB-7", terminal=TERMINAL)
+    refused(floor, superuser, opening, NotAllowed,
+            f"open_table cannot be sent from terminal {TERMINAL}: a dealer terminal does not "
+            "carry it.")
+
+
+def test_the_same_command_id_with_other_content_is_refused_naming_both(floor, superuser):
+    command_id = uuid4()
+    first = bet("100.00", command_id=command_id)
+    assert not floor.execute(as_dealer(first)).duplicate
+    assert floor.execute(as_dealer(first)).duplicate  # the same command again: nothing new
+    message = refused(floor, superuser, as_dealer(bet("500.00", command_id=command_id)),
+                      IdempotencyConflict, f"command id {command_id} was recorded as place_bet")
+    assert "amount 100.00" in message and "amount 500.00" in message
+    assert "already recorded" not in message
+
+
+def test_each_event_names_the_verified_staff_terminal_and_key_fingerprints(floor, superuser):
+    floor.execute(as_dealer(bet()))
+    by = superuser.execute(
+        "SELECT body -> 'by' FROM ledger_event_log WHERE event_type = 'Round.BetPlaced'"
+    ).fetchone()[0]
+    assert by["actor"] == {"staff_id": "D-101", "role": "dealer"}
+    assert by["terminal"] == TERMINAL
+    assert by["staff_key"] == KEYRING.credential("staff", "D-101").fingerprint
+    assert by["terminal_key"] == KEYRING.credential("terminal", TERMINAL).fingerprint
+    receipt = superuser.execute(
+        "SELECT body -> 'signed' FROM ledger_event_log WHERE event_type = "
+        "'CommandReceipt.Accepted' AND body ->> 'command_type' = 'PlaceBet'").fetchone()[0]
+    assert SignedCommand.model_validate(receipt).message() == as_dealer(
+        PlaceBet.model_validate(receipt["command"])).message()
