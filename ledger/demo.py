@@ -20,6 +20,11 @@ from rich.console import Console
 from ledger.bootstrap import init_database, open_ledger, resolve_database
 from ledger.cli.simulate import simulate_floor
 from ledger.config import LedgerSettings
+from ledger.errors import InvalidInput
+from ledger.identity.bootstrap import bootstrap_registry, is_bootstrapped, registry_summary
+from ledger.identity.credentials import acting
+from ledger.identity.keyring import Keyring
+from ledger.identity.keys import Credential
 from ledger.reports.shift import to_csv, to_html, to_json, to_rich
 from projections.registry import select
 from projections.reports import shift_report
@@ -28,6 +33,7 @@ from projections.runner import ProjectionRunner
 TABLES, ROUNDS, SEED = 12, 15, 5  # seed 5 shows a jackpot, voids and a shuffler failure
 IRREGULARITY_RATE = 0.05  # money-safe: a probability; high, so the short demo shows some
 OUTPUT = Path("demo-output")
+DEMO_ADMIN, DEMO_CONSOLE = "DEMO-ADMIN", "DEMO-CONSOLE"
 
 
 def next_gaming_day(conn: Any) -> date:
@@ -60,6 +66,28 @@ def _irregularities(conn: Any, day: date) -> dict[str, int]:
     return {kind: count for kind, count in rows}
 
 
+def demo_operator(settings: LedgerSettings, ledger: Any,
+                  console: Console) -> tuple[Credential, Credential]:
+    """The administrator the demo acts as: yours, if the settings name your credentials;
+    otherwise the demo's own, made on first run and kept beside the simulator's keys. The first
+    run on an empty ledger bootstraps the registry with them, as `ledger db init` would."""
+    if settings.staff_credential or settings.staff_key:
+        admin, terminal = acting(settings)
+    else:
+        keyring = Keyring(settings.simulator_keys_dir.parent / "demo-operator")
+        admin = keyring.credential("staff", DEMO_ADMIN)
+        terminal = keyring.credential("terminal", DEMO_CONSOLE)
+    if not is_bootstrapped(ledger):
+        bootstrap_registry(ledger, admin, terminal, "Demo Administrator")
+        console.print(f"registry bootstrapped: administrator {admin.id} ({admin.fingerprint}) "
+                      f"at console {terminal.id}", highlight=False)
+    elif ledger.staff(admin.id) is None:
+        raise InvalidInput(f"this ledger's registry has no administrator {admin.id}: "
+                           f"{registry_summary(ledger)} Run the demo with that administrator's "
+                           "LEDGER_STAFF_CREDENTIAL and LEDGER_TERMINAL_CREDENTIAL.")
+    return admin, terminal
+
+
 def run_demo(console: Console) -> bool:
     settings = LedgerSettings()
     database = resolve_database(settings)
@@ -67,12 +95,14 @@ def run_demo(console: Console) -> bool:
     console.print(f"database: {database.describe()}", highlight=False)
     init_database(settings, database)
     with open_ledger(settings) as rt:
+        operator = demo_operator(settings, rt.ledger, console)
         _catch_up(rt.database)
         with rt.database.connect() as conn:
             day = next_gaming_day(conn)
         console.print(f"simulating the day shift of {day}: {TABLES} tables, {ROUNDS} rounds "
                       f"each, seed {SEED}", highlight=False)
-    result = simulate_floor(TABLES, ROUNDS, SEED, day, irregularity_rate=IRREGULARITY_RATE)
+    result = simulate_floor(TABLES, ROUNDS, SEED, day, irregularity_rate=IRREGULARITY_RATE,
+                            operator=operator)
     with open_ledger(settings) as rt:
         _catch_up(rt.database)
         with rt.database.connect() as conn:
@@ -80,6 +110,7 @@ def run_demo(console: Console) -> bool:
             jackpot = _find_round(conn, "Round.JackpotPrizeAwarded", day)
             voided = _find_round(conn, "Round.Voided", day)
             kinds = _irregularities(conn, day)
+            signed = _signatures(conn)
         to_rich(view, console)
         OUTPUT.mkdir(exist_ok=True)
         files = []
@@ -91,6 +122,7 @@ def run_demo(console: Console) -> bool:
                    ((jackpot, "a jackpot round"), (voided, "a voided round"))]
         verified = _verify(rt, console)
     _summary(console, view, kinds, files, replays, verified)
+    console.print(signed, highlight=False)
     return verified and not result.errors and all(ok for _, ok in replays if ok is not None)
 
 
@@ -110,6 +142,19 @@ def _replay(rt: Any, console: Console, round_: UUID | None, what: str) -> tuple[
     console.print(f"replayed {what} from the events alone: {replay.table} round {replay.number}"
                   f" ({status}): [bold]{verdict}[/]", highlight=False)
     return path, verdict == "MATCH"
+
+
+def _signatures(conn: Any) -> str:
+    """How many commands the ledger holds, how many arrived signed, by how many people at how
+    many terminals (read from the receipts)."""
+    total, signed, people, devices = conn.execute(
+        "SELECT count(*), count(*) FILTER (WHERE jsonb_typeof(body -> 'signed') = 'object'), "
+        "count(DISTINCT body -> 'by' -> 'actor' ->> 'staff_id'), "
+        "count(DISTINCT body -> 'by' ->> 'terminal') "
+        "FROM ledger_event_log WHERE event_type = 'CommandReceipt.Accepted'").fetchone()
+    return (f"Who acted, proven: {signed:,} of {total:,} commands arrived signed and verified, by "
+            f"{people} enrolled staff at {devices} registered terminals "
+            "(`ledger staff list`, `ledger terminal list`).")
 
 
 def _verify(rt: Any, console: Console) -> bool:

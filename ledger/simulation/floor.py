@@ -16,10 +16,12 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from ledger.application import Ledger
-from ledger.commands import CloseTable, CreatePool, LinkTable, OpenTable, SignInDealer
+from ledger.commands import Command, CloseTable, CreatePool, LinkTable, OpenTable, SignInDealer
 from ledger.commands.shift import CloseShift, EnterDrop, OpenShift, RecordCredit, RecordFill
-from ledger.domain.base import Actor, Role
 from ledger.domain.table import table_id
+from ledger.simulation.staffing import (
+    COUNTER, COUNTERS, DEALER_SHIFT_ROUNDS, RUNNER, SUPERVISOR, FloorStaff, dealer_id,
+)
 from ledger.simulation.table import ROUND_SECONDS, TableSimulator, TableSpec, Tally
 
 MACAU = ZoneInfo("Asia/Macau")
@@ -33,7 +35,6 @@ POOL_SETTINGS = {
     "four_of_a_kind": "5000.00", "full_house": "1500.00", "flush": "1000.00",
     "contribution_rate": "0.70", "reserve_rate": "0.10",
 }
-SUPERVISOR = Actor(staff_id="S-FLOOR", role=Role.SUPERVISOR)
 SHUFFLER_GAMES = ("stud-poker", "q-poker")
 
 
@@ -100,26 +101,32 @@ def shift_start(day: date) -> datetime:
     return datetime.combine(day, time(6, 0), tzinfo=MACAU)
 
 
-def set_up(ledger: Ledger, plan: list[TableSpec], day: date) -> None:
-    """Tables opened, dealers in, the pool created and linked, every shift opened."""
+def set_up(ledger: Ledger, staff: FloorStaff, plan: list[TableSpec], day: date) -> None:
+    """Tables opened, dealers in, the pool created and linked, every shift opened: by the
+    floor supervisor at their desk."""
     at = shift_start(day) - timedelta(minutes=30)
     stud = [spec for spec in plan if spec.game == "stud-poker"]
+    desk = staff.terminal_for(SUPERVISOR)
+
+    def send(command: Command) -> None:
+        ledger.execute(staff.sign(command.model_copy(update={"terminal": desk})))
+
     for spec in plan:
-        ledger.execute(OpenTable(table=spec.code, game=spec.game, min_bet=spec.min_bet,
+        send(OpenTable(table=spec.code, game=spec.game, min_bet=spec.min_bet,
                                  max_bet=spec.max_bet, pit=spec.pit, settings=spec.settings,
                                  actor=SUPERVISOR, at=at))
     if stud and not ledger.exists(_pool_id()):
-        ledger.execute(CreatePool(pool=POOL, settings={**POOL_SETTINGS,
+        send(CreatePool(pool=POOL, settings={**POOL_SETTINGS,
                                   "effective_from": str(day)}, actor=SUPERVISOR, at=at))
     for spec in stud:
         if ledger.load(table_id(spec.code), spec.code).pool is None:
-            ledger.execute(LinkTable(pool=POOL, table=spec.code, actor=SUPERVISOR, at=at))
+            send(LinkTable(pool=POOL, table=spec.code, actor=SUPERVISOR, at=at))
     for spec in plan:
-        ledger.execute(OpenShift(table=spec.code, gaming_day=day, shift="day",
-                                 chips=OPENING_CHIPS, dealer_id=f"D-{spec.code}-1",
-                                 supervisor=SUPERVISOR, actor=SUPERVISOR, at=at))
-        ledger.execute(SignInDealer(table=spec.code, dealer_id=f"D-{spec.code}-1",
-                                    actor=SUPERVISOR, at=at))
+        send(OpenShift(table=spec.code, gaming_day=day, shift="day", chips=OPENING_CHIPS,
+                       dealer_id=dealer_id(spec.code, 1), supervisor=SUPERVISOR,
+                       actor=SUPERVISOR, at=at))
+        send(SignInDealer(table=spec.code, dealer_id=dealer_id(spec.code, 1),
+                          actor=SUPERVISOR, at=at))
 
 
 def _pool_id() -> Any:
@@ -144,8 +151,8 @@ def play_table(sim: TableSimulator, rounds: int, turnstile: Turnstile | None,
     for number in range(1, rounds + 1):
         ticket = turnstile.for_round(sim.spec.code, number) if turnstile else None
         sim.play_round(ticket)
-        if number % 15 == 0:
-            sim.change_dealer(number // 15 + 1)
+        if number % DEALER_SHIFT_ROUNDS == 0:
+            sim.change_dealer(number // DEALER_SHIFT_ROUNDS + 1)
         slip = _balance_rack(sim, slip)
         on_round()
     _close_shift(sim)
@@ -154,12 +161,12 @@ def play_table(sim: TableSimulator, rounds: int, turnstile: Turnstile | None,
 def _balance_rack(sim: TableSimulator, slip: int) -> int:
     shift = {"table": sim.spec.code, "gaming_day": sim.gaming_day, "shift": "day"}
     if sim.tally.rack < Decimal("60000"):
-        sim.send(RecordFill, **shift, slip=slip, chips=FILL, runner_id="CAGE-1",
+        sim.send(RecordFill, **shift, slip=slip, chips=FILL, runner_id=RUNNER,
                  supervisor=sim.supervisor, actor=sim.supervisor)
         sim.tally.rack += Decimal("100000")
         return slip + 1
     if sim.tally.rack > Decimal("400000"):
-        sim.send(RecordCredit, **shift, slip=slip, chips=FILL, runner_id="CAGE-1",
+        sim.send(RecordCredit, **shift, slip=slip, chips=FILL, runner_id=RUNNER,
                  supervisor=sim.supervisor, actor=sim.supervisor)
         sim.tally.rack -= Decimal("100000")
         return slip + 1
@@ -171,18 +178,20 @@ def _close_shift(sim: TableSimulator) -> None:
     if sim.order:  # reveal the last shoe's order and secret
         sim.close_shoe()
     sim.send(EnterDrop, **shift, cash=sim.tally.cash, markers=sim.tally.markers,
-             counted_by=("COUNT-1", "COUNT-2"), actor=sim.supervisor)
+             counted_by=COUNTERS, actor=COUNTER)
     sim.send(CloseShift, **shift, chips=chips_for(sim.tally.rack), dealer_id=sim.dealer.staff_id,
              supervisor=sim.supervisor, actor=sim.supervisor)
     sim.send(CloseTable, table=sim.spec.code, actor=sim.supervisor)
 
 
-def run_floor(ledger: Ledger, plan: list[TableSpec], *, rounds: int, seed: int, day: date,
-              on_round: Callable[[int], None] = lambda events: None,
+def run_floor(ledger: Ledger, staff: FloorStaff, plan: list[TableSpec], *, rounds: int,
+              seed: int, day: date, on_round: Callable[[int], None] = lambda events: None,
               irregularity_rate: float = 0.01) -> FloorResult:  # money-safe: a probability
     """Play `rounds` rounds at every table of the plan, concurrently; one day shift.
-    `on_round` hears of each round with the floor's events recorded so far."""
-    set_up(ledger, plan, day)
+    `on_round` hears of each round with the floor's events recorded so far. Its staff are
+    enrolled and its devices registered first, if they are not yet."""
+    staff.enrol(plan, rounds)
+    set_up(ledger, staff, plan, day)
     started_at = {spec.code: ledger.load(table_id(spec.code), spec.code).round_count
                   for spec in plan}
     stud = [spec.code for spec in plan if spec.game == "stud-poker"]
@@ -191,7 +200,7 @@ def run_floor(ledger: Ledger, plan: list[TableSpec], *, rounds: int, seed: int, 
     shift_seconds = 8 * 3600 - 1800
     sims = []
     for spec in plan:
-        sim = TableSimulator(ledger, spec, seed, shift_start(day), irregularity_rate)
+        sim = TableSimulator(ledger, staff, spec, seed, shift_start(day), irregularity_rate)
         sim.gaming_day = day
         sim.first_round = started_at[spec.code]
         sim.round_seconds = min(ROUND_SECONDS[spec.game], shift_seconds // max(rounds, 1))

@@ -21,6 +21,7 @@ from ledger.domain.shoe import commitment_of
 from ledger.domain.table import table_id
 from ledger.simulation import games
 from ledger.simulation.strategy import players_at, stake
+from ledger.simulation.staffing import FloorStaff, dealer_id, pit_supervisor
 
 SIM_NAMESPACE = uuid5(NAMESPACE_URL, "https://round-ledger/simulation")
 DECKS = {"baccarat": 8, "fortune-8": 6, "stud-poker": 1, "q-poker": 1}
@@ -57,9 +58,10 @@ class Tally:
 class TableSimulator:
     """Sends a table's rounds through `Ledger.execute`, as its dealer terminal would."""
 
-    def __init__(self, ledger: Ledger, spec: TableSpec, seed: int, start: datetime,
-                 irregularity_rate: float = 0.01) -> None:  # money-safe: a probability
-        self.ledger, self.spec, self.seed = ledger, spec, seed
+    def __init__(self, ledger: Ledger, staff: FloorStaff, spec: TableSpec, seed: int,
+                 start: datetime, irregularity_rate: float = 0.01,  # money-safe: a probability
+                 ) -> None:
+        self.ledger, self.staff, self.spec, self.seed = ledger, staff, spec, seed
         self.rng = Random(f"{seed}/{spec.code}")
         self.now = start
         self.sent = 0
@@ -68,8 +70,8 @@ class TableSimulator:
         self.first_round = 0  # rounds the table played on earlier days
         self.round_seconds = ROUND_SECONDS[spec.game]
         self.irregularity_rate = irregularity_rate
-        self.dealer = Actor(staff_id=f"D-{spec.code}-1", role=Role.DEALER)
-        self.supervisor = Actor(staff_id=f"S-{spec.pit}", role=Role.SUPERVISOR)
+        self.dealer = Actor(staff_id=dealer_id(spec.code, 1), role=Role.DEALER)
+        self.supervisor = pit_supervisor(spec.pit)
         self.order: list[Card] = []
         self.position = 0
         self.secret = ""
@@ -89,14 +91,15 @@ class TableSimulator:
         import time
 
         self.sent += 1
+        sender = actor or self.dealer
         command = command_class(
             command_id=uuid5(SIM_NAMESPACE,
                              f"{self.seed}/{self.gaming_day}/{self.spec.code}/{self.sent}"),
-            actor=actor or self.dealer, terminal=f"{self.spec.code}-terminal", at=self.now,
-            **fields,
+            actor=sender, terminal=self.staff.terminal_for(sender, self.spec.code, self.spec.pit),
+            at=self.now, **fields,
         )
         started = time.perf_counter()
-        recorded = self.ledger.execute(command)
+        recorded = self.ledger.execute(self.staff.sign(command))
         self.tally.latencies.append(time.perf_counter() - started)
         self.tally.commands += 1
         self.tally.events += len(recorded.events)
@@ -223,7 +226,7 @@ class TableSimulator:
         out = self.dealer
         self.send(SignOutDealer, table=self.spec.code, dealer_id=out.staff_id,
                   actor=self.supervisor)
-        self.dealer = Actor(staff_id=f"D-{self.spec.code}-{number}", role=Role.DEALER)
+        self.dealer = Actor(staff_id=dealer_id(self.spec.code, number), role=Role.DEALER)
         self.send(SignInDealer, table=self.spec.code, dealer_id=self.dealer.staff_id,
                   actor=self.supervisor)
 

@@ -2,15 +2,32 @@
 
 from __future__ import annotations
 
+import re
 
-def test_the_demo_runs_reconciles_replays_and_verifies_then_runs_again_the_next_day(cli, tmp_path):
-    first = cli("demo", cwd=str(tmp_path))  # the demo writes demo-output/ where it runs
+from tests.e2e.conftest import NO_CREDENTIALS
+
+
+def test_the_demo_runs_reconciles_replays_and_verifies_then_runs_again_the_next_day(
+        cli, empty_database, tmp_path):
+    url = empty_database.url  # a newcomer's database; the demo bootstraps its own operator
+    first = cli("demo", url=url, cwd=str(tmp_path), extra_env=NO_CREDENTIALS)
     assert first.code == 0, first.err + first.out
     assert "MATCH" in first.out and "DISCREPANCY" not in first.out
     assert "all hold" in first.out and "variance 0.00" in first.out
     assert "replayed a jackpot round" in first.out and "replayed a voided round" in first.out
     assert "shuffler failure" in first.out  # a shuffler table's unit failed and was replaced
+    signed, total = re.search(r"Who acted, proven: ([\d,]+) of ([\d,]+) commands", first.out
+                              ).groups()
+    assert signed == total and int(total.replace(",", "")) > 1000  # every command signed
     assert (tmp_path / "demo-output").is_dir()
-    second = cli("demo", cwd=str(tmp_path))
+    second = cli("demo", url=url, cwd=str(tmp_path), extra_env=NO_CREDENTIALS)
     assert second.code == 0, second.err + second.out
     assert "the day shift of" in second.out
+
+
+def test_the_demo_will_not_act_on_a_ledger_another_administrator_bootstrapped(cli):
+    refused = cli("demo", extra_env=NO_CREDENTIALS)
+    assert refused.code == 1
+    assert refused.err.strip().splitlines()[-1].startswith(
+        "error: this ledger's registry has no administrator DEMO-ADMIN: bootstrapped by "
+        "administrator ADM-1")
