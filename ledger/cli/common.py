@@ -1,11 +1,14 @@
-"""What every sub-app shares: the console, the actor from options, the error edge."""
+"""What every sub-app shares: the console, signing under the configured credential, the edge.
+
+Nothing here names a person or a role: who sends a command is the staff credential the
+settings name, where from is the terminal credential, and the registry says what they may do.
+"""
 
 from __future__ import annotations
 
-import os
-import socket
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -13,31 +16,18 @@ from rich.console import Console
 
 from ledger.bootstrap import Runtime, open_ledger
 from ledger.commands import Command
-from ledger.domain.base import Actor, Role
+from ledger.identity.credentials import acting
+from ledger.identity.envelope import SignedCommand, sign
+from ledger.identity.keys import Credential
 
 console = Console()
 err_console = Console(stderr=True)
 
-StaffOption = Annotated[
-    str,
-    typer.Option("--staff", envvar="LEDGER_STAFF_ID", help="Your staff id (recorded with the event)."),
+CosignerOption = Annotated[
+    list[Path] | None,
+    typer.Option("--cosigner", help="Key file of the supervisor named, when it is not you: "
+                 "they sign the slip or inventory with you."),
 ]
-RoleOption = Annotated[
-    Role,
-    typer.Option("--role", envvar="LEDGER_ROLE", help="Your role: a void needs a supervisor."),
-]
-TerminalOption = Annotated[
-    str,
-    typer.Option("--terminal", envvar="LEDGER_TERMINAL", help="The terminal or device recorded."),
-]
-
-
-def default_terminal() -> str:
-    return os.environ.get("LEDGER_TERMINAL") or f"cli@{socket.gethostname()}"
-
-
-def actor(staff: str, role: Role) -> Actor:
-    return Actor(staff_id=staff, role=role)
 
 
 @contextmanager
@@ -46,7 +36,15 @@ def runtime() -> Iterator[Runtime]:
         yield rt
 
 
-def send(command: Command) -> None:
-    """Execute one command on the configured ledger and print what it recorded."""
+def signed(rt: Runtime, command: Command, cosigners: list[Path] | None = None) -> SignedCommand:
+    """The command signed by this terminal and this person (and any co-signer)."""
+    staff, terminal = acting(rt.settings)
+    return sign(command, terminal, staff,
+                [Credential.load(path, "staff") for path in cosigners or ()])
+
+
+def send(command: Command, cosigners: list[Path] | None = None) -> None:
+    """Sign and execute one command on the configured ledger; print what it recorded."""
     with runtime() as rt:
-        console.print(rt.ledger.execute(command).summary(), highlight=False)
+        console.print(rt.ledger.execute(signed(rt, command, cosigners)).summary(),
+                      highlight=False)

@@ -6,9 +6,17 @@ import typer
 from psycopg import sql
 from rich.table import Table as RichTable
 
-from ledger.bootstrap import init_database, is_initialised, resolve_database
-from ledger.cli.common import console
+from pathlib import Path
+from typing import Annotated
+
+from ledger.bootstrap import init_database, is_initialised, open_ledger, resolve_database
+from ledger.cli.common import console, err_console
 from ledger.config import LedgerSettings
+from ledger.errors import InvalidInput
+from ledger.identity.bootstrap import bootstrap_registry, is_bootstrapped, registry_summary
+from ledger.identity.credentials import configured
+from ledger.identity.keys import Credential
+from ledger.infrastructure.roles import GroupRoles
 from ledger.infrastructure.database import EVENTS_TABLE
 from projections.tracking import positions
 
@@ -16,12 +24,43 @@ app = typer.Typer(help="Create the database and see where it stands.", no_args_i
 
 
 @app.command()
-def init() -> None:
-    """Create every table, trigger and view (safe to run twice)."""
+def init(
+    admin_credential: Annotated[Path | None, typer.Option(
+        "--admin-credential", help="Key file of the first administrator (`ledger key new staff "
+        "ID`); default: LEDGER_STAFF_CREDENTIAL or LEDGER_STAFF_KEY.")] = None,
+    terminal_credential: Annotated[Path | None, typer.Option(
+        "--terminal-credential", help="Key file of the administrator's console; default: "
+        "LEDGER_TERMINAL_CREDENTIAL or LEDGER_TERMINAL_KEY.")] = None,
+    admin_name: Annotated[str | None, typer.Option(
+        "--admin-name", help="The first administrator's full name (needed the first time).")
+    ] = None,
+) -> None:
+    """Create every table, trigger, view and group role (safe to run twice); the first time,
+    enrol the first administrator and register their console from the keys you supply."""
     settings = LedgerSettings()
     database = resolve_database(settings)
-    init_database(settings, database)
+    note = init_database(settings, database)
     console.print(f"[green]ready:[/] {database.describe()}", highlight=False)
+    roles = GroupRoles.named(settings.db_role_prefix)
+    if note:
+        err_console.print(f"[yellow]note:[/] {note}", highlight=False)
+    else:
+        console.print(f"group roles: {', '.join(roles.all)}", highlight=False)
+    with open_ledger(settings) as rt:
+        if is_bootstrapped(rt.ledger):
+            console.print(f"registry: {registry_summary(rt.ledger)}", highlight=False)
+            return
+        if admin_name is None:
+            raise InvalidInput("the registry has no administrator yet: run `ledger db init "
+                               "--admin-name NAME` with the administrator's and console's "
+                               "credentials (there is no default account).")
+        admin = (Credential.load(admin_credential, "staff") if admin_credential
+                 else configured(settings, "staff"))
+        terminal = (Credential.load(terminal_credential, "terminal") if terminal_credential
+                    else configured(settings, "terminal"))
+        bootstrap_registry(rt.ledger, admin, terminal, admin_name)
+    console.print(f"registry: administrator {admin.id} ({admin_name}, key {admin.fingerprint}) "
+                  f"at console {terminal.id} ({terminal.fingerprint}) enrolled", highlight=False)
 
 
 @app.command()

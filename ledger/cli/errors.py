@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import psycopg
 from eventsourcing.persistence import OperationalError as LibraryOperationalError
+from eventsourcing.persistence import ProgrammingError as LibraryProgrammingError
 from pydantic import ValidationError
 
 from ledger.errors import LedgerError, describe_validation_error
@@ -17,9 +19,24 @@ def one_line(error: BaseException) -> str | None:
         return error.message
     if isinstance(error, ValidationError):
         return describe_validation_error(error)
+    if _permission_denied(error):
+        return ("the database refused: permission denied (this login's role may not record; "
+                "README, 'Database roles').")
     if isinstance(error, LibraryOperationalError):
         return f"the database refused the operation: {str(error).strip().splitlines()[0]}"
     return None
+
+
+def _permission_denied(error: BaseException) -> bool:
+    """The server's 'permission denied', raw or wrapped by the event store library."""
+    seen: list[BaseException] = [error]
+    while seen:
+        link = seen.pop()
+        if isinstance(link, psycopg.errors.InsufficientPrivilege) or (
+                isinstance(link, LibraryProgrammingError) and "permission denied" in str(link)):
+            return True
+        seen += [e for e in (link.__cause__, link.__context__) if e is not None]
+    return False
 
 
 def run_guarded(func: Callable[[], Any]) -> Any:

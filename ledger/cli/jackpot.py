@@ -8,10 +8,8 @@ from typing import Annotated, cast
 import typer
 from rich.table import Table as RichTable
 
-from ledger.cli.common import RoleOption, StaffOption, TerminalOption, actor, console
-from ledger.cli.common import default_terminal, runtime, send
+from ledger.cli.common import console, runtime, send
 from ledger.commands import AdjustPool, CreatePool, LinkTable
-from ledger.domain.base import Role
 from ledger.domain.jackpot_pool import JackpotPool, pool_id
 from ledger.queries import floor_pools
 
@@ -30,33 +28,25 @@ def create(
     flush: Annotated[Decimal, typer.Option(help="Fixed sum for a flush.")],
     rate: Annotated[Decimal, typer.Option(help="Share of each jackpot bet into the pool.")],
     reserve_rate: Annotated[Decimal, typer.Option(help="Share kept for the next seed.")] = Decimal(0),
-    staff: StaffOption = "supervisor", role: RoleOption = Role.SUPERVISOR,
-    terminal: TerminalOption = default_terminal(),
 ) -> None:
     """Create a pool (a supervisor)."""
     settings = {"seed": seed, "royal_flush": royal, "straight_flush": straight_flush,
                 "four_of_a_kind": four, "full_house": full_house, "flush": flush,
                 "contribution_rate": rate, "reserve_rate": reserve_rate}
-    send(CreatePool(pool=name, settings={k: str(v) for k, v in settings.items()},
-                    actor=actor(staff, role), terminal=terminal))
+    send(CreatePool(pool=name, settings={k: str(v) for k, v in settings.items()}))
 
 
 @app.command()
-def link(name: Name, table: Annotated[str, typer.Argument(help="Stud Poker table code.")],
-         staff: StaffOption = "supervisor", role: RoleOption = Role.SUPERVISOR,
-         terminal: TerminalOption = default_terminal()) -> None:
+def link(name: Name, table: Annotated[str, typer.Argument(help="Stud Poker table code.")]) -> None:
     """Link a Stud Poker table to the pool."""
-    send(LinkTable(pool=name, table=table, actor=actor(staff, role), terminal=terminal))
+    send(LinkTable(pool=name, table=table))
 
 
 @app.command()
 def adjust(name: Name, amount: Annotated[Decimal, typer.Argument(help="Added (negative: removed).")],
-           reason: Annotated[str, typer.Option(help="Why.")],
-           staff: StaffOption = "supervisor", role: RoleOption = Role.SUPERVISOR,
-           terminal: TerminalOption = default_terminal()) -> None:
+           reason: Annotated[str, typer.Option(help="Why.")]) -> None:
     """A manual adjustment (a supervisor, with a reason)."""
-    send(AdjustPool(pool=name, amount=amount, reason=reason, actor=actor(staff, role),
-                    terminal=terminal))
+    send(AdjustPool(pool=name, amount=amount, reason=reason))
 
 
 @app.command()

@@ -11,6 +11,7 @@ import typer
 
 from ledger.bootstrap import open_ledger
 from ledger.cli import db, events, jackpot, projections, report, round, shift, shoe, table
+from ledger.cli.registry import keys, staff, terminals
 from ledger.cli.hand import hand
 from ledger.cli.replay import recall, replay
 from ledger.cli.simulate import simulate
@@ -25,6 +26,9 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 app.add_typer(db.app, name="db")
+app.add_typer(keys, name="key")
+app.add_typer(staff, name="staff")
+app.add_typer(terminals, name="terminal")
 app.add_typer(table.app, name="table")
 app.add_typer(events.app, name="events")
 app.add_typer(projections.app, name="projections")
@@ -86,13 +90,21 @@ def schema(
 def ingest(
     file: Annotated[Path, typer.Argument(help="JSON lines, one command each.", exists=True,
                                          dir_okay=False, readable=True)],
+    vouch: Annotated[bool, typer.Option(
+        "--vouch", help="Sign unsigned lines under your and this terminal's credentials; they "
+        "are recorded as vouched for by you, never as whoever the line names.")] = False,
 ) -> None:
-    """Record the commands of a JSON-lines file; report each line accepted or rejected."""
-    from ledger.ingest import LineStatus, ingest_lines
+    """Record the signed commands of a JSON-lines file; report each line accepted or rejected."""
+    from ledger.identity.credentials import acting
+    from ledger.ingest import LineStatus, Voucher, ingest_lines
 
     counts = {status: 0 for status in LineStatus}
     with open_ledger() as rt, file.open(encoding="utf-8") as lines:
-        for result in ingest_lines(rt.ledger, lines):
+        voucher = None
+        if vouch:
+            staff_key, terminal_key = acting(rt.settings)
+            voucher = Voucher(terminal_key, staff_key, file.name)
+        for result in ingest_lines(rt.ledger, lines, voucher):
             counts[result.status] += 1
             if result.status is LineStatus.BLANK:
                 continue

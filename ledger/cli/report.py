@@ -7,10 +7,11 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
+import psycopg
 import typer
 
 from ledger.bootstrap import open_ledger
-from ledger.cli.common import console
+from ledger.cli.common import console, err_console
 from ledger.reports.shift import to_csv, to_html, to_json, to_rich
 from projections.registry import select
 from projections.reports import shift_report
@@ -44,8 +45,14 @@ def shift(
     gaming_day: date = parse_gaming_day(day)
     with open_ledger() as rt:
         if catch_up:
-            with ProjectionRunner(rt.database, select(["shift_report"])) as runner:
-                runner.catch_up()
+            try:
+                with ProjectionRunner(rt.database, select(["shift_report"])) as runner:
+                    runner.catch_up()
+            except psycopg.errors.InsufficientPrivilege:  # a reader: report what is projected
+                err_console.print("[yellow]note:[/] this login may only read, so the report "
+                                  "is as far as the projection runner has brought it "
+                                  "(`ledger projections status` shows how far).",
+                                  highlight=False)
         with rt.database.connect() as conn:
             view = shift_report(conn, gaming_day, shift_name, table.upper() if table else None)
     to_rich(view, console)

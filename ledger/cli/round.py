@@ -8,33 +8,24 @@ from typing import Annotated, cast
 import typer
 from rich.table import Table as RichTable
 
-from ledger.cli.common import (
-    RoleOption, StaffOption, TerminalOption, actor, console, default_terminal, runtime, send,
-)
+from ledger.cli.common import console, runtime, send
 from ledger.commands import (
     AdjustRound, AnnounceDealMode, CloseBetting, Decide, DealCard, ExposeCard, OpenRound,
     PlaceBet, RecordIrregularity, RevealDealer, SettleRound, VoidRound,
 )
-from ledger.domain.base import Role
 from ledger.domain.round import Round, round_id
 from ledger.domain.table import Table, check_table_code, table_id
 
 app = typer.Typer(help="Record a round: bets, cards, decisions, settlement.", no_args_is_help=True)
 Code = Annotated[str, typer.Argument(help="Table code, e.g. BAC-01.")]
-Staff = Annotated[str, typer.Option("--staff", envvar="LEDGER_STAFF_ID", help="Your staff id.")]
-DealerRole = Annotated[Role, typer.Option("--role", envvar="LEDGER_ROLE", help="Your role.")]
 RoundNumber = Annotated[int | None, typer.Option("--round", help="The round you mean (checked).")]
 
 
-def _who(staff: str, role: Role, terminal: str) -> dict[str, object]:
-    return {"actor": actor(staff, role), "terminal": terminal}
-
 
 @app.command("open")
-def open_(table: Code, staff: Staff = "dealer", role: DealerRole = Role.DEALER,
-          terminal: TerminalOption = default_terminal()) -> None:
+def open_(table: Code) -> None:
     """Open the table's next round."""
-    send(OpenRound(table=table, **_who(staff, role, terminal)))
+    send(OpenRound(table=table))
 
 
 @app.command()
@@ -43,27 +34,23 @@ def bet(
     spot: Annotated[str, typer.Argument(help="ante, jackpot, bonus, play, L, 8, H, player, ...")],
     amount: Annotated[Decimal, typer.Argument(help="Patacas.")],
     player: Annotated[str | None, typer.Option(help="Player id, where several share a box.")] = None,
-    round_: RoundNumber = None, staff: Staff = "dealer", role: DealerRole = Role.DEALER,
-    terminal: TerminalOption = default_terminal(),
+    round_: RoundNumber = None,
 ) -> None:
     """Place a bet."""
-    send(PlaceBet(table=table, box=box, spot=spot, amount=amount, player=player, round=round_,
-                  **_who(staff, role, terminal)))
+    send(PlaceBet(table=table, box=box, spot=spot, amount=amount, player=player, round=round_))
 
 
 @app.command("close-betting")
-def close_betting(table: Code, round_: RoundNumber = None, staff: Staff = "dealer",
-                  role: DealerRole = Role.DEALER, terminal: TerminalOption = default_terminal()) -> None:
+def close_betting(table: Code, round_: RoundNumber = None) -> None:
     """No more bets."""
-    send(CloseBetting(table=table, round=round_, **_who(staff, role, terminal)))
+    send(CloseBetting(table=table, round=round_))
 
 
 @app.command()
 def announce(table: Code, mode: Annotated[str, typer.Argument(help="all_spaces or spaces_with_bets.")],
-             round_: RoundNumber = None, staff: Staff = "dealer", role: DealerRole = Role.DEALER,
-             terminal: TerminalOption = default_terminal()) -> None:
+             round_: RoundNumber = None) -> None:
     """Fortune 8: announce the deal mode (ends the betting)."""
-    send(AnnounceDealMode(table=table, mode=mode, round=round_, **_who(staff, role, terminal)))
+    send(AnnounceDealMode(table=table, mode=mode, round=round_))
 
 
 @app.command()
@@ -72,21 +59,18 @@ def deal(
     to: Annotated[str, typer.Argument(help="box:3, space:3, dealer, player, banker or burn.")],
     card: Annotated[str, typer.Argument(help="The card, e.g. AS (10H is fine).")],
     face_up: Annotated[bool, typer.Option("--face-up", help="Dealt face up.")] = False,
-    round_: RoundNumber = None, staff: Staff = "dealer", role: DealerRole = Role.DEALER,
-    terminal: TerminalOption = default_terminal(),
+    round_: RoundNumber = None,
 ) -> None:
     """Record one card dealt from the shoe."""
-    send(DealCard(table=table, to=to, card=card, face_up=face_up, round=round_,
-                  **_who(staff, role, terminal)))
+    send(DealCard(table=table, to=to, card=card, face_up=face_up, round=round_))
 
 
 @app.command()
 def expose(table: Code, to: Annotated[str, typer.Argument(help="Whose card.")],
            card: Annotated[str, typer.Argument(help="The card shown by mistake.")],
-           round_: RoundNumber = None, staff: Staff = "dealer", role: DealerRole = Role.DEALER,
-           terminal: TerminalOption = default_terminal()) -> None:
+           round_: RoundNumber = None) -> None:
     """Record a card exposed by mistake; the regulation decides what follows."""
-    send(ExposeCard(table=table, to=to, card=card, round=round_, **_who(staff, role, terminal)))
+    send(ExposeCard(table=table, to=to, card=card, round=round_))
 
 
 @app.command()
@@ -95,19 +79,17 @@ def decide(
     decision: Annotated[str, typer.Argument(help="raise/fold (Stud), play/surrender (Q Poker).")],
     amount: Annotated[Decimal | None, typer.Option(help="The raise (twice the ante).")] = None,
     player: Annotated[str | None, typer.Option(help="Player id (Q Poker).")] = None,
-    round_: RoundNumber = None, staff: Staff = "dealer", role: DealerRole = Role.DEALER,
-    terminal: TerminalOption = default_terminal(),
+    round_: RoundNumber = None,
 ) -> None:
     """Record a player's decision."""
     send(Decide(table=table, box=box, decision=decision, amount=amount, player=player,
-                round=round_, **_who(staff, role, terminal)))
+                round=round_))
 
 
 @app.command()
-def reveal(table: Code, round_: RoundNumber = None, staff: Staff = "dealer",
-           role: DealerRole = Role.DEALER, terminal: TerminalOption = default_terminal()) -> None:
+def reveal(table: Code, round_: RoundNumber = None) -> None:
     """The dealer shows their hand."""
-    send(RevealDealer(table=table, round=round_, **_who(staff, role, terminal)))
+    send(RevealDealer(table=table, round=round_))
 
 
 @app.command()
@@ -117,28 +99,24 @@ def irregularity(
     cards: Annotated[list[str] | None, typer.Option("--card", help="A card concerned.")] = None,
     not_correctable: Annotated[bool, typer.Option(help="The error cannot be corrected.")] = False,
     note: Annotated[str, typer.Option(help="What happened.")] = "",
-    round_: RoundNumber = None, staff: StaffOption = "supervisor",
-    role: RoleOption = Role.SUPERVISOR, terminal: TerminalOption = default_terminal(),
+    round_: RoundNumber = None,
 ) -> None:
     """Record an irregularity; the ledger applies the regulation's consequence."""
     send(RecordIrregularity(table=table, kind=kind, box=box, cards=cards or [],
-                            correctable=not not_correctable, note=note, round=round_,
-                            **_who(staff, role, terminal)))
+                            correctable=not not_correctable, note=note, round=round_))
 
 
 @app.command()
-def settle(table: Code, round_: RoundNumber = None, staff: Staff = "dealer",
-           role: DealerRole = Role.DEALER, terminal: TerminalOption = default_terminal()) -> None:
+def settle(table: Code, round_: RoundNumber = None) -> None:
     """Settle the round: the ledger computes every bet's result."""
-    send(SettleRound(table=table, round=round_, **_who(staff, role, terminal)))
+    send(SettleRound(table=table, round=round_))
 
 
 @app.command()
 def void(table: Code, reason: Annotated[str, typer.Option(help="Why.")],
-         round_: RoundNumber = None, staff: StaffOption = "supervisor",
-         role: RoleOption = Role.SUPERVISOR, terminal: TerminalOption = default_terminal()) -> None:
+         round_: RoundNumber = None) -> None:
     """Void the round in play (a supervisor's decision): every bet returned."""
-    send(VoidRound(table=table, reason=reason, round=round_, **_who(staff, role, terminal)))
+    send(VoidRound(table=table, reason=reason, round=round_))
 
 
 @app.command()
@@ -146,14 +124,14 @@ def adjust(
     table: Code, round_number: Annotated[int, typer.Argument(help="The settled round.")],
     box: Annotated[int, typer.Argument()], spot: Annotated[str, typer.Argument()],
     amount: Annotated[Decimal, typer.Argument(help="Paid to the player (negative: collected).")],
-    reason: Annotated[str, typer.Option(help="Why: the dispute's reference.")],
+    reason: Annotated[str, typer.Option(help="Why (recorded with the event).")],
+    dispute: Annotated[str, typer.Option(help="The dispute's reference: one adjustment per "
+                                         "dispute per round.")],
     player: Annotated[str | None, typer.Option()] = None,
-    staff: StaffOption = "supervisor", role: RoleOption = Role.SUPERVISOR,
-    terminal: TerminalOption = default_terminal(),
 ) -> None:
     """Record a correction to a settled round (never an edit)."""
     send(AdjustRound(table=table, round=round_number, box=box, spot=spot, amount=amount,
-                     player=player, reason=reason, **_who(staff, role, terminal)))
+                     player=player, reason=reason, dispute=dispute))
 
 
 @app.command()

@@ -7,19 +7,17 @@ the gaming day and shift in force now by `LEDGER_SHIFT_SCHEDULE`.
 from __future__ import annotations
 
 from datetime import date
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 from rich.table import Table as RichTable
 
-from ledger.cli.common import (
-    RoleOption, StaffOption, TerminalOption, actor, console, default_terminal, runtime,
-)
+from ledger.cli.common import CosignerOption, console, runtime, signed
 from ledger.commands import (
     AdjustDrop, CloseShift, EnterDrop, OpenShift, RecordCredit, RecordFill, VoidSlip, utc_now,
 )
 from ledger.commands.shift import ShiftCommand
-from ledger.domain.base import Actor, Role
 from ledger.domain.shift import Shift, describe_shift, parse_chips, plain
 from ledger.domain.shift_schedule import ShiftSchedule, parse_gaming_day
 from ledger.domain.table import check_table_code
@@ -44,10 +42,8 @@ ChipsOption = Annotated[
 ]
 DealerOption = Annotated[str, typer.Option("--dealer", help="Staff id of the dealer who signs.")]
 SupervisorOption = Annotated[
-    str, typer.Option("--supervisor", help="Staff id of the supervisor who signs.")
-]
-SupervisorRoleOption = Annotated[
-    Role, typer.Option("--supervisor-role", help="The signing supervisor's role.")
+    str, typer.Option("--supervisor", help="Staff id of the supervisor who signs: you, or the "
+                      "holder of the --cosigner key.")
 ]
 SlipOption = Annotated[int, typer.Option("--slip", min=1, help="The slip's printed number.")]
 RunnerOption = Annotated[
@@ -72,16 +68,13 @@ def _slot(schedule: ShiftSchedule, day: str | None, shift: str | None) -> tuple[
 
 
 def _record(
-    kind: type[ShiftCommand], table: str, day: str | None, shift: str | None, who: Actor,
-    terminal: str, **fields: Any,
+    kind: type[ShiftCommand], table: str, day: str | None, shift: str | None,
+    cosigners: list[Path] | None = None, **fields: Any,
 ) -> None:
     with runtime() as rt:
         gaming_day, name = _slot(rt.settings.shift_schedule, day, shift)
-        command = kind(
-            table=table, gaming_day=gaming_day, shift=name, actor=who, terminal=terminal,
-            **fields,
-        )
-        result = rt.ledger.execute(command)
+        command = kind(table=table, gaming_day=gaming_day, shift=name, **fields)
+        result = rt.ledger.execute(signed(rt, command, cosigners))
     label = describe_shift(check_table_code(table), gaming_day, name)
     console.print(f"{result.summary()}: {label}", highlight=False)
 
@@ -89,15 +82,12 @@ def _record(
 @app.command("open")
 def open_(
     table: Code, chips: ChipsOption, dealer: DealerOption, supervisor: SupervisorOption,
-    day: DayOption = None, shift: ShiftOption = None,
-    supervisor_role: SupervisorRoleOption = Role.SUPERVISOR,
-    staff: StaffOption = "pitboss", role: RoleOption = Role.PIT_BOSS,
-    terminal: TerminalOption = default_terminal(),
+    day: DayOption = None, shift: ShiftOption = None, cosigner: CosignerOption = None,
 ) -> None:
     """Open a shift with its chip inventory, signed by the dealer and a supervisor."""
     _record(
-        OpenShift, table, day, shift, actor(staff, role), terminal, chips=parse_chips(chips),
-        dealer_id=dealer, supervisor=actor(supervisor, supervisor_role),
+        OpenShift, table, day, shift, cosigner, chips=parse_chips(chips),
+        dealer_id=dealer, supervisor=supervisor,
     )
 
 
@@ -105,15 +95,13 @@ def open_(
 def fill(
     table: Code, slip: SlipOption, chips: ChipsOption, runner: RunnerOption,
     supervisor: SupervisorOption, day: DayOption = None, shift: ShiftOption = None,
-    supervisor_role: SupervisorRoleOption = Role.SUPERVISOR,
-    staff: StaffOption = "pitboss", role: RoleOption = Role.PIT_BOSS,
-    terminal: TerminalOption = default_terminal(),
+    cosigner: CosignerOption = None,
 ) -> None:
     """Record a fill slip: chips from the cage to the table (the amount is their sum)."""
     _record(
-        RecordFill, table, day, shift, actor(staff, role), terminal, slip=slip,
+        RecordFill, table, day, shift, cosigner, slip=slip,
         chips=parse_chips(chips), runner_id=runner,
-        supervisor=actor(supervisor, supervisor_role),
+        supervisor=supervisor,
     )
 
 
@@ -121,26 +109,23 @@ def fill(
 def credit(
     table: Code, slip: SlipOption, chips: ChipsOption, runner: RunnerOption,
     supervisor: SupervisorOption, day: DayOption = None, shift: ShiftOption = None,
-    supervisor_role: SupervisorRoleOption = Role.SUPERVISOR,
-    staff: StaffOption = "pitboss", role: RoleOption = Role.PIT_BOSS,
-    terminal: TerminalOption = default_terminal(),
+    cosigner: CosignerOption = None,
 ) -> None:
     """Record a credit slip: chips from the table back to the cage (the amount is their sum)."""
     _record(
-        RecordCredit, table, day, shift, actor(staff, role), terminal, slip=slip,
+        RecordCredit, table, day, shift, cosigner, slip=slip,
         chips=parse_chips(chips), runner_id=runner,
-        supervisor=actor(supervisor, supervisor_role),
+        supervisor=supervisor,
     )
 
 
 @app.command("void-slip")
 def void_slip(
     table: Code, slip: SlipOption, reason: ReasonOption, day: DayOption = None,
-    shift: ShiftOption = None, staff: StaffOption = "pitboss", role: RoleOption = Role.PIT_BOSS,
-    terminal: TerminalOption = default_terminal(),
+    shift: ShiftOption = None,
 ) -> None:
     """Void a fill or credit slip (a supervisor's act): it no longer counts."""
-    _record(VoidSlip, table, day, shift, actor(staff, role), terminal, slip=slip, reason=reason)
+    _record(VoidSlip, table, day, shift, slip=slip, reason=reason)
 
 
 @app.command()
@@ -149,12 +134,10 @@ def drop(
     counted_by: Annotated[list[str], typer.Option(
         "--counted-by", help="Staff id of a member of the count team (repeat for each).")],
     day: CountedDayOption, shift: CountedShiftOption,
-    staff: StaffOption = "pitboss", role: RoleOption = Role.PIT_BOSS,
-    terminal: TerminalOption = default_terminal(),
 ) -> None:
     """Enter the drop as counted: cash and markers (once; a supervisor adjusts it)."""
     _record(
-        EnterDrop, table, day, shift, actor(staff, role), terminal, cash=cash, markers=markers,
+        EnterDrop, table, day, shift, cash=cash, markers=markers,
         counted_by=tuple(counted_by),
     )
 
@@ -163,12 +146,10 @@ def drop(
 def adjust_drop(
     table: Code, cash: CashOption, markers: MarkersOption, reason: ReasonOption,
     day: CountedDayOption, shift: CountedShiftOption,
-    staff: StaffOption = "pitboss", role: RoleOption = Role.PIT_BOSS,
-    terminal: TerminalOption = default_terminal(),
 ) -> None:
     """Correct the drop (a supervisor's act): the new cash and markers, and why."""
     _record(
-        AdjustDrop, table, day, shift, actor(staff, role), terminal, cash=cash, markers=markers,
+        AdjustDrop, table, day, shift, cash=cash, markers=markers,
         reason=reason,
     )
 
@@ -176,15 +157,12 @@ def adjust_drop(
 @app.command()
 def close(
     table: Code, chips: ChipsOption, dealer: DealerOption, supervisor: SupervisorOption,
-    day: DayOption = None, shift: ShiftOption = None,
-    supervisor_role: SupervisorRoleOption = Role.SUPERVISOR,
-    staff: StaffOption = "pitboss", role: RoleOption = Role.PIT_BOSS,
-    terminal: TerminalOption = default_terminal(),
+    day: DayOption = None, shift: ShiftOption = None, cosigner: CosignerOption = None,
 ) -> None:
     """Close a shift with its closing inventory, signed by the dealer and a supervisor."""
     _record(
-        CloseShift, table, day, shift, actor(staff, role), terminal, chips=parse_chips(chips),
-        dealer_id=dealer, supervisor=actor(supervisor, supervisor_role),
+        CloseShift, table, day, shift, cosigner, chips=parse_chips(chips),
+        dealer_id=dealer, supervisor=supervisor,
     )
 
 

@@ -6,18 +6,14 @@ from typing import Annotated, cast
 
 import typer
 
-from ledger.cli.common import actor, console, default_terminal, runtime, send
-from ledger.cli.common import TerminalOption
+from ledger.cli.common import console, runtime, send
 from ledger.commands import BurnCards, CloseShoe, CutShoe, ShuffleShoe
-from ledger.domain.base import Role
 from ledger.domain.shoe import Shoe, ShuffleMethod
 from ledger.domain.table import Table, check_table_code, table_id
 from ledger.errors import WrongState
 
 app = typer.Typer(help="Shuffle, cut, burn and close shoes.", no_args_is_help=True)
 Code = Annotated[str, typer.Argument(help="Table code.")]
-Staff = Annotated[str, typer.Option("--staff", envvar="LEDGER_STAFF_ID", help="Your staff id.")]
-DealerRole = Annotated[Role, typer.Option("--role", envvar="LEDGER_ROLE", help="Your role.")]
 
 
 @app.command()
@@ -26,43 +22,31 @@ def shuffle(
     method: Annotated[ShuffleMethod, typer.Option(help="hand, shuffler or automatic_shuffler_dealer.")] = ShuffleMethod.HAND,
     serial: Annotated[str | None, typer.Option(help="The shuffler's serial number.")] = None,
     commitment: Annotated[str | None, typer.Option(help="SHA-256 of 'order|secret'.")] = None,
-    staff: Staff = "dealer", role: DealerRole = Role.DEALER,
-    terminal: TerminalOption = default_terminal(),
 ) -> None:
     """Start a new shoe (closing the old one)."""
-    send(ShuffleShoe(table=table, method=method, shuffler_serial=serial, commitment=commitment,
-                     actor=actor(staff, role), terminal=terminal))
+    send(ShuffleShoe(table=table, method=method, shuffler_serial=serial, commitment=commitment))
 
 
 @app.command()
 def cut(table: Code, by_whom: Annotated[str, typer.Option("--by", help="Who cut.")],
-        at: Annotated[int | None, typer.Option(help="Cards before the cut card.")] = None,
-        staff: Staff = "dealer", role: DealerRole = Role.DEALER,
-        terminal: TerminalOption = default_terminal()) -> None:
+        at: Annotated[int | None, typer.Option(help="Cards before the cut card.")] = None) -> None:
     """Record the cut and where the cut card sits."""
-    send(CutShoe(table=table, cut_by=by_whom, cut_card_position=at, actor=actor(staff, role),
-                 terminal=terminal))
+    send(CutShoe(table=table, cut_by=by_whom, cut_card_position=at))
 
 
 @app.command()
 def burn(table: Code, count: Annotated[int | None, typer.Option(help="How many.")] = None,
-         cards: Annotated[list[str] | None, typer.Option("--card", help="A burned card, if shown.")] = None,
-         staff: Staff = "dealer", role: DealerRole = Role.DEALER,
-         terminal: TerminalOption = default_terminal()) -> None:
+         cards: Annotated[list[str] | None, typer.Option("--card", help="A burned card, if shown.")] = None) -> None:
     """Burn cards from the shoe."""
-    send(BurnCards(table=table, count=count, cards=cards or [], actor=actor(staff, role),
-                   terminal=terminal))
+    send(BurnCards(table=table, count=count, cards=cards or []))
 
 
 @app.command()
 def close(table: Code,
           order: Annotated[str | None, typer.Option(help="The revealed order, 'AS KH ...'.")] = None,
-          secret: Annotated[str | None, typer.Option(help="The revealed secret.")] = None,
-          staff: Staff = "dealer", role: DealerRole = Role.DEALER,
-          terminal: TerminalOption = default_terminal()) -> None:
+          secret: Annotated[str | None, typer.Option(help="The revealed secret.")] = None) -> None:
     """Close the shoe; with a commitment, reveal its order and secret."""
-    send(CloseShoe(table=table, revealed_order=order.split() if order else None, secret=secret,
-                   actor=actor(staff, role), terminal=terminal))
+    send(CloseShoe(table=table, revealed_order=order.split() if order else None, secret=secret))
 
 
 @app.command()

@@ -12,13 +12,18 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from ledger.bootstrap import open_ledger
 from ledger.cli.common import console
 from ledger.errors import InvalidInput
+from ledger.identity.credentials import acting
+from ledger.identity.keys import Credential
+from ledger.simulation.staffing import FloorStaff
 from ledger.simulation.floor import GAME_ORDER, FloorResult, floor_plan, run_floor
 
 
 def simulate_floor(tables: int, rounds: int, seed: int, day: date,
                    games: tuple[str, ...] = GAME_ORDER,
-                   irregularity_rate: float = 0.01) -> FloorResult:  # money-safe
-    """Run the floor with a progress bar of rounds recorded and events per second."""
+                   irregularity_rate: float = 0.01,  # money-safe
+                   operator: tuple[Credential, Credential] | None = None) -> FloorResult:
+    """Run the floor with a progress bar of rounds recorded and events per second; staffed by
+    `operator` (an administrator's and their console's credentials; default: the settings')."""
     plan = floor_plan(tables, games)
     total = tables * rounds
     with open_ledger() as rt, Progress(
@@ -33,7 +38,9 @@ def simulate_floor(tables: int, rounds: int, seed: int, day: date,
             seconds = max(time.perf_counter() - started, 1e-9)  # money-safe: a duration
             progress.update(task, advance=1, rate=f"{events / seconds:,.0f} events/s")
 
-        result = run_floor(rt.ledger, plan, rounds=rounds, seed=seed, day=day, on_round=on_round,
+        administrator, terminal = operator or acting(rt.settings)
+        staff = FloorStaff.under(rt.ledger, administrator, terminal, rt.settings.simulator_keys_dir)
+        result = run_floor(rt.ledger, staff, plan, rounds=rounds, seed=seed, day=day, on_round=on_round,
                            irregularity_rate=irregularity_rate)
         elapsed = time.perf_counter() - started
     tallies = result.tables.values()
@@ -60,7 +67,11 @@ def simulate(
         min=0.0, max=0.5, help="Chance per round of a card exposed by mistake; misdeals come "
         "at a third of it and shuffler failures (shuffler tables) at half.")] = 0.01,
 ) -> None:
-    """Simulate a shift on a floor of tables of every game, as dealer terminals would send it."""
+    """Simulate a shift on a floor of tables of every game, as dealer terminals would send it.
+
+    Run it as an administrator (your staff and terminal credentials): the floor's staff are
+    enrolled and its terminals registered under your signature, their keys kept in
+    LEDGER_SIMULATOR_KEYS."""
     chosen = tuple(g.strip() for g in games.split(",") if g.strip())
     unknown = [g for g in chosen if g not in GAME_ORDER]
     if unknown:

@@ -8,11 +8,8 @@ from typing import Annotated
 import typer
 from rich.table import Table as RichTable
 
-from ledger.cli.common import (
-    RoleOption, StaffOption, TerminalOption, actor, console, default_terminal, runtime,
-)
+from ledger.cli.common import console, runtime, send
 from ledger.commands import CloseTable, OpenTable, SignInDealer, SignOutDealer
-from ledger.domain.base import Role
 from ledger.errors import InvalidInput
 from ledger.queries import floor_tables, table_view
 
@@ -45,59 +42,35 @@ def open_(
     )] = None,
     authorisation: Annotated[str | None, typer.Option(
         help="The DICJ authorisation of the house settings.")] = None,
-    staff: StaffOption = "pitboss",
-    role: RoleOption = Role.PIT_BOSS,
-    terminal: TerminalOption = default_terminal(),
 ) -> None:
     """Open a table (or re-open it for a new gaming day)."""
     command = OpenTable(
         table=table, game=game, rule_set=rules, min_bet=min_bet, max_bet=max_bet, pit=pit,
         settings=_settings(setting or []), authorisation=authorisation,
-        actor=actor(staff, role), terminal=terminal,
     )
-    with runtime() as rt:
-        console.print(rt.ledger.execute(command).summary(), highlight=False)
+    send(command)
 
 
 @app.command()
-def close(
-    table: Code, staff: StaffOption = "pitboss", role: RoleOption = Role.PIT_BOSS,
-    terminal: TerminalOption = default_terminal(),
-) -> None:
+def close(table: Code) -> None:
     """Close a table (its dealer is signed out)."""
-    with runtime() as rt:
-        result = rt.ledger.execute(
-            CloseTable(table=table, actor=actor(staff, role), terminal=terminal)
-        )
-        console.print(result.summary(), highlight=False)
+    send(CloseTable(table=table))
 
 
 @app.command("sign-in")
 def sign_in(
     table: Code, dealer: Annotated[str, typer.Argument(help="Dealer's staff id.")],
-    staff: StaffOption = "pitboss", role: RoleOption = Role.PIT_BOSS,
-    terminal: TerminalOption = default_terminal(),
 ) -> None:
-    """Sign a dealer in at a table."""
-    with runtime() as rt:
-        command = SignInDealer(
-            table=table, dealer_id=dealer, actor=actor(staff, role), terminal=terminal
-        )
-        console.print(rt.ledger.execute(command).summary(), highlight=False)
+    """Sign a dealer in at a table (a dealer badges in themselves; a supervisor may for them)."""
+    send(SignInDealer(table=table, dealer_id=dealer))
 
 
 @app.command("sign-out")
 def sign_out(
     table: Code, dealer: Annotated[str, typer.Argument(help="Dealer's staff id.")],
-    staff: StaffOption = "pitboss", role: RoleOption = Role.PIT_BOSS,
-    terminal: TerminalOption = default_terminal(),
 ) -> None:
     """Sign a dealer out of a table."""
-    with runtime() as rt:
-        command = SignOutDealer(
-            table=table, dealer_id=dealer, actor=actor(staff, role), terminal=terminal
-        )
-        console.print(rt.ledger.execute(command).summary(), highlight=False)
+    send(SignOutDealer(table=table, dealer_id=dealer))
 
 
 @app.command()

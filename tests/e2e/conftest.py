@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import secrets
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -10,7 +11,19 @@ from pathlib import Path
 
 import pytest
 
+from ledger.bootstrap import open_ledger
+from ledger.domain.base import Role
+from ledger.domain.registry import TerminalKind
+from ledger.identity.keyring import Administrator
+from tests.conftest import _create_database, _drop_database
+from tests.signing import (
+    ADMIN, CONSOLE, E2E_PIT_BOSS, E2E_WORKSTATION, KEYRING, acting_env, credential_env,
+)
+
 LEDGER = str(Path(sys.executable).with_name("ledger"))
+NO_CREDENTIALS: dict[str, str | None] = {  # a newcomer's environment: no key of their own
+    "LEDGER_STAFF_CREDENTIAL": None, "LEDGER_TERMINAL_CREDENTIAL": None,
+    "LEDGER_STAFF_KEY": None, "LEDGER_TERMINAL_KEY": None}
 
 
 @dataclass
@@ -24,12 +37,13 @@ class Result:
 def cli(database):
     """`cli("table", "open", ...)` runs the ledger against this test's own database."""
 
-    def run(*args: str, url: str | None = None, extra_env: dict[str, str] | None = None,
+    def run(*args: str, url: str | None = None, extra_env: dict[str, str | None] | None = None,
             cwd: str | None = None) -> Result:
         env = {
             **os.environ, "LEDGER_DATABASE_URL": url or database.url, "COLUMNS": "200",
-            "LEDGER_TERMINAL": "e2e", **(extra_env or {}),
+            **acting_env(E2E_PIT_BOSS, E2E_WORKSTATION), **(extra_env or {}),
         }
+        env = {key: value for key, value in env.items() if value is not None}  # None: unset
         done = subprocess.run(
             [LEDGER, *args], env=env, capture_output=True, text=True, timeout=300, check=False,
             cwd=cwd,
@@ -37,3 +51,34 @@ def cli(database):
         return Result(done.returncode, done.stdout, done.stderr)
 
     return run
+
+
+@pytest.fixture
+def as_staff(settings):
+    """`cli(..., extra_env=as_staff("D-101", "dealer"))`: acts as D-101, enrolled (the first time)
+    with these roles by the test administrator, at a terminal of this kind."""
+
+    def enrol(staff_id: str, *roles: str, terminal: str = "PIT-E2E",
+              kind: TerminalKind = TerminalKind.PIT_WORKSTATION) -> dict[str, str]:
+        with open_ledger(settings) as rt:
+            admin = Administrator(rt.ledger, KEYRING, ADMIN, CONSOLE)
+            admin.ensure_staff(staff_id, staff_id, [Role(role) for role in roles])
+            admin.ensure_terminal(terminal, kind, "e2e floor")
+        return acting_env(staff_id, terminal)
+
+    return enrol
+
+
+@pytest.fixture
+def as_admin() -> dict[str, str]:
+    """The environment of the test administrator at their console."""
+    return credential_env()
+
+
+@pytest.fixture
+def empty_database(server):
+    """A database no `ledger db init` has touched: no schema, no registry."""
+    name = f"ledger_empty_{secrets.token_hex(4)}"
+    database = _create_database(server, name)
+    yield database
+    _drop_database(server, name)

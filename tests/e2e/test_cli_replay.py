@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from ledger.bootstrap import open_ledger
+from tests.signing import open_ledger
 from ledger.domain.jackpot_pool import JackpotPool, pool_id
 
 from tests.integration import replay_rounds as rounds

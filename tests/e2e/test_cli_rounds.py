@@ -7,9 +7,12 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+from ledger.domain.registry import TerminalKind
+from tests.signing import event_count
+
 
 def _events(superuser) -> int:
-    return superuser.execute("SELECT count(*) FROM ledger_events").fetchone()[0]
+    return event_count(superuser)
 
 
 def _settled(superuser) -> dict[tuple[int, str, str | None], tuple[str, Decimal, Decimal, Decimal]]:
@@ -21,16 +24,16 @@ def _settled(superuser) -> dict[tuple[int, str, str | None], tuple[str, Decimal,
             for (b,) in rows}
 
 
-def ok(cli, *args: str) -> str:
-    result = cli(*args)
+def ok(cli, *args: str, env: dict[str, str] | None = None) -> str:
+    result = cli(*args, extra_env=env)
     assert result.code == 0, result.err
     return result.out
 
 
-def refused(cli, superuser, *args: str) -> str:
+def refused(cli, superuser, *args: str, env: dict[str, str] | None = None) -> str:
     """The command's one-line refusal, once checked that it recorded nothing."""
     before = _events(superuser)
-    result = cli(*args)
+    result = cli(*args, extra_env=env)
     assert result.code == 1, result.out
     lines = result.err.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: "), result.err
@@ -38,10 +41,11 @@ def refused(cli, superuser, *args: str) -> str:
     return lines[0]
 
 
-def test_a_baccarat_coup_through_the_cli(cli, superuser):
+def test_a_baccarat_coup_through_the_cli(cli, superuser, as_staff):
     ok(cli, "table", "open", "BAC-01", "--game", "baccarat", "--min", "100", "--max", "50000")
     ok(cli, "table", "sign-in", "BAC-01", "D-101")
-    ok(cli, "shoe", "shuffle", "BAC-01", "--staff", "D-101")
+    ok(cli, "shoe", "shuffle", "BAC-01", env=as_staff("D-101", "dealer", terminal="BAC-01-DT",
+                                                     kind=TerminalKind.DEALER_TERMINAL))
     ok(cli, "shoe", "cut", "BAC-01", "--by", "player P-3", "--at", "404")
     assert "recorded CardsBurned" in ok(cli, "shoe", "burn", "BAC-01", "--count", "8")
     ok(cli, "round", "open", "BAC-01")
@@ -95,7 +99,8 @@ def test_a_q_poker_round_through_the_cli(cli, superuser):
     assert "freshly shuffled deck" in refused(cli, superuser, "round", "open", "QP-01")
 
 
-def test_a_q_poker_dealer_card_exposed_is_voided_by_a_supervisor_not_a_dealer(cli, superuser):
+def test_a_q_poker_dealer_card_exposed_is_voided_by_a_supervisor_not_a_dealer(
+        cli, superuser, as_staff):
     ok(cli, "table", "open", "QP-02", "--game", "q-poker", "--min", "100", "--max", "20000")
     ok(cli, "table", "sign-in", "QP-02", "D-101")
     ok(cli, "shoe", "shuffle", "QP-02")
@@ -103,11 +108,12 @@ def test_a_q_poker_dealer_card_exposed_is_voided_by_a_supervisor_not_a_dealer(cl
     ok(cli, "round", "bet", "QP-02", "2", "play", "500")
     ok(cli, "round", "deal", "QP-02", "box:2", "AS")
     ok(cli, "round", "deal", "QP-02", "dealer", "KD")
-    assert refused(cli, superuser, "round", "expose", "QP-02", "dealer", "KD", "--staff",
-                   "D-101") == ("error: an exposed card that voids QP-02 round 1 needs a "
-                                "supervisor or pit boss: dealer D-101 cannot.")
-    voided = ok(cli, "round", "expose", "QP-02", "dealer", "KD", "--role", "supervisor",
-                "--staff", "S-201")
+    dealer = as_staff("D-101", "dealer", terminal="QP-02-DT", kind=TerminalKind.DEALER_TERMINAL)
+    assert refused(cli, superuser, "round", "expose", "QP-02", "dealer", "KD", env=dealer) == (
+        "error: an exposed card that voids QP-02 round 1 needs a supervisor or pit boss: "
+        "dealer D-101 cannot.")
+    voided = ok(cli, "round", "expose", "QP-02", "dealer", "KD",
+                env=as_staff("S-201", "supervisor"))
     assert "CardExposed, BetSettled, Voided, RoundFinished" in voided
     assert _settled(superuser) == {
         (2, "play", None): ("returned", Decimal("500.00"), Decimal("0"), Decimal("0"))}
@@ -139,15 +145,16 @@ def test_a_fortune8_round_through_the_cli(cli, superuser):
     assert "TD" in ok(cli, "round", "show", "F8-01")
 
 
-def test_cli_refusals_are_one_red_line_and_exit_1(cli, superuser):
+def test_cli_refusals_are_one_red_line_and_exit_1(cli, superuser, as_staff):
     ok(cli, "table", "open", "F8-02", "--game", "fortune-8", "--min", "100", "--max", "20000")
     ok(cli, "table", "sign-in", "F8-02", "D-101")
     ok(cli, "shoe", "shuffle", "F8-02")
     ok(cli, "shoe", "cut", "F8-02", "--by", "dealer", "--at", "300")
     ok(cli, "round", "open", "F8-02")
     ok(cli, "round", "bet", "F8-02", "3", "L", "100")
-    assert refused(cli, superuser, "round", "void", "F8-02", "--reason", "dispute", "--role",
-                   "dealer", "--staff", "D-101") == (
+    dealer = as_staff("D-101", "dealer", terminal="F8-02-DT", kind=TerminalKind.DEALER_TERMINAL)
+    assert refused(cli, superuser, "round", "void", "F8-02", "--reason", "dispute",
+                   env=dealer) == (
         "error: voiding a round needs a supervisor or pit boss: dealer D-101 cannot.")
     assert "'1X' is not a card" in refused(cli, superuser, "round", "deal", "F8-02", "space:3",
                                            "1X")

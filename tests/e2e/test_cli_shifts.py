@@ -6,20 +6,22 @@ from datetime import UTC, datetime
 
 import pytest
 
+from ledger.domain.registry import TerminalKind
 from ledger.domain.shift_schedule import ShiftSchedule
+from tests.signing import event_count, key_file
 
 DAY = ("--day", "2026-11-22", "--shift", "day")
 
 
 def _events(superuser) -> int:
-    return superuser.execute("SELECT count(*) FROM ledger_events").fetchone()[0]
+    return event_count(superuser)
 
 
 def _open_table_and_shift(cli, *where: str) -> None:
     assert cli("table", "open", "BAC-01", "--game", "baccarat", "--min", "100",
                "--max", "50000").code == 0
     opened = cli("shift", "open", "BAC-01", *(where or DAY), "--chips", "1000=50,100=40",
-                 "--dealer", "D-1", "--supervisor", "S-1")
+                 "--dealer", "D-1", "--supervisor", "S-1", "--cosigner", key_file("S-1"))
     assert opened.code == 0, opened.err
 
 
@@ -30,19 +32,25 @@ def _refused(result) -> str:
     return lines[0]
 
 
-def test_a_whole_shift_is_opened_filled_credited_dropped_closed_and_shown(cli):
+def _count_room(as_staff) -> dict[str, str]:
+    return as_staff("C-1", "count_team", terminal="COUNT-E2E", kind=TerminalKind.COUNT_ROOM)
+
+
+def test_a_whole_shift_is_opened_filled_credited_dropped_closed_and_shown(cli, as_staff):
     _open_table_and_shift(cli)
+    count_room = _count_room(as_staff)
     steps = [
-        ("fill", "--slip", "1043", "--chips", "1000=20", "--runner", "R-1", "--supervisor", "S-1"),
-        ("credit", "--slip", "1044", "--chips", "5000=2", "--runner", "R-2", "--supervisor", "S-1"),
-        ("fill", "--slip", "1045", "--chips", "1000=99", "--runner", "R-1", "--supervisor", "S-1"),
+        ("fill", "--slip", "1043", "--chips", "1000=20", "--runner", "R-1", "--supervisor", "S-1", "--cosigner", key_file("S-1")),
+        ("credit", "--slip", "1044", "--chips", "5000=2", "--runner", "R-2", "--supervisor", "S-1", "--cosigner", key_file("S-1")),
+        ("fill", "--slip", "1045", "--chips", "1000=99", "--runner", "R-1", "--supervisor", "S-1", "--cosigner", key_file("S-1")),
         ("void-slip", "--slip", "1045", "--reason", "keyed twice"),
         ("drop", "--cash", "30000", "--markers", "5000", "--counted-by", "C-1",
          "--counted-by", "C-2"),
-        ("close", "--chips", "1000=45,100=40", "--dealer", "D-2", "--supervisor", "S-1"),
+        ("close", "--chips", "1000=45,100=40", "--dealer", "D-2", "--supervisor", "S-1", "--cosigner", key_file("S-1")),
     ]
     for action, *options in steps:
-        done = cli("shift", action, "BAC-01", *DAY, *options)
+        done = cli("shift", action, "BAC-01", *DAY, *options,
+                   extra_env=count_room if action == "drop" else None)
         assert done.code == 0, done.err
         assert "the day shift of BAC-01 on 2026-11-22" in done.out
     shown = cli("shift", "show", "BAC-01", *DAY)
@@ -54,25 +62,26 @@ def test_a_whole_shift_is_opened_filled_credited_dropped_closed_and_shown(cli):
     assert "accounting win  20,000.00" in out
 
 
-def test_the_count_room_enters_the_drop_after_the_shift_closed(cli, superuser):
+def test_the_count_room_enters_the_drop_after_the_shift_closed(cli, superuser, as_staff):
     _open_table_and_shift(cli)
     closed = cli("shift", "close", "BAC-01", *DAY, "--chips", "1000=50,100=40", "--dealer", "D-2",
-                 "--supervisor", "S-1")
+                 "--supervisor", "S-1", "--cosigner", key_file("S-1"))
     assert closed.code == 0, closed.err
     pending = cli("shift", "show", "BAC-01", *DAY)
     assert "drop            not counted yet" in pending.out
     assert "accounting win  -" in pending.out
     before = _events(superuser)
     line = _refused(cli("shift", "fill", "BAC-01", *DAY, "--slip", "1", "--chips", "1000=1",
-                        "--runner", "R-1", "--supervisor", "S-1"))
+                        "--runner", "R-1", "--supervisor", "S-1", "--cosigner", key_file("S-1")))
     assert "nothing more is recorded on it but the count of its drop" in line
     assert _events(superuser) == before
     unnamed = cli("shift", "drop", "BAC-01", "--cash", "1500", "--markers", "0",
-                  "--counted-by", "C-1")  # the shift in force now may not be the one counted
+                  "--counted-by", "C-1", extra_env=_count_room(as_staff))  # the shift in force
+    # now may not be the one counted
     assert unnamed.code == 2 and "--day" in unnamed.err
     assert _events(superuser) == before
     dropped = cli("shift", "drop", "BAC-01", *DAY, "--cash", "1500", "--markers", "0",
-                  "--counted-by", "C-1", "--counted-by", "C-2")
+                  "--counted-by", "C-1", "--counted-by", "C-2", extra_env=_count_room(as_staff))
     assert dropped.code == 0, dropped.err
     assert "accounting win  1,500.00" in cli("shift", "show", "BAC-01", *DAY).out
 
@@ -81,7 +90,7 @@ def test_an_unknown_denomination_is_one_line_exit_1_and_nothing_recorded(cli, su
     cli("table", "open", "BAC-01", "--game", "baccarat", "--min", "100", "--max", "50000")
     before = _events(superuser)
     result = cli("shift", "open", "BAC-01", *DAY, "--chips", "100=40,7=3",
-                 "--dealer", "D-1", "--supervisor", "S-1")
+                 "--dealer", "D-1", "--supervisor", "S-1", "--cosigner", key_file("S-1"))
     assert _refused(result) == (
         "error: denomination 7.00 is not a chip of this casino: chips are 1, 5, 10, 25, 100, "
         "500, 1000, 5000, 10000, 25000, 50000, 100000."
@@ -91,7 +100,7 @@ def test_an_unknown_denomination_is_one_line_exit_1_and_nothing_recorded(cli, su
 
 def test_a_reused_slip_number_is_one_line_exit_1_and_nothing_recorded(cli, superuser):
     _open_table_and_shift(cli)
-    slip = ("--slip", "1043", "--chips", "1000=20", "--runner", "R-1", "--supervisor", "S-1")
+    slip = ("--slip", "1043", "--chips", "1000=20", "--runner", "R-1", "--supervisor", "S-1", "--cosigner", key_file("S-1"))
     assert cli("shift", "fill", "BAC-01", *DAY, *slip).code == 0
     before = _events(superuser)
     line = _refused(cli("shift", "fill", "BAC-01", *DAY, *slip))
@@ -103,18 +112,18 @@ def test_closing_an_unopened_shift_is_one_line_exit_1_and_nothing_recorded(cli, 
     cli("table", "open", "BAC-01", "--game", "baccarat", "--min", "100", "--max", "50000")
     before = _events(superuser)
     result = cli("shift", "close", "BAC-01", *DAY, "--chips", "1000=45",
-                 "--dealer", "D-2", "--supervisor", "S-1")
+                 "--dealer", "D-2", "--supervisor", "S-1", "--cosigner", key_file("S-1"))
     assert _refused(result) == "error: the day shift of BAC-01 on 2026-11-22 was never opened."
     assert _events(superuser) == before
 
 
-def test_a_dealer_cannot_void_a_slip(cli, superuser):
+def test_a_dealer_cannot_void_a_slip(cli, superuser, as_staff):
     _open_table_and_shift(cli)
     cli("shift", "fill", "BAC-01", *DAY, "--slip", "1", "--chips", "100=1", "--runner", "R-1",
-        "--supervisor", "S-1")
+        "--supervisor", "S-1", "--cosigner", key_file("S-1"))
     before = _events(superuser)
     line = _refused(cli("shift", "void-slip", "BAC-01", *DAY, "--slip", "1", "--reason", "oops",
-                        "--staff", "D-1", "--role", "dealer"))
+                        extra_env=as_staff("D-1", "dealer")))
     assert line == "error: voiding a slip needs a supervisor or pit boss: dealer D-1 cannot."
     assert _events(superuser) == before
 

@@ -12,6 +12,7 @@ import pytest
 from ledger.domain.round import round_id
 from ledger.domain.table import table_id
 
+from ledger.domain.registry import TerminalKind
 from tests.integration.stud_builders import (
     QUALIFYING_DEALER, deal_order, event_count, recorded, settled_bets,
 )
@@ -25,9 +26,10 @@ def ok(result) -> str:
     return result.out
 
 
-def refused(cli, superuser, sentence: str, *args: str) -> None:
+def refused(cli, superuser, sentence: str, *args: str, **env: object) -> None:
+    """`cli` may be `dealer`: the refusal is one line and nothing is recorded."""
     before = event_count(superuser)
-    result = cli(*args)
+    result = cli(*args, **env)
     assert result.code == 1
     lines = result.err.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: ") and sentence in lines[0], result.err
@@ -36,24 +38,32 @@ def refused(cli, superuser, sentence: str, *args: str) -> None:
 
 def open_linked_table(cli, code: str, rules: str, *house: str) -> None:
     ok(cli("table", "open", code, "--game", "stud-poker", "--rules", rules, "--min", "100",
-           "--max", "10000", "--staff", "PB-7", *house))
+           "--max", "10000", *house))
     ok(cli("table", "sign-in", code, "D-101"))
     ok(cli("jackpot", "create", POOL, "--seed", "100000", "--royal", "200000",
            "--straight-flush", "20000", "--four", "5000", "--full-house", "1500",
-           "--flush", "1000", "--rate", "0.5", "--staff", "SV-7"))
-    ok(cli("jackpot", "link", POOL, code, "--staff", "SV-7"))
+           "--flush", "1000", "--rate", "0.5"))
+    ok(cli("jackpot", "link", POOL, code))
 
 
-def start_round(cli, code: str) -> None:
-    ok(cli("shoe", "shuffle", code, "--staff", "D-101"))
-    ok(cli("round", "open", code, "--staff", "D-101"))
-    ok(cli("round", "bet", code, "1", "ante", "100", "--staff", "D-101"))
-    ok(cli("round", "bet", code, "1", "jackpot", "10", "--staff", "D-101"))
+@pytest.fixture
+def dealer(cli, as_staff):
+    """`dealer("round", "open", ...)`: the command as dealer D-101 sends it from the table's
+    dealer terminal."""
+    env = as_staff("D-101", "dealer", terminal="SP-DT", kind=TerminalKind.DEALER_TERMINAL)
+    return lambda *args: cli(*args, extra_env=env)
 
 
-def deal(cli, code: str, cards: list[tuple[str, str]]) -> None:
+def start_round(dealer, code: str) -> None:
+    ok(dealer("shoe", "shuffle", code))
+    ok(dealer("round", "open", code))
+    ok(dealer("round", "bet", code, "1", "ante", "100"))
+    ok(dealer("round", "bet", code, "1", "jackpot", "10"))
+
+
+def deal(dealer, code: str, cards: list[tuple[str, str]]) -> None:
     for to, card in cards:
-        ok(cli("round", "deal", code, to, card, "--staff", "D-101"))
+        ok(dealer("round", "deal", code, to, card))
 
 
 @pytest.mark.parametrize(
@@ -63,18 +73,18 @@ def deal(cli, code: str, cards: list[tuple[str, str]]) -> None:
       ("--setting", "royal_odds=80", "--authorisation", "DICJ-AUTH-2004-013"), "16000.00")],
 )
 def test_stud_a_complete_round_typed_at_the_cli_royal_flush_at_the_rule_sets_odds(
-    cli, superuser, code, rules, house, raise_payout
+    cli, superuser, dealer, code, rules, house, raise_payout
 ):
     open_linked_table(cli, code, rules, *house)
-    start_round(cli, code)
-    deal(cli, code, deal_order(ROYAL, QUALIFYING_DEALER))
+    start_round(dealer, code)
+    deal(dealer, code, deal_order(ROYAL, QUALIFYING_DEALER))
     refused(cli, superuser, "a sixth card to box 1: a Stud Poker hand has five cards.",
             "round", "deal", code, "box:1", "2H")
     refused(cli, superuser, "the raise must be exactly twice the ante: box 1 ante 100.00 needs "
             "200.00, not 150.00.", "round", "decide", code, "1", "raise", "--amount", "150")
-    ok(cli("round", "decide", code, "1", "raise", "--amount", "200", "--staff", "D-101"))
-    ok(cli("round", "reveal", code, "--staff", "D-101"))
-    settled = ok(cli("round", "settle", code, "--staff", "D-101"))
+    ok(dealer("round", "decide", code, "1", "raise", "--amount", "200"))
+    ok(dealer("round", "reveal", code))
+    settled = ok(dealer("round", "settle", code))
     assert "JackpotPrizeAwarded" in settled and "BetSettled" in settled
 
     assert settled_bets(superuser, round_id(table_id(code), 1)) == {
@@ -94,29 +104,30 @@ def test_stud_a_complete_round_typed_at_the_cli_royal_flush_at_the_rule_sets_odd
 
 
 def test_stud_art11_1_a_supervisor_records_a_wrong_count_at_the_cli_and_the_jackpot_bet_carries(
-    cli, superuser
+    cli, superuser, dealer, as_staff
 ):
     code = "SP-05"
     open_linked_table(cli, code, "stud-poker/2004")
-    start_round(cli, code)
-    deal(cli, code, deal_order(ROYAL, QUALIFYING_DEALER)[:3])
-    refused(cli, superuser, "an irregularity that voids SP-05 round 1 needs a supervisor",
-            "round", "irregularity", code, "wrong_count", "--box", "1", "--staff", "D-101",
-            "--role", "dealer")
+    start_round(dealer, code)
+    deal(dealer, code, deal_order(ROYAL, QUALIFYING_DEALER)[:3])
+    refused(dealer, superuser, "an irregularity that voids SP-05 round 1 needs a supervisor",
+            "round", "irregularity", code, "wrong_count", "--box", "1")
     voided = ok(cli("round", "irregularity", code, "wrong_count", "--box", "1",
-                    "--note", "two cards at once to box 1", "--staff", "SV-7"))
+                    "--note", "two cards at once to box 1",
+                    extra_env=as_staff("SV-7", "supervisor")))
     assert "Voided" in voided and "JackpotBetsCarried" in voided
     assert settled_bets(superuser, round_id(table_id(code), 1)) == {
         (1, "ante", "100.00", "returned", "100.00", "0.00"),
         (1, "jackpot", "10.00", "carried", "10.00", "0.00"),
     }
-    ok(cli("shoe", "shuffle", code, "--staff", "D-101"))
-    ok(cli("round", "open", code, "--staff", "D-101"))
+    ok(dealer("shoe", "shuffle", code))
+    ok(dealer("round", "open", code))
     shown = ok(cli("round", "show", code))
     assert "round 2" in shown and "jackpot" in shown and "10.00" in shown
 
 
-def test_stud_bad_input_at_the_cli_is_one_red_line_exit_1_and_nothing_recorded(cli, superuser):
+def test_stud_bad_input_at_the_cli_is_one_red_line_exit_1_and_nothing_recorded(
+        cli, superuser, dealer, as_staff):
     code = "SP-06"
     open_linked_table(cli, code, "stud-poker/2004")
     ok(cli("shoe", "shuffle", code))
@@ -127,15 +138,15 @@ def test_stud_bad_input_at_the_cli_is_one_red_line_exit_1_and_nothing_recorded(c
     refused(cli, superuser, "box 2 ante: 10000.01 is above the table maximum 10000.00.",
             "round", "bet", code, "2", "ante", "10000.01")
     cards = deal_order({1: "KH KS 9D 9C 3H"}, QUALIFYING_DEALER)
-    deal(cli, code, cards[:1])
+    deal(dealer, code, cards[:1])
     refused(cli, superuser, "bets are closed: no bet is accepted on box 2",
             "round", "bet", code, "2", "ante", "100")
     refused(cli, superuser, "KH is already dealt: Stud Poker uses one deck.",
             "round", "deal", code, "dealer", "KH")
     refused(cli, superuser, "'1X' is not a card", "round", "deal", code, "dealer", "1X")
     refused(cli, superuser, "voiding a round needs a supervisor or pit boss: dealer D-9 cannot.",
-            "round", "void", code, "--reason", "dealer wants to", "--staff", "D-9",
-            "--role", "dealer")
+            "round", "void", code, "--reason", "dealer wants to",
+            extra_env=as_staff("D-9", "dealer"))
     refused(cli, superuser, "'royal_odds' is not a house setting: write KEY=VALUE",
             "table", "open", "SP-07", "--game", "stud-poker", "--min", "100", "--max", "1000",
             "--setting", "royal_odds")

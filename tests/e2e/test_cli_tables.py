@@ -1,15 +1,16 @@
 """The CLI as a pit boss runs it: tables, events, verification, and errors as one line."""
 
 from __future__ import annotations
+from tests.signing import event_count
 
 
 def _events(superuser) -> int:
-    return superuser.execute("SELECT count(*) FROM ledger_events").fetchone()[0]
+    return event_count(superuser)
 
 
 def test_a_pit_boss_opens_shows_lists_and_closes_a_table(cli):
     opened = cli("table", "open", "SP-01", "--game", "stud-poker", "--rules", "stud-poker/2003",
-                 "--min", "100", "--max", "20000", "--staff", "PB-1")
+                 "--min", "100", "--max", "20000")
     assert opened.code == 0, opened.err
     assert "recorded Opened" in opened.out
     assert cli("table", "sign-in", "SP-01", "D-7").code == 0
@@ -22,19 +23,20 @@ def test_a_pit_boss_opens_shows_lists_and_closes_a_table(cli):
     assert "closed" in cli("table", "list").out
 
 
-def test_events_tail_and_show_print_what_was_recorded_and_by_whom(cli):
+def test_events_tail_and_show_print_what_was_recorded_and_by_whom(cli, as_staff):
     cli("table", "open", "BAC-01", "--game", "baccarat", "--min", "100", "--max", "50000",
-        "--staff", "PB-9")
+        extra_env=as_staff("PB-9", "pit_boss"))
     tail = cli("events", "tail", "-n", "5")
-    assert tail.code == 0 and "Table.Opened" in tail.out and "PB-9" in tail.out
+    assert tail.code == 0 and "Table.Opened" in tail.out and "pit_boss PB-9" in tail.out
     shown = cli("events", "show", "BAC-01")
     assert '"max_bet": "50000.00"' in shown.out
 
 
-def test_db_status_counts_the_events(cli):
+def test_db_status_counts_the_events(cli, superuser):
+    before = superuser.execute("SELECT count(*) FROM ledger_events").fetchone()[0]
     cli("table", "open", "BAC-02", "--game", "baccarat", "--min", "100", "--max", "500")
     status = cli("db", "status")
-    assert status.code == 0 and "events" in status.out and " 2 " in status.out
+    assert status.code == 0 and "events" in status.out and f" {before + 2} " in status.out
 
 
 def test_unknown_game_is_one_red_line_exit_1_and_nothing_recorded(cli, superuser):

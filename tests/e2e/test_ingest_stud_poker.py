@@ -1,33 +1,37 @@
 """`ledger ingest FILE.jsonl` with Stud Poker rounds, as a dealer terminal would send them.
 
-The file holds two complete rounds, one per rule version, with a few bad lines among them: a
-line cut short, a command that does not exist, and a raise that is not twice the ante. Those
-lines are reported and record nothing; every other line goes in. The same file ingested again
-records nothing new.
+The file holds two complete rounds, one per rule version, every line signed by the person who
+sent it at their terminal, with a few bad lines among them: a line cut short, a command that
+does not exist, and a raise that is not twice the ante. Those lines are reported and record
+nothing; every other line goes in. The same file ingested again records nothing new.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+from uuid import uuid4
 
 from ledger.commands import Decide
 from ledger.domain.round import round_id
 from ledger.domain.table import table_id
 
+from tests.signing import KEYRING, open_ledger
 from tests.integration.stud_builders import (
-    DEALER, QUALIFYING_DEALER, create_pool, event_count, json_lines, money, recorded,
+    DEALER, QUALIFYING_DEALER, create_pool, event_count, money, recorded,
     settled_bets, stud_round, stud_table, with_ids,
 )
 
 POOL = "STUD-POOL"
-BAD_LINES = (
-    '{"command": "deal_card", "table": "SP-04", "to": "box:1", ',
-    '{"command": "deal_cards", "table": "SP-04", "actor": {"staff_id": "D-101", "role": '
-    '"dealer"}}',
-)
+CUT_SHORT = '{"command": "deal_card", "table": "SP-04", "to": "box:1", '
 
 
-def stud_file(folder: Path) -> tuple[Path, dict[str, int]]:
+def signed_lines(settings, commands) -> list[str]:
+    """Each command signed by its sender at its terminal (enrolled first, as a floor is)."""
+    with open_ledger(settings) as rt:
+        return [rt.ledger.sign(c).model_dump_json(exclude_none=True) for c in commands]
+
+
+def stud_file(folder: Path, settings) -> tuple[Path, dict[str, int]]:
     """The file, and the line numbers of the lines that must be rejected."""
     round_2003 = stud_round(
         "SP-03", {1: ("100", "10"), 2: ("200", None), 4: ("150", None)},
@@ -39,14 +43,17 @@ def stud_file(folder: Path) -> tuple[Path, dict[str, int]]:
     commands = with_ids([create_pool(POOL), *stud_table("SP-03", "stud-poker/2003", pool=POOL),
                          *stud_table("SP-04", "stud-poker/2004", pool=POOL), *round_2003,
                          *round_2004], "ingest-stud")
-    lines = json_lines(commands)
+    lines = signed_lines(settings, commands)
     first_decision = next(n for n, c in enumerate(commands)
                           if isinstance(c, Decide) and c.table == "SP-04")
     wrong_raise = Decide(table="SP-04", box=1, decision="raise", amount=money(150),
                          actor=DEALER, terminal="SP-04")
+    wrong_raise_line = signed_lines(settings, with_ids([wrong_raise], "ingest-stud-wrong-raise"))
+    unknown = KEYRING.sign({"command": "deal_cards", "command_id": str(uuid4()), "table": "SP-04"},
+                           staff=DEALER.staff_id, terminal="SP-04").model_dump_json(
+                               exclude_none=True)
     lines[first_decision:first_decision] = [
-        "# SP-04: box 1 shows a royal flush", "", *BAD_LINES,
-        *json_lines(with_ids([wrong_raise], "ingest-stud-wrong-raise")),
+        "# SP-04: box 1 shows a royal flush", "", CUT_SHORT, unknown, *wrong_raise_line,
     ]
     path = folder / "stud.jsonl"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
@@ -55,9 +62,9 @@ def stud_file(folder: Path) -> tuple[Path, dict[str, int]]:
 
 
 def test_stud_ingest_records_both_rule_versions_and_reports_each_rejected_line(
-    cli, superuser, tmp_path
+    cli, superuser, tmp_path, settings
 ):
-    path, rejected = stud_file(tmp_path)
+    path, rejected = stud_file(tmp_path, settings)
     lines = path.read_text().splitlines()
     commands = len([line for line in lines if line.strip() and not line.startswith("#")])
     result = cli("ingest", str(path))
@@ -103,7 +110,7 @@ EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "stud-poker.jsonl"
 def test_stud_the_example_round_ingests_completely_on_an_empty_ledger(cli, superuser):
     """`examples/stud-poker.jsonl`, the round the README shows: box 1 a flush with a jackpot
     bet (raise 5:1, the pool's fixed flush prize), box 3 folds, the dealer A-K high."""
-    result = cli("ingest", str(EXAMPLE))
+    result = cli("ingest", "--vouch", str(EXAMPLE))
     assert result.code == 0, result.out
     assert "28 accepted, 0 already recorded, 0 rejected" in result.out
     assert settled_bets(superuser, round_id(table_id("SP-01"), 1)) == {
@@ -116,5 +123,5 @@ def test_stud_the_example_round_ingests_completely_on_an_empty_ledger(cli, super
     assert (hit["box"], hit["category"], hit["prize"], hit["pool_after"]) == (
         1, "flush", "1000.00", "99005.00")
     before = event_count(superuser)
-    assert "0 accepted, 28 already recorded" in cli("ingest", str(EXAMPLE)).out
+    assert "0 accepted, 28 already recorded" in cli("ingest", "--vouch", str(EXAMPLE)).out
     assert event_count(superuser) == before

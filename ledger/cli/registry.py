@@ -1,0 +1,183 @@
+"""`ledger key ...`, `ledger staff ...`, `ledger terminal ...`: credentials and the registry.
+
+Keys are made where they are used and never leave it: `ledger key new` writes the private key
+to a file readable by its owner alone and prints the public key, which is all an administrator
+enrols. Every change to the registry is a signed command of an administrator, recorded as an
+event; `list` and `show` read the registry back, with each change's who and when.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.table import Table as RichTable
+
+from ledger.cli.common import console, runtime, send
+from ledger.commands.registry import (
+    ChangeStaffRoles, EnrolStaff, RegisterTerminal, ReinstateStaff, ReplaceStaffKey,
+    RevokeTerminal, SuspendStaff,
+)
+from ledger.domain.base import Role
+from ledger.domain.registry import TerminalKind, role_list, staff_stream_id, terminal_stream_id
+from ledger.domain.shift_schedule import MACAU
+from ledger.errors import InvalidInput, NotFound
+from ledger.identity.keys import Credential, Kind, fingerprint
+from ledger.identity.registry_log import registered_ids
+
+keys = typer.Typer(help="Make a key pair; show a key's public half.", no_args_is_help=True)
+staff = typer.Typer(help="Enrol, suspend, reinstate staff; change roles and keys.",
+                    no_args_is_help=True)
+terminals = typer.Typer(help="Register and revoke terminals and devices.", no_args_is_help=True)
+
+Id = Annotated[str, typer.Argument(help="Staff id or terminal id, e.g. D-101 or BAC-01-DT.")]
+PublicKey = Annotated[str, typer.Option("--public-key", help="The public key `ledger key new` "
+                                        "printed (base64); the private key stays with its owner.")]
+Reason = Annotated[str, typer.Option("--reason", help="Why (recorded with the event).")]
+Roles = Annotated[list[Role], typer.Option("--role", help="A role held (repeat for each).")]
+
+
+@keys.command("new")
+def key_new(
+    kind: Annotated[str, typer.Argument(help="staff or terminal.")], id: Id,
+    out: Annotated[Path, typer.Option("--out", help="Where to write the private key "
+                                      "(mode 0600; never overwritten).")],
+) -> None:
+    """Make an Ed25519 key pair: the private key to a file, the public key printed."""
+    credential = Credential.generate(_kind(kind), id)
+    credential.save(out)
+    console.print(f"{kind} {id}: private key written to {out}", highlight=False)
+    console.print(f"public key  {credential.public_key}", highlight=False)
+    console.print(f"fingerprint {credential.fingerprint}", highlight=False)
+
+
+@keys.command("show")
+def key_show(path: Annotated[Path, typer.Argument(help="A key file.")]) -> None:
+    """Whose key a file holds, its public key and fingerprint (never the private key)."""
+    credential = Credential.load(path, _peek_kind(path))
+    console.print(f"{credential.kind} {credential.id}\npublic key  {credential.public_key}\n"
+                  f"fingerprint {credential.fingerprint}", highlight=False)
+
+
+@staff.command("enrol")
+def enrol(id: Id, name: Annotated[str, typer.Option("--name", help="Full name.")],
+          role: Roles, public_key: PublicKey) -> None:
+    """Enrol a member of staff with the roles they hold and their public key."""
+    send(EnrolStaff(staff_id=id, name=name, roles=role, public_key=public_key))
+
+
+@staff.command("suspend")
+def suspend(id: Id, reason: Reason) -> None:
+    """Suspend: nothing they sign is accepted until they are reinstated."""
+    send(SuspendStaff(staff_id=id, reason=reason))
+
+
+@staff.command("reinstate")
+def reinstate(id: Id, reason: Reason) -> None:
+    """Lift a suspension."""
+    send(ReinstateStaff(staff_id=id, reason=reason))
+
+
+@staff.command("roles")
+def roles(id: Id, role: Roles) -> None:
+    """Replace the roles a member of staff holds."""
+    send(ChangeStaffRoles(staff_id=id, roles=role))
+
+
+@staff.command("rekey")
+def rekey(id: Id, public_key: PublicKey) -> None:
+    """Replace a lost or compromised key: the old one signs nothing more."""
+    send(ReplaceStaffKey(staff_id=id, public_key=public_key))
+
+
+@staff.command("list")
+def staff_list() -> None:
+    """Everyone enrolled: roles, standing and key fingerprint."""
+    with runtime() as rt:
+        members = [rt.ledger.staff(i) for i in registered_ids(rt.database, "staff")]
+    grid = RichTable("staff", "name", "roles", "standing", "key")
+    for m in filter(None, members):
+        grid.add_row(m.staff_id, m.name, role_list(m.roles), _standing(m.suspended, "suspended"),
+                     fingerprint(m.public_key))
+    console.print(grid)
+
+
+@staff.command("show")
+def staff_show(id: Id) -> None:
+    """One member of staff and every change to their record: what, by whom, when."""
+    _history("staff", id)
+
+
+@terminals.command("register")
+def register(
+    id: Id, kind: Annotated[TerminalKind, typer.Option("--kind", help="What the device is.")],
+    location: Annotated[str, typer.Option("--location", help="Where it stands.")],
+    public_key: PublicKey,
+) -> None:
+    """Register a terminal or device with the public key it signs with."""
+    send(RegisterTerminal(terminal_id=id, kind=kind, location=location, public_key=public_key))
+
+
+@terminals.command("revoke")
+def revoke(id: Id, reason: Reason) -> None:
+    """Revoke a device for good: nothing it signs is accepted again."""
+    send(RevokeTerminal(terminal_id=id, reason=reason))
+
+
+@terminals.command("list")
+def terminal_list() -> None:
+    """Every registered device: kind, location, standing and key fingerprint."""
+    with runtime() as rt:
+        devices = [rt.ledger.terminal(i) for i in registered_ids(rt.database, "terminal")]
+    grid = RichTable("terminal", "kind", "location", "standing", "key")
+    for d in filter(None, devices):
+        grid.add_row(d.terminal_id, d.kind.value, d.location, _standing(d.revoked, "revoked"),
+                     fingerprint(d.public_key))
+    console.print(grid)
+
+
+@terminals.command("show")
+def terminal_show(id: Id) -> None:
+    """One device and every change to its record."""
+    _history("terminal", id)
+
+
+def _history(kind: Kind, id: str) -> None:
+    with runtime() as rt:
+        found = rt.ledger.staff(id) if kind == "staff" else rt.ledger.terminal(id)
+        if found is None:
+            raise NotFound(f"no {kind} {id} in the registry: `ledger {kind} list` shows who is.")
+        stream = staff_stream_id(id) if kind == "staff" else terminal_stream_id(id)
+        events = list(rt.ledger.stream_events(stream))
+    what = (f"{found.name}, {role_list(found.roles)}" if kind == "staff"
+            else f"{found.kind.value} at {found.location}")
+    standing = found.suspended if kind == "staff" else found.revoked
+    console.print(f"[bold]{kind} {id}[/]: {what}; {_standing(standing, 'suspended' if kind == 'staff' else 'revoked')}; "
+                  f"key {fingerprint(found.public_key)}", highlight=False)
+    for event in events:
+        by = event.by
+        when = by.at.astimezone(MACAU).strftime("%Y-%m-%d %H:%M:%S")
+        console.print(f"  v{event.originator_version} {type(event).__name__} {when} Macau time, "
+                      f"by {by.actor.role.value} {by.actor.staff_id} at {by.terminal}"
+                      f"{' (' + by.vouched + ')' if by.vouched else ''}", highlight=False)
+
+
+def _standing(reason: str | None, word: str) -> str:
+    return f"[red]{word}[/]: {reason}" if reason else "[green]active[/]"
+
+
+def _kind(text: str) -> Kind:
+    if text not in ("staff", "terminal"):
+        raise InvalidInput(f"'{text}' is not a kind of key: staff or terminal.")
+    return "staff" if text == "staff" else "terminal"
+
+
+def _peek_kind(path: Path) -> Kind:
+    import json
+
+    try:
+        kind = json.loads(path.expanduser().read_text(encoding="utf-8")).get("kind", "")
+    except (OSError, ValueError, AttributeError):
+        raise InvalidInput(f"{path} is not a ledger key file (see `ledger key new`).") from None
+    return _kind(str(kind))

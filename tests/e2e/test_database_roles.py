@@ -1,0 +1,104 @@
+"""The database roles `ledger db init` makes, used by real logins on the real server.
+
+Surveillance and auditors work through a login holding the reader role: reports, replay,
+recall and verify work; recording anything does not, not even by SQL behind the application.
+The application's login holds the writer role: it records, but neither it nor the reader can
+alter or switch off the append-only triggers.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+import psycopg
+import pytest
+from psycopg import sql
+from psycopg.conninfo import make_conninfo
+
+from tests.integration.test_shift_reconciliation import _shift_with
+from tests.signing import event_count
+
+
+@pytest.fixture
+def login(database, superuser, database_roles):
+    """`login("reader")`: the URL of a new login role granted that group role, dropped after."""
+    made: list[str] = []
+
+    def make(group: str) -> str:
+        name = f"ledger_login_{group}_{secrets.token_hex(3)}"
+        superuser.execute(sql.SQL("CREATE ROLE {} LOGIN").format(sql.Identifier(name)))
+        superuser.execute(sql.SQL("GRANT {} TO {}").format(
+            sql.Identifier(getattr(database_roles, group)), sql.Identifier(name)))
+        made.append(name)
+        return make_conninfo(database.url, user=name)
+
+    yield make
+    for name in made:
+        superuser.execute(sql.SQL("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                                  "WHERE usename = {}").format(sql.Literal(name)))
+        superuser.execute(sql.SQL("DROP ROLE IF EXISTS {}").format(sql.Identifier(name)))
+
+
+@pytest.fixture
+def shift(settings, cli):
+    """A closed, counted shift of BAC-R1 with one round, the projections caught up."""
+    _shift_with(settings, record_fill=True)
+    assert cli("projections", "run", "--once").code == 0
+
+
+def test_a_reader_runs_the_report_replay_recall_and_verify(cli, login, shift):
+    reader = login("reader")
+    report = cli("report", "shift", "--day", "2026-11-22", "--shift", "day", url=reader)
+    assert report.code == 0, report.err
+    assert "BAC-R1" in report.out and "FLOOR" in report.out
+    replay = cli("replay", "BAC-R1", "1", url=reader)
+    assert replay.code == 0, replay.err
+    assert "MATCH" in replay.out
+    recall = cli("recall", "BAC-R1", url=reader)
+    assert recall.code == 0, recall.err
+    verify = cli("verify", url=reader)
+    assert verify.code == 0, verify.err + verify.out
+    assert "all hold" in verify.out and "not compared" not in verify.out
+
+
+def test_a_reader_cannot_record_through_the_ledger_or_behind_it(cli, login, shift, superuser):
+    reader = login("reader")
+    before = event_count(superuser)
+    refused = cli("table", "open", "BAC-09", "--game", "baccarat", "--min", "100", "--max",
+                  "500", url=reader)
+    assert refused.code == 1 and "permission denied" in refused.err, refused.err
+    assert len(refused.err.strip().splitlines()) == 1
+    with psycopg.connect(reader, autocommit=True) as conn:
+        with pytest.raises(psycopg.errors.InsufficientPrivilege):
+            conn.execute("INSERT INTO ledger_events (originator_id, originator_version, topic, "
+                          "state) VALUES (gen_random_uuid(), 1, 't', '{}')")
+        with pytest.raises(psycopg.errors.InsufficientPrivilege):
+            conn.execute("INSERT INTO report_rounds DEFAULT VALUES")
+    assert event_count(superuser) == before
+
+
+def test_the_writer_records_but_cannot_touch_the_triggers(cli, login, shift, superuser):
+    writer = login("writer")
+    opened = cli("table", "open", "BAC-09", "--game", "baccarat", "--min", "100", "--max", "500",
+                 url=writer)
+    assert opened.code == 0, opened.err
+    for group in ("writer", "reader"):
+        with psycopg.connect(login(group), autocommit=True) as conn:
+            for statement in (
+                "ALTER TABLE ledger_events DISABLE TRIGGER ledger_events_no_update_delete",
+                "DROP TRIGGER ledger_events_chain ON ledger_events",
+                "ALTER TABLE ledger_snapshots DISABLE TRIGGER ALL",
+            ):
+                with pytest.raises(psycopg.errors.InsufficientPrivilege):
+                    conn.execute(statement)
+            with pytest.raises(psycopg.Error, match="append-only|permission denied"):
+                conn.execute("DELETE FROM ledger_events")
+    assert superuser.execute(
+        "SELECT count(*) FROM pg_trigger WHERE tgrelid = 'ledger_events'::regclass "
+        "AND NOT tgisinternal AND tgenabled = 'A'").fetchone()[0] >= 3
+
+
+def test_db_init_names_the_group_roles_it_made(cli, database_roles):
+    done = cli("db", "init")
+    assert done.code == 0, done.err
+    assert f"group roles: {', '.join(database_roles.all)}" in done.out

@@ -1,0 +1,59 @@
+"""The README tells a third party how to sign a command with nothing but `cryptography`: its
+example, run as written, makes a line `ledger ingest` accepts, and a changed byte is refused."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+from decimal import Decimal
+from pathlib import Path
+
+from ledger.commands import BurnCards, CutShoe, OpenRound, ShuffleShoe
+from ledger.domain.base import Role
+from ledger.domain.registry import TerminalKind
+from tests.integration.replay_rounds import open_table
+from tests.signing import KEYRING, KEYS, open_ledger
+
+README = Path(__file__).resolve().parents[2] / "README.md"
+
+
+def readme_signing_example() -> str:
+    text = README.read_text(encoding="utf-8")
+    after = text.split("In Python, with\nonly the `cryptography` package:", 1)[1]
+    return re.search(r"```python\n(.*?)```", after, re.S).group(1)
+
+
+def test_the_readmes_signing_example_makes_a_line_the_ledger_accepts(cli, settings, tmp_path,
+                                                                     superuser):
+    with open_ledger(settings) as rt:
+        dealer = open_table(rt.ledger, "BAC-01", "baccarat", settings={"decks": 8})
+        for command, fields in ((ShuffleShoe, {}), (CutShoe, {"cut_by": "player",
+                                                             "cut_card_position": 404}),
+                                (BurnCards, {"count": 8}), (OpenRound, {})):
+            dealer.send(command, **fields)
+        rt.ledger.admin.ensure_staff("D-101", "D-101", [Role.DEALER])
+        rt.ledger.admin.ensure_terminal("BAC-01-DT", TerminalKind.DEALER_TERMINAL, "BAC-01")
+    KEYRING.credential("terminal", "BAC-01-DT")
+    shutil.copy(KEYS / "staff-D-101.key", tmp_path / "d-101.key")
+    shutil.copy(KEYS / "terminal-BAC-01-DT.key", tmp_path / "bac-01-dt.key")
+    (tmp_path / "sign.py").write_text(readme_signing_example(), encoding="utf-8")
+    made = subprocess.run([sys.executable, "sign.py"], cwd=tmp_path, capture_output=True,
+                          text=True, check=True)
+    line = made.stdout.strip()
+    (tmp_path / "signed.jsonl").write_text(line + "\n")
+    forged = json.loads(line)
+    forged["command"]["amount"] = "9000.00"
+    (tmp_path / "forged.jsonl").write_text(json.dumps(forged) + "\n")
+
+    refused = cli("ingest", str(tmp_path / "forged.jsonl"))
+    assert refused.code == 1 and "does not verify" in refused.out, refused.out
+    accepted = cli("ingest", str(tmp_path / "signed.jsonl"))
+    assert accepted.code == 0, accepted.out + accepted.err
+    assert "1 accepted" in accepted.out
+    placed = superuser.execute("SELECT body FROM ledger_event_log "
+                               "WHERE event_type = 'Round.BetPlaced'").fetchall()
+    assert [(b["by"]["actor"]["staff_id"], b["by"]["terminal"], Decimal(b["amount"]))
+            for (b,) in placed] == [("D-101", "BAC-01-DT", Decimal("1000.00"))]
