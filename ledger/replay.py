@@ -65,6 +65,11 @@ class Step(Frozen):
     staff_id: str | None
     role: str | None
     terminal: str | None
+    staff_key: str | None = Field(default=None, description="fingerprint of the key the "
+                                  "ledger verified the staff member's signature with")
+    terminal_key: str | None = Field(default=None, description="and the terminal's")
+    vouched: str | None = Field(default=None, description="set when the terminal signed for "
+                                "a line it did not write (an unsigned ingested line)")
     command_id: UUID | None
     text: str = Field(description="one sentence")
     detail: dict[str, Any] = Field(description="the event's own recorded body, minus envelope")
@@ -80,6 +85,9 @@ class Step(Frozen):
                    recorded_at=recorded.event.timestamp,
                    staff_id=by.actor.staff_id if by else None,
                    role=str(by.actor.role) if by else None, terminal=by.terminal if by else None,
+                   staff_key=by.staff_key if by else None,
+                   terminal_key=by.terminal_key if by else None,
+                   vouched=by.vouched if by else None,
                    command_id=by.command_id if by else None,
                    text=describe(recorded.event_type, recorded.body), detail=detail)
 

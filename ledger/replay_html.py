@@ -12,6 +12,7 @@ import html
 from datetime import datetime
 from decimal import Decimal
 
+from ledger.domain.shift_schedule import MACAU
 from ledger.replay import CardView, HandView, RoundReplay, Verdict
 from ledger.replay_check import BetLine
 
@@ -120,11 +121,18 @@ def _line(line: BetLine) -> str:
 def _timeline(replay: RoundReplay) -> str:
     rows = "".join(
         f"<tr><td class=\"n\">{step.position}</td><td class=\"t\" title=\"{_e(_iso(step.at))}\">"
-        f"{_e(step.at and step.at.strftime('%Y-%m-%d %H:%M:%S'))}</td>"
-        f"<td class=\"t\">{_e(step.role)} {_e(step.staff_id)}</td><td>{_e(step.terminal)}</td>"
+        f"{_e(step.at and step.at.astimezone(MACAU).strftime('%Y-%m-%d %H:%M:%S'))}</td>"
+        f"<td class=\"t\">{_e(step.role)} {_e(step.staff_id)}{_key(step.staff_key)}</td>"
+        f"<td>{_e(step.terminal)}{_key(step.terminal_key)}"
+        f"{'<br><em>vouched: ' + _e(step.vouched) + '</em>' if step.vouched else ''}</td>"
         f"<td>{_e(step.stream)}</td><td>{_e(step.text)}</td></tr>" for step in replay.steps)
-    return ("<table><tr><th>#</th><th>when</th><th>who</th><th>terminal</th><th>stream</th>"
-            "<th>what</th></tr>" + rows + "</table>")
+    return ("<table><tr><th>#</th><th>when (Macau)</th><th>who (verified key)</th>"
+            "<th>terminal (verified key)</th><th>stream</th><th>what</th></tr>" + rows
+            + "</table>")
+
+
+def _key(fingerprint: str | None) -> str:
+    return f"<br><small class=\"key\">{_e(fingerprint)}</small>" if fingerprint else ""
 
 
 def _evidence(replay: RoundReplay) -> str:

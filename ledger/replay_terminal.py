@@ -9,6 +9,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from ledger.domain.shift_schedule import MACAU
 from ledger.recall import Recall
 from ledger.replay import CardView, HandView, RoundReplay, Verdict
 from ledger.replay_check import BetLine
@@ -81,12 +82,16 @@ def render_replay(replay: RoundReplay, console: Console) -> None:
             + (f", {shoe.burned} burned" if shoe.burned else "")
             + f".\n  proof: {shoe.proof.sentence}", highlight=False, soft_wrap=True)
     timeline = Table(title="Timeline", title_justify="left")
-    for column in ("#", "when", "who", "terminal", "stream", "what"):
+    for column in ("#", "when (Macau)", "who (verified key)", "terminal (verified key)",
+                   "stream", "what"):
         timeline.add_column(column, justify="right" if column == "#" else "left")
     for step in replay.steps:
-        timeline.add_row(str(step.position), f"{step.at:%Y-%m-%d %H:%M:%S}" if step.at else "-",
-                         f"{step.role} {step.staff_id}", step.terminal or "-", step.stream,
-                         step.text)
+        timeline.add_row(
+            str(step.position), f"{step.at.astimezone(MACAU):%Y-%m-%d %H:%M:%S}" if step.at else "-",
+            f"{step.role} {step.staff_id}" + (f"\n[dim]{step.staff_key}[/]" if step.staff_key else ""),
+            (step.terminal or "-") + (f"\n[dim]{step.terminal_key}[/]" if step.terminal_key else "")
+            + (f"\n[yellow]vouched: {step.vouched}[/]" if step.vouched else ""),
+            step.stream, step.text)
     console.print(timeline)
     console.print(Text("Hands", style="bold underline"))
     for hand in replay.hands:

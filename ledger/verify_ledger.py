@@ -11,7 +11,7 @@
   paid by the pool (the house-paid part never touches it) + seeds added at resets +
   adjustments; a reset only from exactly zero, to the seed.
 - **Projections**: each projection's live tables equal a rebuild from the events up to the
-  live position, built in a scratch schema inside one repeatable-read transaction that is
+  live position, built in the session's temporary schema inside one repeatable-read transaction that is
   rolled back, so nothing is written and writers are not stopped.
 
 Bodies are read as JSON, not through the domain classes, so a forged or malformed body is
@@ -352,11 +352,11 @@ def _compare_projection(conn: Connection[Any], projection_class: Any) -> list[st
             return None
     position = int(_scalar(conn, "SELECT position FROM ledger_tracking WHERE projection = %s",
                            (projection.name,)) or 0)
-    scratch = f"ledger_verify_{conn.info.backend_pid}"
-    conn.execute(sql.SQL("CREATE SCHEMA {}").format(sql.Identifier(scratch)))
-    conn.execute(sql.SQL("SET LOCAL search_path = {}, {}").format(
-        sql.Identifier(scratch), sql.Identifier(live)))
+    # The rebuild goes to this session's temporary schema: a reader, who may create nothing
+    # in the ledger's schema, can still compare (the transaction is rolled back anyway).
+    conn.execute(sql.SQL("SET LOCAL search_path = pg_temp, {}").format(sql.Identifier(live)))
     projection.create_tables(conn)
+    scratch = _scalar(conn, "SELECT nspname FROM pg_namespace WHERE oid = pg_my_temp_schema()")
     _rebuild(conn, projection, position)
     problems = []
     for table in projection.tables:
