@@ -3,7 +3,7 @@
 The store is filled by a bulk INSERT ... SELECT straight into `ledger_events` (not through the
 application: a million commands would take hours). The bodies are those of real events the
 ledger records first (Table.Opened, DealerSignedIn, DealerSignedOut, Closed, Reopened and
-each command's receipt), copied with the stream id, version and table code replaced; the
+each command's receipt, signed by a pit boss at a pit workstation as a real one is), copied with the stream id, version and table code replaced; the
 database's own trigger computes every row's chain hash, as for any insert. Half the events are
 receipts, which table state ignores (as in a real ledger, where every command writes one).
 
@@ -21,19 +21,20 @@ import time
 from decimal import Decimal
 from uuid import UUID
 
-from benchlib import console, throwaway_database
+from benchlib import console, signer, throwaway_database
 from psycopg import Connection
 from rich.table import Table as RichTable
 
 from ledger.bootstrap import open_ledger
 from ledger.commands import CloseTable, OpenTable, SignInDealer
-from ledger.domain.base import Actor, Role
+from ledger.domain.base import Role
+from ledger.domain.registry import TerminalKind
 from ledger.domain.table import table_id
 from ledger.infrastructure.database import Database
 from projections.runner import ProjectionRunner
 from projections.table_state import TableState
 
-PIT_BOSS = Actor(staff_id="PB-1", role=Role.PIT_BOSS)
+PIT_BOSS, WORKSTATION, DEALER = "PB-1", "PIT-BENCH", "D-101"
 TEMPLATE_TABLE = "TPL-0000"
 # version 1 opens; then each table cycles: dealer in, dealer out, closed, re-opened
 CYCLE = ("Table.DealerSignedIn", "Table.DealerSignedOut", "Table.Closed", "Table.Reopened")
@@ -63,21 +64,28 @@ ORDER BY version, n, receipt
 def record_templates(settings, database: Database) -> list[tuple[str, str, str]]:
     """(event type, topic, body with placeholders) of real events the ledger records."""
     with open_ledger(settings) as rt:
+        signing = signer(rt)
+        signing.staff(PIT_BOSS, Role.PIT_BOSS)
+        signing.staff(DEALER, Role.DEALER)
+        signing.terminal(WORKSTATION, TerminalKind.PIT_WORKSTATION)
+        with database.connect() as conn:  # the registry's events are no templates
+            registry_end = conn.execute("SELECT max(notification_id) FROM ledger_events"
+                                        ).fetchone()[0]
         for command in (
             OpenTable(table=TEMPLATE_TABLE, game="baccarat", min_bet=Decimal("100"),
-                      max_bet=Decimal("50000"), actor=PIT_BOSS, terminal="bench"),
-            SignInDealer(table=TEMPLATE_TABLE, dealer_id="D-101", actor=PIT_BOSS,
-                         terminal="bench"),
-            CloseTable(table=TEMPLATE_TABLE, actor=PIT_BOSS, terminal="bench"),
+                      max_bet=Decimal("50000")),
+            SignInDealer(table=TEMPLATE_TABLE, dealer_id=DEALER),
+            CloseTable(table=TEMPLATE_TABLE),
             OpenTable(table=TEMPLATE_TABLE, game="baccarat", min_bet=Decimal("100"),
-                      max_bet=Decimal("50000"), actor=PIT_BOSS, terminal="bench"),
+                      max_bet=Decimal("50000")),
         ):
-            rt.ledger.execute(command)
+            rt.ledger.execute(signing.sign(command, staff=PIT_BOSS, terminal=WORKSTATION))
     with database.connect() as conn:
         rows = conn.execute(
             "SELECT DISTINCT ON (split_part(topic, ':', 2)) split_part(topic, ':', 2), topic, "
             "       originator_id, originator_version, convert_from(state, 'UTF8') "
-            "  FROM ledger_events ORDER BY split_part(topic, ':', 2), notification_id"
+            "  FROM ledger_events WHERE notification_id > %s "
+            " ORDER BY split_part(topic, ':', 2), notification_id", (registry_end,),
         ).fetchall()
     return [(kind, topic, _placeholders(body, stream, version))
             for kind, topic, stream, version, body in rows]

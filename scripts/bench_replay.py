@@ -1,7 +1,8 @@
 """Replay time of one round with 10 thousand and with 1 million events in the store, as a ratio.
 
 One Stud Poker round is recorded through the application (a committed shoe, four boxes, two
-jackpot winners, the pool), so its replay reads all it can: the round's stream, its shoe's
+jackpot winners, the pool; every command signed by its dealer at the table's dealer terminal
+or its supervisor at the pit workstation), so its replay reads all it can: the round's stream, its shoe's
 stream, the pool around its settlement, the receipts. The store is then filled by bulk
 INSERT ... SELECT straight into `ledger_events` (a million commands would take hours): copies
 of that round's own events - its round, shoe and receipt streams - under new stream ids, so
@@ -23,7 +24,7 @@ from decimal import Decimal
 from typing import Any
 from uuid import UUID
 
-from benchlib import console, throwaway_database
+from benchlib import console, signer, throwaway_database
 from psycopg import Connection
 from rich.table import Table as RichTable
 
@@ -33,15 +34,16 @@ from ledger.commands import (
     CloseShoe, CreatePool, DealCard, Decide, LinkTable, OpenRound, OpenTable, PlaceBet,
     RevealDealer, SettleRound, ShuffleShoe, SignInDealer,
 )
-from ledger.domain.base import Actor, Role
+from ledger.domain.base import Role
+from ledger.domain.registry import TerminalKind
 from ledger.domain.round import round_id
 from ledger.domain.shoe import commitment_of
 from ledger.domain.table import table_id
 from ledger.replay import Verdict, replay_round
 
-DEALER = Actor(staff_id="D-1", role=Role.DEALER)
-SUPERVISOR = Actor(staff_id="SV-1", role=Role.SUPERVISOR)
+DEALER, SUPERVISOR = "D-1", "SV-1"
 CODE, POOL, SECRET = "SP-BENCH", "BENCH-POOL", "bench-secret"
+DEALER_TERMINAL, PIT = f"{CODE}-DT", "PIT-BENCH"
 HANDS = {1: "9H 8H 7H 6H 5H", 2: "QC QD QH QS 3C", 4: "2H 3H 7S 9D JH", 5: "4C 6D TS JC 2C"}
 DEALER_HAND = "AC KD 8S 3D 2S"
 WARM_UP = 10
@@ -59,51 +61,63 @@ SELECT md5(g.n || t.stream::text)::uuid, t.version, t.topic,
 """
 
 
-def record_round(settings: Any) -> tuple[UUID, UUID]:
-    """The round to replay, through `Ledger.execute`; its id and its shoe's id."""
+def record_round(settings: Any) -> tuple[UUID, UUID, int]:
+    """The round to replay, through `Ledger.execute`; its id, its shoe's id, and the position
+    of the registry's last event (enrolments and their receipts are no round's templates)."""
     deal = [(f"box:{box}" if box else "dealer", cards.split()[n]) for n in range(5)
             for box, cards in [*sorted(HANDS.items()), (0, DEALER_HAND)]]
     dealt = [card for _, card in deal]
     order = [c for c in DECK if str(c) not in dealt]
     order = [c for code in dealt for c in DECK if str(c) == code] + order
-    at = {"actor": DEALER, "terminal": CODE}
-    commands: list[Any] = [
+    pit: list[Any] = [
         CreatePool(pool=POOL, settings={
             "seed": "100000.00", "royal_flush": "200000.00", "straight_flush": "20000.00",
             "four_of_a_kind": "5000.00", "full_house": "1500.00", "flush": "1000.00",
-            "contribution_rate": "0.5"}, actor=SUPERVISOR, terminal="pit"),
+            "contribution_rate": "0.5"}),
         OpenTable(table=CODE, game="stud-poker", rule_set="stud-poker/2004",
                   min_bet=Decimal("100"), max_bet=Decimal("10000"),
                   settings={"royal_odds": 80, "max_payout": "100000.00"},
-                  authorisation="DICJ-BENCH", actor=SUPERVISOR, terminal="pit"),
-        SignInDealer(table=CODE, dealer_id="D-1", actor=SUPERVISOR, terminal="pit"),
-        LinkTable(pool=POOL, table=CODE, actor=SUPERVISOR, terminal="pit"),
-        ShuffleShoe(table=CODE, commitment=commitment_of(order, SECRET), **at),
-        OpenRound(table=CODE, **at),
+                  authorisation="DICJ-BENCH"),
+        SignInDealer(table=CODE, dealer_id=DEALER),
+        LinkTable(pool=POOL, table=CODE),
+    ]
+    table: list[Any] = [
+        ShuffleShoe(table=CODE, commitment=commitment_of(order, SECRET)),
+        OpenRound(table=CODE),
     ]
     for box in sorted(HANDS):
-        commands.append(PlaceBet(table=CODE, box=box, spot="ante", amount=Decimal("100"), **at))
-        commands.append(PlaceBet(table=CODE, box=box, spot="jackpot", amount=Decimal("10"), **at))
-    commands += [DealCard(table=CODE, to=to, card=card, **at) for to, card in deal]
-    commands += [Decide(table=CODE, box=box, decision="raise", amount=Decimal("200"), **at)
-                 for box in sorted(HANDS)]
-    commands += [RevealDealer(table=CODE, **at), SettleRound(table=CODE, **at),
-                 CloseShoe(table=CODE, revealed_order=[str(c) for c in order], secret=SECRET,
-                           **at)]
+        table.append(PlaceBet(table=CODE, box=box, spot="ante", amount=Decimal("100")))
+        table.append(PlaceBet(table=CODE, box=box, spot="jackpot", amount=Decimal("10")))
+    table += [DealCard(table=CODE, to=to, card=card) for to, card in deal]
+    table += [Decide(table=CODE, box=box, decision="raise", amount=Decimal("200"))
+              for box in sorted(HANDS)]
+    table += [RevealDealer(table=CODE), SettleRound(table=CODE),
+              CloseShoe(table=CODE, revealed_order=[str(c) for c in order], secret=SECRET)]
     with open_ledger(settings) as rt:
-        for command in commands:
-            rt.ledger.execute(command)
+        signing = signer(rt)
+        signing.staff(SUPERVISOR, Role.SUPERVISOR)
+        signing.staff(DEALER, Role.DEALER)
+        signing.terminal(PIT, TerminalKind.PIT_WORKSTATION)
+        signing.terminal(DEALER_TERMINAL, TerminalKind.DEALER_TERMINAL)
+        with rt.database.connect() as conn:
+            registry_end = int(conn.execute("SELECT max(notification_id) FROM ledger_events"
+                                            ).fetchone()[0])
+        for command in pit:
+            rt.ledger.execute(signing.sign(command, staff=SUPERVISOR, terminal=PIT))
+        for command in table:
+            rt.ledger.execute(signing.sign(command, staff=DEALER, terminal=DEALER_TERMINAL))
         rid = round_id(table_id(CODE), 1)
-        return rid, rt.ledger.load(rid, "the round").shoe_id
+        return rid, rt.ledger.load(rid, "the round").shoe_id, registry_end
 
 
-def templates(conn: Connection[Any], rid: UUID, shoe: UUID) -> int:
+def templates(conn: Connection[Any], rid: UUID, shoe: UUID, registry_end: int) -> int:
     """The round's, its shoe's and its commands' receipts' events, as bodies to copy."""
     conn.execute("CREATE TEMP TABLE bench_templates AS "
                  "SELECT originator_id AS stream, originator_version AS version, topic, "
                  "       convert_from(state, 'UTF8') AS body FROM ledger_events "
-                 " WHERE originator_id IN (%s, %s) OR topic LIKE '%%CommandReceipt.Accepted'",
-                 (rid, shoe))
+                 " WHERE originator_id IN (%s, %s) OR (topic LIKE '%%CommandReceipt.Accepted' "
+                 "       AND notification_id > %s)",
+                 (rid, shoe, registry_end))
     return int(conn.execute("SELECT count(*) FROM bench_templates").fetchone()[0])
 
 
@@ -126,9 +140,9 @@ def fill_to(conn: Connection[Any], rid: UUID, shoe: UUID, per_copy: int, target:
 
 def prepare(settings: Any, database: Any, events: int) -> tuple[UUID, int]:
     """A store of about `events` events holding the round; the round's id and the total."""
-    rid, shoe = record_round(settings)
+    rid, shoe, registry_end = record_round(settings)
     with database.connect() as conn:
-        per_copy = templates(conn, rid, shoe)
+        per_copy = templates(conn, rid, shoe, registry_end)
         console.print(f"filling to ~{events:,} events with copies of the round's {per_copy} "
                       "events (round, shoe, receipts)")
         fill_to(conn, rid, shoe, per_copy, events, 0)

@@ -1,4 +1,4 @@
-"""What the benchmarks share: a throw-away database, timing, and a printed table."""
+"""What the benchmarks share: a throw-away database, a signing floor, timing, a printed table."""
 
 from __future__ import annotations
 
@@ -8,13 +8,20 @@ import statistics
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import Any
 
 from psycopg import sql
 from rich.console import Console
 from rich.table import Table
 
+from ledger.application import Ledger
 from ledger.bootstrap import init_database, resolve_database
 from ledger.config import LedgerSettings
+from ledger.domain.base import Role
+from ledger.domain.registry import TerminalKind
+from ledger.identity.bootstrap import bootstrap_registry, is_bootstrapped
+from ledger.identity.envelope import SignedCommand
+from ledger.identity.keyring import Administrator, Keyring
 from ledger.infrastructure.database import Database
 
 console = Console()
@@ -38,6 +45,57 @@ def throwaway_database(prefix: str) -> Iterator[tuple[LedgerSettings, Database]]
             conn.execute(
                 sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
             )
+
+
+BENCH_ADMIN, BENCH_CONSOLE = "ADM-BENCH", "BENCH-CONSOLE"
+KEYRING = Keyring(None)
+"""The benchmarks' keys, in memory for the life of the process: every ledger a benchmark opens
+on its throw-away databases is bootstrapped and staffed with these."""
+
+
+@dataclass
+class Signer:
+    """What a benchmark needs to send signed commands: the administrator who enrols its staff
+    and registers its terminals, and the keyring that holds everyone's keys."""
+
+    ledger: Ledger
+    admin: Administrator
+    keyring: Keyring
+
+    def staff(self, staff_id: str, *roles: Role) -> str:
+        self.admin.ensure_staff(staff_id, staff_id, roles)
+        return staff_id
+
+    def terminal(self, terminal_id: str, kind: TerminalKind) -> str:
+        self.admin.ensure_terminal(terminal_id, kind, "benchmark")
+        return terminal_id
+
+    def sign(self, command: Any, *, staff: str, terminal: str,
+             cosigners: tuple[str, ...] = ()) -> SignedCommand:
+        return self.keyring.sign(command, staff=staff, terminal=terminal, cosigners=cosigners)
+
+    def floor_staff(self) -> Any:
+        """The simulator's floor, enrolled by the benchmark administrator (keys in memory)."""
+        from ledger.simulation.staffing import FloorStaff
+
+        return FloorStaff.under(self.ledger, KEYRING.credential("staff", BENCH_ADMIN),
+                                KEYRING.credential("terminal", BENCH_CONSOLE), None)
+
+
+def signer(rt: Any) -> Signer:
+    """Sign for the ledger of this runtime: its registry is bootstrapped with the benchmark
+    administrator's in-memory keys the first time (a throw-away database starts empty)."""
+    ledger: Ledger = rt.ledger
+    admin_key = KEYRING.credential("staff", BENCH_ADMIN)
+    console_key = KEYRING.credential("terminal", BENCH_CONSOLE)
+    if not is_bootstrapped(ledger):
+        bootstrap_registry(ledger, admin_key, console_key, "Benchmark Administrator")
+    else:
+        member = ledger.staff(BENCH_ADMIN)
+        if member is None or member.public_key != admin_key.public_key:
+            raise SystemExit("this database's registry was bootstrapped by someone else: the "
+                             "benchmarks run on throw-away databases they bootstrap themselves.")
+    return Signer(ledger, Administrator(ledger, KEYRING, BENCH_ADMIN, BENCH_CONSOLE), KEYRING)
 
 
 @dataclass
@@ -65,15 +123,25 @@ class Measurement:
         return self.percentile(99) * 1000
 
 
-def print_table(title: str, rows: list[Measurement], baseline: dict[int, Measurement]) -> None:
+def print_table(title: str, rows: list[Measurement], baseline: dict[int, Measurement],
+                relative: dict[str, dict[int, Measurement]] | None = None,
+                relative_name: str = "") -> None:
+    """One row per measurement; 'vs raw' divides its rate by the baseline's at the same
+    concurrency. With `relative` (row label -> the measurements, by writers, to compare that
+    row with), a further column `relative_name` gives that ratio too."""
     table = Table(title=title)
-    for column in ("path", "writers", "events", "events/s", "p50 ms", "p99 ms", "vs raw"):
+    columns = ["path", "writers", "events", "events/s", "p50 ms", "p99 ms", "vs raw"]
+    if relative is not None:
+        columns.append(relative_name)
+    for column in columns:
         table.add_column(column, justify="right" if column != "path" else "left")
     for m in rows:
         base = baseline.get(m.writers)
         ratio = f"{m.rate / base.rate:.2f}x" if base else "-"
-        table.add_row(
-            m.label, str(m.writers), f"{m.count:,}", f"{m.rate:,.0f}", f"{m.p50_ms:.2f}",
-            f"{m.p99_ms:.2f}", ratio,
-        )
+        cells = [m.label, str(m.writers), f"{m.count:,}", f"{m.rate:,.0f}", f"{m.p50_ms:.2f}",
+                 f"{m.p99_ms:.2f}", ratio]
+        if relative is not None:
+            other = relative.get(m.label, {}).get(m.writers)
+            cells.append(f"{m.rate / other.rate:.2f}x" if other else "-")
+        table.add_row(*cells)
     console.print(table)
