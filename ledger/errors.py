@@ -70,3 +70,8 @@ class CredentialRefused(NotAllowed):
 
 class IdempotencyConflict(LedgerError):
     """A command id sent again with different content: one id names one command."""
+
+
+class DamagedStream(LedgerError):
+    """A stream whose recorded events do not apply in order: evidence of tampering, named as a
+    DISCREPANCY (which stream, which version, what is wrong), never a traceback."""

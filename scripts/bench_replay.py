@@ -39,7 +39,7 @@ from ledger.domain.registry import TerminalKind
 from ledger.domain.round import round_id
 from ledger.domain.shoe import commitment_of
 from ledger.domain.table import table_id
-from ledger.replay import Verdict, replay_round
+from ledger.audit.replay import Verdict, replay_round
 
 DEALER, SUPERVISOR = "D-1", "SV-1"
 CODE, POOL, SECRET = "SP-BENCH", "BENCH-POOL", "bench-secret"

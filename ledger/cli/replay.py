@@ -14,10 +14,10 @@ import typer
 from ledger.bootstrap import open_ledger
 from ledger.cli.common import console
 from ledger.errors import InvalidInput
-from ledger.recall import recall as recall_rounds
-from ledger.replay import RoundReplay, Verdict, find_round, replay_round
-from ledger.replay_html import to_html
-from ledger.replay_terminal import render_recall, render_replay
+from ledger.audit.recall import recall as recall_rounds
+from ledger.audit.replay import RoundReplay, Verdict, find_round, replay_round
+from ledger.audit.html import to_html
+from ledger.audit.terminal import render_recall, render_replay
 
 USAGE = ("name the round by its id, by table and number (ledger replay BAC-01 42), or by "
          "table and time (--table BAC-01 --at 2025-03-14T14:06)")
@@ -32,7 +32,7 @@ def _parse_time(text: str) -> datetime:
         ) from None
 
 
-def _which(conn: object, ref: list[str], table: str | None, at: str | None) -> UUID:
+def which_round(conn: object, ref: list[str], table: str | None, at: str | None) -> UUID:
     if table is not None or at is not None:
         if table is None or at is None or ref:
             raise InvalidInput(f"--table and --at go together, without a round: {USAGE}.")
@@ -66,7 +66,7 @@ def replay(
         sys.stdout.write(json.dumps(RoundReplay.model_json_schema(), indent=2) + "\n")
         return
     with open_ledger() as rt, rt.database.connect() as conn:
-        replayed = replay_round(conn, _which(conn, ref or [], table, at))
+        replayed = replay_round(conn, which_round(conn, ref or [], table, at))
     if html is not None:
         html.write_text(to_html(replayed), encoding="utf-8")
     if as_json:

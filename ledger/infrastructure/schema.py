@@ -9,7 +9,7 @@ code path (ours, the library's, or a psql session) can store an event without it
                              || length of topic as int4 || topic (UTF-8)
                              || state )                 -- the event's JSON body
 
-`ledger.verify` recomputes the same formula in Python.
+`ledger.audit.verify` recomputes the same formula in Python.
 """
 
 from __future__ import annotations
@@ -72,7 +72,7 @@ def install(conn: Connection, events_table: str, snapshots_table: str | None) ->
     conn.execute(APPEND_ONLY_FUNCTION)
     _install_chain(conn, events_table)
     for table in filter(None, (events_table, snapshots_table)):
-        _install_append_only(conn, table)
+        install_append_only(conn, table)
     conn.execute(
         sql.SQL(READABLE_VIEW).format(
             view=sql.Identifier("ledger_event_log"), table=sql.Identifier(events_table)
@@ -99,7 +99,7 @@ def _install_chain(conn: Connection, table: str) -> None:
     )
 
 
-def _install_append_only(conn: Connection, table: str) -> None:
+def install_append_only(conn: Connection, table: str) -> None:
     ident = sql.Identifier(table)
     for name, timing in (
         (f"{table}_no_update_delete", "BEFORE UPDATE OR DELETE ON {table} FOR EACH ROW"),

@@ -8,30 +8,54 @@ failure, each recorded and left to the regulation's consequence.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from decimal import Decimal
+from random import Random
+from typing import Any, Protocol
 
 from ledger.cards import Card
 from ledger.commands import (
-    AnnounceDealMode, DealCard, Decide, ExposeCard, RecordIrregularity, RevealDealer,
+    AnnounceDealMode, Command, DealCard, Decide, ExposeCard, RecordIrregularity, RevealDealer,
 )
+from ledger.domain.base import Actor
 from ledger.games import baccarat as baccarat_rules
 from ledger.games import q_poker as q_poker_rules
 from ledger.games import stud_poker as stud_rules
 from ledger.simulation.strategy import q_poker_plays, stud_raises
 
-if TYPE_CHECKING:
-    from ledger.simulation.table import TableSimulator
+
+
+class Dealing(Protocol):
+    """What a round needs from the table it is played at (`TableSimulator` is one)."""
+
+    spec: Any  # the table's TableSpec: code, game, seats, limits, shuffler
+    rng: Random
+    players: int
+    carried: set[int]
+    irregularity_rate: float  # money-safe: a probability
+    supervisor: Actor
+    tie_bets: list[tuple[int, str, Decimal, str | None]]
+
+    def last_jackpot_boxes(self) -> list[int]: ...
+    def send(self, command_class: type[Command], *, actor: Actor | None = None,
+             **fields: Any) -> None: ...
+    def draw(self) -> Card: ...
+    def bet(self, box: int, spot: str, amount: Decimal | None = None,
+            player: str | None = None) -> Decimal: ...
+    def settle(self, settle_turn: Any = None) -> None: ...
+    def buy_in(self, players: int | bool) -> None: ...
+    def shuffler_stops_at(self, cards: int) -> int | None: ...
+    def shuffler_failure(self, dealt: int) -> None: ...
 
 JACKPOT_BET = "100.00"
 
 
-def _deal(sim: TableSimulator, to: str, face_up: bool = False) -> Card:
+def _deal(sim: Dealing, to: str, face_up: bool = False) -> Card:
     card = sim.draw()
     sim.send(DealCard, table=sim.spec.code, to=to, card=str(card), face_up=face_up)
     return card
 
 
-def _boxes(sim: TableSimulator) -> list[int]:
+def _boxes(sim: Dealing) -> list[int]:
     return sorted(sim.rng.sample(range(1, sim.spec.seats + 1), sim.players))
 
 
@@ -41,7 +65,7 @@ def _turn(turn: Any) -> Any:
     return nullcontext() if turn is None else turn
 
 
-def baccarat(sim: TableSimulator, turn: Any) -> bool:
+def baccarat(sim: Dealing, turn: Any) -> bool:
     for box, spot, amount, player in sim.tie_bets:  # kept from a tie (art. 12(2))
         sim.bet(box, spot, amount=amount, player=player)
     sim.tie_bets = []
@@ -60,7 +84,7 @@ def baccarat(sim: TableSimulator, turn: Any) -> bool:
     return False
 
 
-def fortune8(sim: TableSimulator, turn: Any) -> bool:
+def fortune8(sim: Dealing, turn: Any) -> bool:
     spaces = set()
     for n in range(sim.players + sim.rng.randint(0, 3)):
         space = sim.rng.randint(1, 7)
@@ -76,7 +100,7 @@ def fortune8(sim: TableSimulator, turn: Any) -> bool:
     return False
 
 
-def stud_poker(sim: TableSimulator, turn: Any) -> bool:
+def stud_poker(sim: Dealing, turn: Any) -> bool:
     boxes = sorted(set(_boxes(sim)) | sim.carried)
     antes = {box: sim.bet(box, "ante") for box in boxes}
     for box in boxes:
@@ -115,7 +139,7 @@ def stud_poker(sim: TableSimulator, turn: Any) -> bool:
     return False
 
 
-def q_poker(sim: TableSimulator, turn: Any) -> bool:
+def q_poker(sim: Dealing, turn: Any) -> bool:
     boxes = _boxes(sim)
     bettors: list[tuple[int, str]] = []
     for box in boxes:
@@ -150,6 +174,6 @@ def q_poker(sim: TableSimulator, turn: Any) -> bool:
     return False
 
 
-PLAYERS: dict[str, Callable[[TableSimulator, Any], bool]] = {
+PLAYERS: dict[str, Callable[[Dealing, Any], bool]] = {
     "baccarat": baccarat, "fortune-8": fortune8, "stud-poker": stud_poker, "q-poker": q_poker,
 }

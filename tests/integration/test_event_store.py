@@ -12,7 +12,7 @@ from ledger.bootstrap import init_database
 from tests.signing import open_ledger
 from ledger.commands import CloseTable
 from ledger.domain.table import table_id
-from ledger.verify import verify_chains
+from ledger.audit.chain import verify_chains
 
 from tests.integration.helpers import PIT_BOSS, open_table
 from tests.signing import event_count

@@ -20,8 +20,8 @@ from tests.signing import open_ledger
 from ledger.domain.round import Round, SettledBet
 from ledger.domain.shoe import Shoe
 from ledger.errors import NotFound
-from ledger.recall import recall
-from ledger.replay import FORMAT, RoundReplay, Verdict, find_round, replay_round
+from ledger.audit.recall import recall
+from ledger.audit.replay import FORMAT, RoundReplay, Verdict, find_round, replay_round
 
 from tests.integration import replay_rounds as rounds
 

@@ -12,7 +12,7 @@ from ledger.config import LedgerSettings
 from ledger.domain.round import round_id
 from ledger.domain.table import table_id
 from ledger.simulation.floor import floor_plan, run_floor
-from ledger.verify import verify_ledger
+from ledger.audit.verify import verify_ledger
 from projections.registry import select
 from projections.reports import shift_report
 from projections.runner import ProjectionRunner

@@ -11,7 +11,7 @@ from ledger.cli.errors import one_line
 from ledger.commands import COMMAND_ADAPTER, OpenTable
 from ledger.domain.base import Actor, Role
 from ledger.errors import NotFound
-from ledger.verify import GENESIS, chain_hash
+from ledger.audit.chain import GENESIS, chain_hash
 
 PB = Actor(staff_id="PB-1", role=Role.PIT_BOSS)
 

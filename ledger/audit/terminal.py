@@ -10,9 +10,9 @@ from rich.table import Table
 from rich.text import Text
 
 from ledger.domain.shift_schedule import MACAU
-from ledger.recall import Recall
-from ledger.replay import CardView, HandView, RoundReplay, Verdict
-from ledger.replay_check import BetLine
+from ledger.audit.recall import Recall
+from ledger.audit.replay import CardView, HandView, RoundReplay, Verdict
+from ledger.audit.check import BetLine
 
 SUITS = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
 RED = frozenset("HD")

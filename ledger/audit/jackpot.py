@@ -8,7 +8,7 @@ the pool recorded and the awards the round recorded are both compared with it.
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from uuid import UUID
 
 from psycopg import Connection
@@ -16,16 +16,14 @@ from psycopg import Connection
 from ledger.domain.round import Phase
 from ledger.games.common import ZERO
 from ledger.games.jackpot import JackpotPoolSettings
-from ledger.replay_check import (
+from ledger.audit.check import (
     Difference, Frozen, JackpotFigures, PrizeLine, compare_jackpot, recompute_jackpot,
 )
-from ledger.replay_store import (
+from ledger.audit.played import Played
+from ledger.audit.store import (
     RecordedEvent, pool_amount_before, read_stream, settlement_pool_events,
 )
 from ledger.rounds import procedure_for
-
-if TYPE_CHECKING:
-    from ledger.replay import Played
 
 
 class JackpotView(Frozen):

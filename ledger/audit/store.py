@@ -26,7 +26,7 @@ from ledger.domain.receipt import receipt_id
 from ledger.domain.table import Table
 from ledger.errors import InvalidInput, describe_validation_error
 from ledger.infrastructure.mapper import PydanticJSONMapper
-from ledger.verify import GENESIS, chain_hash
+from ledger.audit.chain import GENESIS, chain_hash
 
 COLUMNS = "notification_id, originator_id, originator_version, topic, state, chain_hash"
 _MAPPER = PydanticJSONMapper(transcoder=JSONTranscoder())

@@ -5,7 +5,7 @@ step by step, each step with its time, actor and terminal: the shoe it came from
 cut, burns, and once the shoe is closed the proof that its cards match the commitment), every
 bet, every card in order face up or down, exposed cards, decisions, the dealer's hand and
 whether it qualified, each hand's value, each bet's recorded result. Then the independent
-check (`ledger.replay_check`): the rules engine re-settles the round under the rule set and
+check (`ledger.audit.check`): the rules engine re-settles the round under the rule set and
 house settings the round recorded, the jackpot is re-computed on the pool as it stood just
 before the round's contribution, and every recorded figure is compared. Adjustments recorded
 later are listed after the round, apart from the verdict (they correct, they do not settle).
@@ -31,20 +31,19 @@ from pydantic import Field
 from ledger.domain.round import Phase, Round, round_id
 from ledger.domain.table import check_table_code, table_id
 from ledger.errors import LedgerError, NotFound
-from ledger.replay_check import (
+from ledger.audit.check import (
     BetLine, Difference, Frozen, JackpotFigures, ShoeProof, compare_bets, compare_mapping,
     conservation, proof_differences, resettle,
 )
-from ledger.replay_jackpot import JackpotView, replay_jackpot
-from ledger.replay_shoe import ShoeView, replay_shoe
-from ledger.replay_store import RecordedEvent, previous_hash, read_stream, rounds_started
-from ledger.replay_views import describe, hand_values, label
+from ledger.audit.jackpot import JackpotView, replay_jackpot
+from ledger.audit.played import SETTLEMENT, Played, load_round, play
+from ledger.audit.shoe import ShoeView, replay_shoe
+from ledger.audit.store import RecordedEvent, previous_hash, read_stream, rounds_started
+from ledger.audit.views import describe, hand_values, label
 from ledger.rounds import RoundFacts, procedure_for
-from ledger.verify import GENESIS
+from ledger.audit.chain import GENESIS
 
 FORMAT = "round-ledger/replay/1"
-SETTLEMENT = frozenset({"Round.BetSettled", "Round.JackpotPrizeAwarded", "Round.Settled",
-                        "Round.Voided"})
 
 
 class Verdict(StrEnum):
@@ -175,44 +174,6 @@ class RoundReplay(Frozen):
 
 
 # -- rebuilding the round ---------------------------------------------------------------------
-
-
-@dataclass
-class Played:
-    """The round folded from its events, and its facts as they stood when settlement began."""
-
-    round_: Round
-    facts: RoundFacts
-    settlement: RecordedEvent | None
-    events: list[RecordedEvent]
-    gaps: list[Difference] = field(default_factory=list)
-
-    def last(self, event_type: str) -> Any:
-        return next((e.event for e in reversed(self.events) if e.event_type == event_type), None)
-
-
-def play(events: list[RecordedEvent]) -> Played:
-    round_: Any = None
-    facts, settlement, gaps = None, None, []
-    for recorded in events:
-        if recorded.event_type in SETTLEMENT and settlement is None:
-            facts, settlement = round_.facts(), recorded
-        if round_ is not None and recorded.version != round_.version + 1:
-            gaps.append(Difference(subject="round stream", field="version",
-                                   recorded=f"{recorded.version}",
-                                   recomputed=f"{round_.version + 1} (missing)"))
-            round_.version = recorded.version - 1
-        round_ = recorded.event.mutate(round_)
-    return Played(round_, facts or round_.facts(), settlement, events, gaps)
-
-
-def load_round(conn: Connection[Any], rid: UUID) -> Played:
-    events = read_stream(conn, rid)
-    if not events:
-        raise NotFound(f"round {rid} is not in the ledger.")
-    if events[0].event_type != "Round.Opened":
-        raise NotFound(f"stream {rid} is not a round: it begins with {events[0].event_type}.")
-    return play(events)
 
 
 def replay_round(conn: Connection[Any], rid: UUID) -> RoundReplay:

@@ -13,8 +13,8 @@ from datetime import datetime
 from decimal import Decimal
 
 from ledger.domain.shift_schedule import MACAU
-from ledger.replay import CardView, HandView, RoundReplay, Verdict
-from ledger.replay_check import BetLine
+from ledger.audit.replay import CardView, HandView, RoundReplay, Verdict
+from ledger.audit.check import BetLine
 
 SUIT_PATHS = {
     "D": '<path d="M50 5 L88 50 L50 95 L12 50 Z"/>',

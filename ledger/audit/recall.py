@@ -17,9 +17,9 @@ from pydantic import Field
 from ledger.domain.table import check_table_code, table_id
 from ledger.errors import NotFound
 from ledger.games.common import ZERO
-from ledger.replay import HandView, hands_of, load_round
-from ledger.replay_check import BetLine, Frozen, PrizeLine
-from ledger.replay_store import read_stream, rounds_started
+from ledger.audit.replay import HandView, hands_of, load_round
+from ledger.audit.check import BetLine, Frozen, PrizeLine
+from ledger.audit.store import read_stream, rounds_started
 
 FORMAT = "round-ledger/recall/1"
 

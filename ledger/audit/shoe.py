@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from uuid import UUID
 
 from psycopg import Connection
 
 from ledger.cards import Card
-from ledger.replay_check import Frozen, ShoeProof, order_problems, prove_shoe
-from ledger.replay_store import RecordedEvent, read_stream
-
-if TYPE_CHECKING:
-    from ledger.replay import Played
+from ledger.audit.check import Frozen, ShoeProof, order_problems, prove_shoe
+from ledger.audit.played import Played
+from ledger.audit.store import RecordedEvent, read_stream
 
 PREPARATION = ("Shoe.Shuffled", "Shoe.CutMade")
 

@@ -33,8 +33,8 @@ from psycopg import Connection, sql
 from ledger.cards import parse_cards
 from ledger.domain.shoe import commitment_of
 from ledger.errors import InvalidInput
-from ledger.replay_check import order_problems
-from ledger.verify import Failure, LedgerReport
+from ledger.audit.check import order_problems
+from ledger.audit.findings import Failure, LedgerReport
 
 ZERO = Decimal("0.00")
 TYPES = (

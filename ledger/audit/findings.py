@@ -1,0 +1,33 @@
+"""What `ledger verify` found: a failure names its check, its subject and why."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ledger.audit.chain import VerifyReport
+from ledger.audit.seal_check import SealReport
+
+
+@dataclass(frozen=True)
+class Failure:
+    """One thing the events say that does not hold, named: which check, which stream, why."""
+
+    check: str  # shoe, money, pool, projection
+    subject: str
+    reason: str
+
+    def __str__(self) -> str:
+        return f"{self.subject}: {self.reason}"
+
+
+@dataclass
+class LedgerReport:
+    chains: VerifyReport
+    seal: SealReport | None = None
+    failures: list[Failure] = field(default_factory=list)
+    checked: dict[str, int] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return self.chains.ok and not self.failures and not (self.seal and self.seal.problems)

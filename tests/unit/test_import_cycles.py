@@ -1,0 +1,67 @@
+"""Dependencies go one way: no module of the ledger imports, directly or through others, a
+module that imports it back (imports inside functions and under TYPE_CHECKING count too)."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+PACKAGES = ("ledger", "projections")
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def imports_of(path: Path, known: set[str]) -> set[str]:
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        names = []
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            names = [node.module] + [f"{node.module}.{alias.name}" for alias in node.names]
+        found |= {name for name in names if name in known}
+    return found
+
+
+def graph() -> dict[str, set[str]]:
+    files = {module_name(p): p for package in PACKAGES for p in (ROOT / package).rglob("*.py")}
+    known = set(files)
+    edges = {name: imports_of(path, known) - {name} for name, path in files.items()}
+    for name in edges:  # a module importing `a.b.c` also runs the packages `a` and `a.b`
+        edges[name] = {dep for dep in edges[name] if not name.startswith(dep + ".")}
+    return edges
+
+
+def cycles(edges: dict[str, set[str]]) -> list[list[str]]:
+    found, state, stack = [], {}, []
+
+    def visit(node: str) -> None:
+        state[node] = "open"
+        stack.append(node)
+        for dep in sorted(edges.get(node, ())):
+            if state.get(dep) == "open":
+                found.append(stack[stack.index(dep):] + [dep])
+            elif dep not in state:
+                visit(dep)
+        stack.pop()
+        state[node] = "done"
+
+    for node in sorted(edges):
+        if node not in state:
+            visit(node)
+    return found
+
+
+def test_no_module_imports_one_that_imports_it_back():
+    assert cycles(graph()) == []
+
+
+def test_the_audit_package_does_not_reach_into_the_cli_or_the_demo():
+    edges = graph()
+    for name, deps in edges.items():
+        if name.startswith("ledger.audit"):
+            assert not {d for d in deps if d.startswith(("ledger.cli", "ledger.demo"))}, name
