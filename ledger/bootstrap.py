@@ -13,6 +13,7 @@ from ledger.infrastructure import schema
 from ledger.infrastructure.database import EVENTS_TABLE, SNAPSHOTS_TABLE, Database
 from ledger.infrastructure.embedded import embedded_server_url
 from ledger.infrastructure.roles import GroupRoles, install_roles
+from ledger.audit.sealer import Cadence, Sealer, create_seal_tables
 from projections.registry import create_projection_tables
 from projections.tracking import create_tracking_table
 
@@ -47,6 +48,8 @@ def init_database(settings: LedgerSettings, database: Database) -> str | None:
         schema.install(conn, EVENTS_TABLE, SNAPSHOTS_TABLE)
         create_tracking_table(conn)
         create_projection_tables(conn)
+        for table in create_seal_tables(conn):
+            schema.install_append_only(conn, table)
     with database.connect(autocommit=False) as conn:
         return install_roles(conn, GroupRoles.named(settings.db_role_prefix))
 
@@ -57,6 +60,28 @@ def is_initialised(database: Database) -> bool:
             "SELECT count(*) FROM pg_trigger WHERE tgname = %s", (f"{EVENTS_TABLE}_chain",)
         ).fetchone()
     return bool(row and row[0])
+
+
+def sealer_for(settings: LedgerSettings, database: Database) -> Sealer:
+    """The sealing follower, with the key LEDGER_SEAL_KEY names (there is no default key)."""
+    from ledger.identity.keys import Credential
+
+    if settings.seal_key is None:
+        raise WrongState("no sealing key: set LEDGER_SEAL_KEY to the file `ledger key new seal "
+                         "ID --out FILE` wrote, on the host that seals.")
+    return Sealer(database, Credential.load(settings.seal_key, "seal"), settings.witness_root,
+                  Cadence(settings.seal_every_events, settings.seal_every_seconds))
+
+
+def trusted_seal_keys(settings: LedgerSettings) -> list[str]:
+    """The sealing public keys `ledger verify` trusts: from the settings, never the database."""
+    from ledger.identity.keys import Credential
+
+    if settings.seal_public_key:
+        return [settings.seal_public_key.strip()]
+    if settings.seal_key is not None:
+        return [Credential.load(settings.seal_key, "seal").public_key]
+    return []
 
 
 @dataclass

@@ -50,6 +50,24 @@ class LedgerSettings(BaseSettings):
         default=None, description="where the simulator keeps its floor's keys "
         "(default: beside data_dir, `simulator-keys`)")
 
+    seal_key: Path | None = Field(
+        default=None, description="the sealing key file (`ledger key new seal ID`), on the "
+        "host that runs `ledger seal run` only")
+    seal_public_key: str | None = Field(
+        default=None, description="the sealing key's public half (base64), which `ledger "
+        "verify` trusts; kept outside the database")
+    witness_dir: Path | None = Field(
+        default=None, description="where checkpoints are witnessed, one folder per ledger "
+        "(default: beside data_dir, `witness`)")
+    seal_every_events: int = Field(default=1000, ge=1,
+                                   description="sign a checkpoint every N events ...")
+    seal_every_seconds: float = Field(  # money-safe: a wait
+        default=60.0, gt=0, description="... or every S seconds, whichever comes first")
+
+    @property
+    def witness_root(self) -> Path:
+        return (self.witness_dir or self.data_dir.expanduser().parent / "witness").expanduser()
+
     @property
     def simulator_keys_dir(self) -> Path:
         return self.simulator_keys or self.data_dir.expanduser().parent / "simulator-keys"

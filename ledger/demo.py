@@ -9,15 +9,19 @@ ledger holds, so the demo can run again on the same database.
 
 from __future__ import annotations
 
+import threading
 from datetime import date, timedelta
 from decimal import Decimal
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 from uuid import UUID
 
 from rich.console import Console
 
-from ledger.bootstrap import init_database, open_ledger, resolve_database
+from ledger.audit.sealer import Cadence, Sealer, seal_status
+from ledger.bootstrap import init_database, open_ledger, resolve_database, sealer_for
 from ledger.cli.simulate import simulate_floor
 from ledger.config import LedgerSettings
 from ledger.errors import InvalidInput
@@ -33,7 +37,7 @@ from projections.runner import ProjectionRunner
 TABLES, ROUNDS, SEED = 12, 15, 5  # seed 5 shows a jackpot, voids and a shuffler failure
 IRREGULARITY_RATE = 0.05  # money-safe: a probability; high, so the short demo shows some
 OUTPUT = Path("demo-output")
-DEMO_ADMIN, DEMO_CONSOLE = "DEMO-ADMIN", "DEMO-CONSOLE"
+DEMO_ADMIN, DEMO_CONSOLE, DEMO_SEAL = "DEMO-ADMIN", "DEMO-CONSOLE", "DEMO-SEAL"
 
 
 def next_gaming_day(conn: Any) -> date:
@@ -101,8 +105,11 @@ def run_demo(console: Console) -> bool:
             day = next_gaming_day(conn)
         console.print(f"simulating the day shift of {day}: {TABLES} tables, {ROUNDS} rounds "
                       f"each, seed {SEED}", highlight=False)
-    result = simulate_floor(TABLES, ROUNDS, SEED, day, irregularity_rate=IRREGULARITY_RATE,
-                            operator=operator)
+    sealer = demo_sealer(settings, database)
+    with sealing_live(sealer) as sealed:
+        result = simulate_floor(TABLES, ROUNDS, SEED, day, irregularity_rate=IRREGULARITY_RATE,
+                                operator=operator)
+    console.print(sealed.summary(), highlight=False)
     with open_ledger(settings) as rt:
         _catch_up(rt.database)
         with rt.database.connect() as conn:
@@ -120,7 +127,7 @@ def run_demo(console: Console) -> bool:
             files.append(path)
         replays = [_replay(rt, console, round_, what) for round_, what in
                    ((jackpot, "a jackpot round"), (voided, "a voided round"))]
-        verified = _verify(rt, console)
+        verified = _verify(rt, console, sealer) and not sealed.error
     _summary(console, view, kinds, files, replays, verified)
     console.print(signed, highlight=False)
     return verified and not result.errors and all(ok for _, ok in replays if ok is not None)
@@ -130,8 +137,8 @@ def _replay(rt: Any, console: Console, round_: UUID | None, what: str) -> tuple[
     if round_ is None:
         console.print(f"no {what} in this shift to replay.")
         return None, None
-    from ledger.replay import replay_round
-    from ledger.replay_html import to_html
+    from ledger.audit.replay import replay_round
+    from ledger.audit.html import to_html
 
     with rt.database.connect() as conn:
         replay = replay_round(conn, round_)
@@ -157,14 +164,67 @@ def _signatures(conn: Any) -> str:
             "(`ledger staff list`, `ledger terminal list`).")
 
 
-def _verify(rt: Any, console: Console) -> bool:
-    """`ledger verify` in full: chains, versions, shoes, money, pools and projections."""
-    from ledger.verify import verify_ledger
+def demo_sealer(settings: LedgerSettings, database: Any) -> Sealer:
+    """Your sealing key if the settings name one; otherwise the demo's own, kept beside the
+    demo operator's keys (outside the database, as a sealing key must be)."""
+    if settings.seal_key is not None:
+        return sealer_for(settings, database)
+    keyring = Keyring(settings.simulator_keys_dir.parent / "demo-operator")
+    return Sealer(database, keyring.credential("seal", DEMO_SEAL), settings.witness_root,
+                  Cadence(settings.seal_every_events, settings.seal_every_seconds))
+
+
+class _LiveSeal:
+    def __init__(self, sealer: Sealer) -> None:
+        self.sealer, self.stop = sealer, threading.Event()
+        self.error: BaseException | None = None
+        self.behind = 0
+        self.thread = threading.Thread(target=self._run, name="seal", daemon=True)
+
+    def _run(self) -> None:
+        try:
+            self.sealer.follow(self.stop, poll_seconds=0.5)
+        except BaseException as error:  # reported, never swallowed
+            self.error = error
+
+    def summary(self) -> str:
+        if self.error is not None:
+            return f"[red]the seal failed[/]: {self.error}"
+        with self.sealer.database.connect() as conn:
+            state = seal_status(conn, last=1)
+            row = conn.execute("SELECT count(*) FROM ledger_seal_checkpoints").fetchone()
+        witness = self.sealer.witness_of(state.ledger_id).directory
+        return (f"sealed live beside the floor ({self.behind:,} events behind when the last "
+                f"table finished): {state.checkpointed:,} of {state.recorded:,} events under "
+                f"{row[0] if row else 0} signed checkpoints, witnessed in {witness}")
+
+
+@contextmanager
+def sealing_live(sealer: Sealer) -> Iterator[_LiveSeal]:
+    """The sealing follower in a thread while the floor plays; a last checkpoint at the end."""
+    live = _LiveSeal(sealer)
+    live.thread.start()
+    try:
+        yield live
+    finally:
+        with sealer.database.connect() as conn:
+            state = seal_status(conn, last=0)
+        live.behind = state.recorded - state.sealed  # when the floor stopped
+        live.stop.set()
+        live.thread.join()
+
+
+def _verify(rt: Any, console: Console, sealer: Sealer) -> bool:
+    """`ledger verify` in full: chains, versions, shoes, money, pools, projections, the seal."""
+    from ledger.audit.verify import verify_ledger
 
     with rt.database.connect() as conn:
-        report = verify_ledger(conn)
+        report = verify_ledger(conn, seal_keys=[sealer.key.public_key],
+                               witness_root=rt.settings.witness_root)
     for failure in report.failures:
         console.print(f"[red]FAIL[/] {failure.check}: {failure}", highlight=False)
+    for problem in report.seal.problems if report.seal else ():
+        console.print(f"[red]SEAL[/] {problem}", highlight=False)
     checked = ", ".join(f"{count} {what}" for what, count in report.checked.items())
     console.print(f"ledger verify: {report.chains.streams:,} streams, {report.chains.events:,} "
                   f"events; checked {checked}: "

@@ -1,151 +1,40 @@
-"""Whole-ledger verification: every stream's hash chain and version sequence, recomputed.
+"""`ledger verify`: every check of the whole ledger, each failure named, none stopping the others.
 
-The formula is the one the database trigger applies (see `ledger.infrastructure.schema`).
-A break is reported at the first version whose stored hash disagrees with what its contents
-and its predecessor's stored hash give, so an altered row is named exactly, and a row whose
-hash was forged to match is caught at the next version.
+Hash chains and versions (`chain`), the seal against its signed checkpoints and witness
+(`seal_check`), every event recorded with its command (`receipts_check`), streams that name
+each other agreeing (`cross_checks`), then shoes, money, pools and projections (`checks`).
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
-from uuid import UUID
 
-from psycopg import Connection, sql
+from psycopg import Connection
 
-from ledger.infrastructure.database import EVENTS_TABLE
+from ledger.audit.chain import verify_chains
+from ledger.audit.checks import check_projections, check_streams
+from ledger.audit.cross_checks import cross_stream_problems
+from ledger.audit.findings import Failure, LedgerReport
+from ledger.audit.receipts_check import misplaced_events
+from ledger.audit.seal_check import check_seal
 
-GENESIS = bytes(32)
-
-
-def chain_hash(previous: bytes, stream_id: UUID, version: int, topic: str, state: bytes) -> bytes:
-    topic_bytes = topic.encode("utf-8")
-    return hashlib.sha256(
-        previous + stream_id.bytes + version.to_bytes(8, "big", signed=True)
-        + len(topic_bytes).to_bytes(4, "big") + topic_bytes + state
-    ).digest()
+__all__ = ["Failure", "LedgerReport", "verify_ledger"]
 
 
-@dataclass(frozen=True)
-class Break:
-    stream_id: UUID
-    label: str
-    version: int
-    reason: str
-
-    def __str__(self) -> str:
-        return f"stream {self.stream_id} ({self.label}) version {self.version}: {self.reason}"
-
-
-@dataclass
-class VerifyReport:
-    streams: int = 0
-    events: int = 0
-    breaks: list[Break] = field(default_factory=list)
-
-    @property
-    def ok(self) -> bool:
-        return not self.breaks
-
-
-def stream_label(topic: str, state: bytes) -> str:
-    """`Table BAC-01`: the stream's kind and, when its first event names one, its code."""
-    kind = topic.split(":")[-1].split(".")[0]
-    try:
-        body = json.loads(state)
-    except ValueError:
-        return kind
-    for key in ("code", "table", "name", "pool"):
-        if isinstance(body.get(key), str):
-            return f"{kind} {body[key]}"
-    return kind
-
-
-class _StreamWalk:
-    def __init__(self, stream_id: UUID) -> None:
-        self.stream_id = stream_id
-        self.label = "?"
-        self.expected_version = 1
-        self.previous_hash = GENESIS
-
-    def step(self, version: int, topic: str, state: bytes, stored: bytes | None) -> list[Break]:
-        breaks = []
-        if version == 1:
-            self.label = stream_label(topic, state)
-        if version != self.expected_version:
-            missing = f"{self.expected_version}" + (
-                f"..{version - 1}" if version - 1 > self.expected_version else ""
-            )
-            breaks.append(self._break(version, f"version {missing} is missing"))
-        if stored is None:
-            breaks.append(self._break(version, "has no chain hash"))
-        elif chain_hash(self.previous_hash, self.stream_id, version, topic, state) != stored:
-            breaks.append(self._break(version, "hash does not match its contents: row altered"))
-        self.previous_hash = stored or GENESIS
-        self.expected_version = version + 1
-        return breaks
-
-    def _break(self, version: int, reason: str) -> Break:
-        return Break(self.stream_id, self.label, version, reason)
-
-
-def verify_chains(conn: Connection[Any], batch: int = 10_000) -> VerifyReport:
-    """Walk every stream in (stream, version) order with a server-side cursor."""
-    report = VerifyReport()
-    walk: _StreamWalk | None = None
-    query = sql.SQL(
-        "SELECT originator_id, originator_version, topic, state, chain_hash FROM {} "
-        "ORDER BY originator_id, originator_version"
-    ).format(sql.Identifier(EVENTS_TABLE))
-    with conn.transaction(), conn.cursor(name="ledger_verify") as cursor:
-        cursor.itersize = batch
-        cursor.execute(query)
-        for stream_id, version, topic, state, stored in cursor:
-            if walk is None or walk.stream_id != stream_id:
-                walk = _StreamWalk(stream_id)
-                report.streams += 1
-            report.events += 1
-            report.breaks.extend(
-                walk.step(version, topic, bytes(state), bytes(stored) if stored else None)
-            )
-    return report
-
-
-# -- the whole ledger: shoes, money, pools, projections ---------------------------------------
-
-
-@dataclass(frozen=True)
-class Failure:
-    """One thing the events say that does not hold, named: which check, which stream, why."""
-
-    check: str  # shoe, money, pool, projection
-    subject: str
-    reason: str
-
-    def __str__(self) -> str:
-        return f"{self.subject}: {self.reason}"
-
-
-@dataclass
-class LedgerReport:
-    chains: VerifyReport
-    failures: list[Failure] = field(default_factory=list)
-    checked: dict[str, int] = field(default_factory=dict)
-    notes: list[str] = field(default_factory=list)
-
-    @property
-    def ok(self) -> bool:
-        return self.chains.ok and not self.failures
-
-
-def verify_ledger(conn: Connection[Any], *, projections: bool = True) -> LedgerReport:
-    """Every check `ledger verify` runs; each failure named, none stopping the others."""
-    from ledger.verify_ledger import check_projections, check_streams
-
-    report = LedgerReport(chains=verify_chains(conn))
+def verify_ledger(conn: Connection[Any], *, projections: bool = True,
+                  seal_keys: Sequence[str] = (), witness_root: Path | None = None
+                  ) -> LedgerReport:
+    """Every check `ledger verify` runs; each failure named, none stopping the others.
+    `seal_keys` are the sealing public keys trusted (from outside the database)."""
+    report = LedgerReport(chains=verify_chains(conn),
+                          seal=check_seal(conn, list(seal_keys), witness_root))
+    commands, misplaced = misplaced_events(conn)
+    report.checked["commands"] = commands
+    report.failures.extend(Failure("command", m.subject, m.reason) for m in misplaced)
+    report.failures.extend(Failure("streams", subject, reason)
+                           for subject, reason in cross_stream_problems(conn))
     check_streams(conn, report)
     if projections:
         check_projections(conn, report)

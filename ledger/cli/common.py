@@ -6,6 +6,8 @@ settings name, where from is the terminal credential, and the registry says what
 
 from __future__ import annotations
 
+import signal
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -48,3 +50,16 @@ def send(command: Command, cosigners: list[Path] | None = None) -> None:
     with runtime() as rt:
         console.print(rt.ledger.execute(signed(rt, command, cosigners)).summary(),
                       highlight=False)
+
+
+@contextmanager
+def stop_on_signals() -> Iterator[threading.Event]:
+    """SIGINT and SIGTERM finish the batch in hand, then stop."""
+    stop = threading.Event()
+    previous = {sig: signal.signal(sig, lambda *_: stop.set())
+                for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield stop
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)

@@ -9,8 +9,10 @@ from typing import Annotated
 
 import typer
 
-from ledger.bootstrap import open_ledger
-from ledger.cli import db, events, jackpot, projections, report, round, shift, shoe, table
+from ledger.bootstrap import open_ledger, trusted_seal_keys
+from ledger.cli import (
+    db, events, jackpot, projections, report, round, seal, shift, shoe, table,
+)
 from ledger.cli.registry import keys, staff, terminals
 from ledger.cli.hand import hand
 from ledger.cli.replay import recall, replay
@@ -18,7 +20,8 @@ from ledger.cli.simulate import simulate
 from ledger.cli.common import console
 from ledger.cli.errors import run_guarded
 from ledger.commands import ALL_COMMANDS
-from ledger.verify import verify_ledger
+from ledger.audit.seal_check import SealReport
+from ledger.audit.verify import verify_ledger
 
 app = typer.Typer(
     help="The round ledger: every action at a live table, recorded as an immutable event.",
@@ -32,6 +35,7 @@ app.add_typer(terminals, name="terminal")
 app.add_typer(table.app, name="table")
 app.add_typer(events.app, name="events")
 app.add_typer(projections.app, name="projections")
+app.add_typer(seal.app, name="seal")
 app.add_typer(round.app, name="round")
 app.add_typer(shoe.app, name="shoe")
 app.add_typer(jackpot.app, name="jackpot")
@@ -53,7 +57,10 @@ def verify(
 
     Exit 1 on any failure, each one named."""
     with open_ledger() as rt, rt.database.connect() as conn:
-        report = verify_ledger(conn, projections=projections)
+        report = verify_ledger(conn, projections=projections,
+                               seal_keys=trusted_seal_keys(rt.settings),
+                               witness_root=rt.settings.witness_root)
+    print_seal(report.seal)
     chains = report.chains
     for chain_break in chains.breaks:
         console.print(f"[red]BREAK[/] {chain_break}", highlight=False)
@@ -69,6 +76,19 @@ def verify(
     console.print(f"checked {checked}: {outcome}", highlight=False)
     if not report.ok:
         raise typer.Exit(1)
+
+
+def print_seal(seal: SealReport | None) -> None:
+    if seal is None:
+        return
+    for problem in seal.problems:
+        console.print(f"[red]SEAL[/] {problem}", highlight=False, soft_wrap=True)
+    for note in seal.notes:
+        console.print(f"[yellow]note[/] {note}", highlight=False, soft_wrap=True)
+    verdict = "[green]holds[/]" if not seal.problems else f"[red]{len(seal.problems)} problem(s)[/]"
+    console.print(f"seal: {seal.checkpoints} signed checkpoint(s), {seal.sealed:,} events "
+                  f"verified under them, {seal.unsealed:,} events not yet sealed: {verdict}",
+                  highlight=False)
 
 
 @app.command()

@@ -16,7 +16,7 @@ from rich.progress import (
 from rich.table import Table as RichTable
 
 from ledger.bootstrap import is_initialised, resolve_database
-from ledger.cli.common import console
+from ledger.cli.common import console, stop_on_signals
 from ledger.config import LedgerSettings
 from ledger.errors import DatabaseUnavailable, WrongState
 from ledger.infrastructure.database import Database
@@ -39,19 +39,6 @@ def _database() -> Database:
             f"the database at {database.describe()} is not initialised: run `ledger db init`."
         )
     return database
-
-
-@contextmanager
-def _stop_on_signals() -> Iterator[threading.Event]:
-    """SIGINT and SIGTERM finish the batch in hand, then stop."""
-    stop = threading.Event()
-    previous = {sig: signal.signal(sig, lambda *_: stop.set())
-                for sig in (signal.SIGINT, signal.SIGTERM)}
-    try:
-        yield stop
-    finally:
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
 
 
 @contextmanager
@@ -84,7 +71,7 @@ def run(
 
     runner = ProjectionRunner(database, projections, batch_size=batch_size, poll_seconds=poll,
                               on_batch=report)
-    with _stop_on_signals() as stop, _connection_errors_as_one_line(), runner:
+    with stop_on_signals() as stop, _connection_errors_as_one_line(), runner:
         if once:
             runner.catch_up(stop)
         else:

@@ -40,7 +40,7 @@ Roles = Annotated[list[Role], typer.Option("--role", help="A role held (repeat f
 
 @keys.command("new")
 def key_new(
-    kind: Annotated[str, typer.Argument(help="staff or terminal.")], id: Id,
+    kind: Annotated[str, typer.Argument(help="staff, terminal or seal.")], id: Id,
     out: Annotated[Path, typer.Option("--out", help="Where to write the private key "
                                       "(mode 0600; never overwritten).")],
 ) -> None:
@@ -168,9 +168,10 @@ def _standing(reason: str | None, word: str) -> str:
 
 
 def _kind(text: str) -> Kind:
-    if text not in ("staff", "terminal"):
-        raise InvalidInput(f"'{text}' is not a kind of key: staff or terminal.")
-    return "staff" if text == "staff" else "terminal"
+    kinds: dict[str, Kind] = {"staff": "staff", "terminal": "terminal", "seal": "seal"}
+    if text not in kinds:
+        raise InvalidInput(f"'{text}' is not a kind of key: staff, terminal or seal.")
+    return kinds[text]
 
 
 def _peek_kind(path: Path) -> Kind:

@@ -63,10 +63,10 @@ def bootstrap_registry(ledger: Ledger, administrator: Credential, console: Crede
     root = Registry(administrator=administrator.id, terminal=console.id, by=enrol.provenance)
     receipts = [
         CommandReceipt(command_type=type(c).__name__, command=c.model_dump(mode="json"),
-                       streams=[str(stream.id)], by=c.provenance,
+                       streams=[str(s.id) for s in streams], by=c.provenance,
                        signed=sign(c, console, administrator, vouched=VOUCHED).model_dump(
                            mode="json"))
-        for c, stream in ((enrol, member), (register, device))
+        for c, streams in ((enrol, (member, root)), (register, (device,)))
     ]
     try:
         ledger.app.save(root, member, device, *receipts)

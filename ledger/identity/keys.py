@@ -23,7 +23,7 @@ from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
 from ledger.errors import InvalidInput
 
-Kind = Literal["staff", "terminal"]
+Kind = Literal["staff", "terminal", "seal"]
 
 
 def canonical_json(value: Any) -> bytes:
@@ -87,8 +87,9 @@ class Credential:
         except (ValueError, KeyError, TypeError):
             raise InvalidInput(f"{where} is not a ledger credential: expected JSON with kind, "
                                "id and private_key (see `ledger key new`).") from None
-        if kind not in ("staff", "terminal"):
-            raise InvalidInput(f"{where} is a credential of kind '{kind}': staff or terminal.")
+        if kind not in ("staff", "terminal", "seal"):
+            raise InvalidInput(f"{where} is a credential of kind '{kind}': staff, terminal "
+                               "or seal.")
         return cls(kind, id, key)
 
     @classmethod

@@ -21,6 +21,7 @@ from typing import Any
 from psycopg import Connection, errors, sql
 
 EVENT_TABLES = ("ledger_events", "ledger_snapshots")
+SEAL_RECORDS = ("ledger_seal_leaves", "ledger_seal_checkpoints", "ledger_seal_keys")  # insert only
 
 
 @dataclass(frozen=True)
@@ -82,6 +83,8 @@ def _grant(conn: Connection[Any], roles: GroupRoles) -> None:
         run(sql.SQL("GRANT SELECT ON {} TO {}, {}").format(ident, writer, reader))
         if table in EVENT_TABLES:
             run(sql.SQL("GRANT INSERT, UPDATE ON {} TO {}").format(ident, writer))
+        elif table in SEAL_RECORDS:
+            run(sql.SQL("GRANT INSERT ON {} TO {}").format(ident, writer))
         else:
             run(sql.SQL("GRANT INSERT, UPDATE, DELETE, TRUNCATE ON {} TO {}").format(
                 ident, writer))

@@ -16,6 +16,7 @@ from ledger.domain.base import Role
 from ledger.domain.registry import TerminalKind
 from ledger.identity.keyring import Administrator
 from tests.conftest import _create_database, _drop_database
+from tests.integration.test_shift_reconciliation import _shift_with
 from tests.signing import (
     ADMIN, CONSOLE, E2E_PIT_BOSS, E2E_WORKSTATION, KEYRING, acting_env, credential_env,
 )
@@ -34,13 +35,15 @@ class Result:
 
 
 @pytest.fixture
-def cli(database):
-    """`cli("table", "open", ...)` runs the ledger against this test's own database."""
+def cli(database, tmp_path_factory):
+    """`cli("table", "open", ...)` runs the ledger against this test's own database; the seal's
+    witness goes to a folder of this test's own unless the test names one."""
+    witness = str(tmp_path_factory.mktemp("witness"))
 
     def run(*args: str, url: str | None = None, extra_env: dict[str, str | None] | None = None,
             cwd: str | None = None) -> Result:
         env = {
-            **os.environ, "LEDGER_DATABASE_URL": url or database.url, "COLUMNS": "200",
+            "LEDGER_WITNESS_DIR": witness, **os.environ, "LEDGER_DATABASE_URL": url or database.url, "COLUMNS": "200",
             **acting_env(E2E_PIT_BOSS, E2E_WORKSTATION), **(extra_env or {}),
         }
         env = {key: value for key, value in env.items() if value is not None}  # None: unset
@@ -82,3 +85,30 @@ def empty_database(server):
     database = _create_database(server, name)
     yield database
     _drop_database(server, name)
+
+
+@dataclass(frozen=True)
+class Sealed:
+    witness: Path
+    public_key: str
+
+
+@pytest.fixture
+def sealed(cli, settings, tmp_path, monkeypatch) -> Sealed:
+    """A closed shift of BAC-R1, projected and sealed under a checkpoint; the seal's settings
+    (key, witness, trusted public key) in the environment every `ledger` run here sees."""
+    key = tmp_path / "seal.key"
+    assert cli("key", "new", "seal", "SEAL-1", "--out", str(key)).code == 0
+    public = next(line.split()[-1] for line in cli("key", "show", str(key)).out.splitlines()
+                  if line.startswith("public key"))
+    monkeypatch.setenv("LEDGER_SEAL_KEY", str(key))
+    monkeypatch.setenv("LEDGER_SEAL_PUBLIC_KEY", public)
+    monkeypatch.setenv("LEDGER_WITNESS_DIR", str(tmp_path / "witness"))
+    _shift_with(settings, record_fill=True)
+    assert cli("projections", "run", "--once").code == 0
+    done = cli("seal", "run", "--once")
+    assert done.code == 0, done.err
+    clean = cli("verify")
+    assert clean.code == 0, clean.out + clean.err
+    assert "0 events not yet sealed" in clean.out
+    return Sealed(tmp_path / "witness", public)

@@ -16,6 +16,7 @@ def test_the_demo_runs_reconciles_replays_and_verifies_then_runs_again_the_next_
     assert "all hold" in first.out and "variance 0.00" in first.out
     assert "replayed a jackpot round" in first.out and "replayed a voided round" in first.out
     assert "shuffler failure" in first.out  # a shuffler table's unit failed and was replaced
+    assert "sealed live beside the floor" in first.out and "signed checkpoints" in first.out
     signed, total = re.search(r"Who acted, proven: ([\d,]+) of ([\d,]+) commands", first.out
                               ).groups()
     assert signed == total and int(total.replace(",", "")) > 1000  # every command signed

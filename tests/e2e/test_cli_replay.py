@@ -103,9 +103,13 @@ def test_recall_shows_the_last_rounds_with_results_and_payouts(cli, recorded):
 
 
 def test_verify_exits_1_and_names_a_pool_that_does_not_add_up(cli, recorded, superuser):
-    # The forged settlement adds up on its own: conserving money is verify's check, being
-    # what the rules give is the replay's.
-    assert "all hold" in cli("verify", "--no-projections").out
+    # The forged settlement adds up on its own (conserving money is verify's check, being
+    # what the rules give is the replay's), but no command recorded it and its table never
+    # saw the round finish: verify names both.
+    before = cli("verify", "--no-projections").out
+    assert "FAIL money" not in before
+    assert "which no receipt records" in before
+    assert "settled, but its table never recorded the round finished" in before
     pool = pool_id(rounds.POOL)
     version = superuser.execute("SELECT max(originator_version) FROM ledger_events "
                                 "WHERE originator_id = %s", (pool,)).fetchone()[0]

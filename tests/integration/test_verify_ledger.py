@@ -16,7 +16,7 @@ from ledger.application import Ledger
 from tests.signing import open_ledger
 from ledger.domain.jackpot_pool import JackpotPool, pool_id
 from ledger.domain.shoe import Shoe
-from ledger.verify import verify_ledger
+from ledger.audit.verify import verify_ledger
 from projections.registry import PROJECTIONS
 from projections.runner import ProjectionRunner
 
@@ -55,8 +55,10 @@ def test_verify_holds_on_an_honest_ledger_of_every_game(floor, database, superus
         runner.catch_up()
     report = verify_ledger(superuser)
     assert report.ok, [str(f) for f in report.failures] + report.notes
+    commands = report.checked.pop("commands")
     assert report.checked == {"shoes": 6, "rounds": 6, "pools": 1,
                               "projections": len(PROJECTIONS)}
+    assert commands > 50  # every command's events recorded with it
     assert report.notes == []
 
 
@@ -166,3 +168,27 @@ def test_verify_compares_a_lagging_projection_at_its_own_position(floor, databas
         runner.catch_up()
     rounds.fortune8_round(floor, "F8-02")  # recorded after the projections caught up
     assert failures(verify_ledger(superuser), "projection") == []
+
+
+def _delete(superuser, event_type: str) -> tuple[object, int]:
+    stream, version = superuser.execute(
+        "SELECT stream_id, version FROM ledger_event_log WHERE event_type = %s "
+        "ORDER BY position LIMIT 1", (event_type,)).fetchone()
+    behind_the_triggers(superuser, "DELETE FROM ledger_events WHERE originator_id = %s AND "
+                        "originator_version = %s", (stream, version))
+    return stream, version
+
+
+def test_a_deleted_round_ending_is_named_by_its_table_where_no_seal_reaches(floor, superuser):
+    """The last event of a round's stream leaves no gap in its versions: its table, which
+    recorded the round finished, says what is missing."""
+    stream, _ = _delete(superuser, "Round.Settled")
+    assert any(f"says round {stream} finished, but its stream is neither settled nor voided"
+               in failure for failure in failures(verify_ledger(superuser), "streams"))
+
+
+def test_a_deleted_jackpot_prize_is_named_by_the_pools_hit(floor, superuser):
+    stream, _ = _delete(superuser, "Round.JackpotPrizeAwarded")
+    named = failures(verify_ledger(superuser), "streams")
+    assert any(f"of round {stream}, which that round's stream does not award" in failure
+               for failure in named), named

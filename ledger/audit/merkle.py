@@ -1,0 +1,135 @@
+"""A Merkle tree over the ledger's global order, as RFC 6962 (Certificate Transparency) and
+RFC 9162 define it, so that any tool that checks a transparency log can check this one:
+
+    leaf hash      = SHA-256(0x00 || leaf data)
+    node hash      = SHA-256(0x01 || left || right)
+    MTH(n leaves)  = node(MTH(first k), MTH(the rest)), k the largest power of two below n
+
+Pure functions over bytes, no I/O. `Frontier` extends a tree one leaf at a time keeping only
+the roots of its perfect subtrees (at most log2(n) hashes), which is what the sealing follower
+stores between batches. `inclusion_proof` and `verify_inclusion` give and check the audit path
+of one leaf (RFC 9162 section 2.1.3), which a dispute bundle carries.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+EMPTY_ROOT = hashlib.sha256(b"").digest()
+
+
+def leaf_hash(data: bytes) -> bytes:
+    return hashlib.sha256(b"\x00" + data).digest()
+
+
+def node_hash(left: bytes, right: bytes) -> bytes:
+    return hashlib.sha256(b"\x01" + left + right).digest()
+
+
+def _split(n: int) -> int:
+    """The largest power of two smaller than n (n >= 2)."""
+    return 1 << ((n - 1).bit_length() - 1)
+
+
+def root_of(leaves: Sequence[bytes]) -> bytes:
+    """MTH over leaf hashes (already `leaf_hash`ed)."""
+    if not leaves:
+        return EMPTY_ROOT
+    frontier = Frontier()
+    for leaf in leaves:
+        frontier.append(leaf)
+    return frontier.root()
+
+
+@dataclass
+class Frontier:
+    """The right edge of a growing tree: one (height, hash) per perfect subtree, tallest first."""
+
+    size: int = 0
+    nodes: list[tuple[int, bytes]] = field(default_factory=list)
+
+    def append(self, leaf: bytes) -> None:
+        height, digest = 0, leaf
+        while self.nodes and self.nodes[-1][0] == height:
+            _, left = self.nodes.pop()
+            digest = node_hash(left, digest)
+            height += 1
+        self.nodes.append((height, digest))
+        self.size += 1
+
+    def root(self) -> bytes:
+        if not self.nodes:
+            return EMPTY_ROOT
+        digest = self.nodes[-1][1]
+        for _, left in reversed(self.nodes[:-1]):
+            digest = node_hash(left, digest)
+        return digest
+
+    def hashes(self) -> list[bytes]:
+        """What to store: the heights follow from `size` (its binary digits)."""
+        return [digest for _, digest in self.nodes]
+
+    @classmethod
+    def restore(cls, size: int, hashes: Sequence[bytes]) -> Frontier:
+        heights = [bit for bit in range(size.bit_length() - 1, -1, -1) if size >> bit & 1]
+        if len(heights) != len(hashes):
+            raise ValueError(f"a tree of {size} leaves has {len(heights)} frontier hashes, "
+                             f"not {len(hashes)}")
+        return cls(size, list(zip(heights, hashes, strict=True)))
+
+
+def inclusion_proofs(leaves: Sequence[bytes], indices: Sequence[int]) -> dict[int, list[bytes]]:
+    """PATH(i, leaves) for each index, sibling hashes from the leaf up to the root; each
+    subtree is hashed once, so proofs of many leaves cost one pass over the tree."""
+    for index in indices:
+        if not 0 <= index < len(leaves):
+            raise ValueError(f"leaf {index} is not in a tree of {len(leaves)} leaves")
+    proofs: dict[int, list[bytes]] = {index: [] for index in indices}
+
+    def build(lo: int, hi: int, wanted: list[int]) -> bytes:
+        if hi - lo == 1:
+            return leaves[lo]
+        if not wanted:
+            return root_of(leaves[lo:hi])
+        middle = lo + _split(hi - lo)
+        left_wanted = [i for i in wanted if i < middle]
+        right_wanted = [i for i in wanted if i >= middle]
+        left, right = build(lo, middle, left_wanted), build(middle, hi, right_wanted)
+        for index in left_wanted:
+            proofs[index].append(right)
+        for index in right_wanted:
+            proofs[index].append(left)
+        return node_hash(left, right)
+
+    if leaves:
+        build(0, len(leaves), sorted(set(indices)))
+    return proofs
+
+
+def inclusion_proof(leaves: Sequence[bytes], index: int) -> list[bytes]:
+    """PATH(index, leaves): the sibling hashes from the leaf up to the root."""
+    return inclusion_proofs(leaves, [index])[index]
+
+
+def verify_inclusion(leaf: bytes, index: int, size: int, proof: Sequence[bytes],
+                     root: bytes) -> bool:
+    """RFC 9162 2.1.3.2: does `proof` place `leaf` at `index` of the tree of `size` with `root`?"""
+    if not 0 <= index < size:
+        return False
+    fn, sn, digest = index, size - 1, leaf
+    for sibling in proof:
+        if sn == 0:
+            return False
+        if fn & 1 or fn == sn:
+            digest = node_hash(sibling, digest)
+            if not fn & 1:
+                while fn and not fn & 1:
+                    fn >>= 1
+                    sn >>= 1
+        else:
+            digest = node_hash(digest, sibling)
+        fn >>= 1
+        sn >>= 1
+    return sn == 0 and digest == root

@@ -1,0 +1,229 @@
+"""Verify the events against the seal: the tree recomputed from the events themselves must give
+the root of every signed checkpoint, in the database and in the witness.
+
+Trust comes from outside the database: the sealing public key the verifier is given
+(`LEDGER_SEAL_PUBLIC_KEY`, or derived from `LEDGER_SEAL_KEY`) and the witness directory. A
+key, a checkpoint row, a leaf or an event an insider rewrote in the database therefore cannot
+pass: the signature or the recomputed root gives it away.
+
+Where a checkpoint's root disagrees, the leaves the sealer stored are checked against that
+signed root; when they hold, they say exactly what was sealed, and the first position where
+the events part from them is named: missing, extra, changed or moved.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import closing
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from uuid import UUID
+
+from psycopg import Connection, sql
+
+from ledger.audit.merkle import Frontier, root_of
+from ledger.audit.seal import Checkpoint, Witness, event_leaf
+from ledger.audit.sealer import ledger_id
+from ledger.identity.keys import fingerprint
+from ledger.infrastructure.database import EVENTS_TABLE
+
+
+@dataclass(frozen=True)
+class Leaf:
+    position: int
+    stream_id: UUID
+    version: int
+    leaf: bytes
+
+    @property
+    def where(self) -> str:
+        return f"position {self.position} (stream {self.stream_id} version {self.version})"
+
+
+@dataclass
+class SealReport:
+    problems: list[str] = field(default_factory=list)
+    checkpoints: int = 0
+    sealed: int = 0  # events covered by the last good checkpoint
+    unsealed: int = 0  # events after it
+    notes: list[str] = field(default_factory=list)
+
+
+def _events(conn: Connection[Any], cursor_name: str) -> Iterator[Leaf]:
+    query = sql.SQL("SELECT notification_id, originator_id, originator_version, topic, state "
+                    "FROM {} ORDER BY notification_id").format(sql.Identifier(EVENTS_TABLE))
+    with conn.transaction(), conn.cursor(name=cursor_name, binary=True) as cursor:
+        cursor.itersize = 5000
+        cursor.execute(query)
+        for position, stream_id, version, topic, state in cursor:
+            yield Leaf(position, stream_id, version,
+                       event_leaf(position, stream_id, version, topic, bytes(state)))
+
+
+def _stored_leaves(conn: Connection[Any], size: int) -> list[Leaf]:
+    rows = conn.execute("SELECT position, stream_id, version, leaf FROM ledger_seal_leaves "
+                        "WHERE leaf_index < %s ORDER BY leaf_index", (size,)).fetchall()
+    return [Leaf(p, s, v, bytes(leaf)) for p, s, v, leaf in rows]
+
+
+def _database_checkpoints(conn: Connection[Any], report: SealReport) -> dict[int, Checkpoint]:
+    found = {}
+    rows = conn.execute("SELECT size, position, root, statement, signature "
+                        "FROM ledger_seal_checkpoints ORDER BY size").fetchall()
+    for size, position, root, statement, signature in rows:
+        try:
+            checkpoint = Checkpoint.from_statement(bytes(statement), bytes(signature))
+        except ValueError as error:
+            report.problems.append(f"checkpoint row at {size} events: {error}")
+            continue
+        if (checkpoint.size, checkpoint.position, checkpoint.root) != (
+                size, position, bytes(root)):
+            report.problems.append(
+                f"checkpoint row at {size} events: its columns (position {position}, root "
+                f"{bytes(root).hex()[:16]}…) differ from the statement it signed (position "
+                f"{checkpoint.position}, root {checkpoint.root.hex()[:16]}…): row edited")
+        found[size] = checkpoint
+    return found
+
+
+def _trusted(checkpoints: dict[int, Checkpoint], public_keys: list[str], ledger: str,
+             where: str, report: SealReport) -> dict[int, Checkpoint]:
+    good = {}
+    for size, checkpoint in checkpoints.items():
+        key = next((k for k in public_keys if fingerprint(k) == checkpoint.key), None)
+        if checkpoint.ledger != ledger:
+            report.problems.append(f"{where} checkpoint at {size} events seals ledger "
+                                   f"{checkpoint.ledger}, not this one ({ledger})")
+        elif key is None:
+            report.problems.append(f"{where} checkpoint at {size} events is signed by "
+                                   f"{checkpoint.key}, not by a trusted sealing key")
+        elif not checkpoint.verifies(key):
+            report.problems.append(f"{where} checkpoint at {size} events: the signature does "
+                                   "not verify: the statement was altered after signing")
+        else:
+            good[size] = checkpoint
+    return good
+
+
+def check_seal(conn: Connection[Any], trusted_keys: list[str], witness_root: Path | None
+               ) -> SealReport:
+    """Every check against the seal; `witness_root` holds one folder per ledger id."""
+    report = SealReport()
+    found = conn.execute("SELECT to_regclass('ledger_seal_state')").fetchone()
+    if not found or not found[0]:
+        report.notes.append("no seal: this database has no seal tables (run `ledger db init`)")
+        return report
+    ledger = ledger_id(conn)
+    witness = Witness(witness_root / ledger) if witness_root is not None else None
+    stored_keys = [k for (k,) in conn.execute("SELECT public_key FROM ledger_seal_keys")]
+    if trusted_keys:
+        for key in stored_keys:
+            if key not in trusted_keys:
+                report.problems.append(
+                    f"the database holds sealing key {fingerprint(key)}, which is not the "
+                    "trusted one (LEDGER_SEAL_PUBLIC_KEY): replaced or added behind the sealer")
+    else:
+        trusted_keys = stored_keys
+        report.notes.append("no sealing public key configured: checkpoints are checked against "
+                            "the key the database holds (set LEDGER_SEAL_PUBLIC_KEY)")
+    in_database = _trusted(_database_checkpoints(conn, report), trusted_keys, ledger,
+                           "database", report)
+    in_witness: dict[int, Checkpoint] = {}
+    if witness is not None:
+        readable = {}
+        for size, item in witness.all().items():
+            if isinstance(item, ValueError):
+                report.problems.append(f"witness: {item}")
+            else:
+                readable[size] = item
+        in_witness = _trusted(readable, trusted_keys, ledger, "witness", report)
+        _compare_copies(in_database, in_witness, readable, witness, report)
+    checkpoints = {**in_database, **in_witness}
+    report.checkpoints = len(checkpoints)
+    (signed_up_to,) = conn.execute("SELECT checkpointed_size FROM ledger_seal_state"
+                                   ).fetchone() or (0,)
+    if signed_up_to > max(checkpoints, default=0):
+        report.problems.append(f"the sealer signed a checkpoint at {signed_up_to} events, which "
+                               "neither the database nor the witness holds: deleted")
+    _recompute(conn, checkpoints, report)
+    return report
+
+
+def _compare_copies(in_database: dict[int, Checkpoint], in_witness: dict[int, Checkpoint],
+                    readable: dict[int, Checkpoint], witness: Witness,
+                    report: SealReport) -> None:
+    for size in sorted(in_database.keys() - readable.keys()):
+        report.problems.append(f"checkpoint at {size} events is missing from the witness "
+                               f"({witness.path(size)}): deleted?")
+    for size in sorted(in_witness.keys() - in_database.keys()):
+        report.problems.append(f"the witness holds checkpoint at {size} events, which the "
+                               "database does not: its row was deleted")
+    for size in sorted(in_database.keys() & in_witness.keys()):
+        if in_database[size] != in_witness[size]:
+            report.problems.append(f"checkpoint at {size} events differs between the database "
+                                   "and the witness")
+
+
+def _recompute(conn: Connection[Any], checkpoints: dict[int, Checkpoint],
+               report: SealReport) -> None:
+    sizes = sorted(checkpoints)
+    frontier = Frontier()
+    last: Leaf | None = None
+    parted: Checkpoint | None = None
+    with closing(_events(conn, "ledger_seal_recompute")) as events:
+        for leaf in events:
+            frontier.append(leaf.leaf)
+            last = leaf
+            while sizes and sizes[0] == frontier.size:
+                checkpoint = checkpoints[sizes.pop(0)]
+                if not _holds(checkpoint, frontier, last):
+                    parted = checkpoint
+                    break
+                report.sealed = checkpoint.size
+            if parted is not None:
+                break
+    if parted is None and sizes:  # the events stop short of a checkpoint: some were deleted
+        parted = checkpoints[sizes[0]]
+    if parted is not None:
+        report.problems.append(
+            f"the events part from the checkpoint at {parted.size} events (position "
+            f"{parted.position}, sealed {parted.sealed_at}): {_first_difference(conn, parted)}")
+        return
+    report.unsealed = frontier.size - report.sealed
+
+
+def _holds(checkpoint: Checkpoint, frontier: Frontier, last: Leaf | None) -> bool:
+    position = last.position if last else 0
+    return (frontier.size == checkpoint.size and frontier.root() == checkpoint.root
+            and position == checkpoint.position)
+
+
+def _first_difference(conn: Connection[Any], checkpoint: Checkpoint) -> str:
+    sealed = _stored_leaves(conn, checkpoint.size)
+    if len(sealed) != checkpoint.size or root_of([s.leaf for s in sealed]) != checkpoint.root:
+        return ("the sealer's stored leaves do not match the signed root either (altered too), "
+                f"so the damage is somewhere at or before position {checkpoint.position}")
+    sealed_at = {(s.stream_id, s.version): s for s in sealed}
+    positions = {s.position for s in sealed}
+    now = [leaf for leaf in _events(conn, "ledger_seal_diagnose")
+           if leaf.position <= checkpoint.position]
+    now_keys = {(n.stream_id, n.version) for n in now}
+    now_positions = {n.position for n in now}
+    for index in range(max(len(sealed), len(now))):
+        was = sealed[index] if index < len(sealed) else None
+        is_ = now[index] if index < len(now) else None
+        if was is not None and is_ is not None and was == is_:
+            continue
+        if is_ is None or (was is not None and was.position not in now_positions
+                           and (was.stream_id, was.version) not in now_keys):
+            assert was is not None
+            return f"missing: {was.where} is gone"
+        if is_.position not in positions and (is_.stream_id, is_.version) not in sealed_at:
+            return f"extra: {is_.where} was not there when sealed"
+        moved_from = sealed_at.get((is_.stream_id, is_.version))
+        if moved_from is not None and moved_from.position != is_.position:
+            return (f"moved: position {is_.position} holds stream {is_.stream_id} version "
+                    f"{is_.version}, sealed at position {moved_from.position}")
+        return f"changed: {is_.where} differs from what was sealed"
+    return "the events after the checkpoint's position were renumbered into it"
