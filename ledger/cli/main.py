@@ -14,6 +14,7 @@ from ledger.cli import (
     db, events, jackpot, projections, report, round, seal, shift, shoe, table,
 )
 from ledger.cli.registry import keys, staff, terminals
+from ledger.cli.evidence import export, verify_bundle
 from ledger.cli.hand import hand
 from ledger.cli.replay import recall, replay
 from ledger.cli.simulate import simulate
@@ -36,6 +37,7 @@ app.add_typer(table.app, name="table")
 app.add_typer(events.app, name="events")
 app.add_typer(projections.app, name="projections")
 app.add_typer(seal.app, name="seal")
+app.add_typer(export, name="export")
 app.add_typer(round.app, name="round")
 app.add_typer(shoe.app, name="shoe")
 app.add_typer(jackpot.app, name="jackpot")
@@ -45,6 +47,7 @@ app.command()(hand)
 app.command()(replay)
 app.command()(recall)
 app.command()(simulate)
+app.command("verify-bundle")(verify_bundle)
 
 
 @app.command()

@@ -1,0 +1,63 @@
+"""`ledger export round` and `ledger verify-bundle`: dispute evidence out, and checked offline."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from ledger.audit.bundle import export_round
+from ledger.audit.bundle_verify import check
+from ledger.bootstrap import open_ledger, trusted_seal_keys
+from ledger.cli.common import console
+from ledger.cli.replay import which_round
+from ledger.config import LedgerSettings
+from ledger.errors import InvalidInput
+from ledger.identity.credentials import configured
+
+export = typer.Typer(help="Evidence for a dispute, as one file anyone can check.",
+                     no_args_is_help=True)
+
+
+@export.command("round")
+def export_round_command(
+    ref: Annotated[list[str], typer.Argument(help="ROUND (an id), or TABLE ROUND_NUMBER.")],
+    out: Annotated[Path, typer.Option("--out", help="The bundle file to write.")],
+) -> None:
+    """The round's events with their proofs against a signed checkpoint, the checkpoint, the
+    replay (JSON and HTML), signed by you (LEDGER_STAFF_CREDENTIAL)."""
+    with open_ledger() as rt, rt.database.connect() as conn:
+        exporter = configured(rt.settings, "staff")
+        bundle = export_round(conn, which_round(conn, ref, None, None), exporter)
+    out.write_text(json.dumps(bundle, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    content = bundle["content"]
+    console.print(f"wrote {out}: {content['round']['table']} round {content['round']['number']}"
+                  f", {len(content['events'])} events proven against the checkpoint at "
+                  f"{content['checkpoint']['statement']['size']:,} events, replay "
+                  f"{content['replay']['check']['verdict']}, signed by {exporter.id}",
+                  highlight=False)
+
+
+def verify_bundle(
+    path: Annotated[Path, typer.Argument(help="A bundle `ledger export round` wrote.")],
+    seal_public_key: Annotated[str | None, typer.Option(
+        "--seal-public-key", help="The sealing public key you trust (default: "
+        "LEDGER_SEAL_PUBLIC_KEY).")] = None,
+) -> None:
+    """Check a bundle with no database: MATCH (exit 0), DISCREPANCY (1) or TAMPERED (2)."""
+    try:
+        bundle = json.loads(path.read_bytes())
+    except OSError as error:
+        raise InvalidInput(f"cannot read {path}: {error.strerror or error}.") from None
+    except ValueError:
+        bundle = None
+    keys = [seal_public_key] if seal_public_key else trusted_seal_keys(LedgerSettings())
+    verdict, said = check(bundle, keys[0] if keys else None) if isinstance(bundle, dict) \
+        else ("TAMPERED", [f"{path} is not JSON"])
+    for line in said:
+        console.print(f"  {line}", highlight=False)
+    colour = {"MATCH": "green", "DISCREPANCY": "yellow"}.get(verdict, "red")
+    console.print(f"[bold {colour}]{verdict}[/]")
+    raise typer.Exit({"MATCH": 0, "DISCREPANCY": 1}.get(verdict, 2))
