@@ -24,7 +24,7 @@ from ledger.domain.base import Provenance
 from ledger.domain.jackpot_pool import JackpotPool
 from ledger.domain.receipt import receipt_id
 from ledger.domain.table import Table
-from ledger.errors import InvalidInput, describe_validation_error
+from ledger.errors import DamagedStream, describe_validation_error
 from ledger.infrastructure.mapper import PydanticJSONMapper
 from ledger.audit.chain import GENESIS, chain_hash
 
@@ -71,13 +71,15 @@ def _decode(row: tuple[Any, ...]) -> RecordedEvent:
     try:
         event = _MAPPER.to_domain_event(StoredEvent(stream_id, version, topic, state))
     except ValidationError as error:
-        raise InvalidInput(
-            f"stream {stream_id} version {version} is not a readable {topic.split(':')[-1]}: "
-            f"{describe_validation_error(error)}."
+        raise DamagedStream(
+            f"DISCREPANCY: stream {stream_id} version {version} (position {position}) is not a "
+            f"readable {topic.split(':')[-1]}: {describe_validation_error(error)}. The stream "
+            "was altered: run `ledger verify`."
         ) from None
     except (ValueError, AttributeError, ImportError) as error:
-        raise InvalidInput(
-            f"stream {stream_id} version {version} ({topic}) cannot be read: {error}."
+        raise DamagedStream(
+            f"DISCREPANCY: stream {stream_id} version {version} (position {position}, {topic}) "
+            f"cannot be read: {error}. The stream was altered: run `ledger verify`."
         ) from None
     return RecordedEvent(position, stream_id, version, topic, state,
                          bytes(stored) if stored is not None else None, event)

@@ -215,3 +215,14 @@ def test_replaying_a_round_with_two_events_swapped_names_the_damage_not_a_traceb
     assert "Traceback" not in result.err + result.out
     lines = result.err.strip().splitlines()
     assert len(lines) == 1 and f"DISCREPANCY: round stream {stream} version 2" in lines[0]
+
+
+def test_replaying_a_round_whose_event_body_was_garbled_names_the_damage(cli, sealed, superuser):
+    position, stream, version = first(superuser, "Round.BetPlaced")
+    with behind_the_ledger(superuser):
+        superuser.execute("UPDATE ledger_events SET state = %s WHERE notification_id = %s",
+                          (b'{"box": "two"}', position))
+    result = cli("replay", str(stream))
+    assert result.code == 1 and "Traceback" not in result.err + result.out
+    [line] = result.err.strip().splitlines()
+    assert f"DISCREPANCY: stream {stream} version {version} (position {position})" in line
