@@ -23,6 +23,7 @@ from ledger.identity.bootstrap import bootstrap_registry, is_bootstrapped
 from ledger.identity.envelope import SignedCommand
 from ledger.identity.keyring import Administrator, Keyring
 from ledger.infrastructure.database import Database
+from ledger.infrastructure.roles import GroupRoles
 
 console = Console()
 
@@ -35,7 +36,8 @@ def throwaway_database(prefix: str) -> Iterator[tuple[LedgerSettings, Database]]
     with server.connect() as conn:
         conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
     database = server.with_dbname(name)
-    settings = LedgerSettings(database_url=database.url, pool_size=20)
+    # group roles of its own, dropped with the database: never the deployment's `ledger_*`
+    settings = LedgerSettings(database_url=database.url, pool_size=20, db_role_prefix=name)
     try:
         init_database(settings, database)
         console.print(f"[dim]benchmark database: {database.describe()}[/]")
@@ -45,6 +47,8 @@ def throwaway_database(prefix: str) -> Iterator[tuple[LedgerSettings, Database]]
             conn.execute(
                 sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
             )
+            for role in GroupRoles.named(name).all:
+                conn.execute(sql.SQL("DROP ROLE IF EXISTS {}").format(sql.Identifier(role)))
 
 
 BENCH_ADMIN, BENCH_CONSOLE = "ADM-BENCH", "BENCH-CONSOLE"
