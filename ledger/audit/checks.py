@@ -10,9 +10,7 @@
 - **Pools**: every jackpot pool, event by event, equals its seed + contributions - prizes
   paid by the pool (the house-paid part never touches it) + seeds added at resets +
   adjustments; a reset only from exactly zero, to the seed.
-- **Projections**: each projection's live tables equal a rebuild from the events up to the
-  live position, built in the session's temporary schema inside one repeatable-read transaction that is
-  rolled back, so nothing is written and writers are not stopped.
+- **Projections** are compared in `projection_check`.
 
 Bodies are read as JSON, not through the domain classes, so a forged or malformed body is
 reported as a failure rather than stopping the run.
@@ -27,7 +25,6 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 from uuid import UUID
 
-import psycopg
 from psycopg import Connection, sql
 
 from ledger.cards import parse_cards
@@ -320,80 +317,3 @@ def _hit(pool: _Pool, body: dict[str, Any]) -> list[str]:
 
 
 # -- projections ------------------------------------------------------------------------------
-
-
-def check_projections(conn: Connection[Any], report: LedgerReport) -> None:
-    """Each projection's live tables against a rebuild at the same position (rolled back)."""
-    from projections.registry import PROJECTIONS
-
-    report.checked["projections"] = 0
-    for projection_class in PROJECTIONS:
-        name = projection_class.name
-        try:
-            with conn.transaction(force_rollback=True):
-                problems = _compare_projection(conn, projection_class)
-        except psycopg.Error as error:
-            first = str(error).strip().splitlines()[0] if str(error).strip() else type(error)
-            report.notes.append(f"projection {name} not compared: {first}")
-            continue
-        if problems is None:
-            report.notes.append(f"projection {name} not compared: its tables do not exist")
-            continue
-        report.checked["projections"] += 1
-        report.failures += [Failure("projection", f"projection {name}", p) for p in problems]
-
-
-def _compare_projection(conn: Connection[Any], projection_class: Any) -> list[str] | None:
-    conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
-    live = _scalar(conn, "SELECT current_schema()")
-    projection = projection_class()
-    for table in projection.tables:
-        if _scalar(conn, "SELECT to_regclass(%s)", (f'"{live}"."{table}"',)) is None:
-            return None
-    position = int(_scalar(conn, "SELECT position FROM ledger_tracking WHERE projection = %s",
-                           (projection.name,)) or 0)
-    # The rebuild goes to this session's temporary schema: a reader, who may create nothing
-    # in the ledger's schema, can still compare (the transaction is rolled back anyway).
-    conn.execute(sql.SQL("SET LOCAL search_path = pg_temp, {}").format(sql.Identifier(live)))
-    projection.create_tables(conn)
-    scratch = _scalar(conn, "SELECT nspname FROM pg_namespace WHERE oid = pg_my_temp_schema()")
-    _rebuild(conn, projection, position)
-    problems = []
-    for table in projection.tables:
-        if _columns(conn, scratch, table) != _columns(conn, live, table):
-            raise psycopg.DataError(f"the live table {table} has another shape than the code's: "
-                                    f"rebuild it (ledger projections rebuild {projection.name})")
-        missing, extra = (_scalar(conn, sql.SQL(
-            "SELECT count(*) FROM (SELECT * FROM {}.{} EXCEPT ALL SELECT * FROM {}.{}) AS d"
-        ).format(sql.Identifier(first), sql.Identifier(table), sql.Identifier(second),
-                 sql.Identifier(table))) for first, second in ((scratch, live), (live, scratch)))
-        if missing or extra:
-            problems.append(f"table {table} differs from a rebuild from the events up to its "
-                            f"position {position}: {missing} row(s) the events give are missing "
-                            f"or different, {extra} row(s) are not what the events give")
-    return problems
-
-
-def _scalar(conn: Connection[Any], query: Any, params: tuple[Any, ...] = ()) -> Any:
-    row = conn.execute(query, params).fetchone()
-    return row[0] if row else None
-
-
-def _columns(conn: Connection[Any], schema: str, table: str) -> list[tuple[Any, ...]]:
-    return [tuple(row) for row in conn.execute(
-        "SELECT column_name, data_type FROM information_schema.columns "
-        "WHERE table_schema = %s AND table_name = %s ORDER BY ordinal_position",
-        (schema, table)).fetchall()]
-
-
-def _rebuild(conn: Connection[Any], projection: Any, position: int) -> None:
-    from projections.runner import apply_events, read_events
-
-    after = 0
-    while after < position:
-        events = [e for e in read_events(conn, after, 1000, projection.handled_types())
-                  if e.position <= position]
-        if not events:
-            return
-        apply_events(conn, projection, events)
-        after = events[-1].position

@@ -14,7 +14,8 @@ from typing import Any
 from psycopg import Connection
 
 from ledger.audit.chain import verify_chains
-from ledger.audit.checks import check_projections, check_streams
+from ledger.audit.checks import check_streams
+from ledger.audit.projection_check import check_projections
 from ledger.audit.cross_checks import cross_stream_problems
 from ledger.audit.findings import Failure, LedgerReport
 from ledger.audit.receipts_check import misplaced_events
