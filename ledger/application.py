@@ -40,7 +40,7 @@ Handler = Callable[["Ledger", Any], tuple[Aggregate, ...]]
 
 
 class LedgerApplication(Application[UUID]):
-    """The library's application: its tables are `ledger_events` (and `ledger_snapshots`)."""
+    """The library's application: its table is `ledger_events`; it reads no snapshot store."""
 
     name = "ledger"
 

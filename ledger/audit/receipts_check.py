@@ -1,8 +1,9 @@
 """Cross-stream check: every event was recorded by a command, with that command.
 
-A command's receipt and its events are saved in one transaction. PostgreSQL stamps every row with the transaction that inserted it
-(`xmin`, kept when a row is frozen), which no SQL can set. An event that claims a command (its
-`by.command_id`) but was inserted by another transaction than that command's receipt, or claims a command no receipt records, was put there
+A command's receipt and its events are saved in one transaction. PostgreSQL stamps every row
+with the transaction that inserted it (`xmin`, kept when a row is frozen), which no SQL can
+set. An event that claims a command (its `by.command_id`) but was inserted by another
+transaction than that command's receipt, or claims a command no receipt records, was put there
 by someone other than the ledger: this names it even where the seal has not reached yet (an
 event appended after the last checkpoint). A restore from a dump re-stamps every row alike,
 which hides nothing from the seal but makes this check weaker: it then names only what was

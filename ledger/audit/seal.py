@@ -18,7 +18,8 @@ signed with Ed25519 by the sealing key, whose private half never enters the data
 
 The ledger's id is a random UUID `ledger db init` draws once, so a checkpoint of one ledger
 never passes for another's. The **witness** is an append-only directory outside the database,
-one folder per ledger id and in it one file per checkpoint, `checkpoint-000000001234.json`, holding `{"statement": {...}, "signature": "<base64>"}`.
+one folder per ledger id and in it one file per checkpoint, `checkpoint-000000001234.json`,
+holding `{"statement": {...}, "signature": "<base64>"}`.
 Files are created exclusively and never rewritten, so an operator can rsync them to a
 regulator or another site, and anyone holding the public key can check them with nothing but
 the standard library and `cryptography`.
@@ -69,8 +70,9 @@ class Checkpoint:
 
     @property
     def statement(self) -> dict[str, Any]:
-        return {"protocol": PROTOCOL, "ledger": self.ledger, "size": self.size, "position": self.position,
-                "root": self.root.hex(), "sealed_at": self.sealed_at, "key": self.key}
+        return {"protocol": PROTOCOL, "ledger": self.ledger, "size": self.size,
+                "position": self.position, "root": self.root.hex(),
+                "sealed_at": self.sealed_at, "key": self.key}
 
     @property
     def signed_bytes(self) -> bytes:

@@ -19,24 +19,37 @@ def one_line(error: BaseException) -> str | None:
         return error.message
     if isinstance(error, ValidationError):
         return describe_validation_error(error)
-    if _permission_denied(error):
-        return ("the database refused: permission denied (this login's role may not record; "
-                "README, 'Database roles').")
+    denied = _permission_denied(error)
+    if denied is not None:
+        return denied
     if isinstance(error, LibraryOperationalError):
         return f"the database refused the operation: {str(error).strip().splitlines()[0]}"
     return None
 
 
-def _permission_denied(error: BaseException) -> bool:
-    """The server's 'permission denied', raw or wrapped by the event store library."""
+def _permission_denied(error: BaseException) -> str | None:
+    """The server's 'permission denied', raw or wrapped by the event store library, as one
+    sentence naming what was refused and the group role that may do it."""
     seen: list[BaseException] = [error]
     while seen:
         link = seen.pop()
         if isinstance(link, psycopg.errors.InsufficientPrivilege) or (
                 isinstance(link, LibraryProgrammingError) and "permission denied" in str(link)):
-            return True
+            return _denied_sentence(str(link).strip().splitlines()[0] if str(link).strip()
+                                    else "permission denied")
         seen += [e for e in (link.__cause__, link.__context__) if e is not None]
-    return False
+    return None
+
+
+def _denied_sentence(server_says: str) -> str:
+    from ledger.config import LedgerSettings
+    from ledger.infrastructure.roles import GroupRoles
+
+    roles = GroupRoles.named(LedgerSettings().db_role_prefix)
+    what = server_says.split("permission denied", 1)[-1].strip(" :").removeprefix("for ")
+    return (f"the database refused this login on {what or 'this'} ({server_says}): record with a "
+            f"login granted {roles.writer}; read with one granted {roles.reader} (README, "
+            "'Database roles').")
 
 
 def run_guarded(func: Callable[[], Any]) -> Any:

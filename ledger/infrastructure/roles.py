@@ -20,7 +20,8 @@ from typing import Any
 
 from psycopg import Connection, errors, sql
 
-EVENT_TABLES = ("ledger_events", "ledger_snapshots")
+EVENT_TABLES = ("ledger_events",)
+UNREAD = ("ledger_snapshots",)  # kept by ledgers made before snapshots were switched off
 SEAL_RECORDS = ("ledger_seal_leaves", "ledger_seal_checkpoints", "ledger_seal_keys")  # insert only
 
 
@@ -85,7 +86,7 @@ def _grant(conn: Connection[Any], roles: GroupRoles) -> None:
             run(sql.SQL("GRANT INSERT, UPDATE ON {} TO {}").format(ident, writer))
         elif table in SEAL_RECORDS:
             run(sql.SQL("GRANT INSERT ON {} TO {}").format(ident, writer))
-        else:
+        elif table not in UNREAD:
             run(sql.SQL("GRANT INSERT, UPDATE, DELETE, TRUNCATE ON {} TO {}").format(
                 ident, writer))
     run(sql.SQL("GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA {} TO {}").format(schema, writer))

@@ -72,7 +72,9 @@ def install(conn: Connection, events_table: str, snapshots_table: str | None) ->
     conn.execute(APPEND_ONLY_FUNCTION)
     _install_chain(conn, events_table)
     for table in filter(None, (events_table, snapshots_table)):
-        install_append_only(conn, table)
+        found = conn.execute("SELECT to_regclass(%s)", (table,)).fetchone()
+        if found and found[0]:  # a ledger made before snapshots were switched off keeps its own
+            install_append_only(conn, table)
     conn.execute(
         sql.SQL(READABLE_VIEW).format(
             view=sql.Identifier("ledger_event_log"), table=sql.Identifier(events_table)
