@@ -17,6 +17,8 @@ import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from ledger.audit.bundle_verify import included
+
 EMPTY_ROOT = hashlib.sha256(b"").digest()
 
 
@@ -115,21 +117,6 @@ def inclusion_proof(leaves: Sequence[bytes], index: int) -> list[bytes]:
 
 def verify_inclusion(leaf: bytes, index: int, size: int, proof: Sequence[bytes],
                      root: bytes) -> bool:
-    """RFC 9162 2.1.3.2: does `proof` place `leaf` at `index` of the tree of `size` with `root`?"""
-    if not 0 <= index < size:
-        return False
-    fn, sn, digest = index, size - 1, leaf
-    for sibling in proof:
-        if sn == 0:
-            return False
-        if fn & 1 or fn == sn:
-            digest = node_hash(sibling, digest)
-            if not fn & 1:
-                while fn and not fn & 1:
-                    fn >>= 1
-                    sn >>= 1
-        else:
-            digest = node_hash(digest, sibling)
-        fn >>= 1
-        sn >>= 1
-    return sn == 0 and digest == root
+    """RFC 9162 2.1.3.2: does `proof` place `leaf` at `index` of the tree of `size` with `root`?
+    The standalone verifier's own check (`bundle_verify.included`), so there is one."""
+    return included(leaf, index, size, list(proof), root)

@@ -36,24 +36,17 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from ledger.audit.merkle import leaf_hash
+from ledger.audit.bundle_verify import leaf_hash
 from ledger.identity.keys import canonical_json, fingerprint, verify
 
 PROTOCOL = "round-ledger/checkpoint/1"
 WITNESS_PREFIX = "checkpoint-"
 
 
-def leaf_data(position: int, stream_id: uuid.UUID, version: int, topic: str,
-              state: bytes) -> bytes:
-    topic_bytes = topic.encode("utf-8")
-    return (position.to_bytes(8, "big", signed=True) + stream_id.bytes
-            + version.to_bytes(8, "big", signed=True) + len(topic_bytes).to_bytes(4, "big")
-            + topic_bytes + state)
-
-
 def event_leaf(position: int, stream_id: uuid.UUID, version: int, topic: str,
                state: bytes) -> bytes:
-    return leaf_hash(leaf_data(position, stream_id, version, topic, state))
+    """The event's leaf hash, by the standalone verifier's own function (one definition)."""
+    return leaf_hash(position, str(stream_id), version, topic, state)
 
 
 @dataclass(frozen=True)

@@ -199,7 +199,8 @@ class Sealer:
             done.append(self.step(conn, force_checkpoint=True))
         return done
 
-    def follow(self, stop: threading.Event, poll_seconds: float = 1.0) -> None:
+    def follow(self, stop: threading.Event,
+               poll_seconds: float = 1.0) -> None:  # money-safe: a wait
         """Catch up, then seal new events as they are recorded, until `stop` is set; signs a
         last checkpoint on the way out so nothing recorded before the stop is left unsealed."""
         with self.database.connect() as conn, self.database.connect() as listener:

@@ -57,7 +57,7 @@ def run(
     once: Annotated[bool, typer.Option(
         "--once", help="Catch up with the events recorded so far, then exit.")] = False,
     batch_size: BatchSize = DEFAULT_BATCH_SIZE,
-    poll: Annotated[float, typer.Option(
+    poll: Annotated[float, typer.Option(  # money-safe: seconds
         min=0.05, help="Seconds between checks when no notification arrives.")] = 1.0,
 ) -> None:
     """Catch up from each projection's position, then follow new events until Ctrl-C."""

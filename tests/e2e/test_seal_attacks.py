@@ -12,6 +12,8 @@ import json
 import re
 from contextlib import contextmanager
 
+import pytest
+
 from ledger.audit.chain import GENESIS, chain_hash
 
 TRIGGERS = ("ledger_events_chain", "ledger_events_no_update_delete", "ledger_events_no_truncate")
@@ -59,15 +61,11 @@ def detected(cli, *expected: str) -> None:
             assert text in result.out, f"{attempt}: {text!r} not in\n{result.out}"
 
 
-def test_deleting_a_rounds_settled_event_is_named_as_missing(cli, sealed, superuser):
-    position, stream, version = first(superuser, "Round.Settled")
-    with behind_the_ledger(superuser):
-        superuser.execute("DELETE FROM ledger_events WHERE notification_id = %s", (position,))
-    detected(cli, f"missing: position {position} (stream {stream} version {version}) is gone")
-
-
-def test_deleting_a_shifts_closing_event_is_named_as_missing(cli, sealed, superuser):
-    position, stream, version = first(superuser, "Shift.Closed")
+@pytest.mark.parametrize("event_type", ["Round.Settled", "Shift.Closed"],
+                         ids=["a rounds settled event", "a shifts closing event"])
+def test_deleting_the_last_event_of_a_stream_is_named_as_missing(cli, sealed, superuser,
+                                                                 event_type):
+    position, stream, version = first(superuser, event_type)
     with behind_the_ledger(superuser):
         superuser.execute("DELETE FROM ledger_events WHERE notification_id = %s", (position,))
     detected(cli, f"missing: position {position} (stream {stream} version {version}) is gone")
