@@ -12,11 +12,12 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from pydantic import TypeAdapter, ValidationError
 from rich.table import Table as RichTable
 
 from ledger.cli.common import console, runtime, send
 from ledger.commands.registry import (
-    ChangeStaffRoles, EnrolStaff, RegisterTerminal, ReinstateStaff, ReplaceStaffKey,
+    ChangeStaffRoles, EnrolStaff, Identifier, RegisterTerminal, ReinstateStaff, ReplaceStaffKey,
     RevokeTerminal, SuspendStaff,
 )
 from ledger.domain.base import Role
@@ -45,7 +46,7 @@ def key_new(
                                       "(mode 0600; never overwritten).")],
 ) -> None:
     """Make an Ed25519 key pair: the private key to a file, the public key printed."""
-    credential = Credential.generate(_kind(kind), id)
+    credential = Credential.generate(_kind(kind), _identifier(id))
     credential.save(out)
     console.print(f"{kind} {id}: private key written to {out}", highlight=False)
     console.print(f"public key  {credential.public_key}", highlight=False)
@@ -172,6 +173,15 @@ def _kind(text: str) -> Kind:
     if text not in kinds:
         raise InvalidInput(f"'{text}' is not a kind of key: staff, terminal or seal.")
     return kinds[text]
+
+
+def _identifier(text: str) -> str:
+    """The id a key is made for, in the registry's own grammar (refused before a file exists)."""
+    try:
+        return str(TypeAdapter(Identifier).validate_python(text))
+    except ValidationError:
+        raise InvalidInput(f"'{text}' is not an id: 1 to 64 letters, digits, '.', '_' or '-', "
+                           "starting with a letter or digit.") from None
 
 
 def _peek_kind(path: Path) -> Kind:

@@ -95,3 +95,12 @@ def test_db_init_bootstraps_the_first_administrator_from_the_operators_keys_only
     assert again.code == 0 and "bootstrapped by administrator ADM-9" in again.out
     listed = cli("staff", "list", url=url).out
     assert "ADM-9" in listed and "administrator" in listed and "Someone" not in listed
+
+
+def test_a_key_is_made_only_for_an_id_the_registry_could_hold(cli, tmp_path):
+    for bad in ("", "  ", ".D1", "D 101", "x" * 65):
+        out = tmp_path / "never.key"
+        result = cli("key", "new", "seal", bad, "--out", str(out))
+        assert result.code == 1, bad
+        [line] = result.err.strip().splitlines()
+        assert f"'{bad}' is not an id" in line and not out.exists()
