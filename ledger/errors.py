@@ -55,13 +55,35 @@ class DatabaseUnavailable(LedgerError):
     """The PostgreSQL server cannot be reached or refused the connection."""
 
 
-def describe_validation_error(error: ValidationError) -> str:
-    """pydantic's report as one sentence: the first field and what is wrong with it."""
+def first_line(error: BaseException, default: str = "no answer") -> str:
+    """The first line of an error's message (a server's reply often has several)."""
+    lines = str(error).strip().splitlines()
+    return lines[0] if lines else default
+
+
+def describe_validation_error(error: ValidationError, skip: int = 0) -> str:
+    """pydantic's report as one sentence: the first field and what is wrong with it (`skip`
+    leading parts of its location, such as the command name of a tagged union)."""
     first = error.errors()[0]
-    where = ".".join(str(part) for part in first["loc"]) or error.title
+    where = ".".join(str(part) for part in first["loc"][skip:]) or error.title
     more = len(error.errors()) - 1
     tail = f" (and {more} more problem{'s' if more > 1 else ''})" if more else ""
-    return f"{where}: {first['msg']}{tail}"
+    message = str(first["msg"]).removeprefix("Value error, ")
+    return f"{where}: {message}{tail}"
+
+
+class PrivilegeMissing(LedgerError):
+    """This login may not do what the command needs (a reader recording): the edge names the
+    group role that may (`ledger.cli.errors`)."""
+
+    def __init__(self, table: str, privileges: list[str]) -> None:
+        super().__init__(f"permission denied for table {table} (this login lacks "
+                         f"{' and '.join(privileges)} on it)")
+        self.table = table
+
+
+class ProjectionStalled(LedgerError):
+    """A projection met an event it cannot apply: it stops there, named, rather than skip it."""
 
 
 class CredentialRefused(NotAllowed):

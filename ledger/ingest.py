@@ -6,7 +6,8 @@ ingesting terminal and person sign on its behalf and the ledger records as vouch
 line 7 of feed.jsonl"), never as the work of whoever the line claims. Each line is executed on
 its own: a rejected line records nothing and does not stop the others; a line already recorded
 (same `command_id`) records nothing new, so ingesting the same file twice is harmless. A bare
-line without a `command_id` gets one derived from its text and line number.
+line without a `command_id` gets one derived from its text and line number; a bare line
+without `at` is stamped with the time it is first recorded (and keeps it when ingested again).
 """
 
 from __future__ import annotations
@@ -16,11 +17,14 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
-from uuid import NAMESPACE_URL, uuid5
+from uuid import NAMESPACE_URL, UUID, uuid5
 
 from pydantic import ValidationError
 
 from ledger.application import Ledger
+from ledger.commands import utc_now
+from ledger.domain.grammar import shown
+from ledger.domain.receipt import receipt_id
 from ledger.errors import LedgerError, describe_validation_error
 from ledger.identity.envelope import SignedCommand, sign
 from ledger.identity.keys import Credential
@@ -52,37 +56,89 @@ class Voucher:
     source: str
 
 
+MAX_LINE_BYTES = 32_768
+"""The longest line read: a signed command of the largest size the door admits, with room."""
+BOM = b"\xef\xbb\xbf"
+
+
+def read_line(raw: bytes) -> str:
+    """One line of a feed as text: at most MAX_LINE_BYTES of UTF-8 (a leading byte-order mark,
+    which some terminals' exporters write, is dropped); `LedgerError` naming what is wrong."""
+    if len(raw) > MAX_LINE_BYTES:
+        raise LedgerError(f"the line is {len(raw):,} bytes: a command is at most "
+                          f"{MAX_LINE_BYTES:,}; nothing recorded.")
+    try:
+        return raw.removeprefix(BOM).decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise LedgerError(f"the line is not UTF-8 (byte {error.start + 1} is "
+                          f"0x{raw[error.start]:02x}); nothing recorded.") from None
+
+
+def parse_object(line: str) -> dict[str, Any]:
+    """One JSON object, strictly: no duplicate keys, no NaN or Infinity, not nested past reason."""
+    try:
+        data = json.loads(line, object_pairs_hook=_no_duplicates, parse_constant=_no_constant)
+    except RecursionError:
+        raise LedgerError("the line is nested too deeply to be a command; nothing "
+                          "recorded.") from None
+    except json.JSONDecodeError as error:
+        raise LedgerError(f"not JSON: {error.msg} at column {error.colno}.") from None
+    if not isinstance(data, dict):
+        raise LedgerError("each line must be one JSON object.")
+    return data
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    data: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in data:
+            raise LedgerError(f"the key '{shown(key)}' appears twice in one object: which one "
+                              "was meant cannot be told, so nothing is recorded.")
+        data[key] = value
+    return data
+
+
+def _no_constant(name: str) -> Any:
+    raise LedgerError(f"{name} is not a number the ledger records.")
+
+
 UNSIGNED = ("an unsigned line: send signed commands, or ingest with --vouch to record it under "
             "this terminal's and your signature as vouched for")
 
 
-def _signed(data: dict[str, Any], number: int, line: str,
+def _signed(ledger: Ledger, data: dict[str, Any], number: int, line: str,
             voucher: Voucher | None) -> SignedCommand:
     if "signatures" in data or "protocol" in data:
         return SignedCommand.model_validate(data)
     if voucher is None:
         raise LedgerError(UNSIGNED)
     data.setdefault("command_id", str(uuid5(LINE_NAMESPACE, f"{number}:{line.strip()}")))
+    if "at" not in data:  # stamped when first recorded; the same line again keeps that time
+        data["at"] = _first_recorded_at(ledger, data["command_id"]) or utc_now().isoformat()
     return sign(data, voucher.terminal, voucher.staff,
                 vouched=f"unsigned line {number} of {voucher.source}")
 
 
-def ingest_lines(ledger: Ledger, lines: Iterable[str],
+def _first_recorded_at(ledger: Ledger, command_id: Any) -> str | None:
+    try:
+        accepted = next(ledger.app.events.get(receipt_id(UUID(str(command_id))), limit=1), None)
+    except ValueError:
+        return None  # not a UUID: the command's own validation names it
+    return str(accepted.command["at"]) if accepted is not None else None
+
+
+def ingest_lines(ledger: Ledger, lines: Iterable[bytes | str],
                  voucher: Voucher | None = None) -> Iterator[LineResult]:
-    for number, line in enumerate(lines, start=1):
-        if not line.strip() or line.lstrip().startswith("#"):
-            yield LineResult(number, LineStatus.BLANK, "")
-            continue
+    """Each line (bytes as read from the file, or text) executed on its own."""
+    for number, raw in enumerate(lines, start=1):
         try:
-            data = json.loads(line)
-            if not isinstance(data, dict):
-                raise ValueError("each line must be one JSON object")
-            signed = _signed(data, number, line, voucher)
-        except ValidationError as error:  # before ValueError: it is one
+            line = read_line(raw) if isinstance(raw, bytes) else raw
+            if not line.strip() or line.lstrip().startswith("#"):
+                yield LineResult(number, LineStatus.BLANK, "")
+                continue
+            signed = _signed(ledger, parse_object(line), number, line, voucher)
+        except ValidationError as error:
             yield LineResult(number, LineStatus.REJECTED, describe_validation_error(error))
-            continue
-        except ValueError as error:
-            yield LineResult(number, LineStatus.REJECTED, f"not a JSON object: {error}")
             continue
         except LedgerError as error:
             yield LineResult(number, LineStatus.REJECTED, str(error))
@@ -90,7 +146,7 @@ def ingest_lines(ledger: Ledger, lines: Iterable[str],
         try:
             recorded = ledger.execute(signed)
         except LedgerError as error:
-            yield LineResult(number, LineStatus.REJECTED, f"{signed.name}: {error}")
+            yield LineResult(number, LineStatus.REJECTED, f"{shown(signed.name)}: {error}")
             continue
         status = LineStatus.DUPLICATE if recorded.duplicate else LineStatus.ACCEPTED
         yield LineResult(number, status, f"{signed.name}: {recorded.summary()}")

@@ -154,3 +154,14 @@ def acting_env(staff_id: str, terminal: str) -> dict[str, str]:
     KEYRING.credential("terminal", terminal)
     return {"LEDGER_STAFF_CREDENTIAL": str(KEYS / f"staff-{staff_id}.key"),
             "LEDGER_TERMINAL_CREDENTIAL": str(KEYS / f"terminal-{terminal}.key")}
+
+
+def playing_other_days(ledger: Any) -> None:
+    """For a test that plays rounds on days other than today (limits effective tomorrow, a
+    table opened last March): its ledger takes times up to a year back and a week ahead. A
+    real floor's commands must fall within 36 h before and 5 min after the ledger's clock."""
+    from datetime import timedelta
+
+    from ledger.identity.door import ClockWindow
+
+    getattr(ledger, "inner", ledger).clock = ClockWindow(timedelta(days=366), timedelta(days=7))

@@ -12,18 +12,56 @@ from decimal import Decimal
 from typing import Annotated, Any
 from uuid import UUID, uuid4
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+from pydantic import AwareDatetime, BaseModel, BeforeValidator, ConfigDict, Field, PlainValidator
 
 from ledger.domain.base import Actor, Provenance
-from ledger.errors import NotAllowed
-from ledger.games.common import AVO
+from ledger.domain.grammar import WORD_MAX, check_amount, clean_text, normal_identifier, shown
+from ledger.errors import InvalidInput, NotAllowed
 
-Money = Annotated[
-    Decimal,
-    Field(max_digits=14, decimal_places=2, allow_inf_nan=False),
-    AfterValidator(lambda amount: amount.quantize(AVO)),
-]
-"""An amount in patacas: at most two decimal places, always stored with exactly two."""
+def _money(value: Any) -> Decimal:
+    if isinstance(value, bool | int | float):  # money-safe: refuses a JSON number
+        raise InvalidInput(f"money is sent as a string of patacas such as \"100.00\", not as "
+                           f"the number {shown(repr(value))}: a JSON number can lose avos.")
+    if isinstance(value, str):
+        try:
+            value = Decimal(value.strip())
+        except ArithmeticError:
+            raise InvalidInput(f"'{shown(value)}' is not an amount of patacas.") from None
+    if not isinstance(value, Decimal):
+        raise InvalidInput(f"an amount is a string of patacas, not {type(value).__name__}.")
+    return check_amount(value)
+
+
+Money = Annotated[Decimal, BeforeValidator(_money)]
+"""An amount in patacas: sent as a string ("100.00"), at most two decimal places and
+999,999,999.99 either way (`ledger.domain.grammar`), always kept with exactly two."""
+
+Identifier = Annotated[str, BeforeValidator(lambda value: normal_identifier(value))]
+"""A table, pool, pit, staff member, terminal, player or dispute reference, in normal form."""
+Text = Annotated[str, BeforeValidator(lambda value: clean_text(value))]
+"""One line a person typed (a reason, a note, a name): at most 500 printable characters."""
+OptionalText = Annotated[str, BeforeValidator(lambda value: clean_text(value, required=False))]
+Word = Annotated[str, BeforeValidator(lambda value: clean_text(value, "a word", limit=WORD_MAX))]
+"""A short word the game knows (a spot, a decision, a card, a kind): at most 40 characters."""
+Instant = AwareDatetime
+def _setting(value: Any) -> bool | int | str:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int):
+        if abs(value) > 10**12:
+            raise InvalidInput(f"a setting of {shown(str(value))} is out of range.")
+        return value
+    if isinstance(value, str):
+        return clean_text(value, "a setting's value", limit=WORD_MAX)
+    raise InvalidInput(f"a setting is a word, a whole number or true/false, not "
+                       f"{shown(repr(value))} (amounts and rates are strings: \"0.5\").")
+
+
+Settings = Annotated[
+    dict[Word, Annotated[bool | int | str, PlainValidator(_setting)]], Field(max_length=40)]
+"""A game's or pool's house settings: at most 40, each a word and a number, true/false or a
+short text such as "100000.00" (never a JSON fraction: amounts are strings)."""
+"""A time with its UTC offset: a time without one could be any of 38 zones."""
 
 
 def utc_now() -> datetime:
@@ -34,10 +72,11 @@ class Command(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     command_id: UUID = Field(default_factory=uuid4, description="idempotency key")
-    at: datetime = Field(default_factory=utc_now, description="when the terminal says it happened")
+    at: Instant = Field(default_factory=utc_now,
+                        description="when the terminal says it happened, with its UTC offset")
     actor: Actor | None = Field(
         default=None, description="set by the ledger from the verified signature; never sent")
-    terminal: str | None = Field(
+    terminal: Identifier | None = Field(
         default=None, description="set by the ledger from the verified signature; never sent")
     credentials: Credentials | None = Field(
         default=None, exclude=True, description="the keys the door verified (set by the door)")

@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import Field
 
-from ledger.commands.base import Command, Money
+from ledger.commands.base import Command, Settings, Identifier, Money, Text
 
 
 class CreatePool(Command):
     command: Literal["create_pool"] = "create_pool"
-    pool: str = Field(min_length=1, max_length=64)
-    settings: dict[str, Any] = Field(
+    pool: Identifier
+    settings: Settings = Field(
         description="seed, royal_flush, straight_flush, four_of_a_kind, full_house, flush, "
         "contribution_rate, reserve_rate, cap, effective_from"
     )
@@ -20,15 +20,15 @@ class CreatePool(Command):
 
 class LinkTable(Command):
     command: Literal["link_table"] = "link_table"
-    pool: str
-    table: str
+    pool: Identifier
+    table: Identifier
 
 
 class AdjustPool(Command):
     command: Literal["adjust_pool"] = "adjust_pool"
-    pool: str
+    pool: Identifier
     amount: Money = Field(description="added to the pool (negative: taken out)")
-    reason: str = Field(min_length=1)
+    reason: Text
 
 
 POOL_COMMANDS = (CreatePool, LinkTable, AdjustPool)

@@ -6,19 +6,14 @@ from typing import Annotated, Literal
 
 from pydantic import Field, StringConstraints
 
-from ledger.commands.base import Command
+from ledger.commands.base import Command, Identifier, Text
 from ledger.domain.base import Role
 from ledger.domain.registry import TerminalKind
 
-Identifier = Annotated[str, StringConstraints(
-    strip_whitespace=True, min_length=1, max_length=64, pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]*$",
-)]
-"""A staff or terminal id: letters, digits, '.', '_' and '-', starting with a letter or digit."""
 PublicKey = Annotated[str, StringConstraints(
     strip_whitespace=True, pattern=r"^[A-Za-z0-9+/]{43}=$",
 )]
 """An Ed25519 public key: base64 of its 32 raw bytes (`ledger key new` prints it)."""
-Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=200)]
 Roles = Annotated[list[Role], Field(min_length=1, max_length=len(Role))]
 
 

@@ -12,26 +12,26 @@ from typing import Literal
 
 from pydantic import Field
 
-from ledger.commands.base import Command, Money
+from ledger.commands.base import Command, Identifier, Money, OptionalText, Text, Word
 
 
 class RoundCommand(Command):
-    table: str
-    round: int | None = Field(default=None, ge=1, description="the round number, if known")
-    expected_version: int | None = Field(default=None, ge=1)
+    table: Identifier
+    round: int | None = Field(default=None, ge=1, le=10**9, description="the round number, if known")
+    expected_version: int | None = Field(default=None, ge=1, le=10**9)
 
 
 class OpenRound(Command):
     command: Literal["open_round"] = "open_round"
-    table: str
+    table: Identifier
 
 
 class PlaceBet(RoundCommand):
     command: Literal["place_bet"] = "place_bet"
-    box: int = Field(ge=1, description="box (Fortune 8: space)")
-    spot: str = Field(description="ante/jackpot, bonus/play, L/8/H, player/banker/tie/...")
+    box: int = Field(ge=1, le=99, description="box (Fortune 8: space)")
+    spot: Word = Field(description="ante/jackpot, bonus/play, L/8/H, player/banker/tie/...")
     amount: Money
-    player: str | None = None
+    player: Identifier | None = None
 
 
 class CloseBetting(RoundCommand):
@@ -42,13 +42,13 @@ class AnnounceDealMode(RoundCommand):
     """Fortune 8: cards on all seven spaces, or only on spaces holding bets (art. 4(6))."""
 
     command: Literal["announce_deal_mode"] = "announce_deal_mode"
-    mode: str
+    mode: Word
 
 
 class DealCard(RoundCommand):
     command: Literal["deal_card"] = "deal_card"
-    to: str = Field(description="box:3, space:3, dealer, player, banker, or burn")
-    card: str
+    to: Word = Field(description="box:3, space:3, dealer, player, banker, or burn")
+    card: Word
     face_up: bool = False
 
 
@@ -56,18 +56,18 @@ class ExposeCard(RoundCommand):
     """A card shown by mistake (an irregularity whose consequence the regulation decides)."""
 
     command: Literal["expose_card"] = "expose_card"
-    to: str
-    card: str
+    to: Word
+    card: Word
 
 
 class Decide(RoundCommand):
     """Stud Poker raise (amount: twice the ante) or fold; Q Poker play or surrender."""
 
     command: Literal["decide"] = "decide"
-    box: int = Field(ge=1)
-    decision: str
+    box: int = Field(ge=1, le=99)
+    decision: Word
     amount: Money | None = None
-    player: str | None = None
+    player: Identifier | None = None
 
 
 class RevealDealer(RoundCommand):
@@ -76,11 +76,11 @@ class RevealDealer(RoundCommand):
 
 class RecordIrregularity(RoundCommand):
     command: Literal["record_irregularity"] = "record_irregularity"
-    kind: str
-    box: int | None = Field(default=None, ge=1)
-    cards: list[str] = Field(default_factory=list)
+    kind: Word
+    box: int | None = Field(default=None, ge=1, le=99)
+    cards: list[Word] = Field(default_factory=list, max_length=52)
     correctable: bool = True
-    note: str = ""
+    note: OptionalText = ""
 
 
 class SettleRound(RoundCommand):
@@ -89,22 +89,21 @@ class SettleRound(RoundCommand):
 
 class VoidRound(RoundCommand):
     command: Literal["void_round"] = "void_round"
-    reason: str = Field(min_length=1)
+    reason: Text
 
 
 class AdjustRound(Command):
     """A later correction of a settled round (a dispute settled in the player's favour)."""
 
     command: Literal["adjust_round"] = "adjust_round"
-    table: str
-    round: int = Field(ge=1)
-    box: int = Field(ge=1)
-    spot: str
-    player: str | None = None
+    table: Identifier
+    round: int = Field(ge=1, le=10**9)
+    box: int = Field(ge=1, le=99)
+    spot: Word
+    player: Identifier | None = None
     amount: Money = Field(description="paid to the player (negative: collected from them)")
-    reason: str = Field(min_length=1)
-    dispute: str = Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9][A-Za-z0-9._/-]*$",
-                         description="the dispute's reference: one adjustment per dispute "
+    reason: Text
+    dispute: Identifier = Field(description="the dispute's reference: one adjustment per dispute "
                          "per round")
 
 

@@ -10,13 +10,13 @@ from __future__ import annotations
 from datetime import date
 from typing import Annotated, Literal
 
-from pydantic import Field, StringConstraints
+from pydantic import Field
 
-from ledger.commands.base import Command, Money
+from ledger.commands.base import Command, Identifier, Money, Text, Word
 from ledger.domain.base import Actor
 
-StaffId = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=64)]
-Reason = Annotated[str, StringConstraints(strip_whitespace=True, min_length=3, max_length=500)]
+StaffId = Identifier
+Reason = Annotated[Text, Field(min_length=3)]
 ChipCount = Annotated[int, Field(ge=0, le=1_000_000)]
 Chips = Annotated[
     dict[Money, ChipCount],
@@ -32,9 +32,9 @@ too (or send it); the door puts them here as an `Actor` in the role the registry
 
 
 class ShiftCommand(Command):
-    table: str
+    table: Identifier
     gaming_day: date
-    shift: str = Field(min_length=1, description="a shift of the schedule, e.g. day")
+    shift: Word = Field( description="a shift of the schedule, e.g. day")
 
 
 class OpenShift(ShiftCommand):
@@ -80,7 +80,7 @@ class EnterDrop(ShiftCommand):
     command: Literal["enter_drop"] = "enter_drop"
     cash: Amount
     markers: Amount
-    counted_by: tuple[StaffId, ...] = Field(min_length=1)
+    counted_by: tuple[StaffId, ...] = Field(min_length=1, max_length=10)
 
 
 class AdjustDrop(ShiftCommand):

@@ -15,14 +15,17 @@ from uuid import NAMESPACE_URL, UUID, uuid5
 from eventsourcing.domain import event
 
 from ledger.domain.base import Aggregate, Provenance
+from ledger.domain.grammar import normal_identifier
 from ledger.errors import RuleViolation
+from ledger.games.common import MAX_AMOUNT
 from ledger.games.jackpot import JackpotPayout, JackpotPoolSettings
 
 POOL_NAMESPACE = uuid5(NAMESPACE_URL, "https://round-ledger/jackpot-pool")
 
 
 def pool_id(name: str) -> UUID:
-    return uuid5(POOL_NAMESPACE, name)
+    """A pool's stream follows from its name in normal form: `stud-pool` is `STUD-POOL`."""
+    return uuid5(POOL_NAMESPACE, normal_identifier(name, "a pool name"))
 
 
 class JackpotPool(Aggregate):
@@ -141,6 +144,10 @@ class JackpotPool(Aggregate):
     def check_adjustment(self, amount: Decimal, reason: str) -> None:
         if not reason.strip():
             raise RuleViolation("a pool adjustment needs a reason.")
+        if self.amount + amount > MAX_AMOUNT:
+            raise RuleViolation(
+                f"an adjustment of {amount} would take pool {self.name} to "
+                f"{self.amount + amount}, beyond the {MAX_AMOUNT:,} a pool may hold.")
         if self.amount + amount < 0:
             raise RuleViolation(
                 f"an adjustment of {amount} would leave pool {self.name} below zero "

@@ -15,6 +15,7 @@ from uuid import NAMESPACE_URL, UUID, uuid5
 from eventsourcing.domain import event
 
 from ledger.domain.base import Aggregate, Provenance, Role
+from ledger.domain.grammar import normal_identifier
 from ledger.errors import WrongState
 
 STAFF_NAMESPACE = uuid5(NAMESPACE_URL, "https://round-ledger/staff")
@@ -23,11 +24,11 @@ REGISTRY_ID = uuid5(NAMESPACE_URL, "https://round-ledger/registry")
 
 
 def staff_stream_id(staff_id: str) -> UUID:
-    return uuid5(STAFF_NAMESPACE, staff_id)
+    return uuid5(STAFF_NAMESPACE, normal_identifier(staff_id, "a staff id"))
 
 
 def terminal_stream_id(terminal_id: str) -> UUID:
-    return uuid5(TERMINAL_NAMESPACE, terminal_id)
+    return uuid5(TERMINAL_NAMESPACE, normal_identifier(terminal_id, "a terminal id"))
 
 
 def role_list(roles: list[Role]) -> str:

@@ -22,10 +22,9 @@ The rules the stream keeps (each refused with a sentence, and nothing recorded):
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from datetime import date
-from decimal import Decimal, InvalidOperation
+from datetime import date, datetime
+from decimal import Decimal
 from enum import StrEnum
 from uuid import NAMESPACE_URL, UUID, uuid5
 
@@ -33,21 +32,14 @@ from eventsourcing.domain import event
 from pydantic import BaseModel, ConfigDict
 
 from ledger.domain.base import Actor, Aggregate, Provenance, require_supervisor
-from ledger.domain.shift_schedule import check_shift_name
+from ledger.domain.chips import (  # noqa: F401  (re-exported: the shift's vocabulary)
+    CHIP_SET, Chips, check_chips, chips_total, parse_chips, plain,
+)
+from ledger.domain.shift_schedule import MACAU, check_shift_name
 from ledger.errors import InvalidInput, NotAllowed, NotFound, RuleViolation, WrongState
-from ledger.games.common import AVO, ZERO
+from ledger.games.common import ZERO
 
 SHIFT_NAMESPACE = uuid5(NAMESPACE_URL, "https://round-ledger/shift")
-
-CHIP_SET: tuple[Decimal, ...] = tuple(
-    Decimal(value).quantize(AVO)
-    for value in (1, 5, 10, 25, 100, 500, 1000, 5000, 10000, 25000, 50000, 100000)
-)
-"""The casino's chips, in patacas: an inventory or a slip may hold these and no others."""
-
-Chips = Mapping[Decimal, int]
-"""Chips by denomination: denomination (patacas) -> number of chips."""
-
 
 def shift_id(code: str, gaming_day: date, shift: str) -> UUID:
     return uuid5(SHIFT_NAMESPACE, f"{code}/{gaming_day.isoformat()}/{shift}")
@@ -55,53 +47,6 @@ def shift_id(code: str, gaming_day: date, shift: str) -> UUID:
 
 def describe_shift(code: str, gaming_day: date, shift: str) -> str:
     return f"the {shift} shift of {code} on {gaming_day.isoformat()}"
-
-
-# -- chips -----------------------------------------------------------------------------
-def plain(amount: Decimal) -> str:
-    """`100` for 100.00, `0.50` for 0.50: how a chip's face reads."""
-    return f"{amount:.0f}" if amount == amount.to_integral_value() else f"{amount:.2f}"
-
-
-def parse_chips(text: str) -> dict[Decimal, int]:
-    """`100=40,500=20` as {100: 40, 500: 20}; the command checks places, the aggregate chips."""
-    chips: dict[Decimal, int] = {}
-    for item in (part.strip() for part in text.split(",")):
-        denomination, sep, count = item.partition("=")
-        try:
-            value, number = Decimal(denomination.strip()), int(count.strip())
-        except (InvalidOperation, ValueError):
-            value, number = Decimal("NaN"), 0
-        if not sep or not value.is_finite():
-            raise InvalidInput(
-                f"'{item}' is not denomination=count: write the chips as 100=40,500=20."
-            )
-        if value in chips:
-            raise InvalidInput(f"denomination {plain(value)} is given twice in '{text}'.")
-        chips[value] = number
-    return chips
-
-
-def check_chips(chips: Chips, what: str) -> dict[Decimal, int]:
-    """The chips in denomination order, each a chip of the casino, no count below zero."""
-    if not chips:
-        raise InvalidInput(f"{what} counts no chips: give them as denomination=count.")
-    for denomination in sorted(chips):
-        if denomination not in CHIP_SET:
-            listing = ", ".join(plain(chip) for chip in CHIP_SET)
-            raise InvalidInput(
-                f"denomination {denomination:.2f} is not a chip of this casino: "
-                f"chips are {listing}."
-            )
-        if chips[denomination] < 0:
-            raise InvalidInput(
-                f"{what} cannot count {chips[denomination]} chips of {plain(denomination)}."
-            )
-    return {denomination: chips[denomination] for denomination in sorted(chips)}
-
-
-def chips_total(chips: Chips) -> Decimal:
-    return sum((d * n for d, n in chips.items()), ZERO).quantize(AVO)
 
 
 def check_signatures(dealer_id: str, supervisor: Actor, what: str) -> None:
@@ -172,8 +117,16 @@ class Shift(Aggregate):
         return shift_id(code, gaming_day, shift)
 
     @staticmethod
-    def check_opening(shift: str, chips: Chips, dealer_id: str, supervisor: Actor) -> None:
+    def check_opening(shift: str, chips: Chips, dealer_id: str, supervisor: Actor,
+                      gaming_day: date | None = None, at: datetime | None = None) -> None:
         check_shift_name(shift)
+        if gaming_day is not None and at is not None:
+            local = at.astimezone(MACAU).date()
+            if abs((gaming_day - local).days) > 1:
+                raise RuleViolation(
+                    f"the {shift} shift of {gaming_day.isoformat()} cannot be opened at "
+                    f"{at.astimezone(MACAU):%Y-%m-%d %H:%M} Macau time: a shift opens on its "
+                    "gaming day (or the evening before).")
         check_chips(chips, "the opening inventory")
         check_signatures(dealer_id, supervisor, "the opening inventory")
 

@@ -9,6 +9,7 @@ from uuid import NAMESPACE_URL, UUID, uuid5
 from eventsourcing.domain import event
 
 from ledger.domain.base import Aggregate, Provenance
+from ledger.domain.grammar import normal_identifier
 from ledger.errors import InvalidInput, WrongState
 
 TABLE_NAMESPACE = uuid5(NAMESPACE_URL, "https://round-ledger/table")
@@ -16,16 +17,12 @@ TABLE_NAMESPACE = uuid5(NAMESPACE_URL, "https://round-ledger/table")
 
 def table_id(code: str) -> UUID:
     """A table's stream id follows from its code, so `BAC-01` always finds the same stream."""
-    return uuid5(TABLE_NAMESPACE, code)
+    return uuid5(TABLE_NAMESPACE, check_table_code(code))
 
 
 def check_table_code(code: str) -> str:
-    cleaned = code.strip().upper()
-    if not cleaned or len(cleaned) > 32 or not all(c.isalnum() or c in "-_" for c in cleaned):
-        raise InvalidInput(
-            f"'{code}' is not a table code: use letters, digits and '-' (up to 32), e.g. BAC-01."
-        )
-    return cleaned
+    """The code in the identifiers' normal form (`ledger.domain.grammar`): `bac-01` is BAC-01."""
+    return normal_identifier(code, "a table code")
 
 
 def check_limits(min_bet: Decimal, max_bet: Decimal) -> None:

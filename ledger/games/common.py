@@ -13,6 +13,8 @@ from enum import StrEnum
 from fractions import Fraction
 
 AVO = Decimal("0.01")
+MAX_AMOUNT = Decimal("999999999.99")
+"""The largest amount the ledger records in one place: a bet, a prize, a pool, a setting."""
 ZERO = Decimal("0.00")
 
 

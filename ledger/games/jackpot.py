@@ -37,7 +37,7 @@ from typing import Annotated
 from pydantic import BaseModel, ConfigDict, Field
 
 from ledger.errors import InvalidInput
-from ledger.games.common import AVO, ZERO, BetResult, Outcome
+from ledger.games.common import AVO, MAX_AMOUNT, ZERO, BetResult, Outcome
 from ledger.games.stud_poker import (
     JACKPOT,
     Decision,
@@ -57,7 +57,7 @@ PRIZE_CATEGORIES = (
     HandCategory.FULL_HOUSE,
     HandCategory.FLUSH,
 )
-Amount = Annotated[Decimal, Field(ge=0, decimal_places=2)]
+Amount = Annotated[Decimal, Field(ge=0, le=MAX_AMOUNT, decimal_places=2)]
 
 
 class JackpotPoolSettings(BaseModel):
@@ -76,7 +76,7 @@ class JackpotPoolSettings(BaseModel):
     reserve_rate: Decimal = Field(
         default=Decimal(0), ge=0, le=1, description="share of the contribution kept for the seed"
     )
-    cap: Decimal | None = Field(default=None, gt=0, decimal_places=2)
+    cap: Decimal | None = Field(default=None, gt=0, le=MAX_AMOUNT, decimal_places=2)
 
     def fixed_sum(self, category: HandCategory) -> Decimal:
         if category not in PRIZE_CATEGORIES:

@@ -13,6 +13,7 @@ from decimal import Decimal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from ledger.errors import SettingOutsideRegulation
+from ledger.games.common import MAX_AMOUNT
 
 
 class HouseSettings(BaseModel):
@@ -22,8 +23,8 @@ class HouseSettings(BaseModel):
 
     effective_from: date
     authorisation: str = Field(min_length=1, description="DICJ authorisation reference")
-    min_bet: Decimal = Field(gt=0, decimal_places=2)
-    max_bet: Decimal = Field(gt=0, decimal_places=2)
+    min_bet: Decimal = Field(gt=0, le=MAX_AMOUNT, decimal_places=2)
+    max_bet: Decimal = Field(gt=0, le=MAX_AMOUNT, decimal_places=2)
 
     @model_validator(mode="after")
     def _limits_in_order(self) -> HouseSettings:

@@ -33,7 +33,7 @@ from pydantic import Field, model_validator
 
 from ledger.cards import DECK, Card, Rank, Suit, format_cards, parse_cards
 from ledger.errors import InvalidInput, RuleViolation, SettingOutsideRegulation
-from ledger.games.common import ZERO, BetResult, Consequence, Outcome, pay
+from ledger.games.common import MAX_AMOUNT, ZERO, BetResult, Consequence, Outcome, pay
 from ledger.games.settings import HouseSettings
 
 ANTE, RAISE, JACKPOT = "ante", "raise", "jackpot"
@@ -218,7 +218,7 @@ class StudPokerSettings(HouseSettings):
 
     rule_version: RuleVersion
     royal_odds: int = 50
-    max_payout: Decimal = Field(gt=0, decimal_places=2)
+    max_payout: Decimal = Field(gt=0, le=MAX_AMOUNT, decimal_places=2)
 
     @model_validator(mode="after")
     def _royal_odds_allowed(self) -> StudPokerSettings:

@@ -34,7 +34,8 @@ def open_shift(ledger: Ledger, command: OpenShift) -> tuple[Shift, ...]:
         raise NotFound(f"table {code} does not exist: open the table before its shift.")
     if ledger.exists(shift_id(code, command.gaming_day, name)):
         load_shift(ledger, code, command.gaming_day, name).check_can_open()
-    Shift.check_opening(name, command.chips, command.dealer_id, command.supervisor)
+    Shift.check_opening(name, command.chips, command.dealer_id, command.supervisor,
+                        command.gaming_day, command.at)
     shift = Shift.open(
         code=code, gaming_day=command.gaming_day, shift=name, chips=command.chips,
         dealer_id=command.dealer_id, supervisor=command.supervisor, by=command.provenance,

@@ -5,28 +5,40 @@ terminal is registered and not revoked, and its key signed these bytes; the memb
 enrolled, not suspended, and their key signed the same bytes; the registry (never the command)
 gives the role, and `authority` says whether that role, from that kind of device, may send
 this command; a co-signing supervisor signed too; everyone the command names as a signatory
-is enrolled in the role they sign in.
+is enrolled in the role they sign in. Then the body is validated (the grammar of
+`ledger.domain.grammar`, at most `MAX_COMMAND_BYTES`) and its time checked against the
+ledger's clock window.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from typing import Any
+
+from pydantic import ValidationError
 
 from ledger.commands import COMMAND_ADAPTER, Command
 from ledger.domain.base import SUPERVISING_ROLES, Actor
+from ledger.domain.grammar import normal_identifier, shown
 from ledger.domain.registry import StaffMember, TerminalDevice, role_list
-from ledger.errors import CredentialRefused, InvalidInput, NotAllowed, NotFound
+from ledger.errors import (
+    CredentialRefused, InvalidInput, NotAllowed, NotFound, describe_validation_error,
+)
 from ledger.identity import authority
 from ledger.identity.envelope import Signature, SignedCommand
-from ledger.identity.keys import fingerprint, verify
+from ledger.identity.keys import canonical_json, fingerprint, verify
 
 StaffLookup = Callable[[str], StaffMember | None]
 TerminalLookup = Callable[[str], TerminalDevice | None]
 RESERVED = ("actor", "terminal", "credentials")
+MAX_COMMAND_BYTES = 16_384
+"""The largest command body admitted (canonical JSON): a whole revealed 8-deck shoe is ~2.5 kB."""
 
 
-def admit(signed: SignedCommand, staff_of: StaffLookup, terminal_of: TerminalLookup) -> Command:
+def admit(signed: SignedCommand, staff_of: StaffLookup, terminal_of: TerminalLookup,
+          clock: ClockWindow | None = None) -> Command:
     name = _check_body(signed)
     device = _terminal(signed, terminal_of)
     message = signed.message()
@@ -42,9 +54,10 @@ def admit(signed: SignedCommand, staff_of: StaffLookup, terminal_of: TerminalLoo
         raise NotAllowed(f"{authority.action(name)} needs {allowed}: "
                          f"{role_list(member.roles)} {member.staff_id} cannot.")
     own = authority.SELF_ONLY.get((name, role))
-    if own and signed.command.get(own) != member.staff_id:
+    if own and _same_id(signed.command.get(own)) != member.staff_id:
         raise NotAllowed(f"{authority.action(name)}: a {role.value.replace('_', ' ')} signs only "
-                         f"themselves, and {member.staff_id} is not {signed.command.get(own)}.")
+                         f"themselves, and {member.staff_id} is not "
+                         f"{shown(str(signed.command.get(own)))}.")
     signers = {member.staff_id}
     for cosignature in signed.by("cosigner"):
         cosigner = _staff(cosignature.id, staff_of, "co-signed by")
@@ -61,13 +74,55 @@ def admit(signed: SignedCommand, staff_of: StaffLookup, terminal_of: TerminalLoo
     if "supervisor" in signed.command:
         fields["supervisor"] = _supervisor(signed.command["supervisor"], name, signers, staff_of)
     _check_named_staff(signed.command, staff_of)
-    return COMMAND_ADAPTER.validate_python(fields)
+    try:
+        command = COMMAND_ADAPTER.validate_python(fields)
+    except ValidationError as error:
+        raise InvalidInput(f"{name}: {describe_validation_error(error, skip=1)}; nothing "
+                           "recorded.") from None
+    if clock is not None:
+        clock.check(type(command).__name__, command.at)
+    return command
+
+
+@dataclass(frozen=True)
+class ClockWindow:
+    """How far a command's time may be from the server's clock: a terminal's clock may lag or
+    a feed be ingested late (`past`), but nothing happens in the future (`ahead`)."""
+
+    past: timedelta
+    ahead: timedelta
+
+    def check(self, name: str, at: datetime, now: datetime | None = None) -> None:
+        now = now or datetime.now(UTC)
+        if at < now - self.past or at > now + self.ahead:
+            raise InvalidInput(
+                f"{name}: its time {at.isoformat()} is not within {_span(self.past)} before and "
+                f"{_span(self.ahead)} after the ledger's clock ({now.isoformat(timespec='seconds')}"
+                "); check the terminal's clock: nothing recorded.")
+
+
+def _span(delta: timedelta) -> str:
+    minutes = int(delta.total_seconds() // 60)
+    return f"{minutes // 60} h" if minutes % 60 == 0 and minutes else f"{minutes} min"
+
+
+def _same_id(value: Any) -> Any:
+    """An id a command names, in the normal form two ids are compared in (`S-A` is `s-a`)."""
+    try:
+        return normal_identifier(value)
+    except InvalidInput:
+        return value  # the command's own validation names what is wrong with it
 
 
 def _check_body(signed: SignedCommand) -> str:
     name = signed.name
+    size = len(canonical_json(signed.command))
+    if size > MAX_COMMAND_BYTES:
+        raise InvalidInput(f"{shown(name)}: a command is at most {MAX_COMMAND_BYTES:,} bytes, "
+                           f"this one is {size:,}: nothing recorded.")
     if name not in authority.AUTHORITY:
-        raise InvalidInput(f"unknown command '{name[:40]}'.")
+        raise InvalidInput(f"unknown command '{shown(name)}' (the protocol's commands are listed "
+                           "in the README, 'The table protocol').")
     for key in RESERVED:
         if key in signed.command:
             raise InvalidInput(f"{name}: '{key}' is not sent: the ledger takes who acted and "
@@ -120,6 +175,7 @@ def _supervisor(staff_id: Any, name: str, signers: set[str], staff_of: StaffLook
     if not isinstance(staff_id, str):
         raise InvalidInput(f"{name}: supervisor is the signing supervisor's staff id; the "
                            "registry gives the role.")
+    staff_id = normal_identifier(staff_id, "the supervisor's staff id")
     if staff_id not in signers:
         raise CredentialRefused(
             f"{authority.action(name)} is signed by supervisor {staff_id}, whose own signature "
@@ -136,6 +192,7 @@ def _check_named_staff(body: dict[str, Any], staff_of: StaffLookup) -> None:
         for staff_id in ([value] if isinstance(value, str) else value or []):
             if not isinstance(staff_id, str):
                 continue  # the command's own validation names the bad value
+            staff_id = normal_identifier(staff_id, f"the {field.replace('_', ' ')}")
             member = staff_of(staff_id)
             if member is None:
                 raise NotFound(f"{field.replace('_', ' ')} {staff_id} is not enrolled.")

@@ -16,13 +16,33 @@ registered key can produce this without the ledger's code.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+
+from ledger.domain.grammar import clean_text, normal_identifier
+from ledger.errors import InvalidInput
 
 from ledger.identity.keys import Credential, canonical_json
 
 PROTOCOL = "round-ledger/command/1"
+
+
+def _as_registered(value: str) -> str:
+    normal = normal_identifier(value, "a signer's id")
+    if normal != value:
+        raise InvalidInput(f"'{value[:40]}' is signed as sent, so it must be the id the registry "
+                           f"holds: {normal}.")
+    return value
+
+
+def _printable(value: str) -> str:
+    clean_text(value, "vouched", limit=200)  # refuses control characters; the bytes are signed
+    return value
+
+
+SignerId = Annotated[str, AfterValidator(_as_registered)]
+"""A terminal or staff id in the envelope, exactly as the registry holds it (upper case)."""
 MAX_SIGNATURES = 4
 
 
@@ -30,7 +50,7 @@ class Signature(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     signer: Literal["terminal", "staff", "cosigner"]
-    id: str = Field(min_length=1, max_length=64)
+    id: SignerId
     key: str = Field(min_length=1, max_length=64, description="the key's fingerprint")
     value: str = Field(min_length=1, max_length=128, description="base64 Ed25519 signature")
 
@@ -40,9 +60,9 @@ class SignedCommand(BaseModel):
 
     protocol: Literal["round-ledger/command/1"] = PROTOCOL
     command: dict[str, Any]
-    terminal: str = Field(min_length=1, max_length=64)
-    staff: str = Field(min_length=1, max_length=64)
-    vouched: str | None = Field(
+    terminal: SignerId
+    staff: SignerId
+    vouched: Annotated[str, AfterValidator(_printable)] | None = Field(
         default=None, max_length=200,
         description="set when the terminal signs for a line it did not write (ingest)")
     signatures: list[Signature] = Field(min_length=1, max_length=MAX_SIGNATURES)

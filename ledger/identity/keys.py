@@ -21,6 +21,7 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
+from ledger.domain.grammar import normal_identifier
 from ledger.errors import InvalidInput
 
 Kind = Literal["staff", "terminal", "seal"]
@@ -53,6 +54,10 @@ class Credential:
     kind: Kind
     id: str
     private_key: Ed25519PrivateKey
+
+    def __post_init__(self) -> None:
+        if self.kind in ("staff", "terminal"):  # ids the registry holds, in their normal form
+            object.__setattr__(self, "id", normal_identifier(self.id, f"a {self.kind} id"))
 
     @classmethod
     def generate(cls, kind: Kind, id: str) -> Credential:

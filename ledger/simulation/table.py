@@ -19,11 +19,13 @@ from ledger.domain.base import Actor, Role
 from ledger.domain.round import Round, round_id
 from ledger.domain.shoe import commitment_of
 from ledger.domain.table import table_id
+from ledger.errors import DatabaseUnavailable
 from ledger.simulation import games
 from ledger.simulation.strategy import players_at, stake
 from ledger.simulation.staffing import FloorStaff, dealer_id, pit_supervisor
 
 SIM_NAMESPACE = uuid5(NAMESPACE_URL, "https://round-ledger/simulation")
+RESENDS = 10
 DECKS = {"baccarat": 8, "fortune-8": 6, "stud-poker": 1, "q-poker": 1}
 ROUND_SECONDS = {"baccarat": 55, "fortune-8": 50, "stud-poker": 90, "q-poker": 75}
 
@@ -52,6 +54,7 @@ class Tally:
     cash: Decimal = Decimal("0.00")
     markers: Decimal = Decimal("0.00")
     shuffler_failures: int = 0
+    resent: int = 0  # commands sent again after the database did not answer by the deadline
     latencies: list[float] = field(default_factory=list)  # money-safe: seconds per command
 
 
@@ -99,7 +102,15 @@ class TableSimulator:
             at=self.now, **fields,
         )
         started = time.perf_counter()
-        recorded = self.ledger.execute(self.staff.sign(command))
+        signed = self.staff.sign(command)
+        for resend in range(RESENDS):  # a terminal keeps its command, and its id, until recorded
+            try:
+                recorded = self.ledger.execute(signed)
+                break
+            except DatabaseUnavailable:
+                if resend == RESENDS - 1:
+                    raise
+                self.tally.resent += 1
         self.tally.latencies.append(time.perf_counter() - started)
         self.tally.commands += 1
         self.tally.events += len(recorded.events)

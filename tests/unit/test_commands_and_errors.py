@@ -28,9 +28,11 @@ def test_an_amount_with_three_places_is_refused_in_one_line():
     assert message.startswith("min_bet: ") and "\n" not in message
 
 
-def test_a_float_amount_is_read_from_its_decimal_text_not_its_binary_value():
-    command = OpenTable(table="B", game="baccarat", min_bet=0.1, max_bet=10, actor=PB)
-    assert command.min_bet == Decimal("0.10")  # pydantic goes through str(0.1), not binary
+@pytest.mark.parametrize("number", [0.1, 10, True])
+def test_money_sent_as_a_json_number_is_refused_in_one_line(number):
+    with pytest.raises(ValidationError) as caught:
+        OpenTable(table="B", game="baccarat", min_bet=number, max_bet="10", actor=PB)
+    assert one_line(caught.value).startswith("min_bet: money is sent as a string of patacas")
 
 
 def test_an_ingested_line_finds_its_command_by_name():
