@@ -21,6 +21,7 @@ from ledger.commands import Command
 from ledger.identity.credentials import acting
 from ledger.identity.envelope import SignedCommand, sign
 from ledger.identity.keys import Credential
+from ledger.render import safe
 
 console = Console()
 err_console = Console(stderr=True)
@@ -34,8 +35,12 @@ CosignerOption = Annotated[
 
 @contextmanager
 def runtime() -> Iterator[Runtime]:
-    with open_ledger() as rt:
+    with open_ledger(on_wait=say_waiting) as rt:
         yield rt
+
+
+def say_waiting(message: str) -> None:
+    err_console.print(f"[yellow]waiting:[/] {safe(message)}", highlight=False, soft_wrap=True)
 
 
 def signed(rt: Runtime, command: Command, cosigners: list[Path] | None = None) -> SignedCommand:

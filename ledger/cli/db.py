@@ -18,7 +18,9 @@ from ledger.identity.credentials import configured
 from ledger.identity.keys import Credential
 from ledger.infrastructure.roles import GroupRoles
 from ledger.infrastructure.database import EVENTS_TABLE
-from projections.tracking import positions
+from ledger.audit.open_rounds import open_rounds
+from ledger.render import safe
+from projections.tracking import positions, stalled
 
 app = typer.Typer(help="Create the database and see where it stands.", no_args_is_help=True)
 
@@ -80,10 +82,17 @@ def status() -> None:
             )
         ).fetchone() or (0, None)
         tracked = positions(conn)
+        stopped = stalled(conn)
+        rounds = open_rounds(conn)
     grid.add_row("events", f"{count:,}")
     grid.add_row("last position", str(last or 0))
     for name, position in tracked.items():
-        grid.add_row(f"projection {name}", f"{position} (lag {(last or 0) - position})")
+        grid.add_row(f"projection {name}", f"{position} (lag {(last or 0) - position})"
+                     + (f"\n[red]stopped[/]: {safe(stopped[name])}" if name in stopped else ""))
     if not tracked:
         grid.add_row("projections", "none has run yet")
+    grid.add_row("open rounds", str(len(rounds)) if rounds else "none")
+    for round_ in rounds:
+        line = safe(round_.describe())
+        grid.add_row("", f"[yellow]{line}[/]" if round_.is_stale() else line)
     console.print(grid)

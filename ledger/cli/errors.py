@@ -10,11 +10,13 @@ from eventsourcing.persistence import OperationalError as LibraryOperationalErro
 from eventsourcing.persistence import ProgrammingError as LibraryProgrammingError
 from pydantic import ValidationError
 
-from ledger.errors import LedgerError, describe_validation_error
+from ledger.errors import LedgerError, PrivilegeMissing, describe_validation_error, first_line
 
 
 def one_line(error: BaseException) -> str | None:
     """The sentence for an expected error, or None for a bug (which should show its trace)."""
+    if isinstance(error, PrivilegeMissing):
+        return _denied_sentence(error.message)
     if isinstance(error, LedgerError):
         return error.message
     if isinstance(error, ValidationError):
@@ -23,7 +25,7 @@ def one_line(error: BaseException) -> str | None:
     if denied is not None:
         return denied
     if isinstance(error, LibraryOperationalError):
-        return f"the database refused the operation: {str(error).strip().splitlines()[0]}"
+        return f"the database refused the operation: {first_line(error)}"
     return None
 
 
@@ -35,8 +37,7 @@ def _permission_denied(error: BaseException) -> str | None:
         link = seen.pop()
         if isinstance(link, psycopg.errors.InsufficientPrivilege) or (
                 isinstance(link, LibraryProgrammingError) and "permission denied" in str(link)):
-            return _denied_sentence(str(link).strip().splitlines()[0] if str(link).strip()
-                                    else "permission denied")
+            return _denied_sentence(first_line(link, "permission denied"))
         seen += [e for e in (link.__cause__, link.__context__) if e is not None]
     return None
 
@@ -54,6 +55,7 @@ def _denied_sentence(server_says: str) -> str:
 
 def run_guarded(func: Callable[[], Any]) -> Any:
     from ledger.cli.common import err_console
+    from ledger.render import safe
 
     try:
         return func()
@@ -61,5 +63,5 @@ def run_guarded(func: Callable[[], Any]) -> Any:
         message = one_line(error)
         if message is None:
             raise
-        err_console.print(f"[bold red]error:[/] {message}", highlight=False, soft_wrap=True)
+        err_console.print(f"[bold red]error:[/] {safe(message)}", highlight=False, soft_wrap=True)
         raise SystemExit(1) from None

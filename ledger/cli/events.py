@@ -12,6 +12,7 @@ from ledger.cli.common import console
 from ledger.bootstrap import open_ledger
 from ledger.domain.table import check_table_code, table_id
 from ledger.errors import NotFound
+from ledger.render import printable, safe
 
 app = typer.Typer(help="Read the stored events.", no_args_is_help=True)
 
@@ -25,17 +26,18 @@ def _render(rows: list[tuple[Any, ...]], title: str) -> None:
     for position, stream_id, version, event_type, recorded_at, body in rows:
         by = body.get("by") or {}
         who = (
-            f" by {by['actor']['role']} {by['actor']['staff_id']} at {by['terminal']}"
+            f" by {safe(by['actor']['role'])} {safe(by['actor']['staff_id'])} at "
+            f"{safe(by['terminal'])}"
             if by else ""
         )
         console.print(
-            f"[bold]#{position}[/] {recorded_at:%Y-%m-%d %H:%M:%S} [cyan]{event_type}[/] "
+            f"[bold]#{position}[/] {recorded_at:%Y-%m-%d %H:%M:%S} [cyan]{safe(event_type)}[/] "
             f"stream {stream_id} v{version}[dim]{who}[/]",
             highlight=False, soft_wrap=True,
         )
         shown = {k: v for k, v in body.items() if k not in ENVELOPE and k != "by"}
         console.print(
-            "    " + json.dumps(shown, ensure_ascii=False, separators=(", ", ": ")),
+            "    " + printable(json.dumps(shown, ensure_ascii=False, separators=(", ", ": "))),
             highlight=False, soft_wrap=True, markup=False,
         )
 

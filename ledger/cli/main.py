@@ -18,7 +18,8 @@ from ledger.cli.evidence import export, verify_bundle
 from ledger.cli.hand import hand
 from ledger.cli.replay import recall, replay
 from ledger.cli.simulate import simulate
-from ledger.cli.common import console
+from ledger.cli.common import console, runtime
+from ledger.render import safe
 from ledger.cli.errors import run_guarded
 from ledger.commands import ALL_COMMANDS
 from ledger.audit.seal_check import SealReport
@@ -59,20 +60,21 @@ def verify(
     """Check the whole ledger: hash chains, versions, shoes, money, pools, projections.
 
     Exit 1 on any failure, each one named."""
-    with open_ledger() as rt, rt.database.connect() as conn:
+    with open_ledger() as rt, rt.database.connect(long=True) as conn:
         report = verify_ledger(conn, projections=projections,
                                seal_keys=trusted_seal_keys(rt.settings),
                                witness_root=rt.settings.witness_root)
     print_seal(report.seal)
     chains = report.chains
     for chain_break in chains.breaks:
-        console.print(f"[red]BREAK[/] {chain_break}", highlight=False)
+        console.print(f"[red]BREAK[/] {safe(chain_break)}", highlight=False)
     verdict = "[green]all chains hold[/]" if chains.ok else f"[red]{len(chains.breaks)} break(s)[/]"
     console.print(f"{chains.streams} streams, {chains.events} events: {verdict}")
     for failure in report.failures:
-        console.print(f"[red]FAIL[/] {failure.check}: {failure}", highlight=False, soft_wrap=True)
+        console.print(f"[red]FAIL[/] {failure.check}: {safe(failure)}", highlight=False,
+                      soft_wrap=True)
     for note in report.notes:
-        console.print(f"[yellow]note[/] {note}", highlight=False, soft_wrap=True)
+        console.print(f"[yellow]note[/] {safe(note)}", highlight=False, soft_wrap=True)
     checked = ", ".join(f"{count} {what}" for what, count in report.checked.items())
     outcome = ("[green]all hold[/]" if not report.failures
                else f"[red]{len(report.failures)} failure(s)[/]")
@@ -85,9 +87,9 @@ def print_seal(seal: SealReport | None) -> None:
     if seal is None:
         return
     for problem in seal.problems:
-        console.print(f"[red]SEAL[/] {problem}", highlight=False, soft_wrap=True)
+        console.print(f"[red]SEAL[/] {safe(problem)}", highlight=False, soft_wrap=True)
     for note in seal.notes:
-        console.print(f"[yellow]note[/] {note}", highlight=False, soft_wrap=True)
+        console.print(f"[yellow]note[/] {safe(note)}", highlight=False, soft_wrap=True)
     verdict = "[green]holds[/]" if not seal.problems else f"[red]{len(seal.problems)} problem(s)[/]"
     console.print(f"seal: {seal.checkpoints} signed checkpoint(s), {seal.sealed:,} events "
                   f"verified under them, {seal.unsealed:,} events not yet sealed: {verdict}",
@@ -122,7 +124,7 @@ def ingest(
     from ledger.ingest import LineStatus, Voucher, ingest_lines
 
     counts = {status: 0 for status in LineStatus}
-    with open_ledger() as rt, file.open(encoding="utf-8") as lines:
+    with runtime() as rt, file.open("rb") as lines:
         voucher = None
         if vouch:
             staff_key, terminal_key = acting(rt.settings)
@@ -132,7 +134,7 @@ def ingest(
             if result.status is LineStatus.BLANK:
                 continue
             colour = {"accepted": "green", "duplicate": "yellow", "rejected": "red"}[result.status]
-            console.print(f"line {result.number}: [{colour}]{result.status}[/] {result.detail}",
+            console.print(f"line {result.number}: [{colour}]{result.status}[/] {safe(result.detail)}",
                           highlight=False, soft_wrap=True)
     console.print(
         f"{counts[LineStatus.ACCEPTED]} accepted, {counts[LineStatus.DUPLICATE]} already recorded, "

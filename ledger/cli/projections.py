@@ -16,9 +16,10 @@ from rich.progress import (
 from rich.table import Table as RichTable
 
 from ledger.bootstrap import is_initialised, resolve_database
-from ledger.cli.common import console, stop_on_signals
+from ledger.cli.common import console, err_console, stop_on_signals
+from ledger.render import safe
 from ledger.config import LedgerSettings
-from ledger.errors import DatabaseUnavailable, WrongState
+from ledger.errors import DatabaseUnavailable, WrongState, first_line
 from ledger.infrastructure.database import Database
 from projections import registry
 from projections.queries import projection_statuses
@@ -46,7 +47,7 @@ def _connection_errors_as_one_line() -> Iterator[None]:
     try:
         yield
     except psycopg.OperationalError as error:
-        reason = str(error).strip().splitlines()[0] if str(error).strip() else "no answer"
+        reason = first_line(error)
         raise DatabaseUnavailable(f"lost the database: {reason}") from None
 
 
@@ -77,7 +78,9 @@ def run(
         else:
             console.print(f"following {', '.join(p.name for p in projections)} "
                           "(Ctrl-C to stop)", highlight=False)
-            runner.follow(stop)
+            runner.follow(stop, on_lost=lambda reason: err_console.print(
+                f"[yellow]lost the database[/] ({safe(reason)}): reconnecting, then resuming "
+                "from the committed positions", highlight=False, soft_wrap=True))
         positions = runner.positions()
     verb = "stopped" if stop.is_set() else "caught up"
     for name, position in sorted(positions.items()):

@@ -26,6 +26,7 @@ from ledger.domain.shift_schedule import MACAU
 from ledger.errors import InvalidInput, NotFound
 from ledger.identity.keys import Credential, Kind, fingerprint
 from ledger.identity.registry_log import registered_ids
+from ledger.render import safe
 
 keys = typer.Typer(help="Make a key pair; show a key's public half.", no_args_is_help=True)
 staff = typer.Typer(help="Enrol, suspend, reinstate staff; change roles and keys.",
@@ -99,7 +100,7 @@ def staff_list() -> None:
         members = [rt.ledger.staff(i) for i in registered_ids(rt.database, "staff")]
     grid = RichTable("staff", "name", "roles", "standing", "key")
     for m in filter(None, members):
-        grid.add_row(m.staff_id, m.name, role_list(m.roles), _standing(m.suspended, "suspended"),
+        grid.add_row(safe(m.staff_id), safe(m.name), role_list(m.roles), _standing(m.suspended, "suspended"),
                      fingerprint(m.public_key))
     console.print(grid)
 
@@ -133,7 +134,7 @@ def terminal_list() -> None:
         devices = [rt.ledger.terminal(i) for i in registered_ids(rt.database, "terminal")]
     grid = RichTable("terminal", "kind", "location", "standing", "key")
     for d in filter(None, devices):
-        grid.add_row(d.terminal_id, d.kind.value, d.location, _standing(d.revoked, "revoked"),
+        grid.add_row(safe(d.terminal_id), d.kind.value, safe(d.location), _standing(d.revoked, "revoked"),
                      fingerprint(d.public_key))
     console.print(grid)
 
@@ -151,21 +152,21 @@ def _history(kind: Kind, id: str) -> None:
             raise NotFound(f"no {kind} {id} in the registry: `ledger {kind} list` shows who is.")
         stream = staff_stream_id(id) if kind == "staff" else terminal_stream_id(id)
         events = list(rt.ledger.stream_events(stream))
-    what = (f"{found.name}, {role_list(found.roles)}" if kind == "staff"
-            else f"{found.kind.value} at {found.location}")
+    what = (f"{safe(found.name)}, {role_list(found.roles)}" if kind == "staff"
+            else f"{found.kind.value} at {safe(found.location)}")
     standing = found.suspended if kind == "staff" else found.revoked
-    console.print(f"[bold]{kind} {id}[/]: {what}; {_standing(standing, 'suspended' if kind == 'staff' else 'revoked')}; "
+    console.print(f"[bold]{kind} {safe(id)}[/]: {what}; {_standing(standing, 'suspended' if kind == 'staff' else 'revoked')}; "
                   f"key {fingerprint(found.public_key)}", highlight=False)
     for event in events:
         by = event.by
         when = by.at.astimezone(MACAU).strftime("%Y-%m-%d %H:%M:%S")
         console.print(f"  v{event.originator_version} {type(event).__name__} {when} Macau time, "
-                      f"by {by.actor.role.value} {by.actor.staff_id} at {by.terminal}"
-                      f"{' (' + by.vouched + ')' if by.vouched else ''}", highlight=False)
+                      f"by {by.actor.role.value} {safe(by.actor.staff_id)} at {safe(by.terminal)}"
+                      f"{' (' + safe(by.vouched) + ')' if by.vouched else ''}", highlight=False)
 
 
 def _standing(reason: str | None, word: str) -> str:
-    return f"[red]{word}[/]: {reason}" if reason else "[green]active[/]"
+    return f"[red]{word}[/]: {safe(reason)}" if reason else "[green]active[/]"
 
 
 def _kind(text: str) -> Kind:

@@ -9,6 +9,7 @@ import typer
 from rich.table import Table as RichTable
 
 from ledger.cli.common import console, runtime, send
+from ledger.render import safe
 from ledger.commands import (
     AdjustRound, AnnounceDealMode, CloseBetting, Decide, DealCard, ExposeCard, OpenRound,
     PlaceBet, RecordIrregularity, RevealDealer, SettleRound, VoidRound,
@@ -167,4 +168,5 @@ def show(table: Code, number: Annotated[int | None, typer.Argument(help="Round n
             box, category, amount = fact
             console.print(f"jackpot: box {box} {category} {amount}", highlight=False)
     for adj in round_.adjustments:
-        console.print(f"adjustment: box {adj['box']} {adj['spot']} {adj['amount']} ({adj['reason']})")
+        console.print(f"adjustment: box {adj['box']} {safe(adj['spot'])} {adj['amount']} "
+                      f"({safe(adj['reason'])})", highlight=False)

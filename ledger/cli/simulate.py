@@ -38,6 +38,7 @@ def simulate_floor(tables: int, rounds: int, seed: int, day: date,
             seconds = max(time.perf_counter() - started, 1e-9)  # money-safe: a duration
             progress.update(task, advance=1, rate=f"{events / seconds:,.0f} events/s")
 
+        rt.ledger.clock = None  # a simulation plays days of its own, not the clock's
         administrator, terminal = operator or acting(rt.settings)
         staff = FloorStaff.under(rt.ledger, administrator, terminal, rt.settings.simulator_keys_dir)
         result = run_floor(rt.ledger, staff, plan, rounds=rounds, seed=seed, day=day, on_round=on_round,

@@ -8,6 +8,8 @@ from typing import Annotated
 import typer
 from rich.table import Table as RichTable
 
+from ledger.audit.open_rounds import open_rounds
+from ledger.render import safe
 from ledger.cli.common import console, runtime, send
 from ledger.commands import CloseTable, OpenTable, SignInDealer, SignOutDealer
 from ledger.errors import InvalidInput
@@ -36,7 +38,7 @@ def open_(
     min_bet: Annotated[Decimal, typer.Option("--min", help="Table minimum (patacas).")],
     max_bet: Annotated[Decimal, typer.Option("--max", help="Table maximum (patacas).")],
     rules: Annotated[str | None, typer.Option(help="Rule set, e.g. stud-poker/2003.")] = None,
-    pit: Annotated[str, typer.Option(help="Pit the table belongs to.")] = "main",
+    pit: Annotated[str, typer.Option(help="Pit the table belongs to.")] = "MAIN",
     setting: Annotated[list[str] | None, typer.Option(
         "--setting", help="A house setting, KEY=VALUE (royal_odds=80, max_payout=100000).",
     )] = None,
@@ -89,13 +91,18 @@ def list_() -> None:
     """Every table: the table-state projection, brought up to date first."""
     with runtime() as rt:
         states = floor_tables(rt.database)
+        with rt.database.connect() as conn:
+            since = {r.table: r for r in open_rounds(conn)}
     grid = RichTable("table", "game", "rule set", "limits", "pit", "state", "dealer", "round",
                      "shoe left")
     for s in states:
+        open_round = since.get(s.code)
         grid.add_row(
-            s.code, s.game, s.rule_set, f"{s.min_bet}-{s.max_bet}", s.pit,
-            "[green]open[/]" if s.is_open else "closed", s.dealer or "-",
-            f"{s.round_number} {s.round_phase}" if s.round_number else "-",
+            safe(s.code), safe(s.game), safe(s.rule_set), f"{s.min_bet}-{s.max_bet}", safe(s.pit),
+            "[green]open[/]" if s.is_open else "closed", safe(s.dealer),
+            (f"{s.round_number} {s.round_phase}" if s.round_number else "-")
+            + (f"\n[yellow]{safe(open_round.describe())}[/]" if open_round
+               and open_round.is_stale() else ""),
             "-" if s.shoe_cards_remaining is None else str(s.shoe_cards_remaining),
         )
     console.print(grid)
