@@ -19,7 +19,10 @@ from typing import Any
 from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError, Application
+import psycopg
 from eventsourcing.persistence import IntegrityError, JSONTranscoder, Mapper
+from eventsourcing.persistence import InterfaceError as LibraryInterfaceError
+from eventsourcing.persistence import OperationalError as LibraryOperationalError
 
 from ledger.commands import Command
 from ledger.domain.base import Aggregate
@@ -27,10 +30,16 @@ from ledger.domain.receipt import CommandReceipt, receipt_id
 from ledger.domain.registry import (
     StaffMember, TerminalDevice, staff_stream_id, terminal_stream_id,
 )
-from ledger.errors import ConcurrencyConflict, IdempotencyConflict, LedgerError, NotFound
-from ledger.identity.door import admit
+from ledger.errors import (
+    ConcurrencyConflict, DatabaseUnavailable, IdempotencyConflict, LedgerError, NotFound,
+    PrivilegeMissing, first_line,
+)
+from ledger.identity.door import ClockWindow, admit
 from ledger.identity.envelope import SignedCommand
+from ledger.infrastructure.database import EVENTS_TABLE
 from ledger.infrastructure.mapper import PydanticJSONMapper
+from ledger.infrastructure.roles import missing_insert_privileges
+from ledger.infrastructure.session import is_aborted, is_lost
 
 MAX_ATTEMPTS = 10
 BACKOFF_SECONDS = 0.002  # money-safe: the first wait after a lost race; it doubles each time
@@ -55,8 +64,13 @@ class Recorded:
     command_id: UUID
     duplicate: bool
     events: tuple[tuple[UUID, int, str], ...]  # (stream, version, event type)
+    confirmed: bool = False
+    """True when this call's own commit lost its reply and the receipt confirmed it."""
 
     def summary(self) -> str:
+        if self.confirmed:
+            return (f"recorded (command {self.command_id}: the database's reply was lost, and "
+                    "its receipt confirms it was recorded, once)")
         if self.duplicate:
             return f"command {self.command_id} was already recorded: nothing new"
         kinds = ", ".join(kind for _, _, kind in self.events if kind != "Accepted")
@@ -68,8 +82,16 @@ class Ledger:
 
     handlers: dict[type[Command], Handler] = {}
 
-    def __init__(self, app: LedgerApplication) -> None:
+    def __init__(self, app: LedgerApplication, clock: ClockWindow | None = None,
+                 deadline: float = 60.0) -> None:  # money-safe: seconds
         self.app = app
+        self.clock = clock
+        """The window a command's time must fall in; None for a simulation, which plays its
+        own days (set by the composition root, never by a terminal)."""
+        self.deadline = deadline
+        """How long a command waits for an unreachable or frozen database before failing."""
+        self.on_wait: Callable[[str], None] = lambda message: None
+        """Told once per command when it starts waiting for the database (the CLI prints it)."""
 
     @classmethod
     def handles(cls, command_type: type[Command]) -> Callable[[Handler], Handler]:
@@ -80,21 +102,64 @@ class Ledger:
         return register
 
     def execute(self, signed: SignedCommand) -> Recorded:
-        """Verify, authorise and record one signed command."""
-        command = admit(signed, self.staff, self.terminal)
-        return self.record(command, signed)
+        """Verify, authorise and record one signed command, riding out a lost database."""
+        sent = _Sent()
 
-    def record(self, command: Command, signed: SignedCommand | None) -> Recorded:
+        def once() -> Recorded:
+            command = admit(signed, self.staff, self.terminal, self.clock)
+            return self.record(command, signed, sent)
+
+        return self.until_deadline(signed.name, once, sent)
+
+    def until_deadline(self, name: str, attempt: Callable[[], Recorded], sent: _Sent) -> Recorded:
+        """`attempt()` again while the database cannot be reached, up to the deadline."""
+        started = time.monotonic()
+        while True:
+            try:
+                return attempt()
+            except LOST_DATABASE as error:
+                if not is_lost(error):
+                    if is_aborted(error):
+                        self._explain_aborted_insert()
+                    raise
+                waited = time.monotonic() - started
+                reason = first_line(error)[:200]
+                if waited >= self.deadline:
+                    outcome = ("it may have been recorded: send it again with the same command "
+                               "id, and the ledger records it once" if sent.unknown
+                               else "nothing was recorded")
+                    raise DatabaseUnavailable(
+                        f"{name}: waited {waited:.0f} s for the database (the deadline is "
+                        f"{self.deadline:.0f} s) and it did not answer ({reason}); "
+                        f"{outcome}.") from None
+                if not sent.waiting:
+                    sent.waiting = True
+                    self.on_wait(f"{name}: the database does not answer ({reason}); waiting up "
+                                 f"to {self.deadline:.0f} s...")
+                time.sleep(min(1.0, max(self.deadline - waited, 0.0)))
+
+    def _explain_aborted_insert(self) -> None:
+        """An insert whose pipeline was aborted hides why; the usual reason is a login that may
+        read but not record, which is said as such (`PrivilegeMissing`)."""
+        with self.app.factory.datastore.get_connection() as conn:  # type: ignore[attr-defined]
+            conn.autocommit = True
+            missing = missing_insert_privileges(conn, EVENTS_TABLE)
+        if missing:
+            raise PrivilegeMissing(EVENTS_TABLE, missing)
+
+    def record(self, command: Command, signed: SignedCommand | None,
+               sent: _Sent | None = None) -> Recorded:
         """Record a command the door admitted (or `ledger db init`'s bootstrap)."""
         handler = self.handlers[type(command)]
+        sent = sent or _Sent()
         for attempt in range(MAX_ATTEMPTS):
             if self.is_recorded(command):
-                return Recorded(command.command_id, duplicate=True, events=())
+                return sent.found(command.command_id)
             try:
                 aggregates = handler(self, command)
             except LedgerError:
                 if self.is_recorded(command):  # the same command, recorded meanwhile
-                    return Recorded(command.command_id, duplicate=True, events=())
+                    return sent.found(command.command_id)
                 raise
             receipt = CommandReceipt(
                 command_type=type(command).__name__,
@@ -105,6 +170,10 @@ class Ledger:
             )
             try:
                 recordings = self.app.save(*aggregates, receipt)
+            except LOST_DATABASE as error:
+                # the commit may have reached the server: the receipt tells, on the next attempt
+                sent.unknown = sent.unknown or is_lost(error)
+                raise
             except IntegrityError:  # another terminal wrote first: re-check on the fresh state
                 time.sleep(_jitter.uniform(0, BACKOFF_SECONDS * 2**attempt))
                 continue
@@ -152,6 +221,26 @@ class Ledger:
 
     def stream_events(self, aggregate_id: UUID) -> Iterator[Any]:
         return iter(self.app.events.get(aggregate_id))
+
+
+@dataclass
+class _Sent:
+    """What one call of `execute` has done so far: whether a save's outcome is unknown (the
+    connection was lost before its reply), and whether the caller was told it is waiting."""
+
+    unknown: bool = False
+    waiting: bool = False
+
+    def found(self, command_id: UUID) -> Recorded:
+        """The answer when the command's receipt is found: this call's own lost commit
+        ("recorded", confirmed), or an earlier send ("already recorded")."""
+        return Recorded(command_id, duplicate=not self.unknown, events=(),
+                        confirmed=self.unknown)
+
+
+LOST_DATABASE = (LibraryOperationalError, LibraryInterfaceError, psycopg.OperationalError,
+                 psycopg.InterfaceError)
+"""What a lost, down or frozen server raises (the library wraps psycopg's errors)."""
 
 
 def _conflict(command_id: UUID, before: dict[str, Any], now: dict[str, Any]) -> str:

@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from datetime import timedelta
 
 from ledger.application import Ledger, LedgerApplication
 from ledger.config import LedgerSettings
-from ledger.errors import WrongState
+from ledger.errors import DatabaseUnavailable, WrongState
+from ledger.identity.door import ClockWindow
 from ledger.infrastructure import schema
 from ledger.infrastructure.database import EVENTS_TABLE, SNAPSHOTS_TABLE, Database
 from ledger.infrastructure.embedded import embedded_server_url
+from ledger.infrastructure.session import SessionLimits
 from ledger.infrastructure.roles import GroupRoles, install_roles
 from ledger.audit.sealer import Cadence, Sealer, create_seal_tables
 from projections.registry import create_projection_tables
@@ -20,10 +24,13 @@ from projections.tracking import create_tracking_table
 
 def resolve_database(settings: LedgerSettings) -> Database:
     """The server named by `LEDGER_DATABASE_URL`, or the embedded one (started if need be)."""
+    limits = SessionLimits(settings.statement_timeout_seconds, settings.lock_timeout_seconds,
+                           settings.idle_in_transaction_seconds)
     if settings.database_url:
-        return Database(settings.database_url, connect_timeout=settings.connect_timeout_seconds)
+        return Database(settings.database_url, connect_timeout=settings.connect_timeout_seconds,
+                        limits=limits)
     url = embedded_server_url(settings.data_dir)
-    return Database(url, embedded_dir=settings.data_dir.expanduser().resolve())
+    return Database(url, embedded_dir=settings.data_dir.expanduser().resolve(), limits=limits)
 
 
 def build_application(
@@ -91,19 +98,47 @@ class Runtime:
     ledger: Ledger
 
 
+def wait_for_database(database: Database, deadline: float,  # money-safe: seconds
+                      on_wait: Callable[[str], None]) -> bool:
+    """Whether the ledger is initialised, asking again while the server cannot be reached, up
+    to `deadline` seconds (telling `on_wait` once); `DatabaseUnavailable` after that."""
+    started = time.monotonic()
+    told = False
+    while True:
+        try:
+            return is_initialised(database)
+        except DatabaseUnavailable as error:
+            waited = time.monotonic() - started
+            if waited >= deadline:
+                raise DatabaseUnavailable(f"{error} (waited {waited:.0f} s, the deadline)") from None
+            if not told:
+                told = True
+                on_wait(f"{error}; waiting up to {deadline:.0f} s...")
+            time.sleep(1.0)
+
+
 @contextmanager
-def open_ledger(settings: LedgerSettings | None = None) -> Iterator[Runtime]:
-    """The ledger on the configured database; refuses a database `ledger db init` never saw."""
+def open_ledger(settings: LedgerSettings | None = None,
+                on_wait: Callable[[str], None] | None = None) -> Iterator[Runtime]:
+    """The ledger on the configured database; refuses a database `ledger db init` never saw.
+    With `on_wait`, an unreachable server is waited for up to the command deadline."""
     import ledger.handlers  # noqa: F401  (registers every command handler)
 
     settings = settings or LedgerSettings()
     database = resolve_database(settings)
-    if not is_initialised(database):
+    initialised = (wait_for_database(database, settings.command_deadline_seconds, on_wait)
+                   if on_wait is not None else is_initialised(database))
+    if not initialised:
         raise WrongState(
             f"the database at {database.describe()} is not initialised: run `ledger db init`."
         )
     app = build_application(settings, database)
     try:
-        yield Runtime(settings, database, Ledger(app))
+        clock = ClockWindow(timedelta(minutes=settings.clock_past_minutes),
+                            timedelta(minutes=settings.clock_ahead_minutes))
+        ledger = Ledger(app, clock, settings.command_deadline_seconds)
+        if on_wait is not None:
+            ledger.on_wait = on_wait
+        yield Runtime(settings, database, ledger)
     finally:
         app.close()

@@ -30,6 +30,20 @@ class LedgerSettings(BaseSettings):
     pool_size: int = Field(default=4, ge=1, le=64)
     lock_timeout_seconds: int = Field(default=5, ge=0)
     connect_timeout_seconds: int = Field(default=5, ge=1)
+    command_deadline_seconds: int = Field(
+        default=60, ge=1, le=3600, description="how long a command waits for an unreachable "
+        "or frozen database (saying so) before it fails")
+    statement_timeout_seconds: int = Field(
+        default=30, ge=1, le=3600, description="the longest a statement may run (verify and "
+        "rebuilds read without it); the client gives up on a frozen server 5 s later")
+    idle_in_transaction_seconds: int = Field(
+        default=30, ge=1, description="a transaction left idle this long is ended by the server")
+    clock_past_minutes: int = Field(
+        default=36 * 60, ge=1, le=366 * 24 * 60,
+        description="how long after its time a command may still be recorded (a late feed)")
+    clock_ahead_minutes: int = Field(
+        default=5, ge=0, le=24 * 60,
+        description="how far ahead of the ledger's clock a terminal's time may run")
     shift_schedule: ShiftSchedule = Field(
         default=ShiftSchedule.parse(DEFAULT_SCHEDULE),
         description="the gaming day's shifts and their start times (Macau time), in order",

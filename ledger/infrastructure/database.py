@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 import psycopg
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
 
-from ledger.errors import DatabaseUnavailable, InvalidInput
+from ledger.errors import DatabaseUnavailable, InvalidInput, first_line
+from ledger.infrastructure.recorder import FACTORY_TOPIC, limits_env
+from ledger.infrastructure.recorder import TOPIC as RECORDER_TOPIC
+from ledger.infrastructure.session import SessionLimits, guarded
 
 EVENTS_TABLE = "ledger_events"
 SNAPSHOTS_TABLE = "ledger_snapshots"
@@ -21,6 +24,7 @@ class Database:
     url: str
     embedded_dir: Path | None = None
     connect_timeout: int = 5
+    limits: SessionLimits = SessionLimits()
 
     @property
     def params(self) -> dict[str, Any]:
@@ -38,13 +42,17 @@ class Database:
             return f"embedded PostgreSQL in {self.embedded_dir} ({params.get('dbname')})"
         return f"postgresql://{where}"
 
-    def connect(self, *, autocommit: bool = True) -> psycopg.Connection[Any]:
+    def connect(self, *, autocommit: bool = True, long: bool = False) -> psycopg.Connection[Any]:
+        """A connection with the session limits (`long`: no statement timeout, for verify's and
+        a rebuild's whole-ledger reads; the other limits and keepalives still hold)."""
+        limits = replace(self.limits, statement_timeout=0) if long else self.limits
         try:
-            return psycopg.connect(
-                self.url, autocommit=autocommit, connect_timeout=self.connect_timeout
+            return guarded(limits).connect(
+                self.url, autocommit=autocommit, connect_timeout=self.connect_timeout,
+                **limits.kwargs(),
             )
         except psycopg.OperationalError as error:
-            reason = str(error).strip().splitlines()[0] if str(error).strip() else "no answer"
+            reason = first_line(error)
             raise DatabaseUnavailable(
                 f"cannot reach the database at {self.describe()}: {reason}"
             ) from None
@@ -52,13 +60,17 @@ class Database:
     def with_dbname(self, dbname: str) -> Database:
         params = self.params
         params["dbname"] = dbname
-        return Database(make_conninfo("", **params), self.embedded_dir, self.connect_timeout)
+        return replace(self, url=make_conninfo("", **params))
 
     def library_env(self, *, pool_size: int, lock_timeout: int) -> dict[str, str]:
         """The eventsourcing library's settings for this database."""
         params = self.params
         return {
-            "PERSISTENCE_MODULE": "eventsourcing.postgres",
+            # The library's PostgreSQL factory and recorder, with the ledger's session limits
+            # on every pooled connection and its own policy for a lost connection.
+            "PERSISTENCE_MODULE": FACTORY_TOPIC,
+            "APPLICATION_RECORDER_TOPIC": RECORDER_TOPIC,
+            **limits_env(self.limits),
             "POSTGRES_DBNAME": str(params.get("dbname", "postgres")),
             "POSTGRES_HOST": str(params.get("host", "localhost")),
             "POSTGRES_PORT": str(params.get("port", "5432")),
@@ -68,6 +80,10 @@ class Database:
             "POSTGRES_POOL_SIZE": str(pool_size),
             "POSTGRES_MAX_OVERFLOW": str(pool_size),
             "POSTGRES_LOCK_TIMEOUT": str(lock_timeout),
+            # The library sets this on each pooled connection after it connects: the same
+            # value as the startup packet's, or it would override it.
+            "POSTGRES_IDLE_IN_TRANSACTION_SESSION_TIMEOUT": str(
+                self.limits.idle_in_transaction_timeout),
             "POSTGRES_PRE_PING": "y",
             # Off on purpose: with it, two applications sharing a schema write into the
             # wrong table, and tracking records are dropped.

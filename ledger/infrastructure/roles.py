@@ -19,6 +19,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from psycopg import Connection, errors, sql
+from psycopg.rows import tuple_row
+
+from ledger.errors import first_line
 
 EVENT_TABLES = ("ledger_events",)
 UNREAD = ("ledger_snapshots",)  # kept by ledgers made before snapshots were switched off
@@ -49,7 +52,7 @@ def install_roles(conn: Connection[Any], roles: GroupRoles) -> str | None:
                 _create_role(conn, name)
             _grant(conn, roles)
     except errors.InsufficientPrivilege as error:
-        return (f"the database roles were not made ({str(error).strip().splitlines()[0]}): "
+        return (f"the database roles were not made ({first_line(error)}): "
                 "run `ledger db init` once as a login that may create roles.")
     return None
 
@@ -96,3 +99,11 @@ def _grant(conn: Connection[Any], roles: GroupRoles) -> None:
         "AND p.proname LIKE 'ledger%%'").fetchall()
     for (signature,) in functions:
         run(sql.SQL("ALTER FUNCTION {} OWNER TO {}").format(sql.SQL(signature), owner))
+
+
+def missing_insert_privileges(conn: Connection[Any], table: str) -> list[str]:
+    """What this login lacks to record into `table`: INSERT, and UPDATE for the library's
+    `LOCK TABLE ... IN EXCLUSIVE MODE`."""
+    with conn.cursor(row_factory=tuple_row) as cursor:
+        return [privilege for privilege in ("INSERT", "UPDATE") if not cursor.execute(
+            "SELECT has_table_privilege(%s, %s)", (table, privilege)).fetchone()[0]]

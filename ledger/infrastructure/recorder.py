@@ -1,0 +1,54 @@
+"""The library's PostgreSQL recorder, with the ledger's own policy for a lost connection.
+
+`eventsourcing` retries a failed insert or select ten times, 0.2 s apart, each time waiting up
+to the pool's timeout for a connection: with the server down a command stalls ~50 s in
+silence, and an insert whose commit reply was lost is sent again blind. Here the recorder tries
+once; `Ledger.record` owns the retry: it waits up to the command deadline, says it is waiting,
+and re-checks the command's receipt before sending it again, so a commit whose reply was lost
+is answered "recorded", exactly once. Loaded through the library's recorder-topic setting
+(`APPLICATION_RECORDER_TOPIC`).
+
+`LedgerFactory` is the library's PostgreSQL factory (named by `PERSISTENCE_MODULE`), whose pool
+knows only host, port, user, password and database: it gives the pool's connections, before
+the first one is opened, the session limits and client-side guard every ledger connection has
+(`ledger.infrastructure.session`).
+"""
+
+from __future__ import annotations
+
+from eventsourcing.postgres import (
+    PostgresAggregateRecorder, PostgresApplicationRecorder, PostgresFactory,
+)
+from eventsourcing.utils import Environment
+
+from ledger.infrastructure.session import SessionLimits, guarded
+
+TOPIC = "ledger.infrastructure.recorder:LedgerRecorder"
+FACTORY_TOPIC = "ledger.infrastructure.recorder:LedgerFactory"
+LIMIT_KEYS = ("LEDGER_STATEMENT_TIMEOUT", "LEDGER_LOCK_TIMEOUT", "LEDGER_IDLE_TIMEOUT")
+
+
+def limits_env(limits: SessionLimits) -> dict[str, str]:
+    """The session limits as the library's environment carries them to `LedgerFactory`."""
+    values = (limits.statement_timeout, limits.lock_timeout, limits.idle_in_transaction_timeout)
+    return {key: str(value) for key, value in zip(LIMIT_KEYS, values, strict=True)}
+
+
+class LedgerFactory(PostgresFactory):
+    def __init__(self, env: Environment) -> None:
+        super().__init__(env)
+        limits = SessionLimits(*(int(env.get(key) or default) for key, default in
+                                 zip(LIMIT_KEYS, (30, 5, 30), strict=True)))
+        pool = self.datastore.pool
+        pool.kwargs.update(limits.kwargs())  # type: ignore[union-attr]
+        pool.connection_class = guarded(limits)
+
+
+class LedgerRecorder(PostgresApplicationRecorder):
+    insert_events = (
+        PostgresApplicationRecorder.insert_events.__wrapped__)  # type: ignore[attr-defined]
+    select_events = PostgresAggregateRecorder.select_events.__wrapped__  # type: ignore[attr-defined]
+    select_notifications = (
+        PostgresApplicationRecorder.select_notifications.__wrapped__)  # type: ignore[attr-defined]
+    max_notification_id = (
+        PostgresApplicationRecorder.max_notification_id.__wrapped__)  # type: ignore[attr-defined]
