@@ -30,6 +30,8 @@ from uuid import UUID
 
 from psycopg import Connection, Cursor, sql
 
+from ledger.domain.grammar import MONEY_DIGITS, MONEY_PLACES, MONEY_SQL
+
 SHADOW_SUFFIX = "__rebuild"
 
 Handler = Callable[[Any, "StoredEvent", Cursor[Any]], None]
@@ -104,6 +106,20 @@ class Projection:
     def create_tables(self, conn: Connection[Any]) -> None:
         for ddl in self.tables.values():
             conn.execute(self.sql(ddl))
+        self.widen_money_columns(conn)
+
+    def widen_money_columns(self, conn: Connection[Any]) -> None:
+        """Money columns made by an older version (numeric(14, 2), (16, 2)) take the one money
+        type every amount shares (`ledger.domain.grammar.MONEY_SQL`); nothing else changes."""
+        narrow = conn.execute(
+            "SELECT table_name, column_name FROM information_schema.columns "
+            "WHERE table_schema = current_schema() AND table_name = ANY(%s) "
+            "AND data_type = 'numeric' AND numeric_scale = %s AND numeric_precision < %s",
+            ([self.table_name(t) for t in self.tables], MONEY_PLACES, MONEY_DIGITS),
+        ).fetchall()
+        for table, column in narrow:
+            conn.execute(sql.SQL("ALTER TABLE {} ALTER COLUMN {} TYPE {}").format(
+                sql.Identifier(table), sql.Identifier(column), sql.SQL(MONEY_SQL)))
 
     def drop_tables(self, conn: Connection[Any]) -> None:
         for table in self.tables:

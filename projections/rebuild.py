@@ -49,7 +49,7 @@ def rebuild(
 ) -> Rebuilt:
     """Rebuild one projection from the first event and swap the result in."""
     shadow = projection_class(shadow=True)
-    with database.connect() as conn:
+    with database.connect(long=True) as conn:
         conn.execute("SET application_name = 'ledger projections rebuild'")
         _claim(conn, shadow.name)
         ensure_tracked(conn, projection_class())

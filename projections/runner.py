@@ -47,7 +47,10 @@ from dataclasses import dataclass
 from types import TracebackType
 from typing import Any
 
+import psycopg
 from psycopg import Connection, sql
+
+from ledger.errors import DatabaseUnavailable, ProjectionStalled, first_line
 
 from ledger.infrastructure.database import EVENTS_TABLE, Database
 from projections.base import Projection, StoredEvent
@@ -136,7 +139,8 @@ def lock_position(conn: Connection[Any], name: str) -> int:
 def record_position(name: str, position: int) -> Callable[[Any], None]:
     def record(cursor: Any) -> None:
         cursor.execute(
-            "UPDATE ledger_tracking SET position = %s, updated_at = now() WHERE projection = %s",
+            "UPDATE ledger_tracking SET position = %s, updated_at = now(), stalled = NULL "
+            "WHERE projection = %s",
             (position, name),
         )
 
@@ -144,14 +148,56 @@ def record_position(name: str, position: int) -> Callable[[Any], None]:
 
 
 def process_batch(conn: Connection[Any], projection: Projection, limit: int) -> Batch:
-    """One transaction: the next events after the committed position, and the new position."""
+    """One transaction: the next events after the committed position, and the new position.
+    An event the projection cannot apply stops it there (`ProjectionStalled`, recorded in
+    `ledger_tracking.stalled`), after committing the events before it."""
+    try:
+        with conn.transaction():
+            position = lock_position(conn, projection.name)
+            events = read_events(conn, position, limit, projection.handled_types())
+            if events:
+                position = events[-1].position
+                apply_events(conn, projection, events, record_position(projection.name, position))
+    except LOST_CONNECTION:
+        raise
+    except Exception:  # an event it cannot apply: find which, keep what comes before it
+        applied, position = _stall(conn, projection, limit)
+        return Batch(projection.name, applied, position)
+    return Batch(projection.name, len(events), position)
+
+
+LOST_CONNECTION = (psycopg.OperationalError, psycopg.InterfaceError)
+
+
+def _stall(conn: Connection[Any], projection: Projection, limit: int) -> tuple[int, int]:
+    """Apply the batch one event at a time up to the one that fails; commit those before it;
+    record why the projection stopped, and raise it as one line. If every event applies this
+    time (the failure did not come back), how many were read and the new position."""
+    poison: StoredEvent | None = None
+    reason, applied = "", 0
     with conn.transaction():
         position = lock_position(conn, projection.name)
-        events = read_events(conn, position, limit, projection.handled_types())
-        if events:
-            position = events[-1].position
-            apply_events(conn, projection, events, record_position(projection.name, position))
-    return Batch(projection.name, len(events), position)
+        with conn.cursor() as cursor:
+            for event in read_events(conn, position, limit, projection.handled_types()):
+                try:
+                    with conn.transaction():  # a savepoint: the failed event leaves no trace
+                        projection.handle(event, cursor)
+                except LOST_CONNECTION:
+                    raise
+                except Exception as error:  # noqa: BLE001 - every failure stops it, named
+                    poison = event
+                    reason = first_line(error, type(error).__name__)
+                    break
+                position, applied = event.position, applied + 1
+            record_position(projection.name, position)(cursor)
+    if poison is None:
+        return applied, position
+    message = (f"projection {projection.name} stopped at event {poison.position} "
+               f"({poison.event_type}, stream {poison.stream_id} v{poison.version}): "
+               f"{reason[:200]}; its rows stand at position {position}")
+    conn.execute("UPDATE ledger_tracking SET stalled = %s WHERE projection = %s",
+                 (message, projection.name))
+    raise ProjectionStalled(message + ".")
 
 
 # -- the runner ------------------------------------------------------------------------------
@@ -215,14 +261,39 @@ class ProjectionRunner:
                     self.on_batch(batch)
         return read
 
-    def follow(self, stop: threading.Event) -> None:
-        """Catch up, then apply new events as they are recorded, until `stop` is set."""
-        with self.database.connect() as listener:
-            # LISTEN before the first catch-up: a NOTIFY in between waits for us.
-            listener.execute(sql.SQL("LISTEN {}").format(sql.Identifier(CHANNEL)))
-            while not stop.is_set():
-                self.catch_up(stop)
-                self._wait_for_news(listener, stop)
+    def follow(self, stop: threading.Event,
+               on_lost: Callable[[str], None] | None = None) -> None:
+        """Catch up, then apply new events as they are recorded, until `stop` is set. A lost
+        database (restarted, failed over, frozen past the timeouts) is waited for and the
+        runner resumes from the committed positions; `on_lost` is told each time."""
+        while not stop.is_set():
+            try:
+                with self.database.connect() as listener:
+                    # LISTEN before the first catch-up: a NOTIFY in between waits for us.
+                    listener.execute(sql.SQL("LISTEN {}").format(sql.Identifier(CHANNEL)))
+                    while not stop.is_set():
+                        self.catch_up(stop)
+                        self._wait_for_news(listener, stop)
+            except (*LOST_CONNECTION, DatabaseUnavailable) as error:
+                if on_lost is not None:
+                    on_lost(first_line(error))
+                self._reconnect(stop)
+
+    def _reconnect(self, stop: threading.Event) -> None:
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
+        wait = 0.5  # money-safe: seconds, doubling up to 5
+        while not stop.is_set():
+            try:
+                self.__enter__()
+                return
+            except (*LOST_CONNECTION, DatabaseUnavailable):
+                if self._conn is not None:
+                    self._conn.close()
+                    self._conn = None
+                stop.wait(wait)
+                wait = min(wait * 2, 5.0)
 
     def _wait_for_news(self, listener: Connection[Any], stop: threading.Event) -> None:
         """Until a NOTIFY, the poll interval, or `stop`, whichever comes first."""

@@ -38,8 +38,8 @@ CREATE TABLE IF NOT EXISTS {table_state} (
     is_open boolean NOT NULL,
     game text NOT NULL,
     rule_set text NOT NULL,
-    min_bet numeric(14, 2) NOT NULL,
-    max_bet numeric(14, 2) NOT NULL,
+    min_bet numeric(18, 2) NOT NULL,
+    max_bet numeric(18, 2) NOT NULL,
     limits_from date,
     upcoming_limits jsonb,
     pit text NOT NULL,
@@ -71,8 +71,8 @@ CREATE TABLE IF NOT EXISTS {table_limits} (
     stream_id uuid NOT NULL,
     position bigint NOT NULL,
     effective_from date NOT NULL,
-    min_bet numeric(14, 2) NOT NULL,
-    max_bet numeric(14, 2) NOT NULL,
+    min_bet numeric(18, 2) NOT NULL,
+    max_bet numeric(18, 2) NOT NULL,
     authorisation text,
     PRIMARY KEY (stream_id, effective_from, position)  -- the lookup by date: one index probe
 )

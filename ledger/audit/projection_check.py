@@ -9,19 +9,24 @@ import psycopg
 from psycopg import Connection, sql
 
 from ledger.audit.findings import Failure, LedgerReport
+from ledger.errors import first_line
 
 
 def check_projections(conn: Connection[Any], report: LedgerReport) -> None:
     """Each projection's live tables against a rebuild at the same position."""
     from projections.registry import PROJECTIONS
 
+    from projections.tracking import stalled
+
     report.checked["projections"] = 0
+    for name, reason in stalled(conn).items():
+        report.failures.append(Failure("projection", f"projection {name}", reason))
     for projection_class in PROJECTIONS:
         name = projection_class.name
         try:
             problems = _compare_projection(conn, projection_class)
         except psycopg.Error as error:
-            first = str(error).strip().splitlines()[0] if str(error).strip() else type(error)
+            first = first_line(error, type(error).__name__)
             report.notes.append(f"projection {name} not compared: {first}")
             continue
         if problems is None:

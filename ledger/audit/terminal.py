@@ -10,6 +10,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ledger.domain.shift_schedule import MACAU
+from ledger.render import safe
 from ledger.audit.recall import Recall
 from ledger.audit.replay import CardView, HandView, RoundReplay, Verdict
 from ledger.audit.check import BetLine
@@ -68,15 +69,15 @@ def render_replay(replay: RoundReplay, console: Console) -> None:
     console.print(Panel(
         f"[bold]{replay.table} round {replay.number}[/]: {replay.game} under {replay.rule_set}, "
         f"dealt from a {replay.dealing.replace('_', ' ')}; {replay.status}"
-        + (f" ({replay.void_reason})" if replay.void_reason else "")
+        + (f" ({safe(replay.void_reason)})" if replay.void_reason else "")
         + f"\nround {replay.round_id}", title="replay", title_align="left"), highlight=False)
     if replay.shoe is not None:
         shoe = replay.shoe
         console.print(
             f"[bold]Shoe[/] {shoe.shoe_id}: {shoe.decks} deck(s) shuffled by "
             f"{shoe.method.replace('_', ' ')}"
-            + (f" (serial {shoe.shuffler_serial})" if shoe.shuffler_serial else "")
-            + (f", cut by {shoe.cut_by}" if shoe.cut_by else "")
+            + (f" (serial {safe(shoe.shuffler_serial)})" if shoe.shuffler_serial else "")
+            + (f", cut by {safe(shoe.cut_by)}" if shoe.cut_by else "")
             + (f", cut card after card {shoe.cut_card_position}" if shoe.cut_card_position
                else "")
             + (f", {shoe.burned} burned" if shoe.burned else "")
@@ -88,10 +89,12 @@ def render_replay(replay: RoundReplay, console: Console) -> None:
     for step in replay.steps:
         timeline.add_row(
             str(step.position), f"{step.at.astimezone(MACAU):%Y-%m-%d %H:%M:%S}" if step.at else "-",
-            f"{step.role} {step.staff_id}" + (f"\n[dim]{step.staff_key}[/]" if step.staff_key else ""),
-            (step.terminal or "-") + (f"\n[dim]{step.terminal_key}[/]" if step.terminal_key else "")
-            + (f"\n[yellow]vouched: {step.vouched}[/]" if step.vouched else ""),
-            step.stream, step.text)
+            f"{step.role} {safe(step.staff_id)}"
+            + (f"\n[dim]{safe(step.staff_key)}[/]" if step.staff_key else ""),
+            safe(step.terminal) + (f"\n[dim]{safe(step.terminal_key)}[/]" if step.terminal_key
+                                   else "")
+            + (f"\n[yellow]vouched: {safe(step.vouched)}[/]" if step.vouched else ""),
+            step.stream, safe(step.text))
     console.print(timeline)
     console.print(Text("Hands", style="bold underline"))
     for hand in replay.hands:

@@ -13,6 +13,7 @@ from typing import Any
 
 from psycopg import Connection
 
+from ledger.audit.open_rounds import open_rounds
 from ledger.audit.chain import verify_chains
 from ledger.audit.checks import check_streams
 from ledger.audit.projection_check import check_projections
@@ -37,6 +38,7 @@ def verify_ledger(conn: Connection[Any], *, projections: bool = True,
     report.failures.extend(Failure("streams", subject, reason)
                            for subject, reason in cross_stream_problems(conn))
     check_streams(conn, report)
+    report.notes.extend(r.describe() for r in open_rounds(conn))
     if projections:
         check_projections(conn, report)
     return report

@@ -1,0 +1,62 @@
+"""Rounds that were opened and never settled or voided: in play, or cut off by a crash.
+
+Read from the events themselves (not a read model), so `verify`, `db status` and `table list`
+see them even when projections lag or stopped. A round whose last event is older than
+`STALE` is flagged: on a live floor a round takes minutes, so one quiet for half an hour was
+most likely cut off (a terminal or server crash) and needs a supervisor to settle or void it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+from uuid import UUID
+
+from psycopg import Connection
+
+from ledger.domain.shift_schedule import MACAU
+
+STALE = timedelta(minutes=30)
+
+OPEN_ROUNDS = """
+SELECT o.originator_id,
+       convert_from(o.state, 'UTF8')::jsonb ->> 'table',
+       (convert_from(o.state, 'UTF8')::jsonb ->> 'number')::integer,
+       (convert_from(o.state, 'UTF8')::jsonb ->> 'timestamp')::timestamptz,
+       (SELECT (convert_from(l.state, 'UTF8')::jsonb ->> 'timestamp')::timestamptz
+          FROM ledger_events l WHERE l.originator_id = o.originator_id
+         ORDER BY l.originator_version DESC LIMIT 1)
+  FROM ledger_events o
+ WHERE split_part(o.topic, ':', 2) = 'Round.Opened'
+   AND NOT EXISTS (SELECT 1 FROM ledger_events e
+                    WHERE e.originator_id = o.originator_id
+                      AND split_part(e.topic, ':', 2) IN ('Round.Settled', 'Round.Voided'))
+ ORDER BY 4
+"""
+
+
+@dataclass(frozen=True)
+class OpenRound:
+    round_id: UUID
+    table: str
+    number: int
+    opened_at: datetime
+    last_event_at: datetime
+
+    def quiet_for(self, now: datetime | None = None) -> timedelta:
+        return (now or datetime.now(UTC)) - self.last_event_at
+
+    def is_stale(self, now: datetime | None = None) -> bool:
+        return self.quiet_for(now) >= STALE
+
+    def describe(self, now: datetime | None = None) -> str:
+        quiet = int(self.quiet_for(now).total_seconds() // 60)
+        return (f"round {self.number} of {self.table} open since "
+                f"{self.opened_at.astimezone(MACAU):%Y-%m-%d %H:%M} Macau time, last event "
+                f"{quiet:,} min ago" + (": cut off? settle or void it" if self.is_stale(now)
+                                         else ""))
+
+
+def open_rounds(conn: Connection[Any]) -> list[OpenRound]:
+    return [OpenRound(*row) for row in conn.execute(OPEN_ROUNDS).fetchall()]
