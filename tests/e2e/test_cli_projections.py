@@ -113,3 +113,22 @@ def test_an_uninitialised_database_is_one_red_line_and_exit_1(cli, server, run_i
     assert result.code == 1
     lines = result.err.strip().splitlines()
     assert len(lines) == 1 and lines[0].endswith("is not initialised: run `ledger db init`.")
+
+
+def test_db_status_names_a_stopped_projection_and_lists_open_rounds(cli, superuser):
+    _open_floor(cli)
+    for step in (("table", "sign-in", "SP-01", "D-6"), ("shoe", "shuffle", "SP-01"),
+                 ("round", "open", "SP-01"),
+                 ("projections", "run", "--once")):
+        assert cli(*step).code == 0, step
+    superuser.execute("UPDATE ledger_tracking SET stalled = 'projection table_state stopped at "
+                      "event 7 (Table.Opened, stream x v1): numeric field overflow' "
+                      "WHERE projection = 'table_state'")
+    status = cli("db", "status")
+    assert status.code == 0, status.err
+    assert "stopped: projection table_state stopped at event 7" in status.out
+    assert "round 1 of SP-01 open since" in status.out
+    verify = cli("verify")
+    assert verify.code == 1
+    assert "projection table_state stopped at event 7" in verify.out
+    assert "round 1 of SP-01 open since" in verify.out

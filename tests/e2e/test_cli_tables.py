@@ -65,11 +65,13 @@ def test_a_malformed_card_is_one_line_and_exit_1(cli):
     assert "'1X' is not a card" in result.err
 
 
-def test_an_unreachable_database_is_one_line_and_exit_1(cli):
-    result = cli("table", "list", url="postgresql://postgres@127.0.0.1:1/nowhere")
+def test_an_unreachable_database_is_waited_for_up_to_the_deadline_then_one_line_and_exit_1(cli):
+    result = cli("table", "list", url="postgresql://postgres@127.0.0.1:1/nowhere",
+                 extra_env={"LEDGER_COMMAND_DEADLINE_SECONDS": "2"})
     assert result.code == 1
-    lines = result.err.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: cannot reach the database at")
+    waiting, error = result.err.strip().splitlines()
+    assert waiting.startswith("waiting: cannot reach the database at") and "up to 2 s" in waiting
+    assert error.startswith("error: cannot reach the database at") and "(waited 2 s, the deadline)" in error
 
 
 def test_verify_names_the_stream_and_version_of_a_tampered_row(cli, superuser):

@@ -11,7 +11,7 @@ from decimal import Decimal
 
 import pytest
 
-from tests.signing import open_ledger
+from tests.signing import open_ledger, playing_other_days
 from ledger.commands import (
     AdjustRound, BurnCards, ChangeTableSettings, CloseBetting, CloseTable, CutShoe, DealCard,
     ExposeCard, OpenRound, PlaceBet, RecordIrregularity, SettleRound, ShuffleShoe, VoidRound,
@@ -337,6 +337,7 @@ def test_baccarat_art12_a_pushed_bet_above_the_next_coups_maximum_is_not_owed(se
     not owed; the 500.00 still is."""
     tomorrow = datetime.now(UTC) + timedelta(days=1)
     with open_ledger(settings) as rt:
+        playing_other_days(rt.ledger)
         table = baccarat_table(rt.ledger, tie_handling="kept")
         table.as_supervisor().send(ChangeTableSettings, settings={"max_bet": "800.00"},
                                    effective_from=tomorrow.date(), authorisation="DICJ-2026-7")

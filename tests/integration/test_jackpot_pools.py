@@ -20,7 +20,7 @@ from ledger.commands import AdjustPool, Command, CreatePool, LinkTable, PlaceBet
 from ledger.domain.jackpot_pool import JackpotPool, pool_id
 from ledger.domain.round import Round, round_id
 from ledger.domain.table import table_id
-from ledger.errors import LedgerError, NotAllowed, RuleViolation, WrongState
+from ledger.errors import InvalidInput, LedgerError, NotAllowed, RuleViolation, WrongState
 from ledger.games.jackpot import pay_jackpot
 from ledger.rounds import procedure_for
 
@@ -204,7 +204,7 @@ def test_stud_a_pool_adjustment_needs_a_supervisor_and_a_reason(ledger, superuse
     refused(ledger, superuser, adjustment, NotAllowed,
             "adjusting a jackpot pool needs a supervisor or pit boss: dealer D-101 cannot.")
     refused(ledger, superuser, adjustment.model_copy(update={"actor": SUPERVISOR, "reason": " "}),
-            RuleViolation, "a pool adjustment needs a reason.")
+            InvalidInput, "adjust_pool: reason: text cannot be empty")
     refused(ledger, superuser,
             adjustment.model_copy(update={"actor": SUPERVISOR, "amount": money("-100000.01")}),
             RuleViolation, "would leave pool STUD-POOL below zero (it holds 100000.00)")

@@ -19,7 +19,7 @@ from typing import Any, cast
 import pytest
 
 from ledger.application import Ledger
-from tests.signing import open_ledger
+from tests.signing import open_ledger, playing_other_days
 from ledger.commands import (
     BurnCards, ChangeTableSettings, Command, CutShoe, OpenRound, OpenTable, ShuffleShoe,
     SignInDealer,
@@ -325,6 +325,7 @@ def test_limits_change_on_their_effective_date_and_a_later_change_waits_for_its_
 ):
     tomorrow = DAY + timedelta(days=1)
     with open_ledger(settings) as rt:
+        playing_other_days(rt.ledger)
         def send(command_type: type[Command], when: datetime, **fields: Any) -> None:
             actor = SUPERVISOR
             rt.ledger.execute(command_type(table="BAC-L1", actor=actor, at=when, **fields))

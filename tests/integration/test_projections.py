@@ -15,6 +15,12 @@ from uuid import uuid4
 import psycopg
 import pytest
 
+from ledger.audit.chain import verify_chains
+from ledger.audit.findings import LedgerReport
+from ledger.audit.projection_check import check_projections
+from ledger.errors import ProjectionStalled
+from projections.tracking import stalled
+
 from tests.signing import open_ledger
 from ledger.commands import CloseTable, SignInDealer
 from ledger.domain.table import table_id
@@ -52,7 +58,7 @@ def test_table_state_follows_a_table_through_dealers_closing_and_reopening(setti
     assert (staffed.is_open, staffed.game, staffed.rule_set, staffed.dealer) == (
         True, "stud-poker", "stud-poker/2003", "D-7")
     assert (reopened.is_open, reopened.dealer, reopened.max_bet, reopened.pit) == (
-        True, None, Decimal("9000.00"), "vip")
+        True, None, Decimal("9000.00"), "VIP")
     assert reopened.rule_set == "stud-poker/2004" and reopened.closed_at is not None
     assert reopened.round_id is None and reopened.last_results is None  # no round events yet
     assert reopened.events_applied == 5  # opened, signed in, signed out, closed, re-opened
@@ -136,20 +142,56 @@ class FailsOnSignIn(TableState):
         raise RuntimeError("the projection failed after writing its row")
 
 
-def test_an_error_mid_batch_leaves_rows_and_position_as_they_were(settings, database, superuser):
+def test_an_event_a_projection_cannot_apply_stops_it_there_named_keeping_what_came_before(
+        settings, database, superuser):
     with open_ledger(settings) as rt:
         rt.ledger.execute(open_table("BAC-02"))
         catch_up(database)
         rt.ledger.execute(SignInDealer(table="BAC-02", dealer_id="D-3", actor=PIT_BOSS))
         rt.ledger.execute(open_table("BAC-03"))
-    before_rows, before_position = table_state_rows(superuser), position(superuser)
+    before_rows = table_state_rows(superuser)
+    poison = superuser.execute("SELECT position FROM ledger_event_log WHERE event_type = "
+                               "'Table.DealerSignedIn'").fetchone()[0]
     with ProjectionRunner(database, [FailsOnSignIn]) as failing:
-        with pytest.raises(RuntimeError, match="failed after writing its row"):
+        with pytest.raises(ProjectionStalled) as stalled_at:
             failing.catch_up()
-    assert table_state_rows(superuser) == before_rows
-    assert position(superuser) == before_position
-    catch_up(database)
+    message = str(stalled_at.value)
+    assert message.startswith(f"projection table_state stopped at event {poison} "
+                              "(Table.DealerSignedIn, stream ") and "\n" not in message
+    assert "the projection failed after writing its row" in message
+    assert table_state_rows(superuser) == before_rows  # the failed event left no trace
+    assert position(superuser) < poison  # the events before it are applied, not it
+    assert stalled(superuser) == {"table_state": message.removesuffix(".")}
+    report = LedgerReport(chains=verify_chains(superuser))
+    check_projections(superuser, report)  # `verify` names it too
+    assert message.removesuffix(".") in [failure.reason for failure in report.failures]
+    catch_up(database)  # the projection that can apply it moves on, and is no longer stalled
+    assert stalled(superuser) == {}
     assert events_applied_per_stream(superuser) == {table_id("BAC-02"): 2, table_id("BAC-03"): 1}
+
+
+class FailsOnceOnSignIn(TableState):
+    """Table state whose first sign-in fails (a passing fault), then applies as usual."""
+
+    failed = False
+
+    def dealer_signed_in(self, event: Any, cursor: Any) -> None:
+        if not FailsOnceOnSignIn.failed:
+            FailsOnceOnSignIn.failed = True
+            raise RuntimeError("a passing fault")
+        super().dealer_signed_in(event, cursor)
+
+
+def test_a_failure_that_does_not_come_back_does_not_stop_the_projection(
+        settings, database, superuser):
+    with open_ledger(settings) as rt:
+        rt.ledger.execute(open_table("BAC-02"))
+        rt.ledger.execute(SignInDealer(table="BAC-02", dealer_id="D-3", actor=PIT_BOSS))
+    with ProjectionRunner(database, [FailsOnceOnSignIn]) as runner:
+        assert runner.catch_up() > 0  # no ProjectionStalled: every event applied on the retry
+    assert stalled(superuser) == {}
+    assert position(superuser) == last_position(superuser)
+    assert events_applied_per_stream(superuser) == {table_id("BAC-02"): 2}
 
 
 def test_two_runners_at_once_apply_every_event_exactly_once(settings, database, superuser):

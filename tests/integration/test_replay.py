@@ -87,7 +87,7 @@ def test_replay_of_a_baccarat_coup_shows_the_shoe_its_proof_every_card_and_says_
     assert events[-1] == "Shoe.Closed"
     deal = [s for s in replay.steps if s.event == "Round.CardDealt"]
     assert {(s.staff_id, s.role, s.terminal) for s in deal} == {
-        ("D-101", "dealer", "BAC-01-dealer")}
+        ("D-101", "dealer", "BAC-01-DEALER")}
     assert len(deal) == 5
 
 

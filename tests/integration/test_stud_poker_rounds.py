@@ -17,7 +17,7 @@ from uuid import UUID
 import pytest
 
 from ledger.application import Ledger, Recorded
-from tests.signing import open_ledger
+from tests.signing import open_ledger, playing_other_days
 from ledger.commands import (
     AdjustRound, ChangeTableSettings, Command, DealCard, Decide, ExposeCard, PlaceBet,
     RecordIrregularity, RevealDealer, SettleRound, ShuffleShoe, VoidRound,
@@ -212,6 +212,7 @@ def test_stud_art7_2_a_shuffler_deals_five_cards_at_a_time_and_shows_the_dealers
 def test_stud_art13_new_royal_odds_apply_from_their_effective_date_never_to_earlier_rounds(
     ledger, superuser
 ):
+    playing_other_days(ledger)
     table_with_pool(ledger, "stud-poker/2004")  # royal flush at 80:1
     today = datetime.now(UTC)
     change = ChangeTableSettings(table=CODE, settings={"royal_odds": 100},

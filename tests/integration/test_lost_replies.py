@@ -1,0 +1,56 @@
+"""A commit whose reply was lost: the terminal is told "recorded" (its receipt says so), once."""
+
+from __future__ import annotations
+
+import psycopg
+import pytest
+from eventsourcing.persistence import OperationalError
+
+from ledger.domain.receipt import receipt_id
+from ledger.errors import WrongState
+
+from tests.integration.helpers import open_table
+from tests.signing import open_ledger
+
+
+def _opened(superuser, code: str) -> int:
+    return superuser.execute("SELECT count(*) FROM ledger_event_log WHERE event_type = "
+                             "'Table.Opened' AND body ->> 'code' = %s", (code,)).fetchone()[0]
+
+
+def test_a_commit_whose_reply_was_lost_is_answered_recorded_not_already_recorded(
+        settings, superuser):
+    with open_ledger(settings) as rt:
+        app = rt.ledger.inner.app
+        real_save, lost = app.save, []
+        command = open_table("BAC-09")
+        receipt = receipt_id(command.command_id)
+
+        def commit_then_lose_the_reply(*aggregates, **kwargs):
+            recordings = real_save(*aggregates, **kwargs)
+            if not lost and any(a.id == receipt for a in aggregates):
+                # the commit reached the server; its reply did not reach us
+                lost.append(True)
+                lost_reply = psycopg.OperationalError("server closed the connection unexpectedly")
+                raise OperationalError(str(lost_reply)) from lost_reply  # as the library wraps it
+            return recordings
+
+        app.save = commit_then_lose_the_reply
+        first = rt.ledger.execute(command)
+        again = rt.ledger.execute(command)
+    assert lost and first.confirmed and not first.duplicate
+    assert first.summary().startswith(f"recorded (command {command.command_id}: the "
+                                      "database's reply was lost")
+    assert again.duplicate and "already recorded" in again.summary()
+    assert _opened(superuser, "BAC-09") == 1
+
+
+def test_a_command_refused_by_the_rules_is_not_retried_as_an_outage(settings, superuser):
+    with open_ledger(settings) as rt:
+        rt.ledger.execute(open_table("BAC-08"))
+        tries = []
+        real_save = rt.ledger.inner.app.save
+        rt.ledger.inner.app.save = lambda *a, **k: tries.append(1) or real_save(*a, **k)
+        with pytest.raises(WrongState, match="already open"):
+            rt.ledger.execute(open_table("BAC-08"))
+        assert tries == []  # refused before any save: no wait, no resend
