@@ -92,9 +92,10 @@ def test_a_command_waits_for_a_server_that_is_down_then_fails_in_one_line_at_its
 def test_a_command_sent_while_the_server_restarts_is_recorded_once_when_it_returns(own):
     own.stop()
     waiting = _ledger(own, *_open("BAC-01"))
-    time.sleep(3)
+    said = waiting.stderr.readline()  # it says it is waiting before the server comes back
     own.start()
     out, err = waiting.communicate(timeout=DEADLINE + 30)
+    err = said + err
     assert waiting.returncode == 0, err
     assert err.startswith("waiting: ") and "Traceback" not in err
     assert "recorded" in out
