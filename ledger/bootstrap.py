@@ -11,6 +11,7 @@ from datetime import timedelta
 from ledger.application import Ledger, LedgerApplication
 from ledger.config import LedgerSettings
 from ledger.errors import DatabaseUnavailable, WrongState
+from ledger.group_commit import GroupWriter
 from ledger.identity.door import ClockWindow
 from ledger.infrastructure import schema
 from ledger.infrastructure.database import EVENTS_TABLE, SNAPSHOTS_TABLE, Database
@@ -62,11 +63,15 @@ def init_database(settings: LedgerSettings, database: Database) -> str | None:
 
 
 def is_initialised(database: Database) -> bool:
+    """Whether `ledger db init` (of this version) made the events table's triggers: the hash
+    chain and the serialiser that orders appends; a ledger made before the serialiser is
+    brought up to date by running `ledger db init` again."""
+    triggers = (f"{EVENTS_TABLE}_chain", schema.serialiser_trigger(EVENTS_TABLE))
     with database.connect() as conn:
         row = conn.execute(
-            "SELECT count(*) FROM pg_trigger WHERE tgname = %s", (f"{EVENTS_TABLE}_chain",)
-        ).fetchone()
-    return bool(row and row[0])
+            "SELECT count(DISTINCT tgname) FROM pg_trigger WHERE tgname = ANY(%s)",
+            (list(triggers),)).fetchone()
+    return bool(row and row[0] == len(triggers))
 
 
 def sealer_for(settings: LedgerSettings, database: Database) -> Sealer:
@@ -130,15 +135,21 @@ def open_ledger(settings: LedgerSettings | None = None,
                    if on_wait is not None else is_initialised(database))
     if not initialised:
         raise WrongState(
-            f"the database at {database.describe()} is not initialised: run `ledger db init`."
+            f"the database at {database.describe()} is not initialised, or was by an older "
+            "version: run `ledger db init` (it changes nothing already there)."
         )
     app = build_application(settings, database)
+    writer: GroupWriter | None = None
     try:
         clock = ClockWindow(timedelta(minutes=settings.clock_past_minutes),
                             timedelta(minutes=settings.clock_ahead_minutes))
         ledger = Ledger(app, clock, settings.command_deadline_seconds)
         if on_wait is not None:
             ledger.on_wait = on_wait
+        if settings.group_commit:
+            ledger.writer = writer = GroupWriter(ledger)
         yield Runtime(settings, database, ledger)
     finally:
+        if writer is not None:
+            writer.close()
         app.close()

@@ -14,9 +14,11 @@ position; nothing is counted twice and nothing is skipped. Two runners of the sa
 take turns on the tracking row; so does the swap at the end of a rebuild
 (`projections.rebuild`), which also locks that row first, so the three never deadlock.
 
-Reading by `notification_id` never skips an event committed later with a smaller id: the
-library's insert locks `ledger_events` IN EXCLUSIVE MODE, so ids are committed in order. Gaps
-left by rolled-back inserts are never filled and are simply passed over.
+Reading by `notification_id` never skips an event committed later with a smaller id: every
+insert into `ledger_events` first takes the table's advisory lock in its statement trigger
+(`ledger.infrastructure.schema`) and holds it to the end of its transaction, so ids are
+committed in the order they are drawn. Gaps left by rolled-back inserts are never filled and
+are simply passed over.
 
 Why our own runner and not `eventsourcing.projection.ProjectionRunner`:
 
@@ -33,9 +35,8 @@ Why our own runner and not `eventsourcing.projection.ProjectionRunner`:
 - it runs a subscription, a listener and a processing thread per projection; this runner is one
   loop that stops between batches on SIGINT or SIGTERM.
 
-What it keeps from the library: the insert discipline above, and its NOTIFY on the channel
-`ledger_events`, which the follower LISTENs to; a short poll backs it up for rows inserted
-behind the library's back (psql, bulk loads), which notify nobody.
+What it keeps from the library: the channel `ledger_events`, which the follower LISTENs to;
+the table's trigger NOTIFYs it on every insert, whoever makes it; a short poll backs it up.
 """
 
 from __future__ import annotations
@@ -56,7 +57,7 @@ from ledger.infrastructure.database import EVENTS_TABLE, Database
 from projections.base import Projection, StoredEvent
 from projections.tracking import create_tracking_table
 
-CHANNEL = EVENTS_TABLE.replace(".", "_")  # where the library's insert NOTIFYs
+CHANNEL = EVENTS_TABLE.replace(".", "_")  # where the events table's trigger NOTIFYs
 DEFAULT_BATCH_SIZE = 1000
 STOP_CHECK_SECONDS = 0.25  # how soon a follower waiting for events notices it must stop
 

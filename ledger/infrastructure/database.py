@@ -84,7 +84,9 @@ class Database:
             # value as the startup packet's, or it would override it.
             "POSTGRES_IDLE_IN_TRANSACTION_SESSION_TIMEOUT": str(
                 self.limits.idle_in_transaction_timeout),
-            "POSTGRES_PRE_PING": "y",
+            # Off: the library would check every connection on every use. `LedgerFactory`
+            # checks only a connection that has been quiet (see ledger.infrastructure.session).
+            "POSTGRES_PRE_PING": "n",
             # Off on purpose: with it, two applications sharing a schema write into the
             # wrong table, and tracking records are dropped.
             "POSTGRES_ENABLE_DB_FUNCTIONS": "n",

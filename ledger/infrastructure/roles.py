@@ -2,10 +2,10 @@
 
 - **owner** (`<prefix>_owner`) owns the ledger's tables, views and functions: schema changes,
   and the only role besides a superuser that could alter or disable the triggers.
-- **writer** (`<prefix>_writer`) is what the application needs: read everything, insert events,
-  write the projections' tables. It holds UPDATE on the event tables only because the event
-  store takes `LOCK TABLE ... IN EXCLUSIVE MODE` on every insert, which PostgreSQL allows only
-  with UPDATE, DELETE or TRUNCATE privilege; the append-only triggers refuse the UPDATE itself.
+- **writer** (`<prefix>_writer`) is what the application needs: read everything, insert events
+  (INSERT and SELECT only: no UPDATE, DELETE or TRUNCATE on them; appends are ordered by the
+  events table's advisory-lock trigger, which needs no privilege), write the projections'
+  tables.
 - **reader** (`<prefix>_reader`) reads: reports, replay, recall, verify, surveillance. It may make
   temporary tables (verify rebuilds projections in its own session to compare them).
 
@@ -86,7 +86,7 @@ def _grant(conn: Connection[Any], roles: GroupRoles) -> None:
         run(sql.SQL("REVOKE ALL ON {} FROM {}, {}").format(ident, writer, reader))
         run(sql.SQL("GRANT SELECT ON {} TO {}, {}").format(ident, writer, reader))
         if table in EVENT_TABLES:
-            run(sql.SQL("GRANT INSERT, UPDATE ON {} TO {}").format(ident, writer))
+            run(sql.SQL("GRANT INSERT ON {} TO {}").format(ident, writer))
         elif table in SEAL_RECORDS:
             run(sql.SQL("GRANT INSERT ON {} TO {}").format(ident, writer))
         elif table not in UNREAD:
@@ -102,8 +102,7 @@ def _grant(conn: Connection[Any], roles: GroupRoles) -> None:
 
 
 def missing_insert_privileges(conn: Connection[Any], table: str) -> list[str]:
-    """What this login lacks to record into `table`: INSERT, and UPDATE for the library's
-    `LOCK TABLE ... IN EXCLUSIVE MODE`."""
+    """What this login lacks to record into `table` (INSERT: nothing else is needed)."""
     with conn.cursor(row_factory=tuple_row) as cursor:
-        return [privilege for privilege in ("INSERT", "UPDATE") if not cursor.execute(
+        return [privilege for privilege in ("INSERT",) if not cursor.execute(
             "SELECT has_table_privilege(%s, %s)", (table, privilege)).fetchone()[0]]

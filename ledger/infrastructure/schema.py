@@ -1,4 +1,5 @@
-"""What `ledger db init` adds to the library's tables: a hash chain and append-only triggers.
+"""What `ledger db init` adds to the library's tables: a hash chain, append-only triggers and
+one order of appends.
 
 The chain hash is computed by a BEFORE INSERT trigger, inside the database, so no application
 code path (ours, the library's, or a psql session) can store an event without it:
@@ -10,6 +11,16 @@ code path (ours, the library's, or a psql session) can store an event without it
                              || state )                 -- the event's JSON body
 
 `ledger.audit.verify` recomputes the same formula in Python.
+
+Appends are serialised by a BEFORE INSERT statement trigger that takes a transaction-level
+advisory lock keyed on the events table, before any row of the statement draws its
+`notification_id`, and holds it to commit or rollback. So a transaction that draws ids commits
+(or rolls back) before the next one draws any: ids become visible in the order they were drawn,
+and a follower reading `notification_id > its position` never passes over an id that a slower
+transaction commits later. This replaces the library's `LOCK TABLE ... IN EXCLUSIVE MODE`, which
+needs UPDATE privilege; an advisory lock needs none, and because the trigger is in the database
+it orders every insert, the ledger's, a bulk load's or a psql session's alike. The same trigger
+sends the NOTIFY the followers LISTEN to, delivered at commit.
 """
 
 from __future__ import annotations
@@ -54,6 +65,18 @@ END
 $$
 """
 
+SERIALISE_FUNCTION = """
+CREATE OR REPLACE FUNCTION {function}() RETURNS trigger
+LANGUAGE plpgsql AS $$
+BEGIN
+    PERFORM pg_advisory_xact_lock(
+        hashtextextended(quote_ident(TG_TABLE_SCHEMA) || '.' || quote_ident(TG_TABLE_NAME), 0));
+    NOTIFY {channel};
+    RETURN NULL;
+END
+$$
+"""
+
 READABLE_VIEW = """
 CREATE OR REPLACE VIEW {view} AS
 SELECT notification_id AS position,
@@ -71,6 +94,7 @@ def install(conn: Connection, events_table: str, snapshots_table: str | None) ->
     """Idempotent: safe to run on every `ledger db init`."""
     conn.execute(APPEND_ONLY_FUNCTION)
     _install_chain(conn, events_table)
+    _install_serialiser(conn, events_table)
     for table in filter(None, (events_table, snapshots_table)):
         found = conn.execute("SELECT to_regclass(%s)", (table,)).fetchone()
         if found and found[0]:  # a ledger made before snapshots were switched off keeps its own
@@ -99,6 +123,25 @@ def _install_chain(conn: Connection, table: str) -> None:
             ident, sql.Identifier(f"{table}_chain")
         )
     )
+
+
+def serialiser_trigger(table: str) -> str:
+    return f"{table}_serialise"
+
+
+def _install_serialiser(conn: Connection, table: str) -> None:
+    ident = sql.Identifier(table)
+    name = serialiser_trigger(table)
+    function = sql.Identifier(name)
+    channel = sql.Identifier(table.replace(".", "_"))  # the library's channel name
+    conn.execute(sql.SQL(SERIALISE_FUNCTION).format(function=function, channel=channel))
+    conn.execute(
+        sql.SQL(
+            "CREATE OR REPLACE TRIGGER {trigger} BEFORE INSERT ON {table} "
+            "FOR EACH STATEMENT EXECUTE FUNCTION {function}()"
+        ).format(trigger=function, table=ident, function=function)
+    )
+    conn.execute(sql.SQL("ALTER TABLE {} ENABLE ALWAYS TRIGGER {}").format(ident, function))
 
 
 def install_append_only(conn: Connection, table: str) -> None:

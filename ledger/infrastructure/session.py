@@ -6,6 +6,10 @@
   by the server, and the events table's lock is released.
 - **On the wire**: TCP keepalives and `tcp_user_timeout`, so a server whose host or network
   died is noticed in seconds, not after the kernel's two hours.
+- **In the pool**: a connection is checked (one empty query) before use only when it has not
+  heard from the server for `IDLE_CHECK_SECONDS`: after a restart or a network cut every pooled
+  connection has been quiet that long, while on a busy floor none is, so commands send no
+  check at all. A connection that failed is closed, never returned to use.
 - **In the client**: a frozen server (SIGSTOP, a hung VM) still acknowledges TCP, and enforces
   none of its own timeouts; `GuardedConnection` gives up waiting a few seconds after the
   statement timeout would have fired, closes the connection and raises `OperationalError`, so
@@ -14,6 +18,7 @@
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -24,6 +29,7 @@ from psycopg import errors
 from psycopg.rows import DictRow
 
 CLIENT_MARGIN_SECONDS = 5
+IDLE_CHECK_SECONDS = 2  # money-safe: seconds a pooled connection may be quiet unchecked
 
 
 @dataclass(frozen=True)
@@ -54,18 +60,59 @@ class GuardedConnection(psycopg.Connection[DictRow]):
     """A connection that stops waiting for a server that stopped answering."""
 
     client_timeout: int | None = None  # seconds; set per connection class by `guarded`
+    round_trips = 0
+    """Times any ledger connection went to the server and waited (each statement, pipeline
+    sync, COMMIT or check; not a COMMIT psycopg skips in autocommit), for the benchmarks'
+    count per command; exact on one thread."""
+    last_answer = 0.0  # money-safe: time.monotonic() of the server's last answer
 
     def wait(self, gen: Any, interval: float = 0.1,  # money-safe: seconds
              timeout: float | None = None) -> Any:  # money-safe: seconds (psycopg's signature)
+        gen = _counted(gen)
         if timeout is not None or self.client_timeout is None:
-            return super().wait(gen, interval, timeout)
+            answer = super().wait(gen, interval, timeout)
+            self.last_answer = time.monotonic()
+            return answer
         try:
-            return super().wait(gen, interval, self.client_timeout)
+            answer = super().wait(gen, interval, self.client_timeout)
+            self.last_answer = time.monotonic()
+            return answer
         except errors._WaitTimeout:
             self.pgconn.finish()  # the server is gone or frozen: this connection is not reused
             raise psycopg.OperationalError(
                 f"the database did not answer within {self.client_timeout} s (frozen or "
                 "unreachable); nothing was confirmed") from None
+
+
+def _counted(gen: Any) -> Any:
+    """psycopg's I/O generator, counting one round trip if it goes to the server at all."""
+    try:
+        step = next(gen)
+    except StopIteration as done:
+        return done.value  # nothing to send or wait for
+    GuardedConnection.round_trips += 1
+    while True:
+        try:
+            answer = yield step
+        except BaseException as error:  # a timeout or cancel the waiting loop throws in
+            try:
+                step = gen.throw(error)
+            except StopIteration as done:
+                return done.value
+            continue
+        try:
+            step = gen.send(answer)
+        except StopIteration as done:
+            return done.value
+
+
+def checked_when_idle(conn: psycopg.Connection[Any]) -> None:
+    """The pool's check before lending a connection: a no-op for one that heard from the
+    server within `IDLE_CHECK_SECONDS`; otherwise an empty query, whose failure makes the pool
+    drop the connection and lend (or open) another."""
+    if time.monotonic() - getattr(conn, "last_answer", 0.0) < IDLE_CHECK_SECONDS:
+        return
+    psycopg_pool.ConnectionPool.check_connection(conn)
 
 
 TRANSIENT_STATES = ("08", "57P01", "57P02", "57P03", "53300", "25006", "55P03")

@@ -105,3 +105,31 @@ def test_db_init_names_the_group_roles_it_made(cli, database_roles):
     done = cli("db", "init")
     assert done.code == 0, done.err
     assert f"group roles: {', '.join(database_roles.all)}" in done.out
+
+
+def test_the_writer_holds_insert_and_select_on_the_events_table_and_nothing_else(
+        cli, login, shift, superuser, database_roles):
+    writer = login("writer")
+    assert cli("table", "open", "BAC-09", "--game", "baccarat", "--min", "100", "--max", "500",
+               url=writer).code == 0  # it records, with no table lock to take
+    with psycopg.connect(writer, autocommit=True) as conn:
+        held = {privilege: conn.execute("SELECT has_table_privilege('ledger_events', %s)",
+                                        (privilege,)).fetchone()[0]
+                for privilege in ("SELECT", "INSERT", "UPDATE", "DELETE", "TRUNCATE")}
+        assert held == {"SELECT": True, "INSERT": True, "UPDATE": False, "DELETE": False,
+                        "TRUNCATE": False}
+        for statement in ("UPDATE ledger_events SET topic = 'forged'",
+                          "DELETE FROM ledger_events", "TRUNCATE ledger_events",
+                          "LOCK TABLE ledger_events IN EXCLUSIVE MODE"):
+            with pytest.raises(psycopg.errors.InsufficientPrivilege):  # refused before a trigger
+                with conn.transaction():
+                    conn.execute(statement)
+
+
+def test_db_init_takes_back_the_update_grant_older_ledgers_gave_the_writer(
+        cli, superuser, database_roles):
+    superuser.execute(sql.SQL("GRANT UPDATE ON ledger_events TO {}").format(
+        sql.Identifier(database_roles.writer)))
+    assert cli("db", "init").code == 0
+    assert not superuser.execute("SELECT has_table_privilege(%s, 'ledger_events', 'UPDATE')",
+                                 (database_roles.writer,)).fetchone()[0]

@@ -23,6 +23,7 @@ from ledger.config import LedgerSettings
 from ledger.domain.receipt import receipt_id
 from ledger.errors import DatabaseUnavailable
 from ledger.infrastructure.database import Database
+from ledger.infrastructure.session import IDLE_CHECK_SECONDS
 from projections.registry import PROJECTIONS
 from tests.e2e.conftest import LEDGER
 from tests.own_server import OwnServer
@@ -202,6 +203,22 @@ def test_a_server_frozen_for_two_minutes_fails_commands_cleanly_and_nothing_ackn
     assert _receipts(own, terminal.acknowledged) == len(terminal.acknowledged)
     _caught_up_or_say_why(own, runner)  # it lived through the freeze and caught up by itself
     _stop(runner)
+
+
+def test_a_warm_ledger_replaces_the_connections_a_restarted_server_dropped_before_using_them(
+        own):
+    settings = LedgerSettings(database_url=own.url, command_deadline_seconds=DEADLINE,
+                              statement_timeout_seconds=STATEMENT)
+    waits: list[str] = []
+    with open_ledger(settings) as rt:
+        rt.ledger.inner.on_wait = waits.append
+        rt.ledger.execute(_open_table(1))
+        own.stop()
+        own.start()
+        time.sleep(IDLE_CHECK_SECONDS)  # the pooled connections are quiet now, and dead
+        recorded = rt.ledger.execute(_open_table(2))
+    assert not recorded.duplicate and waits == []  # no failed attempt, no wait
+    assert _tables(own) == 2
 
 
 def test_the_projection_runner_resumes_by_itself_after_the_server_is_killed_and_restarted(own):
