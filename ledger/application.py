@@ -15,7 +15,7 @@ import random
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError, Application
@@ -77,6 +77,14 @@ class Recorded:
         return f"recorded {kinds}" if kinds else "recorded"
 
 
+class Writer(Protocol):
+    """What records the commands `Ledger.execute` admitted, for every thread of the process
+    (`ledger.group_commit.GroupWriter`)."""
+
+    def record(self, command: Command, signed: SignedCommand | None,
+               sent: Sent) -> Recorded: ...
+
+
 class Ledger:
     """The service layer: one method to execute commands, a few to read streams."""
 
@@ -92,6 +100,9 @@ class Ledger:
         """How long a command waits for an unreachable or frozen database before failing."""
         self.on_wait: Callable[[str], None] = lambda message: None
         """Told once per command when it starts waiting for the database (the CLI prints it)."""
+        self.writer: Writer | None = None
+        """The group-commit writer, when the composition root starts one: `execute` hands it
+        the admitted commands of every thread; without it each records its own."""
 
     @classmethod
     def handles(cls, command_type: type[Command]) -> Callable[[Handler], Handler]:
@@ -103,15 +114,17 @@ class Ledger:
 
     def execute(self, signed: SignedCommand) -> Recorded:
         """Verify, authorise and record one signed command, riding out a lost database."""
-        sent = _Sent()
+        sent = Sent()
 
         def once() -> Recorded:
             command = admit(signed, self.staff, self.terminal, self.clock)
+            if self.writer is not None:
+                return self.writer.record(command, signed, sent)
             return self.record(command, signed, sent)
 
         return self.until_deadline(signed.name, once, sent)
 
-    def until_deadline(self, name: str, attempt: Callable[[], Recorded], sent: _Sent) -> Recorded:
+    def until_deadline(self, name: str, attempt: Callable[[], Recorded], sent: Sent) -> Recorded:
         """`attempt()` again while the database cannot be reached, up to the deadline."""
         started = time.monotonic()
         while True:
@@ -148,10 +161,10 @@ class Ledger:
             raise PrivilegeMissing(EVENTS_TABLE, missing)
 
     def record(self, command: Command, signed: SignedCommand | None,
-               sent: _Sent | None = None) -> Recorded:
+               sent: Sent | None = None) -> Recorded:
         """Record a command the door admitted (or `ledger db init`'s bootstrap)."""
         handler = self.handlers[type(command)]
-        sent = sent or _Sent()
+        sent = sent or Sent()
         for attempt in range(MAX_ATTEMPTS):
             if self.is_recorded(command):
                 return sent.found(command.command_id)
@@ -161,13 +174,7 @@ class Ledger:
                 if self.is_recorded(command):  # the same command, recorded meanwhile
                     return sent.found(command.command_id)
                 raise
-            receipt = CommandReceipt(
-                command_type=type(command).__name__,
-                command=command.model_dump(mode="json"),
-                streams=[str(aggregate.id) for aggregate in aggregates],
-                by=command.provenance,
-                signed=signed.model_dump(mode="json") if signed else None,
-            )
+            receipt = self.receipt(command, signed, aggregates)
             try:
                 recordings = self.app.save(*aggregates, receipt)
             except LOST_DATABASE as error:
@@ -186,6 +193,19 @@ class Ledger:
         raise ConcurrencyConflict(
             f"{type(command).__name__} lost {MAX_ATTEMPTS} races with other terminals "
             "writing the same streams; nothing was recorded, send it again."
+        )
+
+    @staticmethod
+    def receipt(command: Command, signed: SignedCommand | None,
+                aggregates: tuple[Aggregate, ...]) -> CommandReceipt:
+        """The command's idempotency receipt, naming the streams it wrote and keeping the
+        signed envelope."""
+        return CommandReceipt(
+            command_type=type(command).__name__,
+            command=command.model_dump(mode="json"),
+            streams=[str(aggregate.id) for aggregate in aggregates],
+            by=command.provenance,
+            signed=signed.model_dump(mode="json") if signed else None,
         )
 
     def is_recorded(self, command: Command) -> bool:
@@ -224,7 +244,7 @@ class Ledger:
 
 
 @dataclass
-class _Sent:
+class Sent:
     """What one call of `execute` has done so far: whether a save's outcome is unknown (the
     connection was lost before its reply), and whether the caller was told it is waiting."""
 

@@ -33,6 +33,9 @@ class LedgerSettings(BaseSettings):
     command_deadline_seconds: int = Field(
         default=60, ge=1, le=3600, description="how long a command waits for an unreachable "
         "or frozen database (saying so) before it fails")
+    group_commit: bool = Field(
+        default=True, description="one writer records every thread's commands, a batch per "
+        "insert (off: each command records its own insert)")
     statement_timeout_seconds: int = Field(
         default=30, ge=1, le=3600, description="the longest a statement may run (verify and "
         "rebuilds read without it); the client gives up on a frozen server 5 s later")

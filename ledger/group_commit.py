@@ -1,0 +1,268 @@
+"""Group commit: one writer records the commands of every terminal thread, a batch per insert.
+
+Terminal threads (the simulator's tables, the HTTP server's requests) verify their own commands
+at the door, then hand them to the writer and wait for their answer. The writer takes every
+command waiting, checks each against its streams in memory, and records the whole batch's
+events and receipts in one autocommit insert (one transaction, one round trip), then answers
+each caller:
+
+- **Streams in memory.** The writer keeps the streams it recorded, at the version it recorded
+  (`known`), so a command reads nothing it wrote itself. A later command of the same batch sees
+  the earlier ones' events (a staged copy); a command refused by the rules leaves the staged
+  streams as they were.
+- **Another writer meanwhile.** A stream another process wrote (the CLI, ingest) is caught two
+  ways. A stream the batch writes carries its expected version into the insert: the database's
+  unique (stream, version) refuses the whole insert, and the batch is recorded again command by
+  command on fresh state (`Ledger.record`), so no terminal sees another's conflict. A stream a
+  command only read is checked against the database's last version in one query for the whole
+  batch before the insert; a stale one is forgotten and the commands that read it go alone.
+- **Refusals alone.** A command the rules refuse in the batch is checked again alone, on fresh
+  state, after the batch (so a stale stream can never refuse it); its refusal is its own.
+- **Resends.** A command resent after a lost reply (its outcome unknown) goes alone: its
+  receipt is checked first, so it is recorded once.
+- **Lost database.** Every command of the batch gets the error; each caller's deadline loop
+  (`Ledger.until_deadline`) waits and sends again, and the receipt says whether it was recorded.
+
+Commands still commit atomically across the streams they touch; the events of a batch are in
+command order, each command's receipt after its events.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+from collections import OrderedDict
+from collections.abc import Iterable
+from copy import deepcopy
+from dataclasses import dataclass, field
+from typing import Any
+from uuid import UUID
+
+from eventsourcing.application import AggregateNotFoundError
+from eventsourcing.persistence import IntegrityError
+
+from ledger.application import Ledger, Recorded, Sent
+from ledger.commands import Command
+from ledger.errors import LedgerError, NotFound
+from ledger.identity.envelope import SignedCommand
+from ledger.infrastructure.session import is_lost
+
+MAX_BATCH = 200
+KNOWN_STREAMS = 5000
+
+LAST_VERSIONS = ("SELECT originator_id, max(originator_version) FROM ledger_events "
+                 "WHERE originator_id = ANY(%s) GROUP BY originator_id")
+
+
+@dataclass
+class _Pending:
+    command: Command
+    signed: SignedCommand | None
+    sent: Sent
+    done: threading.Event = field(default_factory=threading.Event)
+    result: Recorded | None = None
+    error: BaseException | None = None
+
+    def answer(self, result: Recorded) -> None:
+        self.result = result
+        self.done.set()
+
+    def fail(self, error: BaseException) -> None:
+        self.error = error
+        self.done.set()
+
+
+class _Batch:
+    """What one batch's commands read and wrote: `load` and `exists` as handlers call them."""
+
+    def __init__(self, writer: GroupWriter) -> None:
+        self.writer = writer
+        self.staged: dict[UUID, Any] = {}  # written by an earlier command of this batch
+        self.read: dict[UUID, int] = {}  # read from `known`: the version trusted
+        self.loaded: dict[UUID, Any] = {}  # this command's copies
+
+    def load(self, aggregate_id: UUID, what: str) -> Any:
+        if aggregate_id in self.staged:
+            copy = deepcopy(self.staged[aggregate_id])
+        else:
+            copy = self.writer.known_copy(aggregate_id)
+            if copy is not None:
+                self.read[aggregate_id] = copy.version
+            else:
+                copy = self.writer.fresh(aggregate_id, what)
+        self.loaded[aggregate_id] = copy
+        return copy
+
+    def exists(self, aggregate_id: UUID) -> bool:
+        if aggregate_id in self.staged or self.writer.knows(aggregate_id):
+            return True
+        return self.writer.ledger.exists(aggregate_id)
+
+    def keep(self, aggregates: Iterable[Any]) -> None:
+        for aggregate in aggregates:
+            self.staged[aggregate.id] = aggregate
+        self.loaded = {}
+
+    def discard(self) -> None:
+        self.loaded = {}
+
+
+class GroupWriter:
+    """The one thread that records the commands `Ledger.execute` hands it."""
+
+    def __init__(self, ledger: Ledger, max_batch: int = MAX_BATCH) -> None:
+        self.ledger = ledger
+        self.max_batch = max_batch
+        self.batches = 0
+        self.commands = 0
+        self.alone = 0
+        """Batches taken, commands received, and commands recorded alone (refused in a batch,
+        resent after a lost reply, or in a batch that met another writer's stream)."""
+        self._known: OrderedDict[UUID, Any] = OrderedDict()
+        self._queue: queue.SimpleQueue[_Pending | None] = queue.SimpleQueue()
+        self._thread = threading.Thread(target=self._run, name="ledger-group-writer",
+                                        daemon=True)
+        self._thread.start()
+
+    # -- the callers' side --------------------------------------------------------------------
+    def record(self, command: Command, signed: SignedCommand | None, sent: Sent) -> Recorded:
+        pending = _Pending(command, signed, sent)
+        self._queue.put(pending)
+        pending.done.wait()
+        if pending.error is not None:
+            raise pending.error
+        assert pending.result is not None
+        return pending.result
+
+    def close(self) -> None:
+        self._queue.put(None)
+        self._thread.join()
+
+    # -- streams in memory --------------------------------------------------------------------
+    def known_copy(self, aggregate_id: UUID) -> Any | None:
+        aggregate = self._known.get(aggregate_id)
+        if aggregate is None:
+            return None
+        self._known.move_to_end(aggregate_id)
+        return deepcopy(aggregate)
+
+    def knows(self, aggregate_id: UUID) -> bool:
+        return aggregate_id in self._known
+
+    def fresh(self, aggregate_id: UUID, what: str) -> Any:
+        try:
+            return self.ledger.app.repository.get(aggregate_id)
+        except AggregateNotFoundError:
+            raise NotFound(f"{what} does not exist.") from None
+
+    def _remember(self, aggregates: Iterable[Any]) -> None:
+        for aggregate in aggregates:
+            self._known[aggregate.id] = aggregate
+            self._known.move_to_end(aggregate.id)
+        while len(self._known) > KNOWN_STREAMS:
+            self._known.popitem(last=False)
+
+    def _forget(self, ids: Iterable[UUID]) -> None:
+        for aggregate_id in ids:
+            self._known.pop(aggregate_id, None)
+
+    # -- the writer's side --------------------------------------------------------------------
+    def _run(self) -> None:
+        while True:
+            first = self._queue.get()
+            if first is None:
+                return
+            batch = [first]
+            stop = False
+            while len(batch) < self.max_batch:
+                try:
+                    item = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if item is None:
+                    stop = True
+                    break
+                batch.append(item)
+            try:
+                self._record(batch)
+            except BaseException as error:  # never leave a caller waiting
+                for pending in batch:
+                    if not pending.done.is_set():
+                        pending.fail(error)
+            if stop:
+                return
+
+    def _record(self, batch: list[_Pending]) -> None:
+        self.batches += 1
+        self.commands += len(batch)
+        view = _Batch(self)
+        staged: list[tuple[_Pending, list[Any]]] = []
+        alone: list[_Pending] = []
+        for pending in batch:
+            if pending.sent.unknown:
+                alone.append(pending)  # a resend after a lost reply: its receipt first
+                continue
+            handler = Ledger.handlers[type(pending.command)]
+            try:
+                aggregates = handler(view, pending.command)  # type: ignore[arg-type]
+            except LedgerError:
+                view.discard()
+                alone.append(pending)  # refused here: checked again alone, on fresh state
+                continue
+            except Exception as error:
+                view.discard()
+                pending.fail(error)
+                continue
+            events = [event for aggregate in aggregates for event in aggregate.collect_events()]
+            receipt = self.ledger.receipt(pending.command, pending.signed, aggregates)
+            events += receipt.collect_events()
+            view.keep(aggregates)
+            staged.append((pending, events))
+        if staged:
+            alone = self._commit(view, staged) + alone
+        for pending in alone:
+            self._alone(pending)
+
+    def _commit(self, view: _Batch, staged: list[tuple[_Pending, list[Any]]]) -> list[_Pending]:
+        """Insert the batch; returns the commands to record alone instead."""
+        stale = self._stale({i: v for i, v in view.read.items() if i not in view.staged})
+        if stale:
+            self._forget(stale)
+            self._forget(view.staged)
+            return [pending for pending, _ in staged]
+        try:
+            self.ledger.app.save(*[event for _, events in staged for event in events])
+        except IntegrityError:  # another writer got to a stream (or a receipt) first
+            self._forget(view.staged)
+            return [pending for pending, _ in staged]
+        except Exception as error:
+            self._forget(view.staged)
+            for pending, _ in staged:
+                pending.sent.unknown = pending.sent.unknown or is_lost(error)
+                pending.fail(error)
+            return []
+        self._remember(view.staged.values())
+        for pending, events in staged:
+            pending.answer(Recorded(pending.command.command_id, duplicate=False, events=tuple(
+                (event.originator_id, event.originator_version, type(event).__name__)
+                for event in events)))
+        return []
+
+    def _stale(self, read: dict[UUID, int]) -> set[UUID]:
+        """The streams read from memory that the database has moved past."""
+        if not read:
+            return set()
+        with self.ledger.app.factory.datastore.get_connection() as conn:  # type: ignore[attr-defined]
+            rows = conn.execute(LAST_VERSIONS, (list(read),)).fetchall()
+        last = {row["originator_id"]: row["max"] for row in rows}
+        return {i for i, version in read.items() if last.get(i, 0) != version}
+
+    def _alone(self, pending: _Pending) -> None:
+        self.alone += 1
+        try:
+            result = self.ledger.record(pending.command, pending.signed, pending.sent)
+        except BaseException as error:
+            pending.fail(error)
+            return
+        self._forget(stream for stream, _, _ in result.events)
+        pending.answer(result)

@@ -1,0 +1,229 @@
+"""Group commit on a real PostgreSQL: one writer records every terminal thread's commands, a
+batch per insert, and the ledger it writes is the one the per-command path writes.
+
+- the same seed gives the same events, stream by stream, either way;
+- a batch is one transaction, and each caller is answered with its own events;
+- a command the rules refuse is refused alone, and the batch's others are recorded;
+- a stream another process wrote meanwhile (the CLI, ingest) is noticed: the command is
+  checked again on the fresh stream, whether the batch writes that stream or only read it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import secrets
+import threading
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ledger.application import Recorded
+from ledger.audit.verify import verify_ledger
+from ledger.commands import CloseTable, OpenRound, SignInDealer, SignOutDealer
+from ledger.config import LedgerSettings
+from ledger.domain.receipt import receipt_id
+from ledger.errors import LedgerError
+from ledger.group_commit import GroupWriter
+from ledger.simulation.floor import floor_plan, run_floor
+from tests.conftest import _create_database, _drop_database
+from ledger.domain.table import table_id
+from tests.integration.helpers import DEALER, PIT_BOSS, open_table
+from tests.integration.round_helpers import baccarat_table
+from ledger.simulation.staffing import FloorStaff
+from tests.signing import ADMIN, CONSOLE, KEYRING, floor_staff, open_ledger
+
+DAY = date(2026, 11, 22)
+SKIPPED_TOPICS = ("StaffMember", "TerminalDevice", "Registry")  # keys made per test run
+REGISTRY_COMMANDS = ("EnrolStaff", "ChangeStaffRoles", "ReplaceStaffKey", "RegisterTerminal")
+
+
+@pytest.fixture
+def second_database(server, template_database, run_id):
+    name = f"{run_id}_{secrets.token_hex(4)}"
+    copy = _create_database(server, name, template=template_database)
+    try:
+        yield copy
+    finally:
+        _drop_database(server, name)
+
+
+def _streams(conn: Any) -> dict[tuple[Any, int], tuple[str, dict[str, Any]]]:
+    """Every floor event by (stream, version): its type and body, without the recording time."""
+    found = {}
+    for stream, version, topic, state in conn.execute(
+            "SELECT originator_id, originator_version, topic, state FROM ledger_events"):
+        if any(f":{name}." in topic for name in SKIPPED_TOPICS):
+            continue
+        body = json.loads(bytes(state))
+        if body.get("command_type") in REGISTRY_COMMANDS:
+            continue
+        body.pop("timestamp", None)
+        if "receipt" not in topic:  # the set-up's command ids are made at random; the
+            body.get("by", {}).pop("command_id", None)  # receipts of the rest compare them
+        found[(str(stream), version)] = (topic, body)
+    return found
+
+
+def _named(events: dict[tuple[str, int], Any], shared: set[str]) -> dict[tuple[str, int], Any]:
+    """The events with each stream made at random (a shoe) named by a digest of its first
+    event instead (its table, its time, its cards), and every mention of it renamed alike;
+    streams with derived ids (tables, rounds, receipts) keep theirs."""
+    def first(stream: str) -> str:
+        topic, body = events[(stream, 1)]
+        return json.dumps([topic, {k: v for k, v in body.items() if k != "originator_id"}],
+                          sort_keys=True)
+
+    names = {stream: hashlib.sha256(first(stream).encode()).hexdigest()
+             for stream, _ in events if stream not in shared}
+
+    def renamed(event: Any) -> Any:
+        text = json.dumps(event, sort_keys=True)
+        for old, new in names.items():
+            text = text.replace(old, new)
+        return json.loads(text)
+
+    return {(names.get(stream, stream), version): renamed(list(event))
+            for (stream, version), event in events.items()}
+
+
+def _floor(settings: LedgerSettings, keys: Path) -> tuple[dict[Any, Any], GroupWriter | None]:
+    """The simulated floor, its people and devices signing with the keys in `keys` (the same
+    keys for both runs: their fingerprints are in every event)."""
+    with open_ledger(settings) as rt:
+        floor_staff(rt.ledger)  # bootstraps the test administrator
+        staff = FloorStaff.under(rt.ledger.inner, KEYRING.credential("staff", ADMIN),
+                                 KEYRING.credential("terminal", CONSOLE), keys)
+        result = run_floor(rt.ledger, staff, floor_plan(4), rounds=3, seed=11, day=DAY)
+        assert not result.errors, result.errors
+        writer = rt.ledger.inner.writer
+        with rt.database.connect() as conn:
+            report = verify_ledger(conn, projections=False)
+            assert report.ok, report
+            return _streams(conn), writer
+
+
+def test_group_commit_records_exactly_what_the_per_command_path_records_for_the_same_seed(
+        settings, second_database, tmp_path):
+    alone, no_writer = _floor(LedgerSettings(database_url=second_database.url,
+                                             group_commit=False), tmp_path)
+    grouped, writer = _floor(LedgerSettings(database_url=settings.database_url,
+                                            group_commit=True), tmp_path)
+    assert no_writer is None and writer is not None and writer.commands > 100
+    assert len(grouped) > 500
+    shared = {stream for stream, _ in grouped} & {stream for stream, _ in alone}
+    # the supervisor's set-up commands carry ids made at random: their receipts, counted
+    setup = [{k: e for k, e in events.items() if k[0] not in shared and "receipt" in e[0]}
+             for events in (grouped, alone)]
+    assert len(setup[0]) == len(setup[1])
+    grouped, alone = ({k: e for k, e in events.items() if k not in extra}
+                      for events, extra in zip((grouped, alone), setup))
+    grouped, alone = _named(grouped, shared), _named(alone, shared)
+    differing = sorted(set(grouped) ^ set(alone)) or [
+        key for key in grouped if grouped[key] != alone[key]]
+    assert not differing, [(grouped.get(k), alone.get(k)) for k in differing[:2]]
+
+
+def _pending(count: int, make: Any, ledger: Any) -> list[Any]:
+    """`count` commands sent at once by as many threads, held until all are queued, so the
+    writer takes them as one batch."""
+    outcomes: list[Any] = [None] * count
+    signed = [ledger.sign(make(n)) for n in range(count)]
+    writer: GroupWriter = ledger.inner.writer
+    gate = threading.Lock()
+    gate.acquire()
+    real = writer._record
+    taken: list[int] = []
+
+    def held(batch: list[Any]) -> None:
+        taken.append(len(batch))
+        with gate:
+            real(batch)
+
+    writer._record = held  # type: ignore[method-assign]
+    queued = threading.Barrier(count + 1)
+
+    def send(n: int) -> None:
+        queued.wait()
+        try:
+            outcomes[n] = ledger.inner.execute(signed[n])
+        except LedgerError as error:
+            outcomes[n] = error
+
+    threads = [threading.Thread(target=send, args=(n,)) for n in range(count)]
+    for thread in threads:
+        thread.start()
+    queued.wait()
+    _until(lambda: sum(taken) + writer._queue.qsize() == count)  # the first taken, the rest wait
+    gate.release()
+    for thread in threads:
+        thread.join()
+    writer._record = real  # type: ignore[method-assign]
+    return outcomes
+
+
+def _until(condition: Any) -> None:
+    import time
+
+    deadline = time.monotonic() + 30
+    while not condition():
+        assert time.monotonic() < deadline, "the commands never reached the writer"
+        time.sleep(0.01)
+
+
+def test_a_batch_is_one_transaction_and_each_caller_gets_its_own_events(settings, superuser):
+    with open_ledger(settings) as rt:
+        rt.ledger.execute(open_table("BAC-00"))  # enrols the pit boss and the terminal
+        batches = rt.ledger.inner.writer.batches
+        outcomes = _pending(6, lambda n: open_table(f"BAC-{n + 1:02d}"), rt.ledger)
+        assert rt.ledger.inner.writer.batches - batches <= 2  # what was taken, then the rest
+    assert all(isinstance(outcome, Recorded) for outcome in outcomes), outcomes
+    for outcome in outcomes:
+        assert [kind for _, _, kind in outcome.events] == ["Opened", "Accepted"]
+    transactions = superuser.execute(
+        "SELECT count(DISTINCT xmin::text) FROM ledger_events WHERE originator_id = ANY(%s)",
+        ([receipt_id(o.command_id) for o in outcomes],)).fetchone()[0]
+    assert transactions <= 2  # six commands, at most two inserts
+
+
+def test_a_command_refused_in_a_batch_is_refused_alone_and_the_others_are_recorded(
+        settings, superuser):
+    with open_ledger(settings) as rt:
+        rt.ledger.execute(open_table("BAC-00"))
+        codes = ["BAC-01", "BAC-02", "BAC-01", "BAC-03"]  # the second BAC-01 is one too many
+        outcomes = _pending(4, lambda n: open_table(codes[n]), rt.ledger)
+    refused = [o for o in outcomes if isinstance(o, LedgerError)]
+    assert len(refused) == 1 and "BAC-01" in str(refused[0]), outcomes
+    assert sum(isinstance(o, Recorded) for o in outcomes) == 3
+    opened = superuser.execute("SELECT count(*) FROM ledger_event_log "
+                               "WHERE event_type = 'Table.Opened'").fetchone()[0]
+    assert opened == 4
+
+
+def test_a_stream_the_cli_changed_is_noticed_and_the_command_checked_again_on_it(settings):
+    with open_ledger(settings) as rt, open_ledger(
+            LedgerSettings(database_url=settings.database_url, group_commit=False)) as cli:
+        rt.ledger.execute(open_table("BAC-01"))  # the writer now holds BAC-01 in memory
+        cli.ledger.execute(CloseTable(table="BAC-01", actor=PIT_BOSS))  # behind its back
+        with pytest.raises(LedgerError, match="closed"):
+            rt.ledger.execute(SignInDealer(table="BAC-01", dealer_id=DEALER.staff_id,
+                                           actor=DEALER))
+
+
+def test_a_stream_a_command_only_read_is_checked_before_the_insert(settings):
+    with open_ledger(settings) as rt, open_ledger(
+            LedgerSettings(database_url=settings.database_url, group_commit=False)) as cli:
+        terminal = baccarat_table(rt.ledger)
+        terminal.send(OpenRound)  # the writer now holds the table and the round in memory
+        writer: GroupWriter = rt.ledger.inner.writer
+        table = table_id("BAC-01")
+        assert writer.knows(table)
+        cli.ledger.execute(SignOutDealer(table="BAC-01", dealer_id=DEALER.staff_id,
+                                         actor=PIT_BOSS, terminal="pit-1"))  # behind its back
+        alone = writer.alone
+        recorded = terminal.bet(1, "player", "100")  # reads the table, writes only the round
+        assert writer.alone == alone + 1  # the table had moved on: checked again, alone
+        assert not writer.knows(table)
+    assert [kind for _, _, kind in recorded.events] == ["BetPlaced", "Accepted"]
