@@ -12,7 +12,8 @@ transaction holding one event, as a dealer's actions arrive. Four paths, same co
 - unsigned: the same commands, admitted by the door beforehand (untimed), through
   `Ledger.record(command, None)` alone: the command path without any verification.
 Then the signature work alone, on one thread: signing a command as its dealer and terminal
-(what the terminal does) and verifying its two signatures (what the door does).
+(what the terminal does) and verifying its two signatures (what the door does). Last, the
+round trips of each kind of command, one table of each game at a time (`bench_round_trips`).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ import time
 import uuid
 from collections.abc import Callable
 
+from bench_round_trips import print_round_trips, round_trips_by_kind
 from benchlib import Measurement, Signer, console, print_table, signer, throwaway_database
 from rich.table import Table as RichTable
 
@@ -214,6 +216,8 @@ def main() -> None:
     parser.add_argument("--events", type=int, default=4000, help="events per measurement")
     parser.add_argument("--signatures", type=int, default=4000,
                         help="commands signed and verified in the signature-work measurement")
+    parser.add_argument("--rounds", type=int, default=5,
+                        help="rounds per game in the round-trip count")
     args = parser.parse_args()
     rows, baseline = [], {}
     signed_rows: dict[int, Measurement] = {}
@@ -232,6 +236,8 @@ def main() -> None:
                 rows += [raw, library_path(rt, writers, per_writer), signed, unsigned]
                 console.print(f"[dim]{writers} writer(s) done[/]")
             work = signature_work(signing, args.signatures)
+        with throwaway_database("ledger_bench_trips") as (trip_settings, _):
+            trips = round_trips_by_kind(trip_settings, args.rounds)
     print_table("append: one event per transaction", rows, baseline,
                 relative={SIGNED: unsigned_rows, UNSIGNED: unsigned_rows},
                 relative_name="vs unsigned")
@@ -253,6 +259,7 @@ def main() -> None:
             f"({signed_us:,.0f} µs); the whole door (admit) {admit_us:,.0f} µs = "
             f"{admit_us / signed_us:.1%}; measured p50 signed - unsigned: {gap_us:,.0f} µs "
             f"({gap_us / signed_us:.1%}).", highlight=False)
+    print_round_trips(trips)
 
 
 if __name__ == "__main__":
