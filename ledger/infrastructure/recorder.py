@@ -32,7 +32,7 @@ from eventsourcing.postgres import (
 )
 from eventsourcing.utils import Environment
 
-from ledger.infrastructure.session import SessionLimits, checked_when_idle, guarded
+from ledger.infrastructure.session import SessionLimits, guarded, idle_check
 
 TOPIC = "ledger.infrastructure.recorder:LedgerRecorder"
 FACTORY_TOPIC = "ledger.infrastructure.recorder:LedgerFactory"
@@ -55,7 +55,7 @@ class LedgerFactory(PostgresFactory):
         pool.connection_class = guarded(limits)
         # The library pings every connection on every use (POSTGRES_PRE_PING), a third of a
         # busy floor's round trips; here only one idle long enough to have been cut off is.
-        pool._check = checked_when_idle  # type: ignore[union-attr]
+        pool._check = idle_check(pool)  # type: ignore[union-attr]
 
 
 class LedgerRecorder(PostgresApplicationRecorder):

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
@@ -79,7 +80,7 @@ class GuardedConnection(psycopg.Connection[DictRow]):
             return answer
         except errors._WaitTimeout:
             self.pgconn.finish()  # the server is gone or frozen: this connection is not reused
-            raise psycopg.OperationalError(
+            raise ServerSilent(
                 f"the database did not answer within {self.client_timeout} s (frozen or "
                 "unreachable); nothing was confirmed") from None
 
@@ -106,13 +107,28 @@ def _counted(gen: Any) -> Any:
             return done.value
 
 
-def checked_when_idle(conn: psycopg.Connection[Any]) -> None:
+class ServerSilent(psycopg.OperationalError):
+    """The server took the request and answered nothing within the client timeout (frozen)."""
+
+
+def idle_check(pool: psycopg_pool.ConnectionPool[Any]) -> Callable[[Any], None]:
     """The pool's check before lending a connection: a no-op for one that heard from the
-    server within `IDLE_CHECK_SECONDS`; otherwise an empty query, whose failure makes the pool
-    drop the connection and lend (or open) another."""
-    if time.monotonic() - getattr(conn, "last_answer", 0.0) < IDLE_CHECK_SECONDS:
-        return
-    psycopg_pool.ConnectionPool.check_connection(conn)
+    server within `IDLE_CHECK_SECONDS`; otherwise an empty query. When that fails at once (a
+    restarted server, a cut connection) the pool's other idle connections are as dead: they
+    are all checked now and the dead replaced, rather than met one by one, each failure
+    doubling the pool's wait. A silent (frozen) server is not asked again."""
+    def check(conn: psycopg.Connection[Any]) -> None:
+        if time.monotonic() - getattr(conn, "last_answer", 0.0) < IDLE_CHECK_SECONDS:
+            return
+        try:
+            psycopg_pool.ConnectionPool.check_connection(conn)
+        except ServerSilent:
+            raise
+        except Exception:
+            pool.check()
+            raise
+
+    return check
 
 
 TRANSIENT_STATES = ("08", "57P01", "57P02", "57P03", "53300", "25006", "55P03")

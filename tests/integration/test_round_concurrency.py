@@ -192,7 +192,8 @@ def test_a_command_recorded_by_another_terminal_while_it_was_checked_is_not_refu
         bac.send(OpenRound)
         bac.bet(1, "player", "100.00")
     command = card("BAC-01", "player", "4S", "BAC-01-shoe")
-    with open_ledger(settings) as a, open_ledger(settings) as b:
+    alone = settings.model_copy(update={"group_commit": False})  # B checks its receipt first
+    with open_ledger(settings) as a, open_ledger(alone) as b:
         receipt_lookups: list[object] = []
         unpatched = b.ledger.inner.is_recorded
 
@@ -208,6 +209,34 @@ def test_a_command_recorded_by_another_terminal_while_it_was_checked_is_not_refu
         before = event_count(superuser) + 3  # what A records
         outcome = b.ledger.execute(command)
     assert outcome.duplicate
+    assert event_count(superuser) == before
+
+
+def test_a_command_another_terminal_records_while_it_waits_in_a_batch_is_already_recorded(
+    settings, superuser
+):
+    """The same interleaving through the group writer, which checks no receipt before the
+    insert: A records the command after B's writer checked it and before B's insert. The
+    insert meets A's receipt, and B is told the command is recorded, once."""
+    with open_ledger(settings) as rt:
+        bac = baccarat_table(rt.ledger)
+        bac.send(OpenRound)
+        bac.bet(1, "player", "100.00")
+    command = card("BAC-01", "player", "4S", "BAC-01-shoe")
+    with open_ledger(settings) as a, open_ledger(settings) as b:
+        assert b.ledger.inner.writer is not None
+        real_save, saves = b.ledger.inner.app.save, []
+
+        def a_records_it_first(*items):  # type: ignore[no-untyped-def]
+            saves.append(len(items))
+            if len(saves) == 1:
+                a.ledger.execute(command)
+            return real_save(*items)
+
+        b.ledger.inner.app.save = a_records_it_first  # type: ignore[method-assign]
+        before = event_count(superuser) + 3  # what A records
+        outcome = b.ledger.execute(command)
+    assert outcome.duplicate and len(saves) == 1  # the batch's insert, refused whole
     assert event_count(superuser) == before
 
 
