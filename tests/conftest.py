@@ -98,15 +98,26 @@ def template_database(server: Database, run_id: str,
         _drop_database(server, name)
 
 
-@pytest.fixture
-def database(server: Database, template_database: str, run_id: str) -> Iterator[Database]:
-    """A fresh, initialised ledger database of this test's own."""
+def _fresh(server: Database, template_database: str, run_id: str) -> Iterator[Database]:
     name = f"{run_id}_{secrets.token_hex(4)}"
     copy = _create_database(server, name, template=template_database)
     try:
         yield copy
     finally:
         _drop_database(server, name)
+
+
+@pytest.fixture
+def database(server: Database, template_database: str, run_id: str) -> Iterator[Database]:
+    """A fresh, initialised ledger database of this test's own."""
+    yield from _fresh(server, template_database, run_id)
+
+
+@pytest.fixture
+def second_database(server: Database, template_database: str,
+                    run_id: str) -> Iterator[Database]:
+    """Another, for a test that compares two ledgers."""
+    yield from _fresh(server, template_database, run_id)
 
 
 @pytest.fixture

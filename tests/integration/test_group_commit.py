@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import secrets
 import threading
 from datetime import date
 from pathlib import Path
@@ -25,29 +24,18 @@ from ledger.audit.verify import verify_ledger
 from ledger.commands import CloseTable, OpenRound, SignInDealer, SignOutDealer
 from ledger.config import LedgerSettings
 from ledger.domain.receipt import receipt_id
+from ledger.domain.table import table_id
 from ledger.errors import LedgerError
 from ledger.group_commit import GroupWriter
 from ledger.simulation.floor import floor_plan, run_floor
-from tests.conftest import _create_database, _drop_database
-from ledger.domain.table import table_id
+from ledger.simulation.staffing import FloorStaff
 from tests.integration.helpers import DEALER, PIT_BOSS, open_table
 from tests.integration.round_helpers import baccarat_table
-from ledger.simulation.staffing import FloorStaff
 from tests.signing import ADMIN, CONSOLE, KEYRING, floor_staff, open_ledger
 
 DAY = date(2026, 11, 22)
 SKIPPED_TOPICS = ("StaffMember", "TerminalDevice", "Registry")  # keys made per test run
 REGISTRY_COMMANDS = ("EnrolStaff", "ChangeStaffRoles", "ReplaceStaffKey", "RegisterTerminal")
-
-
-@pytest.fixture
-def second_database(server, template_database, run_id):
-    name = f"{run_id}_{secrets.token_hex(4)}"
-    copy = _create_database(server, name, template=template_database)
-    try:
-        yield copy
-    finally:
-        _drop_database(server, name)
 
 
 def _streams(conn: Any) -> dict[tuple[Any, int], tuple[str, dict[str, Any]]]:

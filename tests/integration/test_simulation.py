@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import secrets
 from datetime import date
-
-import pytest
 
 from tests.signing import floor_staff, open_ledger
 from ledger.config import LedgerSettings
@@ -16,19 +13,8 @@ from ledger.audit.verify import verify_ledger
 from projections.registry import select
 from projections.reports import shift_report
 from projections.runner import ProjectionRunner
-from tests.conftest import _create_database, _drop_database
 
 DAY = date(2026, 11, 22)
-
-
-@pytest.fixture
-def second_database(server, template_database, run_id):
-    name = f"{run_id}_{secrets.token_hex(4)}"
-    copy = _create_database(server, name, template=template_database)
-    try:
-        yield copy
-    finally:
-        _drop_database(server, name)
 
 
 def _simulate(settings: LedgerSettings):
