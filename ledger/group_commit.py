@@ -79,7 +79,6 @@ class _Batch:
         self.writer = writer
         self.staged: dict[UUID, Any] = {}  # written by an earlier command of this batch
         self.read: dict[UUID, int] = {}  # read from `known`: the version trusted
-        self.loaded: dict[UUID, Any] = {}  # this command's copies
 
     def load(self, aggregate_id: UUID, what: str) -> Any:
         if aggregate_id in self.staged:
@@ -90,7 +89,6 @@ class _Batch:
                 self.read[aggregate_id] = copy.version
             else:
                 copy = self.writer.fresh(aggregate_id, what)
-        self.loaded[aggregate_id] = copy
         return copy
 
     def exists(self, aggregate_id: UUID) -> bool:
@@ -101,10 +99,6 @@ class _Batch:
     def keep(self, aggregates: Iterable[Any]) -> None:
         for aggregate in aggregates:
             self.staged[aggregate.id] = aggregate
-        self.loaded = {}
-
-    def discard(self) -> None:
-        self.loaded = {}
 
 
 class GroupWriter:
@@ -205,12 +199,10 @@ class GroupWriter:
             handler = Ledger.handlers[type(pending.command)]
             try:
                 aggregates = handler(view, pending.command)  # type: ignore[arg-type]
-            except LedgerError:
-                view.discard()
+            except LedgerError:  # its copies are dropped; the staged streams are as they were
                 alone.append(pending)  # refused here: checked again alone, on fresh state
                 continue
             except Exception as error:
-                view.discard()
                 pending.fail(error)
                 continue
             events = [event for aggregate in aggregates for event in aggregate.collect_events()]

@@ -19,8 +19,8 @@
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -69,20 +69,19 @@ class GuardedConnection(psycopg.Connection[DictRow]):
 
     def wait(self, gen: Any, interval: float = 0.1,  # money-safe: seconds
              timeout: float | None = None) -> Any:  # money-safe: seconds (psycopg's signature)
-        gen = _counted(gen)
-        if timeout is not None or self.client_timeout is None:
-            answer = super().wait(gen, interval, timeout)
-            self.last_answer = time.monotonic()
-            return answer
+        watched = timeout is None and self.client_timeout is not None
         try:
-            answer = super().wait(gen, interval, self.client_timeout)
-            self.last_answer = time.monotonic()
-            return answer
+            answer = super().wait(_counted(gen), interval,
+                                  self.client_timeout if watched else timeout)
         except errors._WaitTimeout:
+            if not watched:
+                raise
             self.pgconn.finish()  # the server is gone or frozen: this connection is not reused
             raise ServerSilent(
                 f"the database did not answer within {self.client_timeout} s (frozen or "
                 "unreachable); nothing was confirmed") from None
+        self.last_answer = time.monotonic()
+        return answer
 
 
 def _counted(gen: Any) -> Any:
