@@ -10,7 +10,18 @@ Adding an event type is adding one method:
     def card_dealt(self, event: StoredEvent, cursor: Cursor) -> None:
         cursor.execute(self.sql("UPDATE {table_state} SET ... WHERE stream_id = %s"), ...)
 
-Events of any other type are ignored (the runner still records their position). A handler for
+Events of any other type are ignored (the runner still records their position).
+
+A projection may also fold a group of event types set-based, inside PostgreSQL: a method marked
+`@folds("Table.Opened", ...)` is called once for each run of consecutive events of those types
+in a batch (events the projection ignores do not break a run) with the run's first and last
+positions, and applies the whole run with a few statements over the batch's rows in the
+session's temporary table `pg_temp.ledger_projection_batch` (`projections.folding`), several
+events of one row folded in position order. The per-event handlers of the same types stay: they
+are the reference a fold must equal (tests compare them row for row, and `ledger verify`
+rebuilds with them), and the path a batch falls back to when a fold fails.
+
+A handler for
 a type that is already in the store, or a change to a table's DDL, takes effect on history
 only through `ledger projections rebuild NAME`, which builds the new tables beside the old and
 swaps them in when complete.
@@ -36,6 +47,8 @@ SHADOW_SUFFIX = "__rebuild"
 
 Handler = Callable[[Any, "StoredEvent", Cursor[Any]], None]
 H = TypeVar("H", bound=Handler)
+Fold = Callable[[Any, Cursor[Any], int, int], None]
+F = TypeVar("F", bound=Fold)
 
 
 @dataclass(frozen=True)
@@ -68,6 +81,16 @@ def handles(*event_types: str) -> Callable[[H], H]:
     return mark
 
 
+def folds(*event_types: str) -> Callable[[F], F]:
+    """Mark a method as the set-based fold of a run of these event types (`(cursor, lo, hi)`)."""
+
+    def mark(method: F) -> F:
+        method._folds = event_types  # type: ignore[attr-defined]
+        return method
+
+    return mark
+
+
 class Projection:
     """Base of every projection. Subclasses set `name` and `tables` and add handlers."""
 
@@ -76,30 +99,39 @@ class Projection:
     """Each table the projection owns -> its `CREATE TABLE IF NOT EXISTS {table} ...` DDL."""
     handlers: ClassVar[dict[str, str]] = {}
     """Event type -> name of the method handling it; collected from `@handles`."""
+    folds: ClassVar[dict[str, str]] = {}
+    """Event type -> name of the method folding runs of it set-based; from `@folds`."""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        found = dict(getattr(cls, "handlers", {}))
+        found, folded = dict(getattr(cls, "handlers", {})), dict(getattr(cls, "folds", {}))
         for attribute, value in vars(cls).items():
             for event_type in getattr(value, "_handles", ()):
                 found[event_type] = attribute
-        cls.handlers = found
+            for event_type in getattr(value, "_folds", ()):
+                folded[event_type] = attribute
+        cls.handlers, cls.folds = found, folded
+        unhandled = set(folded) - set(found)
+        if unhandled:  # a fold is checked against the handlers: it cannot stand alone
+            raise TypeError(f"{cls.__name__} folds {sorted(unhandled)} without a handler")
 
     def __init__(self, *, shadow: bool = False) -> None:
         self.shadow = shadow
-        self._statements: dict[str, sql.Composed] = {}
+        self._statements: dict[str, sql.SQL] = {}
 
     # -- tables -----------------------------------------------------------------------
     def table_name(self, table: str) -> str:
         """The table this instance writes: the live one, or its shadow during a rebuild."""
         return table + SHADOW_SUFFIX if self.shadow else table
 
-    def sql(self, template: str) -> sql.Composed:
-        """`template` with every `{table}` it names bound to the tables this instance writes."""
+    def sql(self, template: str) -> sql.SQL:
+        """`template` with every `{table}` it names bound to the tables this instance writes,
+        rendered once: an event's statement is not composed again for every event."""
         statement = self._statements.get(template)
         if statement is None:
             names = {table: sql.Identifier(self.table_name(table)) for table in self.tables}
-            statement = sql.SQL(template).format(**names)  # type: ignore[arg-type]
+            composed = sql.SQL(template).format(**names)  # type: ignore[arg-type]
+            statement = sql.SQL(composed.as_string())
             self._statements[template] = statement
         return statement
 
@@ -131,6 +163,12 @@ class Projection:
     @classmethod
     def handled_types(cls) -> list[str]:
         return sorted(cls.handlers)
+
+    @classmethod
+    def bodies_needed(cls, fold: bool = True) -> list[str]:
+        """The types whose bodies the runner reads into Python: folded ones stay in the
+        database (unless folding is off, when every handled type goes through its handler)."""
+        return sorted(set(cls.handlers) - set(cls.folds)) if fold else cls.handled_types()
 
     def handle(self, event: StoredEvent, cursor: Cursor[Any]) -> bool:
         """Apply one event; False (and nothing written) for a type this projection ignores."""

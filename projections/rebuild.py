@@ -25,8 +25,9 @@ from psycopg import Connection, sql
 from ledger.errors import WrongState
 from ledger.infrastructure.database import Database
 from projections.base import Projection
+from projections.folding import apply_batch, read_batch
 from projections.runner import (
-    DEFAULT_BATCH_SIZE, apply_events, ensure_tracked, head, lock_position, read_events,
+    DEFAULT_BATCH_SIZE, ensure_tracked, head, lock_position, session,
 )
 
 OnProgress = Callable[[int, int], None]
@@ -50,7 +51,7 @@ def rebuild(
     """Rebuild one projection from the first event and swap the result in."""
     shadow = projection_class(shadow=True)
     with database.connect(long=True) as conn:
-        conn.execute("SET application_name = 'ledger projections rebuild'")
+        session(conn, "ledger projections rebuild")
         _claim(conn, shadow.name)
         ensure_tracked(conn, projection_class())
         with conn.transaction():
@@ -99,11 +100,11 @@ def _apply_all(
 def _apply_next(
     conn: Connection[Any], shadow: Projection, after: int, limit: int
 ) -> tuple[int, int]:
-    events = read_events(conn, after, limit, shadow.handled_types())
+    events, read = read_batch(conn, shadow, after, limit)
     if not events:
         return 0, after
-    apply_events(conn, shadow, events)
-    return len(events), events[-1].position
+    apply_batch(conn, shadow, events, staged=True)
+    return read, events[-1].position
 
 
 def _claim(conn: Connection[Any], name: str) -> None:

@@ -5,7 +5,9 @@ One batch is one transaction, in this order:
 1. lock the projection's row in `ledger_tracking` (`SELECT ... FOR UPDATE`) and read its
    position there, never from memory;
 2. read the next events after that position, in `notification_id` order;
-3. hand each to the projection (pipelined: no round trip per event);
+3. apply them (`projections.folding`): runs of the types a projection folds set-based inside
+   the database, the others one by one through their handlers, all pipelined: no round trip
+   per event;
 4. write the position of the last event read, handled or not, and commit.
 
 So a projection's rows and its position are committed together or not at all: a crash (even a
@@ -55,21 +57,13 @@ from ledger.errors import DatabaseUnavailable, ProjectionStalled, first_line
 
 from ledger.infrastructure.database import EVENTS_TABLE, Database
 from projections.base import Projection, StoredEvent
+from projections.folding import apply_batch, read_batch, read_events
 from projections.tracking import create_tracking_table
 
 CHANNEL = EVENTS_TABLE.replace(".", "_")  # where the events table's trigger NOTIFYs
-DEFAULT_BATCH_SIZE = 1000
+DEFAULT_BATCH_SIZE = 5000  # a catch-up's batch; a follower's are as small as what arrives
 STOP_CHECK_SECONDS = 0.25  # how soon a follower waiting for events notices it must stop
 
-READ_EVENTS = sql.SQL(
-    "SELECT notification_id, originator_id, originator_version, event_type, "
-    "       CASE WHEN event_type = ANY(%(types)s) THEN state END "
-    "  FROM (SELECT notification_id, originator_id, originator_version, state, "
-    "               split_part(topic, ':', 2) AS event_type "
-    "          FROM {events} WHERE notification_id > %(after)s "
-    "         ORDER BY notification_id LIMIT %(limit)s) AS batch "
-    " ORDER BY notification_id"
-).format(events=sql.Identifier(EVENTS_TABLE))
 HEAD = sql.SQL("SELECT coalesce(max(notification_id), 0) FROM {}").format(
     sql.Identifier(EVENTS_TABLE)
 )
@@ -88,33 +82,19 @@ OnBatch = Callable[[Batch], None]
 
 
 # -- the building blocks, shared with the rebuild --------------------------------------------
-def read_events(
-    conn: Connection[Any], after: int, limit: int, event_types: Sequence[str]
-) -> list[StoredEvent]:
-    """The next `limit` events after position `after`; bodies only for `event_types`."""
-    with conn.cursor(binary=True) as cursor:
-        cursor.execute(
-            READ_EVENTS, {"after": after, "limit": limit, "types": list(event_types)}
-        )
-        return [StoredEvent(*row) for row in cursor.fetchall()]
-
-
-def apply_events(
-    conn: Connection[Any], projection: Projection, events: Sequence[StoredEvent],
-    then: Callable[[Any], None] | None = None,
-) -> None:
-    """Hand every event to the projection in one pipeline; `then(cursor)` runs last in it."""
-    with conn.pipeline(), conn.cursor() as cursor:
-        for event in events:
-            projection.handle(event, cursor)
-        if then is not None:
-            then(cursor)
-
-
 def head(conn: Connection[Any]) -> int:
     """The last position in the store (0 when it is empty)."""
     row = conn.execute(HEAD).fetchone()
     return int(row[0]) if row else 0
+
+
+def session(conn: Connection[Any], name: str) -> None:
+    """Name the session, and let its commits return before the WAL reaches the disk: what a
+    projection writes is derived from the events and its position is in the same transaction,
+    so a crash that loses its last commits loses rows and position together, and the next run
+    applies those events again. The events themselves are never written this way."""
+    conn.execute("SELECT set_config('application_name', %s, false), "
+                  "set_config('synchronous_commit', 'off', false)", (name,))
 
 
 def ensure_tracked(conn: Connection[Any], projection: Projection) -> None:
@@ -155,23 +135,25 @@ def process_batch(conn: Connection[Any], projection: Projection, limit: int) -> 
     try:
         with conn.transaction():
             position = lock_position(conn, projection.name)
-            events = read_events(conn, position, limit, projection.handled_types())
+            events, read = read_batch(conn, projection, position, limit)
             if events:
                 position = events[-1].position
-                apply_events(conn, projection, events, record_position(projection.name, position))
+                apply_batch(conn, projection, events, record_position(projection.name, position),
+                            staged=True)
     except LOST_CONNECTION:
         raise
     except Exception:  # an event it cannot apply: find which, keep what comes before it
         applied, position = _stall(conn, projection, limit)
         return Batch(projection.name, applied, position)
-    return Batch(projection.name, len(events), position)
+    return Batch(projection.name, read, position)
 
 
 LOST_CONNECTION = (psycopg.OperationalError, psycopg.InterfaceError)
 
 
 def _stall(conn: Connection[Any], projection: Projection, limit: int) -> tuple[int, int]:
-    """Apply the batch one event at a time up to the one that fails; commit those before it;
+    """Apply the batch one event at a time (through the handlers, folds aside) up to the one
+    that fails; commit those before it;
     record why the projection stopped, and raise it as one line. If every event applies this
     time (the failure did not come back), how many were read and the new position."""
     poison: StoredEvent | None = None
@@ -179,7 +161,7 @@ def _stall(conn: Connection[Any], projection: Projection, limit: int) -> tuple[i
     with conn.transaction():
         position = lock_position(conn, projection.name)
         with conn.cursor() as cursor:
-            for event in read_events(conn, position, limit, projection.handled_types()):
+            for event in read_events(conn, position, limit, projection.bodies_needed(False)):
                 try:
                     with conn.transaction():  # a savepoint: the failed event leaves no trace
                         projection.handle(event, cursor)
@@ -223,7 +205,7 @@ class ProjectionRunner:
 
     def __enter__(self) -> ProjectionRunner:
         self._conn = self.database.connect()
-        self._conn.execute("SET application_name = 'ledger projections'")
+        session(self._conn, "ledger projections")
         for projection in self.projections:
             ensure_tracked(self._conn, projection)
         return self

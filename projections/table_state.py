@@ -28,7 +28,8 @@ from typing import Any
 from psycopg import Cursor
 from psycopg.types.json import Jsonb
 
-from projections.base import StoredEvent, handles
+from projections import table_state_fold
+from projections.base import StoredEvent, folds, handles
 from projections.table_rounds import ROUNDS_DDL, SHOES_DDL, RoundColumns
 
 TABLE_STATE_DDL = """
@@ -187,6 +188,16 @@ class TableState(RoundColumns):
     @handles("Table.RoundFinished")
     def round_finished(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
         self._update(cursor, event, "", {})  # the round's own Settled or Voided shows its end
+
+    @folds("Table.Opened", "Table.Reopened", "Table.SettingsChanged", "Table.Closed",
+           "Table.DealerSignedIn", "Table.DealerSignedOut", "Table.PoolLinked",
+           "Table.JackpotBetsCarried", "Table.ShoeStarted", "Table.RoundStarted",
+           "Table.RoundFinished")
+    def fold_table_events(self, cursor: Cursor[Any], lo: int, hi: int) -> None:
+        """A run of Table events, set-based (`projections.table_state_fold`): what the
+        handlers above leave, in six statements however long the run."""
+        for statement in table_state_fold.STATEMENTS:
+            cursor.execute(self.sql(statement), {"lo": lo, "hi": hi})
 
     # -- helpers -----------------------------------------------------------------------
     def _update(

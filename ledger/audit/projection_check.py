@@ -124,15 +124,15 @@ def _rebuild(conn: Connection[Any], projection: Any, after: int, position: int,
              tidy: Callable[[], None] | None = None) -> int:
     """Apply the events after `after` up to `position`, a batch a transaction (or inside the
     caller's), `tidy()` after each; returns the last position applied."""
-    from projections.runner import apply_events, read_events
+    from projections.folding import apply_batch, read_events
 
     while after < position:
-        events = [e for e in read_events(conn, after, 1000, projection.handled_types())
+        events = [e for e in read_events(conn, after, 1000, projection.bodies_needed(False))
                   if e.position <= position]
         if not events:
             break
         with conn.transaction():  # its own, or a savepoint in the caller's
-            apply_events(conn, projection, events)
+            apply_batch(conn, projection, events, fold=False)  # the handlers: folds checked
         if tidy is not None:
             tidy()
         after = events[-1].position

@@ -135,11 +135,16 @@ def test_a_projection_ignores_event_types_it_does_not_handle_but_records_their_p
 
 
 class FailsOnSignIn(TableState):
-    """Table state whose sign-in handler writes its row, then fails."""
+    """Table state whose sign-in handler writes its row, then fails; its set-based fold of
+    Table events fails too, so the batch falls back to the handlers."""
 
     def dealer_signed_in(self, event: Any, cursor: Any) -> None:
         super().dealer_signed_in(event, cursor)
         raise RuntimeError("the projection failed after writing its row")
+
+    def fold_table_events(self, cursor: Any, lo: int, hi: int) -> None:
+        super().fold_table_events(cursor, lo, hi)
+        raise RuntimeError("the fold failed after writing its rows")
 
 
 def test_an_event_a_projection_cannot_apply_stops_it_there_named_keeping_what_came_before(
@@ -171,15 +176,16 @@ def test_an_event_a_projection_cannot_apply_stops_it_there_named_keeping_what_ca
 
 
 class FailsOnceOnSignIn(TableState):
-    """Table state whose first sign-in fails (a passing fault), then applies as usual."""
+    """Table state whose first run of Table events fails (a passing fault in the set-based
+    fold), then applies as usual: the batch is applied again event by event."""
 
     failed = False
 
-    def dealer_signed_in(self, event: Any, cursor: Any) -> None:
+    def fold_table_events(self, cursor: Any, lo: int, hi: int) -> None:
         if not FailsOnceOnSignIn.failed:
             FailsOnceOnSignIn.failed = True
             raise RuntimeError("a passing fault")
-        super().dealer_signed_in(event, cursor)
+        super().fold_table_events(cursor, lo, hi)
 
 
 def test_a_failure_that_does_not_come_back_does_not_stop_the_projection(

@@ -1,0 +1,141 @@
+"""Table state's Table-stream events folded set-based: a run of them in two statements.
+
+Both read the run's rows (positions `%(lo)s` to `%(hi)s`) from the batch table
+(`projections.folding`) and leave what the handlers in `projections.table_state` would leave
+after applying the events one by one, in position order:
+
+1. `OPEN_AND_RECORD_LIMITS`: a row per `Table.Opened` (a stream's first event, so nothing of
+   its own precedes it), and every limits record of an opening, re-opening or settings change;
+2. `FOLD`: every event onto its table's row at once. For each group of columns the run's last
+   event that sets it decides (re-opened or closed, dealer in or out, pool, carried bets, shoe,
+   round), found again by its position; a table pointed at a shoe or round whose row exists
+   shows it, as the handlers' `show_shoe` and `show_round` do; the version and position are
+   the last event's, and the count of events applied grows by the run's count. The limits:
+   each limit-taking event (opening, re-opening, settings change, round start) takes the latest
+   record then recorded (position not after its own) dated on or before its own date; the last
+   taker that found one decides the limits in force, the last taker's date the upcoming ones.
+   A date may go back (an event stamped in another zone), so this is not simply the last
+   taker's lookup.
+"""
+
+from __future__ import annotations
+
+BATCH = "pg_temp.ledger_projection_batch"
+RUN = f"{BATCH} WHERE position BETWEEN %(lo)s AND %(hi)s"
+LIMIT_TAKERS = "('Table.Opened', 'Table.Reopened', 'Table.SettingsChanged', 'Table.RoundStarted')"
+DAY = "left(body->'by'->>'at', 10)::date"  # the date the terminal gave, as `_day` reads it
+
+
+def last(*types: str) -> str:
+    """The position of the run's last event of these types in a table (NULL if none)."""
+    kinds = ", ".join(f"'Table.{kind}'" for kind in types)
+    return f"max(position) FILTER (WHERE event_type IN ({kinds}))"
+
+
+AT = "(body->'by'->>'at')::timestamptz"
+
+# A row per `Table.Opened` (a stream's first event: nothing of its own precedes it), and every
+# limits record of an opening, re-opening or settings change.
+OPEN_AND_RECORD_LIMITS = f"""
+WITH opened AS (
+    INSERT INTO {{table_state}} (stream_id, code, is_open, game, rule_set, min_bet, max_bet,
+                                pit, opened_at, version, events_applied, updated_position)
+    SELECT stream_id, body->>'code', true, body->>'game', body->>'rule_set',
+           (body->>'min_bet')::numeric, (body->>'max_bet')::numeric, body->>'pit', {AT},
+           version, 1, position
+      FROM {RUN} AND event_type = 'Table.Opened'
+)
+INSERT INTO {{table_limits}}
+SELECT stream_id, position,
+       coalesce((body->'settings'->>'effective_from')::date, {DAY}),
+       (body->'settings'->>'min_bet')::numeric, (body->'settings'->>'max_bet')::numeric,
+       body->'settings'->>'authorisation'
+  FROM {RUN} AND event_type IN ('Table.Opened', 'Table.Reopened', 'Table.SettingsChanged')
+"""
+
+# Per table, the position of the last event of each kind (found again by position: no sort
+# inside an aggregate); the limit-takers looked up per table through the batch table's
+# (stream_id, position) index.
+FOLD = f"""
+WITH f AS (
+    SELECT stream_id, max(version) AS version, max(position) AS position,
+           count(*) FILTER (WHERE event_type <> 'Table.Opened') AS events,
+           {last("Reopened", "Closed")} AS open_or_close, {last("Reopened")} AS reopened,
+           {last("Closed")} AS closed, {last("DealerSignedIn", "DealerSignedOut")} AS dealer,
+           {last("PoolLinked")} AS pool, {last("JackpotBetsCarried", "RoundStarted")} AS carried,
+           {last("ShoeStarted")} AS shoe, {last("RoundStarted")} AS round
+      FROM {RUN}
+     GROUP BY stream_id
+)
+UPDATE {{table_state}} t SET
+       is_open = CASE oc.event_type WHEN 'Table.Reopened' THEN true
+                                    WHEN 'Table.Closed' THEN false ELSE t.is_open END,
+       game = coalesce(ro.body->>'game', t.game),
+       rule_set = coalesce(ro.body->>'rule_set', t.rule_set),
+       pit = coalesce(ro.body->>'pit', t.pit),
+       opened_at = coalesce((ro.body->'by'->>'at')::timestamptz, t.opened_at),
+       closed_at = coalesce((cl.body->'by'->>'at')::timestamptz, t.closed_at),
+       dealer = CASE WHEN dl.position IS NULL THEN t.dealer
+                     WHEN dl.event_type = 'Table.DealerSignedIn' THEN dl.body->>'dealer_id' END,
+       jackpot_pool = CASE WHEN pl.position IS NULL THEN t.jackpot_pool ELSE pl.body->>'pool' END,
+       carried_jackpot_bets = CASE WHEN cb.position IS NULL THEN t.carried_jackpot_bets
+                                   WHEN cb.event_type = 'Table.JackpotBetsCarried'
+                                   THEN (cb.body->'bets')::jsonb END,
+       shoe_id = CASE WHEN sh.position IS NULL THEN t.shoe_id
+                      ELSE (sh.body->>'shoe_id')::uuid END,
+       shoe_cards_remaining = CASE WHEN sh.position IS NULL THEN t.shoe_cards_remaining
+                                   ELSE ts.cards - ts.position END,
+       round_id = CASE WHEN rs.position IS NULL THEN t.round_id
+                       ELSE (rs.body->>'round_id')::uuid END,
+       round_number = CASE WHEN rs.position IS NULL THEN t.round_number
+                           ELSE coalesce(tr.number, (rs.body->>'number')::integer) END,
+       round_phase = CASE WHEN rs.position IS NULL THEN t.round_phase ELSE tr.phase END,
+       bets = CASE WHEN rs.position IS NULL THEN t.bets ELSE tr.bets END,
+       cards_shown = CASE WHEN rs.position IS NULL THEN t.cards_shown
+                          WHEN tr.round_id IS NOT NULL THEN (
+           SELECT coalesce(jsonb_object_agg(target, cards), '{{{{}}}}'::jsonb)
+             FROM (SELECT e->>'to' AS target, jsonb_agg(e->'card' ORDER BY ord) AS cards
+                     FROM jsonb_array_elements(tr.cards) WITH ORDINALITY AS c(e, ord)
+                    WHERE tr.all_shown OR (e->>'shown')::boolean
+                    GROUP BY e->>'to') AS shown) END,
+       min_bet = coalesce(fd.min_bet, t.min_bet), max_bet = coalesce(fd.max_bet, t.max_bet),
+       limits_from = coalesce(fd.effective_from, t.limits_from),
+       upcoming_limits = CASE WHEN lt.day IS NULL THEN t.upcoming_limits ELSE (
+           SELECT jsonb_agg(jsonb_build_object(
+                      'effective_from', u.effective_from, 'min_bet', u.min_bet::text,
+                      'max_bet', u.max_bet::text, 'authorisation', u.authorisation)
+                  ORDER BY u.effective_from)
+             FROM (SELECT DISTINCT ON (effective_from) * FROM {{table_limits}}
+                    WHERE stream_id = t.stream_id AND effective_from > lt.day
+                    ORDER BY effective_from, position DESC) u) END,
+       version = f.version, events_applied = t.events_applied + f.events,
+       updated_position = f.position
+  FROM f
+  LEFT JOIN LATERAL (  -- the last limit-taker's date
+       SELECT {DAY} AS day FROM {RUN} AND stream_id = f.stream_id
+          AND event_type IN {LIMIT_TAKERS}
+        ORDER BY position DESC LIMIT 1) lt ON true
+  LEFT JOIN LATERAL (  -- what the last limit-taker to find a record in force found
+       SELECT l.min_bet, l.max_bet, l.effective_from FROM {BATCH} k
+        CROSS JOIN LATERAL (
+              SELECT min_bet, max_bet, effective_from FROM {{table_limits}}
+               WHERE stream_id = k.stream_id AND effective_from <= left(k.body->'by'->>'at', 10)::date
+                 AND position <= k.position
+               ORDER BY effective_from DESC, position DESC LIMIT 1) l
+        WHERE k.stream_id = f.stream_id AND k.position BETWEEN %(lo)s AND %(hi)s
+          AND k.event_type IN {LIMIT_TAKERS}
+        ORDER BY k.position DESC LIMIT 1) fd ON true
+  LEFT JOIN {BATCH} oc ON oc.position = f.open_or_close
+  LEFT JOIN {BATCH} ro ON ro.position = f.reopened
+  LEFT JOIN {BATCH} cl ON cl.position = f.closed
+  LEFT JOIN {BATCH} dl ON dl.position = f.dealer
+  LEFT JOIN {BATCH} pl ON pl.position = f.pool
+  LEFT JOIN {BATCH} cb ON cb.position = f.carried
+  LEFT JOIN {BATCH} sh ON sh.position = f.shoe
+  LEFT JOIN {BATCH} rs ON rs.position = f.round
+  LEFT JOIN {{table_shoes}} ts ON ts.shoe_id = (sh.body->>'shoe_id')::uuid
+  LEFT JOIN {{table_rounds}} tr ON tr.round_id = (rs.body->>'round_id')::uuid
+ WHERE t.stream_id = f.stream_id
+"""
+
+STATEMENTS = (OPEN_AND_RECORD_LIMITS, FOLD)

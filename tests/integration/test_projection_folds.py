@@ -1,0 +1,108 @@
+"""Table state's Table events folded set-based in PostgreSQL leave exactly what their per-event
+handlers leave, row for row, however the batches cut the events.
+
+The handlers are the reference (`ledger verify` rebuilds with them); the fold is what the runner
+and the rebuild use. Each comparison rebuilds the projection twice from the same events, once
+with the fold and once with it switched off, and checks that the fold really ran.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+from decimal import Decimal
+from typing import Any
+
+import pytest
+
+from ledger.commands import ChangeTableSettings, CloseTable, OpenTable, SignInDealer
+from projections.rebuild import rebuild
+from projections.table_state import TableState
+from tests.integration.floor_driver import SUPERVISOR, FloorDriver
+from tests.signing import open_ledger, playing_other_days
+
+BATCH_SIZES = (1, 7, 5000)  # every event alone, runs cut mid-command, the whole floor at once
+
+
+def rows(conn: Any) -> dict[str, list[tuple[Any, ...]]]:
+    return {table: sorted(conn.execute(f'SELECT * FROM "{table}"').fetchall(), key=repr)
+            for table in TableState.tables}
+
+
+def folded_and_handled(database: Any, conn: Any, monkeypatch: Any, batch_size: int) -> tuple[
+        dict[str, list[tuple[Any, ...]]], dict[str, list[tuple[Any, ...]]]]:
+    """The projection's rows rebuilt with the fold (which must have run), then without."""
+    runs: list[tuple[int, int]] = []
+    fold = TableState.fold_table_events
+
+    def counted(self: TableState, cursor: Any, lo: int, hi: int) -> None:
+        runs.append((lo, hi))
+        fold(self, cursor, lo, hi)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(TableState, "fold_table_events", counted)
+        rebuild(database, TableState, batch_size=batch_size)
+    assert runs, "the fold never ran"
+    folded = rows(conn)
+    with monkeypatch.context() as patch:
+        patch.setattr(TableState, "folds", {})
+        rebuild(database, TableState, batch_size=batch_size)
+    return folded, rows(conn)
+
+
+def test_a_shift_of_every_game_folded_equals_its_events_applied_one_by_one(
+        settings, database, superuser, monkeypatch):
+    with open_ledger(settings) as rt:
+        FloorDriver(rt.ledger).record_shift()
+    for batch_size in BATCH_SIZES:
+        folded, handled = folded_and_handled(database, superuser, monkeypatch, batch_size)
+        assert all(handled.values())
+        assert folded == handled, f"batches of {batch_size}"
+
+
+@pytest.mark.parametrize("batch_size", BATCH_SIZES)
+def test_limits_taken_on_a_date_that_goes_back_keep_the_last_ones_found(
+        settings, database, superuser, monkeypatch, batch_size):
+    """Terminals stamp times in their own zone, so the date an event takes its limits on can go
+    back: a settings change stamped -12:00 after one stamped +14:00 finds no limits in force on
+    its date and leaves those the earlier one found, not the opening's."""
+    east, west = timezone(timedelta(hours=14)), timezone(timedelta(hours=-12))
+    now = datetime.now(east).replace(microsecond=0) - timedelta(hours=3)
+    today = now.date()
+    with open_ledger(settings) as rt:
+        playing_other_days(rt.ledger)
+
+        def send(command_type: Any, when: datetime, **fields: Any) -> None:
+            rt.ledger.execute(command_type(table="BAC-Z1", actor=SUPERVISOR, at=when, **fields))
+
+        send(OpenTable, now, game="baccarat", min_bet=Decimal("100"), max_bet=Decimal("20000"))
+        send(ChangeTableSettings, now + timedelta(minutes=10),
+             settings={"min_bet": "200", "max_bet": "30000"}, effective_from=today,
+             authorisation="DICJ-Z-1")
+        send(ChangeTableSettings, (now + timedelta(minutes=20)).astimezone(west),
+             settings={"min_bet": "500", "max_bet": "50000"},
+             effective_from=today + timedelta(days=1), authorisation="DICJ-Z-2")
+        send(SignInDealer, now + timedelta(minutes=30), dealer_id="D-1")
+        send(CloseTable, now + timedelta(minutes=40))
+    folded, handled = folded_and_handled(database, superuser, monkeypatch, batch_size)
+    assert folded == handled
+    state = superuser.execute("SELECT min_bet, limits_from, dealer, is_open FROM table_state"
+                              ).fetchone()
+    assert state == (Decimal("200.00"), today, None, False)
+
+
+def test_a_fold_cannot_stand_without_the_handler_it_is_checked_against():
+    from projections.base import folds, handles
+
+    with pytest.raises(TypeError, match="folds"):
+        class Unchecked(TableState):  # noqa: F841 - defining it is the test
+            @folds("Table.Repainted")
+            def fold_paint(self, cursor: Any, lo: int, hi: int) -> None: ...
+
+    class Checked(TableState):
+        @handles("Table.Repainted")
+        def repainted(self, event: Any, cursor: Any) -> None: ...
+
+        @folds("Table.Repainted")
+        def fold_paint(self, cursor: Any, lo: int, hi: int) -> None: ...
+
+    assert Checked.folds["Table.Repainted"] == "fold_paint"
