@@ -165,10 +165,10 @@ class Projection:
         return sorted(cls.handlers)
 
     @classmethod
-    def bodies_needed(cls, fold: bool = True) -> list[str]:
+    def bodies_needed(cls) -> list[str]:
         """The types whose bodies the runner reads into Python: folded ones stay in the
-        database (unless folding is off, when every handled type goes through its handler)."""
-        return sorted(set(cls.handlers) - set(cls.folds)) if fold else cls.handled_types()
+        database."""
+        return sorted(set(cls.handlers) - set(cls.folds))
 
     def handle(self, event: StoredEvent, cursor: Cursor[Any]) -> bool:
         """Apply one event; False (and nothing written) for a type this projection ignores."""

@@ -7,8 +7,9 @@ its handler, with statements rendered once (`Projection.sql`). A run ends where 
 another group or a handled one comes, so the effects land in position order, as the handlers
 would leave them. Everything is sent in the caller's pipeline and transaction.
 
-The folded events' rows never come to Python: `stage` copies them, bodies as `json`, from the
-events table into the session's temporary table, which empties itself at each commit.
+The folded events' rows never come to Python: `read_batch` copies them, bodies as `json`, from
+the events table into the session's temporary table, which empties itself at each commit, and
+hands back only their positions and types (`Staged`).
 """
 
 from __future__ import annotations
@@ -44,13 +45,6 @@ CREATE TEMP TABLE IF NOT EXISTS ledger_projection_batch (
 """
 INDEX_BATCH_TABLE = ("CREATE INDEX IF NOT EXISTS ledger_projection_batch_stream "
                      "ON pg_temp.ledger_projection_batch (stream_id, position)")
-
-STAGE = sql.SQL(
-    f"INSERT INTO {BATCH_TABLE} "
-    "SELECT notification_id, originator_id, originator_version, split_part(topic, ':', 2), "
-    "       convert_from(state, 'UTF8')::json "
-    "  FROM {events} WHERE notification_id = ANY(%s)"
-).format(events=sql.Identifier(EVENTS_TABLE))
 
 # The next events and, in the same statement and scan, the folded ones staged whole: the rows
 # are read once, the bodies to fold never leave, and of the events the projection ignores only
@@ -120,26 +114,17 @@ def read_batch(
             for row in rows], (rows[0][5] if rows else 0)
 
 
-def stage(cursor: Cursor[Any], positions: Sequence[int]) -> None:
-    """The folded events at these positions into the batch table (made if this session has
-    none yet: a reconnect or a rolled-back first batch leaves it without)."""
-    cursor.execute(CREATE_BATCH_TABLE)
-    cursor.execute(INDEX_BATCH_TABLE)
-    cursor.execute(STAGE, (list(positions),))
-
-
 def apply_batch(
     conn: Connection[Any], projection: Projection, events: Sequence[Read],
-    then: Callable[[Any], None] | None = None, *, fold: bool = True, staged: bool = False,
+    then: Callable[[Any], None] | None = None, *, fold: bool = True,
 ) -> None:
     """Every event of the batch applied in position order, in one pipeline; `then(cursor)`
-    runs last in it. With `fold=False` every handled event goes through its handler; with
-    `staged`, `read_batch` has already put the folded ones in the batch table."""
+    runs last in it. The events come from `read_batch`, which staged the folded ones; with
+    `fold=False` (events from `read_events`) every handled event goes through its handler."""
     folds = projection.folds if fold else {}
+    if any(event.event_type in folds and not isinstance(event, Staged) for event in events):
+        raise ValueError("events to fold must be read with read_batch, which stages them")
     with conn.pipeline(), conn.cursor() as cursor:
-        folded = [event.position for event in events if event.event_type in folds]
-        if folded and not staged:
-            stage(cursor, folded)
         run: tuple[str, int, int] | None = None  # (fold method, first, last position)
         for event in events:
             method = folds.get(event.event_type)

@@ -103,7 +103,7 @@ def _apply_next(
     events, read = read_batch(conn, shadow, after, limit)
     if not events:
         return 0, after
-    apply_batch(conn, shadow, events, staged=True)
+    apply_batch(conn, shadow, events)
     return read, events[-1].position
 
 

@@ -138,8 +138,7 @@ def process_batch(conn: Connection[Any], projection: Projection, limit: int) -> 
             events, read = read_batch(conn, projection, position, limit)
             if events:
                 position = events[-1].position
-                apply_batch(conn, projection, events, record_position(projection.name, position),
-                            staged=True)
+                apply_batch(conn, projection, events, record_position(projection.name, position))
     except LOST_CONNECTION:
         raise
     except Exception:  # an event it cannot apply: find which, keep what comes before it
@@ -161,7 +160,7 @@ def _stall(conn: Connection[Any], projection: Projection, limit: int) -> tuple[i
     with conn.transaction():
         position = lock_position(conn, projection.name)
         with conn.cursor() as cursor:
-            for event in read_events(conn, position, limit, projection.bodies_needed(False)):
+            for event in read_events(conn, position, limit, projection.handled_types()):
                 try:
                     with conn.transaction():  # a savepoint: the failed event leaves no trace
                         projection.handle(event, cursor)

@@ -127,7 +127,7 @@ def _rebuild(conn: Connection[Any], projection: Any, after: int, position: int,
     from projections.folding import apply_batch, read_events
 
     while after < position:
-        events = [e for e in read_events(conn, after, 1000, projection.bodies_needed(False))
+        events = [e for e in read_events(conn, after, 1000, projection.handled_types())
                   if e.position <= position]
         if not events:
             break
