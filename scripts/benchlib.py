@@ -37,7 +37,10 @@ def throwaway_database(prefix: str) -> Iterator[tuple[LedgerSettings, Database]]
         conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
     database = server.with_dbname(name)
     # group roles of its own, dropped with the database: never the deployment's `ledger_*`
-    settings = LedgerSettings(database_url=database.url, pool_size=20, db_role_prefix=name)
+    # the simulated floors replay a fixed gaming day, whatever today is: the clock window
+    # takes terminal times up to a year back
+    settings = LedgerSettings(database_url=database.url, pool_size=20, db_role_prefix=name,
+                              clock_past_minutes=366 * 24 * 60)
     try:
         init_database(settings, database)
         console.print(f"[dim]benchmark database: {database.describe()}[/]")

@@ -78,8 +78,7 @@ class OwnServer:
 
     def kill(self) -> None:
         """SIGKILL the postmaster and every backend: a crash, not a shutdown."""
-        for process in self.processes():
-            process.send_signal(signal.SIGKILL)
+        self._signal(signal.SIGKILL)
         deadline = time.monotonic() + 30
         while any(p.is_running() and p.status() != psutil.STATUS_ZOMBIE
                   for p in self.processes()) and time.monotonic() < deadline:
@@ -90,12 +89,19 @@ class OwnServer:
 
     def freeze(self) -> None:
         """SIGSTOP every server process: the host hangs; TCP is still acknowledged."""
-        for process in self.processes():
-            process.send_signal(signal.SIGSTOP)
+        self._signal(signal.SIGSTOP)
 
     def thaw(self) -> None:
+        self._signal(signal.SIGCONT)
+
+    def _signal(self, signum: int) -> None:
+        """Every server process, skipping one that ended since it was listed (a backend whose
+        client went away)."""
         for process in self.processes():
-            process.send_signal(signal.SIGCONT)
+            try:
+                process.send_signal(signum)
+            except psutil.NoSuchProcess:
+                pass
 
     def remove(self) -> None:
         self.thaw()

@@ -31,7 +31,7 @@ from ledger.simulation.floor import floor_plan, run_floor
 from ledger.simulation.staffing import FloorStaff
 from tests.integration.helpers import DEALER, PIT_BOSS, open_table
 from tests.integration.round_helpers import baccarat_table
-from tests.signing import ADMIN, CONSOLE, KEYRING, floor_staff, open_ledger
+from tests.signing import ADMIN, CONSOLE, KEYRING, floor_staff, open_ledger, playing_other_days
 
 DAY = date(2026, 11, 22)
 SKIPPED_TOPICS = ("StaffMember", "TerminalDevice", "Registry")  # keys made per test run
@@ -81,6 +81,7 @@ def _floor(settings: LedgerSettings, keys: Path) -> tuple[dict[Any, Any], GroupW
     """The simulated floor, its people and devices signing with the keys in `keys` (the same
     keys for both runs: their fingerprints are in every event)."""
     with open_ledger(settings) as rt:
+        playing_other_days(rt.ledger)  # DAY is a fixed date, replayed whatever today is
         floor_staff(rt.ledger)  # bootstraps the test administrator
         staff = FloorStaff.under(rt.ledger.inner, KEYRING.credential("staff", ADMIN),
                                  KEYRING.credential("terminal", CONSOLE), keys)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import date
 
-from tests.signing import floor_staff, open_ledger
+from tests.signing import floor_staff, open_ledger, playing_other_days
 from ledger.config import LedgerSettings
 from ledger.domain.round import round_id
 from ledger.domain.table import table_id
@@ -20,6 +20,7 @@ DAY = date(2026, 11, 22)
 def _simulate(settings: LedgerSettings):
     plan = floor_plan(8)
     with open_ledger(settings) as rt:
+        playing_other_days(rt.ledger)  # DAY is a fixed date, replayed whatever today is
         result = run_floor(rt.ledger, floor_staff(rt.ledger), plan, rounds=4, seed=11, day=DAY)
         assert not result.errors, result.errors
         rounds = {
@@ -61,6 +62,7 @@ def test_shuffler_tables_fail_now_and_then_and_the_next_shuffle_is_by_another_sh
     assert [(spec.code, spec.shuffler) for spec in plan] == [
         ("SP-01", True), ("QP-01", True), ("SP-02", False), ("QP-02", False)]
     with open_ledger(settings) as rt:
+        playing_other_days(rt.ledger)  # DAY is a fixed date, replayed whatever today is
         result = run_floor(rt.ledger, floor_staff(rt.ledger), plan, rounds=12, seed=6, day=DAY, irregularity_rate=0.4)
         assert not result.errors, result.errors
         failures = {code: tally.shuffler_failures for code, tally in result.tables.items()}
@@ -95,6 +97,7 @@ def test_a_kept_tie_table_records_the_pushed_bets_again_in_the_next_coup(setting
     plan = floor_plan(2, ("baccarat",))
     assert [spec.settings for spec in plan] == [{}, {"tie_handling": "kept"}]
     with open_ledger(settings) as rt:
+        playing_other_days(rt.ledger)  # DAY is a fixed date, replayed whatever today is
         result = run_floor(rt.ledger, floor_staff(rt.ledger), plan, rounds=30, seed=3, day=DAY)
         assert not result.errors, result.errors
         coups = [rt.ledger.load(round_id(table_id("BAC-02"), n), "coup") for n in range(1, 31)]
