@@ -36,6 +36,7 @@ from ledger.errors import (
 )
 from ledger.identity.door import ClockWindow, admit
 from ledger.identity.envelope import SignedCommand
+from ledger.identity.registry_cache import RegistryCache, RegistryMoved
 from ledger.infrastructure.database import EVENTS_TABLE
 from ledger.infrastructure.mapper import PydanticJSONMapper
 from ledger.infrastructure.roles import missing_insert_privileges
@@ -81,8 +82,10 @@ class Writer(Protocol):
     """What records the commands `Ledger.execute` admitted, for every thread of the process
     (`ledger.group_commit.GroupWriter`)."""
 
-    def record(self, command: Command, signed: SignedCommand | None,
-               sent: Sent) -> Recorded: ...
+    def record(self, command: Command, signed: SignedCommand | None, sent: Sent,
+               registry: dict[UUID, int] | None = None) -> Recorded: ...
+    """`registry`: the registry streams the door read from memory, at the versions it saw;
+    the writer raises `RegistryMoved` when one has moved on, and nothing is recorded."""
 
 
 class Ledger:
@@ -103,6 +106,8 @@ class Ledger:
         self.writer: Writer | None = None
         """The group-commit writer, when the composition root starts one: `execute` hands it
         the admitted commands of every thread; without it each records its own."""
+        self.registry = RegistryCache(self._get)
+        """The registry as the door reads it when the writer checks what it read."""
 
     @classmethod
     def handles(cls, command_type: type[Command]) -> Callable[[Handler], Handler]:
@@ -117,10 +122,21 @@ class Ledger:
         sent = Sent()
 
         def once() -> Recorded:
-            command = admit(signed, self.staff, self.terminal, self.clock)
-            if self.writer is not None:
-                return self.writer.record(command, signed, sent)
-            return self.record(command, signed, sent)
+            if self.writer is None:
+                command = admit(signed, self.staff, self.terminal, self.clock)
+                return self.record(command, signed, sent)
+            while True:  # the registry in memory, checked by the writer at the insert
+                reads = self.registry.reads()
+                try:
+                    command = admit(signed, reads.staff, reads.terminal, self.clock)
+                except LedgerError:  # refused on what memory held: asked again of the database
+                    self.registry.forget(reads.versions)
+                    reads = self.registry.reads()
+                    command = admit(signed, reads.staff, reads.terminal, self.clock)
+                try:
+                    return self.writer.record(command, signed, sent, reads.versions)
+                except RegistryMoved:
+                    continue  # dropped from memory by the writer: admitted on the fresh one
 
         return self.until_deadline(signed.name, once, sent)
 

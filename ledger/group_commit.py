@@ -16,6 +16,11 @@ each caller:
   command on fresh state (`Ledger.record`), so no terminal sees another's conflict. A stream a
   command only read is checked against the database's last version in one query for the whole
   batch before the insert; a stale one is forgotten and the commands that read it go alone.
+- **The registry in memory.** The door read the sender's and terminal's registry streams from
+  memory (`ledger.identity.registry_cache`); their versions are checked in the same query as
+  the streams read, for every command of the batch. A command whose registry moved on is not
+  recorded: its caller admits it again on the fresh registry (`RegistryMoved`), and the batch's
+  other commands go alone.
 - **Refusals alone.** A command the rules refuse in the batch is checked again alone, on fresh
   state, after the batch (so a stale stream can never refuse it); its refusal is its own.
 - **Resends.** A command resent after a lost reply (its outcome unknown) goes alone: its
@@ -45,6 +50,7 @@ from ledger.application import Ledger, Recorded, Sent
 from ledger.commands import Command
 from ledger.errors import LedgerError, NotFound
 from ledger.identity.envelope import SignedCommand
+from ledger.identity.registry_cache import RegistryMoved
 from ledger.infrastructure.session import is_lost
 
 MAX_BATCH = 200
@@ -59,6 +65,7 @@ class _Pending:
     command: Command
     signed: SignedCommand | None
     sent: Sent
+    registry: dict[UUID, int]
     done: threading.Event = field(default_factory=threading.Event)
     result: Recorded | None = None
     error: BaseException | None = None
@@ -119,8 +126,9 @@ class GroupWriter:
         self._thread.start()
 
     # -- the callers' side --------------------------------------------------------------------
-    def record(self, command: Command, signed: SignedCommand | None, sent: Sent) -> Recorded:
-        pending = _Pending(command, signed, sent)
+    def record(self, command: Command, signed: SignedCommand | None, sent: Sent,
+               registry: dict[UUID, int] | None = None) -> Recorded:
+        pending = _Pending(command, signed, sent, registry or {})
         self._queue.put(pending)
         pending.done.wait()
         if pending.error is not None:
@@ -210,6 +218,21 @@ class GroupWriter:
             events += receipt.collect_events()
             view.keep(aggregates)
             staged.append((pending, events))
+        read = {i: v for i, v in view.read.items() if i not in view.staged}
+        last = self._last_versions(read.keys() | {i for p in batch for i in p.registry})
+        stale = {i for i, version in read.items() if last.get(i, 0) != version}
+        moved = [p for p in batch if not p.done.is_set()
+                 and any(last.get(i, 0) != v for i, v in p.registry.items())]
+        if stale or moved:
+            self._forget(stale)
+            self.ledger.registry.forget(i for p in moved for i in p.registry)
+            for pending in moved:
+                pending.fail(RegistryMoved())
+            if staged:  # the staged streams are dropped: the others go alone, on fresh state
+                self._forget(view.staged)
+                alone = [p for p, _ in staged] + alone
+                staged = []
+            alone = [p for p in alone if not p.done.is_set()]
         if staged:
             alone = self._commit(view, staged) + alone
         for pending in alone:
@@ -217,11 +240,6 @@ class GroupWriter:
 
     def _commit(self, view: _Batch, staged: list[tuple[_Pending, list[Any]]]) -> list[_Pending]:
         """Insert the batch; returns the commands to record alone instead."""
-        stale = self._stale({i: v for i, v in view.read.items() if i not in view.staged})
-        if stale:
-            self._forget(stale)
-            self._forget(view.staged)
-            return [pending for pending, _ in staged]
         try:
             self.ledger.app.save(*[event for _, events in staged for event in events])
         except IntegrityError:  # another writer got to a stream (or a receipt) first
@@ -234,20 +252,21 @@ class GroupWriter:
                 pending.fail(error)
             return []
         self._remember(view.staged.values())
+        self.ledger.registry.forget(view.staged)  # an enrolment or a suspension: read again
         for pending, events in staged:
             pending.answer(Recorded(pending.command.command_id, duplicate=False, events=tuple(
                 (event.originator_id, event.originator_version, type(event).__name__)
                 for event in events)))
         return []
 
-    def _stale(self, read: dict[UUID, int]) -> set[UUID]:
-        """The streams read from memory that the database has moved past."""
-        if not read:
-            return set()
+    def _last_versions(self, streams: set[UUID]) -> dict[UUID, int]:
+        """The database's last version of the streams read from memory (the batch's and the
+        door's), in one query."""
+        if not streams:
+            return {}
         with self.ledger.app.factory.datastore.get_connection() as conn:  # type: ignore[attr-defined]
-            rows = conn.execute(LAST_VERSIONS, (list(read),)).fetchall()
-        last = {row["originator_id"]: row["max"] for row in rows}
-        return {i for i, version in read.items() if last.get(i, 0) != version}
+            rows = conn.execute(LAST_VERSIONS, (list(streams),)).fetchall()
+        return {row["originator_id"]: row["max"] for row in rows}
 
     def _alone(self, pending: _Pending) -> None:
         self.alone += 1
@@ -256,5 +275,7 @@ class GroupWriter:
         except BaseException as error:
             pending.fail(error)
             return
-        self._forget(stream for stream, _, _ in result.events)
+        written = {stream for stream, _, _ in result.events}
+        self._forget(written)
+        self.ledger.registry.forget(written)
         pending.answer(result)

@@ -10,6 +10,9 @@ is answered "recorded", exactly once. Loaded through the library's recorder-topi
 
 Its insert is one statement in autocommit, `INSERT ... SELECT FROM unnest(...) RETURNING
 notification_id`: the command's events and receipt in one implicit transaction, one round trip.
+The rows go as four arrays, one a column, in PostgreSQL's binary format (psycopg dumps them in
+C); the library's one array of a composite type was dumped field by field in Python, seven
+times the client's CPU for a group commit's batch.
 The library's insert took six (a pipeline with a nested BEGIN sync, `SET LOCAL lock_timeout`,
 `LOCK TABLE ... IN EXCLUSIVE MODE`, `NOTIFY`, the insert, COMMIT and the pipeline's exit
 syncs). The order of appends, and the NOTIFY, now come from the events table's statement
@@ -31,6 +34,7 @@ from eventsourcing.postgres import (
     PostgresAggregateRecorder, PostgresApplicationRecorder, PostgresFactory,
 )
 from eventsourcing.utils import Environment
+from psycopg import sql
 
 from ledger.infrastructure.session import SessionLimits, guarded, idle_check
 
@@ -58,17 +62,31 @@ class LedgerFactory(PostgresFactory):
         pool._check = idle_check(pool)  # type: ignore[union-attr]
 
 
+INSERT_COLUMNS = (
+    "INSERT INTO {schema}.{table} (originator_id, originator_version, topic, state) "
+    "SELECT * FROM unnest(%b::uuid[], %b::bigint[], %b::text[], %b::bytea[]) "
+    "RETURNING notification_id"
+)
+
+
 class LedgerRecorder(PostgresApplicationRecorder):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.insert_columns_statement = sql.SQL(INSERT_COLUMNS).format(
+            schema=sql.Identifier(self.datastore.schema),
+            table=sql.Identifier(self.events_table_name))
+
     def insert_events(self, stored_events: Sequence[StoredEvent],
                       **kwargs: Any) -> Sequence[int] | None:
         """All the events in one autocommit statement: atomic, ordered by the table's
         serialising trigger, one round trip."""
         if not stored_events:
             return []
-        rows = [self.construct_pg_stored_event(e.originator_id, e.originator_version, e.topic,
-                                               e.state) for e in stored_events]
+        columns = ([e.originator_id for e in stored_events],
+                   [e.originator_version for e in stored_events],
+                   [e.topic for e in stored_events], [e.state for e in stored_events])
         with self.datastore.get_connection() as conn, conn.cursor() as curs:
-            curs.execute(self.insert_events_statement, (rows,), prepare=True)
+            curs.execute(self.insert_columns_statement, columns, prepare=True)
             return [row["notification_id"] for row in curs.fetchall()]
 
     # The library's reads, without their blind retry decorator.

@@ -13,7 +13,8 @@ from ledger.commands import (
 )
 from ledger.commands.registry import ChangeStaffRoles, ReinstateStaff, RevokeTerminal, SuspendStaff
 from ledger.domain.base import Actor, Role
-from ledger.domain.registry import TerminalKind
+from ledger.config import LedgerSettings
+from ledger.domain.registry import TerminalKind, staff_stream_id
 from ledger.errors import CredentialRefused, IdempotencyConflict, InvalidInput, NotAllowed
 from ledger.identity.envelope import Signature, SignedCommand, sign
 from ledger.identity.keys import Credential
@@ -191,3 +192,38 @@ def test_each_event_names_the_verified_staff_terminal_and_key_fingerprints(floor
         "'CommandReceipt.Accepted' AND body ->> 'command_type' = 'PlaceBet'").fetchone()[0]
     assert SignedCommand.model_validate(receipt).message() == as_dealer(
         PlaceBet.model_validate(receipt["command"])).message()
+
+
+def _other_process(settings):
+    """Another process on the same database (the CLI): its own registry, no group writer."""
+    return open_ledger(LedgerSettings(database_url=settings.database_url, group_commit=False))
+
+
+def test_a_suspension_by_another_process_stops_a_dealer_the_door_holds_in_memory(
+        floor, settings, superuser):
+    assert not floor.execute(as_dealer(bet())).duplicate
+    held = floor.inner.registry.get(staff_stream_id("D-101"))
+    assert held is not None and held.active  # the door reads D-101 from memory from now on
+    with _other_process(settings) as cli:
+        admin(cli.ledger, SuspendStaff(staff_id="D-101", reason="under investigation"))
+    refused(floor, superuser, as_dealer(bet("200.00")), CredentialRefused,
+            "sent by D-101 (D-101), who is suspended (under investigation)")
+
+
+def test_a_reinstatement_by_another_process_admits_a_dealer_held_in_memory_as_suspended(
+        floor, settings, superuser):
+    admin(floor, SuspendStaff(staff_id="D-101", reason="under investigation"))
+    refused(floor, superuser, as_dealer(bet()), CredentialRefused, "who is suspended")
+    assert not floor.inner.registry.get(staff_stream_id("D-101")).active  # held as suspended
+    with _other_process(settings) as cli:
+        admin(cli.ledger, ReinstateStaff(staff_id="D-101", reason="cleared"))
+    assert not floor.execute(as_dealer(bet())).duplicate
+
+
+def test_a_terminal_revoked_by_another_process_is_refused_though_held_in_memory(
+        floor, settings, superuser):
+    assert not floor.execute(as_dealer(bet())).duplicate
+    with _other_process(settings) as cli:
+        admin(cli.ledger, RevokeTerminal(terminal_id=TERMINAL, reason="stolen"))
+    refused(floor, superuser, as_dealer(bet("200.00")), CredentialRefused,
+            f"terminal {TERMINAL} was revoked (stolen)")
