@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
+from uuid import UUID
 
 from eventsourcing.persistence import StoredEvent
 from eventsourcing.postgres import (
@@ -67,27 +68,53 @@ INSERT_COLUMNS = (
     "SELECT * FROM unnest(%b::uuid[], %b::bigint[], %b::text[], %b::bytea[]) "
     "RETURNING notification_id"
 )
+INSERT_IF_UNMOVED = (
+    "WITH moved AS (SELECT 1 FROM unnest(%b::uuid[], %b::bigint[]) AS read(id, version) "
+    "  WHERE read.version <> coalesce((SELECT max(originator_version) FROM {schema}.{table} "
+    "                                  WHERE originator_id = read.id), 0) LIMIT 1) "
+    "INSERT INTO {schema}.{table} (originator_id, originator_version, topic, state) "
+    "SELECT * FROM unnest(%b::uuid[], %b::bigint[], %b::text[], %b::bytea[]) "
+    "WHERE NOT EXISTS (SELECT FROM moved) "
+    "RETURNING notification_id"
+)
+
+
+class StreamsMoved(Exception):
+    """An insert made on condition that the streams it read were still at the versions read
+    found one that had moved on: nothing was recorded."""
 
 
 class LedgerRecorder(PostgresApplicationRecorder):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.insert_columns_statement = sql.SQL(INSERT_COLUMNS).format(
-            schema=sql.Identifier(self.datastore.schema),
-            table=sql.Identifier(self.events_table_name))
+        names = {"schema": sql.Identifier(self.datastore.schema),
+                 "table": sql.Identifier(self.events_table_name)}
+        self.insert_columns_statement = sql.SQL(INSERT_COLUMNS).format(**names)
+        self.insert_if_unmoved_statement = sql.SQL(INSERT_IF_UNMOVED).format(**names)
 
-    def insert_events(self, stored_events: Sequence[StoredEvent],
+    def insert_events(self, stored_events: Sequence[StoredEvent], *,
+                      unmoved: dict[UUID, int] | None = None,
                       **kwargs: Any) -> Sequence[int] | None:
         """All the events in one autocommit statement: atomic, ordered by the table's
-        serialising trigger, one round trip."""
+        serialising trigger, one round trip. With `unmoved` (stream: version, the streams a
+        group commit read from memory) the statement records nothing, and `StreamsMoved` is
+        raised, unless each of those streams is still at that version: the check and the
+        insert in the same round trip."""
         if not stored_events:
             return []
         columns = ([e.originator_id for e in stored_events],
                    [e.originator_version for e in stored_events],
                    [e.topic for e in stored_events], [e.state for e in stored_events])
+        statement = self.insert_columns_statement
+        if unmoved:
+            statement = self.insert_if_unmoved_statement
+            columns = (list(unmoved), list(unmoved.values()), *columns)
         with self.datastore.get_connection() as conn, conn.cursor() as curs:
-            curs.execute(self.insert_columns_statement, columns, prepare=True)
-            return [row["notification_id"] for row in curs.fetchall()]
+            curs.execute(statement, columns, prepare=True)
+            ids = [row["notification_id"] for row in curs.fetchall()]
+        if not ids:
+            raise StreamsMoved()
+        return ids
 
     # The library's reads, without their blind retry decorator.
     select_events = PostgresAggregateRecorder.select_events.__wrapped__  # type: ignore[attr-defined]
