@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 import secrets
 import statistics
 from collections.abc import Iterator
@@ -25,7 +26,8 @@ from ledger.identity.keyring import Administrator, Keyring
 from ledger.infrastructure.database import Database
 from ledger.infrastructure.roles import GroupRoles
 
-console = Console()
+console = Console() if sys.stdout.isatty() else Console(width=200)
+"""Full width when piped to a file, so no figure is cut."""
 
 
 @contextmanager

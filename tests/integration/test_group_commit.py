@@ -16,8 +16,10 @@ import threading
 from datetime import date
 from pathlib import Path
 from typing import Any
+from uuid import uuid4
 
 import pytest
+from eventsourcing.persistence import StoredEvent
 
 from ledger.application import Recorded
 from ledger.audit.verify import verify_ledger
@@ -27,11 +29,14 @@ from ledger.domain.receipt import receipt_id
 from ledger.domain.table import table_id
 from ledger.errors import LedgerError
 from ledger.group_commit import GroupWriter
+from ledger.infrastructure.recorder import StreamsMoved
 from ledger.simulation.floor import floor_plan, run_floor
 from ledger.simulation.staffing import FloorStaff
 from tests.integration.helpers import DEALER, PIT_BOSS, open_table
 from tests.integration.round_helpers import baccarat_table
-from tests.signing import ADMIN, CONSOLE, KEYRING, floor_staff, open_ledger, playing_other_days
+from tests.signing import (
+    ADMIN, CONSOLE, KEYRING, event_count, floor_staff, open_ledger, playing_other_days,
+)
 
 DAY = date(2026, 11, 22)
 SKIPPED_TOPICS = ("StaffMember", "TerminalDevice", "Registry")  # keys made per test run
@@ -216,3 +221,23 @@ def test_a_stream_a_command_only_read_is_checked_before_the_insert(settings):
         assert writer.alone == alone + 1  # the table had moved on: checked again, alone
         assert not writer.knows(table)
     assert [kind for _, _, kind in recorded.events] == ["BetPlaced", "Accepted"]
+
+
+def test_an_insert_on_condition_records_nothing_when_a_stream_it_read_has_moved(
+        settings, superuser):
+    """The batch's check and its insert are one statement: no window between them."""
+    with open_ledger(settings) as rt:
+        rt.ledger.execute(open_table("BAC-01"))
+        recorder = rt.ledger.inner.app.recorder
+        table, before = table_id("BAC-01"), event_count(superuser)
+        version = superuser.execute("SELECT max(originator_version) FROM ledger_events "
+                                    "WHERE originator_id = %s", (table,)).fetchone()[0]
+        probe = [StoredEvent(originator_id=uuid4(), originator_version=1, topic="tests:Probe",
+                             state=b"{}")]
+        with pytest.raises(StreamsMoved):
+            recorder.insert_events(probe, unmoved={table: version - 1})
+        with pytest.raises(StreamsMoved):  # a stream read as missing that now exists
+            recorder.insert_events(probe, unmoved={uuid4(): 0, table: version + 1})
+        assert event_count(superuser) == before
+        recorder.insert_events(probe, unmoved={table: version, uuid4(): 0})
+        assert event_count(superuser) == before + 1
