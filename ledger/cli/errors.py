@@ -65,3 +65,28 @@ def run_guarded(func: Callable[[], Any]) -> Any:
             raise
         err_console.print(f"[bold red]error:[/] {safe(message)}", highlight=False, soft_wrap=True)
         raise SystemExit(1) from None
+
+
+def usage_guarded(app: Callable[..., Any]) -> Any:
+    """The Typer app run so that a usage error (a missing argument, an unknown option, a word
+    where a number goes) is one red line naming the command, with exit code 1, like every other
+    refusal; Typer's own box exits 2. Returns the exit code a command asked for."""
+    import typer
+
+    from ledger.cli.common import err_console
+    from ledger.render import safe
+
+    # Click's base error, whether Typer carries Click within (0.2x) or depends on it
+    click_error = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "ClickException")
+    try:
+        return app(standalone_mode=False)
+    except typer.Abort:
+        err_console.print("[bold red]error:[/] stopped before anything was sent.", highlight=False)
+        raise SystemExit(1) from None
+    except click_error as error:
+        context = getattr(error, "ctx", None)
+        where = context.command_path if context is not None else "ledger"
+        err_console.print(f"[bold red]error:[/] {safe(where)}: {safe(error.format_message())} "
+                          f"(`{safe(where)} --help` lists what it takes)", highlight=False,
+                          soft_wrap=True)
+        raise SystemExit(1) from None

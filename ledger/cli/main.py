@@ -20,7 +20,7 @@ from ledger.cli.replay import recall, replay
 from ledger.cli.simulate import simulate
 from ledger.cli.common import console, runtime
 from ledger.render import safe
-from ledger.cli.errors import run_guarded
+from ledger.cli.errors import run_guarded, usage_guarded
 from ledger.commands import ALL_COMMANDS
 from ledger.audit.seal_check import SealReport
 from ledger.audit.verify import verify_ledger
@@ -49,6 +49,27 @@ app.command()(replay)
 app.command()(recall)
 app.command()(simulate)
 app.command("verify-bundle")(verify_bundle)
+
+
+def _version(asked: bool) -> None:
+    if asked:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            number = version("round-ledger")
+        except PackageNotFoundError:  # run from a source tree that was never installed
+            number = "unknown (not installed)"
+        console.print(f"round-ledger {number}", highlight=False)
+        raise typer.Exit()
+
+
+@app.callback()
+def ledger(
+    version: Annotated[bool, typer.Option(
+        "--version", is_eager=True, callback=_version,
+        help="Print the ledger's version and exit.")] = False,
+) -> None:
+    """The round ledger: every action at a live table, recorded as an immutable event."""
 
 
 @app.command()
@@ -154,4 +175,6 @@ def demo() -> None:
 
 
 def main() -> None:
-    run_guarded(app)
+    code = run_guarded(lambda: usage_guarded(app))
+    if isinstance(code, int) and code:
+        raise SystemExit(code)
