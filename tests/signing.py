@@ -13,6 +13,7 @@ from __future__ import annotations
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +24,7 @@ from ledger.commands.registry import REGISTRY_COMMANDS
 from ledger.config import LedgerSettings
 from ledger.domain.base import Actor, Role
 from ledger.domain.registry import TerminalKind
+from ledger.domain.shift_schedule import MACAU
 from ledger.identity.authority import NAMED_STAFF
 from ledger.identity.bootstrap import bootstrap_registry, is_bootstrapped
 from ledger.identity.envelope import SignedCommand
@@ -91,6 +93,10 @@ def open_ledger(settings: LedgerSettings | None = None) -> Iterator[Any]:
         rt.ledger = SigningLedger(rt.ledger)  # type: ignore[assignment]
         yield rt
 
+
+GAMING_DAY = datetime.now(MACAU).date()
+"""Today in Macau. A shift is opened on its gaming day (or the evening before), so a test that
+opens a shift now opens today's: no test is tied to the day it was written."""
 
 ENROLMENT_COUNT = """
 SELECT count(*) FROM ledger_event_log

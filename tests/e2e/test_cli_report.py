@@ -6,26 +6,27 @@ import csv
 import json
 
 from tests.integration.test_shift_reconciliation import _shift_with
+from tests.signing import GAMING_DAY
 
 
 def test_the_shift_report_prints_and_writes_csv_json_and_html(cli, settings, tmp_path):
     _shift_with(settings, record_fill=True)
-    result = cli("report", "shift", "--day", "2026-11-22", "--shift", "day", "--format", "csv",
+    result = cli("report", "shift", "--day", str(GAMING_DAY), "--shift", "day", "--format", "csv",
                  "--format", "json", "--format", "html", "--output", str(tmp_path))
     assert result.code == 0, result.err
     assert "BAC-R1" in result.out and "FLOOR" in result.out
-    rows = list(csv.DictReader((tmp_path / "shift-2026-11-22-day.csv").open()))
+    rows = list(csv.DictReader((tmp_path / f"shift-{GAMING_DAY}-day.csv").open()))
     floor = next(row for row in rows if row["level"] == "floor")
     assert (floor["ledger_win"], floor["accounting_win"], floor["variance"]) == (
         "50.00", "50.00", "0.00")
-    data = json.loads((tmp_path / "shift-2026-11-22-day.json").read_text())
+    data = json.loads((tmp_path / f"shift-{GAMING_DAY}-day.json").read_text())
     assert data["tables"][0]["hold_pct"] == "1.25"
-    page = (tmp_path / "shift-2026-11-22-day.html").read_text()
+    page = (tmp_path / f"shift-{GAMING_DAY}-day.html").read_text()
     assert page.startswith("<!doctype html>") and "<svg" in page and "BAC-R1" in page
     assert "http" not in page.split("<svg", 1)[0].replace('xmlns="http', "")  # self-contained
 
 
 def test_a_report_for_a_shift_that_does_not_exist_is_one_line_and_exit_1(cli):
-    result = cli("report", "shift", "--day", "2026-11-22", "--shift", "day")
+    result = cli("report", "shift", "--day", str(GAMING_DAY), "--shift", "day")
     assert result.code == 1
-    assert result.err.strip() == "error: no day shift on 2026-11-22 is in the ledger."
+    assert result.err.strip() == f"error: no day shift on {GAMING_DAY} is in the ledger."

@@ -16,7 +16,7 @@ from psycopg import sql
 from psycopg.conninfo import make_conninfo
 
 from tests.integration.test_shift_reconciliation import _shift_with
-from tests.signing import event_count
+from tests.signing import GAMING_DAY, event_count
 
 
 @pytest.fixture
@@ -48,7 +48,7 @@ def shift(settings, cli):
 
 def test_a_reader_runs_the_report_replay_recall_and_verify(cli, login, shift):
     reader = login("reader")
-    report = cli("report", "shift", "--day", "2026-11-22", "--shift", "day", url=reader)
+    report = cli("report", "shift", "--day", str(GAMING_DAY), "--shift", "day", url=reader)
     assert report.code == 0, report.err
     assert "BAC-R1" in report.out and "FLOOR" in report.out
     replay = cli("replay", "BAC-R1", "1", url=reader)

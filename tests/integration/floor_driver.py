@@ -15,7 +15,6 @@ command, so a test can keep its projections live while the shift is written.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from datetime import date
 from decimal import Decimal
 from typing import Any
 
@@ -27,8 +26,9 @@ from ledger.commands import (
 )
 from ledger.commands.shift import CloseShift, EnterDrop, OpenShift, RecordCredit, RecordFill
 from ledger.domain.base import Actor, Role
+from tests.signing import GAMING_DAY
 
-DAY = date(2026, 11, 22)
+DAY = GAMING_DAY  # the commands are stamped now: a shift opens on its gaming day
 SHIFT = "day"
 DEALER = Actor(staff_id="D-11", role=Role.DEALER)
 SUPERVISOR = Actor(staff_id="SV-3", role=Role.SUPERVISOR)

@@ -21,22 +21,21 @@ def _opened(superuser, code: str) -> int:
 def test_a_commit_whose_reply_was_lost_is_answered_recorded_not_already_recorded(
         settings, superuser):
     with open_ledger(settings) as rt:
-        app = rt.ledger.inner.app
-        real_save, lost = app.save, []
+        store = rt.ledger.inner.app.events  # where the group writer and a command alone put
+        real_put, lost = store.put, []
         command = open_table("BAC-09")
         receipt = receipt_id(command.command_id)
 
-        def commit_then_lose_the_reply(*aggregates, **kwargs):
-            recordings = real_save(*aggregates, **kwargs)
-            saved = {getattr(a, "originator_id", None) or a.id for a in aggregates}  # events
-            if not lost and receipt in saved:  # (the group writer) or aggregates (alone)
+        def commit_then_lose_the_reply(events, **kwargs):
+            recordings = real_put(events, **kwargs)
+            if not lost and receipt in {event.originator_id for event in events}:
                 # the commit reached the server; its reply did not reach us
                 lost.append(True)
                 lost_reply = psycopg.OperationalError("server closed the connection unexpectedly")
                 raise OperationalError(str(lost_reply)) from lost_reply  # as the library wraps it
             return recordings
 
-        app.save = commit_then_lose_the_reply
+        store.put = commit_then_lose_the_reply
         first = rt.ledger.execute(command)
         again = rt.ledger.execute(command)
     assert lost and first.confirmed and not first.duplicate
@@ -50,8 +49,9 @@ def test_a_command_refused_by_the_rules_is_not_retried_as_an_outage(settings, su
     with open_ledger(settings) as rt:
         rt.ledger.execute(open_table("BAC-08"))
         tries = []
-        real_save = rt.ledger.inner.app.save
-        rt.ledger.inner.app.save = lambda *a, **k: tries.append(1) or real_save(*a, **k)
+        store = rt.ledger.inner.app.events  # where the group writer and a command alone put
+        real_put = store.put
+        store.put = lambda *a, **k: tries.append(1) or real_put(*a, **k)
         with pytest.raises(WrongState, match="already open"):
             rt.ledger.execute(open_table("BAC-08"))
         assert tries == []  # refused before any save: no wait, no resend

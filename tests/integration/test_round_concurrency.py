@@ -225,15 +225,16 @@ def test_a_command_another_terminal_records_while_it_waits_in_a_batch_is_already
     command = card("BAC-01", "player", "4S", "BAC-01-shoe")
     with open_ledger(settings) as a, open_ledger(settings) as b:
         assert b.ledger.inner.writer is not None
-        real_save, saves = b.ledger.inner.app.save, []
+        store = b.ledger.inner.app.events  # where B's writer and B alone put events
+        real_put, saves = store.put, []
 
-        def a_records_it_first(*items):  # type: ignore[no-untyped-def]
-            saves.append(len(items))
+        def a_records_it_first(events, **kwargs):  # type: ignore[no-untyped-def]
+            saves.append(len(events))
             if len(saves) == 1:
                 a.ledger.execute(command)
-            return real_save(*items)
+            return real_put(events, **kwargs)
 
-        b.ledger.inner.app.save = a_records_it_first  # type: ignore[method-assign]
+        store.put = a_records_it_first  # type: ignore[method-assign]
         before = event_count(superuser) + 3  # what A records
         outcome = b.ledger.execute(command)
     assert outcome.duplicate and len(saves) == 1  # the batch's insert, refused whole

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from datetime import date
 from decimal import Decimal
 
 import pytest
 
-from tests.signing import open_ledger
+from tests.signing import GAMING_DAY, open_ledger
 from ledger.commands import (
     BurnCards, CutShoe, DealCard, OpenRound, OpenTable, PlaceBet, SettleRound, ShuffleShoe, SignInDealer,
 )
@@ -18,7 +17,7 @@ from projections.registry import select
 from projections.reports import shift_report
 from projections.runner import ProjectionRunner
 
-DAY = date(2026, 11, 22)
+DAY = GAMING_DAY
 DEALER = Actor(staff_id="D-1", role=Role.DEALER)
 SUPERVISOR = Actor(staff_id="S-1", role=Role.SUPERVISOR)
 COUNT = Actor(staff_id="C-1", role=Role.COUNT_TEAM)
@@ -120,5 +119,5 @@ def test_a_drop_counted_after_the_shift_closed_completes_its_accounting_win(sett
 
 def test_a_report_for_a_shift_that_does_not_exist_is_one_sentence(settings):
     with open_ledger(settings) as rt, rt.database.connect() as conn:
-        with pytest.raises(NotFound, match="no night shift on 2026-11-22 is in the ledger"):
+        with pytest.raises(NotFound, match=f"no night shift on {DAY} is in the ledger"):
             shift_report(conn, DAY, "night")

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import threading
-from datetime import date
+from datetime import timedelta
 from decimal import Decimal
 
 import pytest
 
-from tests.signing import open_ledger
+from tests.signing import GAMING_DAY, open_ledger
 from ledger.commands import (
     AdjustDrop, CloseShift, EnterDrop, OpenShift, RecordCredit, RecordFill, VoidSlip,
 )
@@ -19,7 +19,7 @@ from ledger.errors import InvalidInput, NotAllowed, NotFound, RuleViolation, Wro
 from tests.integration.helpers import DEALER, PIT_BOSS, open_table
 from tests.signing import event_count as table_events
 
-DAY = date(2026, 11, 22)
+DAY = GAMING_DAY
 SUPERVISOR = Actor(staff_id="S-1", role=Role.SUPERVISOR)
 COUNT = Actor(staff_id="C-1", role=Role.COUNT_TEAM)
 WHERE = dict(table="BAC-01", gaming_day=DAY, shift="day", actor=PIT_BOSS, terminal="pit-1")
@@ -121,13 +121,13 @@ def _prepared(ledger, stage: str) -> None:
          "slip 1043 was already recorded in this shift"),
         ("filled", lambda: fill(1045, "1000=1"), RuleViolation,
          "slip 1045 is out of sequence: .* the next slip of the day shift of BAC-01 on "
-         "2026-11-22 is 1044"),
+         f"{DAY} is 1044"),
         ("none", lambda: closing(), NotFound,
-         "^the day shift of BAC-01 on 2026-11-22 was never opened.$"),
+         f"^the day shift of BAC-01 on {DAY} was never opened.$"),
         ("none", lambda: fill(1, "100=1"), NotFound, "was never opened"),
         ("none", lambda: opening(table="NOPE-1"), NotFound, "table NOPE-1 does not exist"),
         ("open", lambda: opening(), WrongState,
-         "day shift of BAC-01 on 2026-11-22 is already open"),
+         f"day shift of BAC-01 on {DAY} is already open"),
         ("open", lambda: opening(shift="swing", supervisor=Actor(staff_id="D-9", role=Role.DEALER)),
          NotAllowed, "signing the opening inventory needs a supervisor or pit boss"),
         ("filled", lambda: fill(1044, "2=5"), InvalidInput,
@@ -165,7 +165,7 @@ def test_the_same_slip_sent_twice_records_once(ledger, superuser):
 def test_shifts_of_the_same_table_are_separate_streams(ledger):
     ledger.execute(opening())
     ledger.execute(opening(shift="swing"))
-    ledger.execute(opening(gaming_day=date(2026, 11, 23)))
+    ledger.execute(opening(gaming_day=DAY + timedelta(days=1)))
     ledger.execute(fill(7, "100=1", shift="swing"))
     ledger.execute(fill(1043, "100=1"))  # each shift starts its own series
     day = ledger.load(shift_id("BAC-01", DAY, "day"), "shift")
