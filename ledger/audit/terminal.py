@@ -14,6 +14,7 @@ from ledger.render import safe
 from ledger.audit.recall import Recall
 from ledger.audit.replay import CardView, HandView, RoundReplay, Verdict
 from ledger.audit.check import BetLine
+from ledger.audit.outcome import describe_outcome
 
 SUITS = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
 RED = frozenset("HD")
@@ -140,7 +141,8 @@ def _render_verdict(replay: RoundReplay, console: Console) -> None:
 
 
 def render_recall(recall: Recall, console: Console) -> None:
-    table = Table(title=f"Table {recall.table}: last {len(recall.rounds)} rounds",
+    count = len(recall.rounds)
+    table = Table(title=f"Table {recall.table}: last {count} round{'' if count == 1 else 's'}",
                   title_justify="left", show_lines=True)
     for column in ("round", "status", "hands", "stakes", "returned", "paid", "commission",
                    "house win", "jackpot"):
@@ -151,8 +153,10 @@ def render_recall(recall: Recall, console: Console) -> None:
             f"{hand.label}: {' '.join(card.card for card in hand.cards)}"
             + (f" ({hand.value})" if hand.value else "") for hand in played.hands)
         when = f"{played.opened_at:%Y-%m-%d %H:%M}" if played.opened_at else ""
+        said = describe_outcome(played.outcome)
         table.add_row(
-            f"{played.number}\n{when}", played.status, hands or "-", _money(played.stakes),
+            f"{played.number}\n{when}", played.status + (f"\n{safe(said)}" if said else ""),
+            hands or "-", _money(played.stakes),
             _money(played.returned), _money(played.payouts), _money(played.commission),
             _money(played.house_win),
             "\n".join(f"box {p.box} {p.category} {_money(p.amount)}"

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Annotated, cast
+from typing import Annotated, Any, cast
 
 import typer
 from rich.table import Table as RichTable
 
+from ledger.audit.outcome import describe_outcome
 from ledger.cli.common import console, runtime, send
 from ledger.render import safe
 from ledger.commands import (
@@ -144,22 +145,22 @@ def show(table: Code, number: Annotated[int | None, typer.Argument(help="Round n
         n = number or owner.round_count
         round_ = cast(Round, rt.ledger.load(round_id(table_id(code), n), f"round {n} of {code}"))
     console.print(f"[bold]{round_.label}[/] {round_.game} {round_.rule_set}: {round_.phase}")
+    said = describe_outcome(getattr(round_, "outcome", None))
+    if said:
+        console.print(f"result: {safe(said)}", highlight=False)
     cards = RichTable("to", "card", "face", "shoe pos", title="cards")
     for c in round_.cards:
         cards.add_row(c.to, str(c.card), "up" if c.face_up else "down", str(c.shoe_position))
     console.print(cards)
     results = RichTable("box", "spot", "player", "stake", "outcome", "returned", "payout",
                         "commission", title="bets")
-    settled = {(r.box, r.spot, r.player): r for r in round_.results}
-    for b in round_.bets:
-        r = settled.get((b.box, b.spot, b.player))
+    unmatched = list(round_.results)
+    for b in round_.bets:  # each bet with its own result, taken once
+        r = _result_of(b, unmatched)
         results.add_row(str(b.box), b.spot, b.player or "-", str(b.amount),
                         *(map(str, (r.outcome.value, r.returned, r.payout, r.commission))
                           if r else ("-", "-", "-", "-")))
-    placed = {(b.box, b.spot, b.player) for b in round_.bets}
-    for r in round_.results:  # settled without a bet placed: the Stud Poker raise
-        if (r.box, r.spot, r.player) in placed:
-            continue
+    for r in unmatched:  # settled without a bet placed: the Stud Poker raise
         results.add_row(str(r.box), r.spot, r.player or "-", str(r.stake), r.outcome.value,
                         str(r.returned), str(r.payout), str(r.commission))
     console.print(results)
@@ -170,3 +171,16 @@ def show(table: Code, number: Annotated[int | None, typer.Argument(help="Round n
     for adj in round_.adjustments:
         console.print(f"adjustment: box {adj['box']} {safe(adj['spot'])} {adj['amount']} "
                       f"({safe(adj['reason'])})", highlight=False)
+
+
+def _result_of(bet: Any, unmatched: list[Any]) -> Any | None:
+    """The settled result of `bet`, removed from `unmatched`: the same box, spot and player, or
+    the same box and spot settled without the player's name (a Stud Poker ante)."""
+    for same_player in (True, False):
+        for result in unmatched:
+            if (result.box, result.spot) == (bet.box, bet.spot) and (
+                    result.player == bet.player if same_player else None in (result.player,
+                                                                             bet.player)):
+                unmatched.remove(result)
+                return result
+    return None

@@ -69,6 +69,7 @@ def test_a_baccarat_coup_through_the_cli(cli, superuser, as_staff):
     }
     shown = ok(cli, "round", "show", "BAC-01")
     assert "settled" in shown and "50.00" in shown and "1100.00" in shown
+    assert "result: banker wins, player 3 banker 4" in shown  # round show says who won
     assert "13 out, 403 left" in ok(cli, "shoe", "show", "BAC-01")  # 8 burned, 5 dealt
 
 

@@ -95,6 +95,9 @@ def test_stud_a_complete_round_typed_at_the_cli_royal_flush_at_the_rule_sets_odd
     shown = ok(cli("round", "show", code))
     assert rules in shown and "settled" in shown
     assert "raise" in shown and raise_payout in shown
+    cells = [[cell.strip() for cell in line.split("│")] for line in shown.splitlines()]
+    assert [row[2] for row in cells if len(row) > 3 and row[1] == "1"] == [
+        "ante", "jackpot", "raise"]  # each bet once: the ante settled without its player too
     assert "jackpot: box 1 royal_flush 200000.00" in shown
     [hit] = recorded(superuser, "JackpotPool.JackpotHit")
     assert (hit["prize"], hit["paid_by_pool"], hit["paid_by_house"]) == (
