@@ -30,3 +30,15 @@ def test_a_report_for_a_shift_that_does_not_exist_is_one_line_and_exit_1(cli):
     result = cli("report", "shift", "--day", str(GAMING_DAY), "--shift", "day")
     assert result.code == 1
     assert result.err.strip() == f"error: no day shift on {GAMING_DAY} is in the ledger."
+
+
+
+def test_a_table_piped_to_a_file_is_printed_whole_not_cut_at_80_columns(cli, settings):
+    """Piped (no terminal, no COLUMNS), Rich squeezed every table into 80 columns: a hold of
+    253.00 showed as '253.', headings broke over lines. Recall's table is wider than 80."""
+    _shift_with(settings, record_fill=True)
+    result = cli("recall", "BAC-R1", extra_env={"COLUMNS": None})
+    assert result.code == 0, result.err
+    assert "…" not in result.out, result.out
+    heading = next(line for line in result.out.splitlines() if "round" in line and "status" in line)
+    assert "house win" in heading and "commission" in heading, result.out
