@@ -6,9 +6,7 @@ settings name, where from is the terminal credential, and the registry says what
 
 from __future__ import annotations
 
-import os
 import signal
-import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -16,27 +14,15 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
 
 from ledger.bootstrap import Runtime, open_ledger
 from ledger.commands import Command
 from ledger.identity.credentials import acting
 from ledger.identity.envelope import SignedCommand, sign
 from ledger.identity.keys import Credential
+from ledger.cli.console import console, err_console
 from ledger.render import safe
 
-def _console(stderr: bool = False) -> Console:
-    """Rich's console; piped to a file or another program (no terminal, no COLUMNS) it is wide
-    enough for any table, where Rich would cut every line at 80 columns."""
-    stream = sys.stderr if stderr else sys.stdout
-    if stream.isatty() or os.environ.get("COLUMNS"):
-        return Console(stderr=stderr)
-    return Console(stderr=stderr, width=PIPED_WIDTH)
-
-
-PIPED_WIDTH = 400
-console = _console()
-err_console = _console(stderr=True)
 
 CosignerOption = Annotated[
     list[Path] | None,

@@ -5,16 +5,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-import psycopg
-from eventsourcing.persistence import OperationalError as LibraryOperationalError
-from eventsourcing.persistence import ProgrammingError as LibraryProgrammingError
-from pydantic import ValidationError
-
 from ledger.errors import LedgerError, PrivilegeMissing, describe_validation_error, first_line
 
 
 def one_line(error: BaseException) -> str | None:
     """The sentence for an expected error, or None for a bug (which should show its trace)."""
+    # here, not at the top: `ledger --help` never meets a database error
+    from eventsourcing.persistence import OperationalError as LibraryOperationalError
+    from pydantic import ValidationError
+
     if isinstance(error, PrivilegeMissing):
         return _denied_sentence(error.message)
     if isinstance(error, LedgerError):
@@ -32,6 +31,9 @@ def one_line(error: BaseException) -> str | None:
 def _permission_denied(error: BaseException) -> str | None:
     """The server's 'permission denied', raw or wrapped by the event store library, as one
     sentence naming what was refused and the group role that may do it."""
+    import psycopg
+    from eventsourcing.persistence import ProgrammingError as LibraryProgrammingError
+
     seen: list[BaseException] = [error]
     while seen:
         link = seen.pop()
@@ -54,7 +56,7 @@ def _denied_sentence(server_says: str) -> str:
 
 
 def run_guarded(func: Callable[[], Any]) -> Any:
-    from ledger.cli.common import err_console
+    from ledger.cli.console import err_console
     from ledger.render import safe
 
     try:
@@ -73,7 +75,7 @@ def usage_guarded(app: Callable[..., Any]) -> Any:
     refusal; Typer's own box exits 2. Returns the exit code a command asked for."""
     import typer
 
-    from ledger.cli.common import err_console
+    from ledger.cli.console import err_console
     from ledger.render import safe
 
     # Click's base error, whether Typer carries Click within (0.2x) or depends on it
@@ -84,6 +86,8 @@ def usage_guarded(app: Callable[..., Any]) -> Any:
         err_console.print("[bold red]error:[/] stopped before anything was sent.", highlight=False)
         raise SystemExit(1) from None
     except click_error as error:
+        if type(error).__name__ == "NoArgsIsHelpError":  # `ledger db`: its help, shown above
+            return 0
         context = getattr(error, "ctx", None)
         where = context.command_path if context is not None else "ledger"
         err_console.print(f"[bold red]error:[/] {safe(where)}: {safe(error.format_message())} "

@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 
 from ledger.cards import format_cards, parse_cards
-from ledger.cli.common import console
+from ledger.cli.console import console
 from ledger.errors import InvalidInput
 
 

@@ -1,59 +1,114 @@
-"""`ledger`: the admin commands of the round ledger."""
+"""`ledger`: the admin commands of the round ledger.
+
+The command tree is listed here with each command's one-line help, and a command's module is
+imported only when that command runs (`Deferred`): `ledger --help` imports no database
+client, no event store and no rules, and `ledger round bet` imports what a round needs, not
+the replay page or the simulator. The commands are listed in the order of a shift: setting
+up, the floor, surveillance, accounting, then the ledger's own upkeep.
+"""
 
 from __future__ import annotations
 
-import json
-import sys
-from pathlib import Path
-from typing import Annotated
+from importlib import import_module
+from typing import Annotated, Any
 
 import typer
+from typer.core import TyperCommand, TyperGroup
 
-from ledger.bootstrap import open_ledger, trusted_seal_keys
-from ledger.cli import (
-    db, events, jackpot, projections, report, round, seal, shift, shoe, table,
-)
-from ledger.cli.registry import keys, staff, terminals
-from ledger.cli.evidence import export, verify_bundle
-from ledger.cli.hand import hand
-from ledger.cli.replay import recall, replay
-from ledger.cli.simulate import simulate
-from ledger.cli.common import console, runtime
-from ledger.render import safe
 from ledger.cli.errors import run_guarded, usage_guarded
-from ledger.commands import ALL_COMMANDS
-from ledger.audit.seal_check import SealReport
-from ledger.audit.verify import verify_ledger
+
+COMMANDS: tuple[tuple[str, str, str], ...] = (
+    # setting up
+    ("db", "ledger.cli.db:app", "Create the database and see where it stands."),
+    ("key", "ledger.cli.registry:keys", "Make a key pair; show a key's public half."),
+    ("staff", "ledger.cli.registry:staff",
+     "Enrol, suspend, reinstate staff; change roles and keys."),
+    ("terminal", "ledger.cli.registry:terminals", "Register and revoke terminals and devices."),
+    # the floor, in the order a shift runs
+    ("table", "ledger.cli.table:app", "Open and close tables; dealers in and out."),
+    ("shift", "ledger.cli.shift:app",
+     "A table's shift: opening and closing inventories, fill and credit slips, the drop."),
+    ("shoe", "ledger.cli.shoe:app", "Shuffle, cut, burn and close shoes."),
+    ("round", "ledger.cli.round:app", "Record a round: bets, cards, decisions, settlement."),
+    ("jackpot", "ledger.cli.jackpot:app", "Progressive jackpot pools."),
+    ("ingest", "ledger.cli.checks:ingest",
+     "Record the signed commands of a JSON-lines file; report each line accepted or rejected."),
+    # surveillance
+    ("replay", "ledger.cli.replay:replay",
+     'Rebuild a round from the event store and check it; exit 1 on DISCREPANCY.'),
+    ("recall", "ledger.cli.replay:recall",
+     "The last rounds of a table, with hands, results and payouts, from the event store."),
+    ("hand", "ledger.cli.hand:hand",
+     "Evaluate cards under a game's rules: a poker hand, a baccarat coup, a Fortune 8 card."),
+    ("events", "ledger.cli.events:app", "Read the stored events."),
+    ("export", "ledger.cli.evidence:export",
+     "Evidence for a dispute, as one file anyone can check."),
+    ("verify-bundle", "ledger.cli.evidence:verify_bundle",
+     'Check a bundle with no database: MATCH (exit 0), DISCREPANCY (1) or TAMPERED (2).'),
+    # accounting
+    ("report", "ledger.cli.report:app", "Shift reports and reconciliation."),
+    # the ledger's upkeep
+    ("verify", "ledger.cli.checks:verify",
+     "Check the whole ledger: hash chains, versions, shoes, money, pools, projections."),
+    ("projections", "ledger.cli.projections:app", "Keep the read models live, and rebuild them."),
+    ("seal", "ledger.cli.seal:app",
+     "Seal the global order: signed checkpoints, and their witness."),
+    ("schema", "ledger.cli.checks:schema",
+     "Print the JSON Schema of every command a terminal can send."),
+    ("simulate", "ledger.cli.simulate:simulate",
+     'Simulate a shift on a floor of tables of every game, as dealer terminals would send it.'),
+    ("demo", "ledger.cli.checks:demo",
+     "Run the ledger end to end on the configured (or embedded) database."),
+)
+"""(name, where it is defined, its one-line help): `tests/unit/test_cli_tree.py` checks that
+each help here is the command's own."""
+
+def load(name: str, target: str) -> Any:
+    """The click command `name` for `module:attribute`, a Typer group or a command function,
+    as Typer builds it inside `ledger` (no shell-completion options of its own)."""
+    module, _, attribute = target.partition(":")
+    found = getattr(import_module(module), attribute)
+    holder = typer.Typer(add_completion=False)
+    holder.callback()(lambda: None)  # a group always, whose one command is the one wanted
+    if isinstance(found, typer.Typer):
+        holder.add_typer(found, name=name)
+    else:
+        holder.command(name)(found)
+    return typer.main.get_command(holder).commands[name]  # type: ignore[attr-defined]
+
+
+class Deferred(TyperCommand):
+    """A command listed by name and help, its module imported when it is run."""
+
+    def __init__(self, name: str, target: str, help: str) -> None:
+        super().__init__(name=name, help=help, short_help=help)
+        self.target = target
+
+    def make_context(self, info_name: str | None, args: list[str], parent: Any = None,
+                     **extra: Any) -> Any:
+        return load(self.name or "", self.target).make_context(info_name, args, parent=parent, **extra)
+
+
+class LazyGroup(TyperGroup):
+    def __init__(self, **attrs: Any) -> None:
+        super().__init__(**attrs)
+        for name, target, help in COMMANDS:
+            self.commands.setdefault(name, Deferred(name, target, help))
+
 
 app = typer.Typer(
     help="The round ledger: every action at a live table, recorded as an immutable event.",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
+    cls=LazyGroup,
 )
-app.add_typer(db.app, name="db")
-app.add_typer(keys, name="key")
-app.add_typer(staff, name="staff")
-app.add_typer(terminals, name="terminal")
-app.add_typer(table.app, name="table")
-app.add_typer(events.app, name="events")
-app.add_typer(projections.app, name="projections")
-app.add_typer(seal.app, name="seal")
-app.add_typer(export, name="export")
-app.add_typer(round.app, name="round")
-app.add_typer(shoe.app, name="shoe")
-app.add_typer(jackpot.app, name="jackpot")
-app.add_typer(report.app, name="report")
-app.add_typer(shift.app, name="shift")
-app.command()(hand)
-app.command()(replay)
-app.command()(recall)
-app.command()(simulate)
-app.command("verify-bundle")(verify_bundle)
 
 
 def _version(asked: bool) -> None:
     if asked:
         from importlib.metadata import PackageNotFoundError, version
+
+        from ledger.cli.console import console
 
         try:
             number = version("round-ledger")
@@ -70,108 +125,6 @@ def ledger(
         help="Print the ledger's version and exit.")] = False,
 ) -> None:
     """The round ledger: every action at a live table, recorded as an immutable event."""
-
-
-@app.command()
-def verify(
-    projections: Annotated[bool, typer.Option(
-        "--projections/--no-projections",
-        help="Also compare each projection with a rebuild from the events.")] = True,
-) -> None:
-    """Check the whole ledger: hash chains, versions, shoes, money, pools, projections.
-
-    Exit 1 on any failure, each one named."""
-    with open_ledger() as rt, rt.database.connect(long=True) as conn:
-        report = verify_ledger(conn, projections=projections,
-                               seal_keys=trusted_seal_keys(rt.settings),
-                               witness_root=rt.settings.witness_root)
-    print_seal(report.seal)
-    chains = report.chains
-    for chain_break in chains.breaks:
-        console.print(f"[red]BREAK[/] {safe(chain_break)}", highlight=False)
-    verdict = "[green]all chains hold[/]" if chains.ok else f"[red]{len(chains.breaks)} break(s)[/]"
-    console.print(f"{chains.streams} streams, {chains.events} events: {verdict}")
-    for failure in report.failures:
-        console.print(f"[red]FAIL[/] {failure.check}: {safe(failure)}", highlight=False,
-                      soft_wrap=True)
-    for note in report.notes:
-        console.print(f"[yellow]note[/] {safe(note)}", highlight=False, soft_wrap=True)
-    checked = ", ".join(f"{count} {what}" for what, count in report.checked.items())
-    outcome = ("[green]all hold[/]" if not report.failures
-               else f"[red]{len(report.failures)} failure(s)[/]")
-    console.print(f"checked {checked}: {outcome}", highlight=False)
-    if not report.ok:
-        raise typer.Exit(1)
-
-
-def print_seal(seal: SealReport | None) -> None:
-    if seal is None:
-        return
-    for problem in seal.problems:
-        console.print(f"[red]SEAL[/] {safe(problem)}", highlight=False, soft_wrap=True)
-    for note in seal.notes:
-        console.print(f"[yellow]note[/] {safe(note)}", highlight=False, soft_wrap=True)
-    verdict = "[green]holds[/]" if not seal.problems else f"[red]{len(seal.problems)} problem(s)[/]"
-    console.print(f"seal: {seal.checkpoints} signed checkpoint(s), {seal.sealed:,} events "
-                  f"verified under them, {seal.unsealed:,} events not yet sealed: {verdict}",
-                  highlight=False)
-
-
-@app.command()
-def schema(
-    output: Annotated[Path | None, typer.Option(help="Write to this file.")] = None,
-) -> None:
-    """Print the JSON Schema of every command a terminal can send."""
-    schemas = {
-        cls.model_fields["command"].default: cls.model_json_schema() for cls in ALL_COMMANDS
-    }
-    text = json.dumps(schemas, indent=2)
-    if output:
-        output.write_text(text + "\n")
-    else:
-        sys.stdout.write(text + "\n")
-
-
-@app.command()
-def ingest(
-    file: Annotated[Path, typer.Argument(help="JSON lines, one command each.", exists=True,
-                                         dir_okay=False, readable=True)],
-    vouch: Annotated[bool, typer.Option(
-        "--vouch", help="Sign unsigned lines under your and this terminal's credentials; they "
-        "are recorded as vouched for by you, never as whoever the line names.")] = False,
-) -> None:
-    """Record the signed commands of a JSON-lines file; report each line accepted or rejected."""
-    from ledger.identity.credentials import acting
-    from ledger.ingest import LineStatus, Voucher, ingest_lines
-
-    counts = {status: 0 for status in LineStatus}
-    with runtime() as rt, file.open("rb") as lines:
-        voucher = None
-        if vouch:
-            staff_key, terminal_key = acting(rt.settings)
-            voucher = Voucher(terminal_key, staff_key, file.name)
-        for result in ingest_lines(rt.ledger, lines, voucher):
-            counts[result.status] += 1
-            if result.status is LineStatus.BLANK:
-                continue
-            colour = {"accepted": "green", "duplicate": "yellow", "rejected": "red"}[result.status]
-            console.print(f"line {result.number}: [{colour}]{result.status}[/] {safe(result.detail)}",
-                          highlight=False, soft_wrap=True)
-    console.print(
-        f"{counts[LineStatus.ACCEPTED]} accepted, {counts[LineStatus.DUPLICATE]} already recorded, "
-        f"{counts[LineStatus.REJECTED]} rejected"
-    )
-    if counts[LineStatus.REJECTED]:
-        raise typer.Exit(1)
-
-
-@app.command()
-def demo() -> None:
-    """Run the ledger end to end on the configured (or embedded) database."""
-    from ledger.demo import run_demo
-
-    if not run_demo(console):
-        raise typer.Exit(1)
 
 
 def main() -> None:

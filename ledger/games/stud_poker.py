@@ -129,12 +129,24 @@ def _values(ranks: tuple[int, ...], flush: bool) -> tuple[tuple[HandValue, ...],
 
 # A multiset of ranks sums to a unique number in base 5 (no rank appears more than 4 times).
 _WEIGHT = tuple(5 ** (rank - 2) if rank >= 2 else 0 for rank in range(15))
-_PATTERNS: dict[int, tuple[tuple[HandValue, ...], int, tuple[HandValue, ...] | None]] = {}
-for _ranks in combinations_with_replacement(range(14, 1, -1), HAND_SIZE):
-    if max(Counter(_ranks).values()) <= 4:
-        _plain, _shift = _values(_ranks, flush=False)
-        _flush = _values(_ranks, flush=True)[0] if len(set(_ranks)) == HAND_SIZE else None
-        _PATTERNS[sum(_WEIGHT[rank] for rank in _ranks)] = (_plain, _shift, _flush)
+Patterns = dict[int, tuple[tuple[HandValue, ...], int, tuple[HandValue, ...] | None]]
+_PATTERNS: Patterns = {}
+
+
+def _patterns() -> Patterns:
+    """Every rank pattern's values, made on the first hand valued (a seventh of a second: not
+    at import, which every `ledger` command pays, most of them never valuing a hand). Made
+    whole, then published in one assignment, so no thread sees half of it."""
+    global _PATTERNS
+    if not _PATTERNS:
+        made: Patterns = {}
+        for ranks in combinations_with_replacement(range(14, 1, -1), HAND_SIZE):
+            if max(Counter(ranks).values()) <= 4:
+                plain, shift = _values(ranks, flush=False)
+                flush = _values(ranks, flush=True)[0] if len(set(ranks)) == HAND_SIZE else None
+                made[sum(_WEIGHT[rank] for rank in ranks)] = (plain, shift, flush)
+        _PATTERNS = made
+    return _PATTERNS
 
 # Per card (index rank * 4 + suit): its rank's weight above bit 64, its own bit below. One sum
 # of five gives the rank pattern and the set of cards, four bits per rank so that a rank's
@@ -161,7 +173,7 @@ def evaluate(cards: Iterable[Card] | str) -> HandValue:
         total = (_CARD[a.rank * 4 + suit] + _CARD[b.rank * 4 + b.suit]
                  + _CARD[c.rank * 4 + c.suit] + _CARD[d.rank * 4 + d.suit]
                  + _CARD[e.rank * 4 + e.suit])
-        plain, shift, flush = _PATTERNS[total >> 64]
+        plain, shift, flush = (_PATTERNS or _patterns())[total >> 64]
     except (ValueError, TypeError, AttributeError, IndexError, KeyError):
         raise _not_a_hand(cards) from None
     mask = total & _CARD_BITS

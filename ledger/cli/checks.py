@@ -1,0 +1,118 @@
+"""The top-level commands of `ledger` that are not a group: verify, schema, ingest, demo.
+
+Loaded only when one of them runs (`ledger.cli.main` lists them without importing this).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from ledger.audit.seal_check import SealReport
+from ledger.audit.verify import verify_ledger
+from ledger.bootstrap import open_ledger, trusted_seal_keys
+from ledger.cli.common import console, runtime
+from ledger.commands import ALL_COMMANDS
+from ledger.render import safe
+
+
+def verify(
+    projections: Annotated[bool, typer.Option(
+        "--projections/--no-projections",
+        help="Also compare each projection with a rebuild from the events.")] = True,
+) -> None:
+    """Check the whole ledger: hash chains, versions, shoes, money, pools, projections.
+
+    Exit 1 on any failure, each one named."""
+    with open_ledger() as rt, rt.database.connect(long=True) as conn:
+        report = verify_ledger(conn, projections=projections,
+                               seal_keys=trusted_seal_keys(rt.settings),
+                               witness_root=rt.settings.witness_root)
+    print_seal(report.seal)
+    chains = report.chains
+    for chain_break in chains.breaks:
+        console.print(f"[red]BREAK[/] {safe(chain_break)}", highlight=False)
+    verdict = "[green]all chains hold[/]" if chains.ok else f"[red]{len(chains.breaks)} break(s)[/]"
+    console.print(f"{chains.streams} streams, {chains.events} events: {verdict}")
+    for failure in report.failures:
+        console.print(f"[red]FAIL[/] {failure.check}: {safe(failure)}", highlight=False,
+                      soft_wrap=True)
+    for note in report.notes:
+        console.print(f"[yellow]note[/] {safe(note)}", highlight=False, soft_wrap=True)
+    checked = ", ".join(f"{count} {what}" for what, count in report.checked.items())
+    outcome = ("[green]all hold[/]" if not report.failures
+               else f"[red]{len(report.failures)} failure(s)[/]")
+    console.print(f"checked {checked}: {outcome}", highlight=False)
+    if not report.ok:
+        raise typer.Exit(1)
+
+
+def print_seal(seal: SealReport | None) -> None:
+    if seal is None:
+        return
+    for problem in seal.problems:
+        console.print(f"[red]SEAL[/] {safe(problem)}", highlight=False, soft_wrap=True)
+    for note in seal.notes:
+        console.print(f"[yellow]note[/] {safe(note)}", highlight=False, soft_wrap=True)
+    verdict = "[green]holds[/]" if not seal.problems else f"[red]{len(seal.problems)} problem(s)[/]"
+    console.print(f"seal: {seal.checkpoints} signed checkpoint(s), {seal.sealed:,} events "
+                  f"verified under them, {seal.unsealed:,} events not yet sealed: {verdict}",
+                  highlight=False)
+
+
+def schema(
+    output: Annotated[Path | None, typer.Option(help="Write to this file.")] = None,
+) -> None:
+    """Print the JSON Schema of every command a terminal can send."""
+    schemas = {
+        cls.model_fields["command"].default: cls.model_json_schema() for cls in ALL_COMMANDS
+    }
+    text = json.dumps(schemas, indent=2)
+    if output:
+        output.write_text(text + "\n")
+    else:
+        sys.stdout.write(text + "\n")
+
+
+def ingest(
+    file: Annotated[Path, typer.Argument(help="JSON lines, one command each.", exists=True,
+                                         dir_okay=False, readable=True)],
+    vouch: Annotated[bool, typer.Option(
+        "--vouch", help="Sign unsigned lines under your and this terminal's credentials; they "
+        "are recorded as vouched for by you, never as whoever the line names.")] = False,
+) -> None:
+    """Record the signed commands of a JSON-lines file; report each line accepted or rejected."""
+    from ledger.identity.credentials import acting
+    from ledger.ingest import LineStatus, Voucher, ingest_lines
+
+    counts = {status: 0 for status in LineStatus}
+    with runtime() as rt, file.open("rb") as lines:
+        voucher = None
+        if vouch:
+            staff_key, terminal_key = acting(rt.settings)
+            voucher = Voucher(terminal_key, staff_key, file.name)
+        for result in ingest_lines(rt.ledger, lines, voucher):
+            counts[result.status] += 1
+            if result.status is LineStatus.BLANK:
+                continue
+            colour = {"accepted": "green", "duplicate": "yellow", "rejected": "red"}[result.status]
+            console.print(f"line {result.number}: [{colour}]{result.status}[/] {safe(result.detail)}",
+                          highlight=False, soft_wrap=True)
+    console.print(
+        f"{counts[LineStatus.ACCEPTED]} accepted, {counts[LineStatus.DUPLICATE]} already recorded, "
+        f"{counts[LineStatus.REJECTED]} rejected"
+    )
+    if counts[LineStatus.REJECTED]:
+        raise typer.Exit(1)
+
+
+def demo() -> None:
+    """Run the ledger end to end on the configured (or embedded) database."""
+    from ledger.demo import run_demo
+
+    if not run_demo(console):
+        raise typer.Exit(1)
