@@ -110,6 +110,18 @@ class _Batch:
             self.staged[aggregate.id] = aggregate
 
 
+def _expected(read: dict[UUID, int], batch: list[_Pending]) -> dict[UUID, int] | None:
+    """Every stream the batch read from memory and every registry stream its commands were
+    admitted on, at the version read; None when two commands read one stream at two versions
+    (one of them is stale: the batch is checked by a query first)."""
+    expected = dict(read)
+    for pending in batch:
+        for stream, version in pending.registry.items():
+            if expected.setdefault(stream, version) != version:
+                return None
+    return expected
+
+
 class GroupWriter:
     """The one thread that records the commands `Ledger.execute` hands it."""
 
@@ -221,20 +233,16 @@ class GroupWriter:
             view.keep(aggregates)
             staged.append((pending, events))
         read = {i: v for i, v in view.read.items() if i not in view.staged}
-        unmoved = dict(read)
-        for pending in batch:
-            for stream, version in pending.registry.items():
-                if unmoved.setdefault(stream, version) != version:
-                    unmoved = {}  # two reads of one stream at two versions: asked first
-                    break
+        unmoved = _expected(read, batch)
         checked = False  # every stream and registry read of the batch found unmoved
         if staged and unmoved:
             try:  # the check and the insert in one round trip
                 alone = self._commit(view, staged, unmoved) + alone
             except StreamsMoved:  # nothing recorded: which moved is asked below
                 pass
-            else:
-                staged, checked = [], True
+            else:  # recorded: the check held (a refused insert or a lost one checked nothing)
+                checked = all(pending.result is not None for pending, _ in staged)
+                staged = []
         if staged or (alone and not checked):
             staged, alone = self._check(view, batch, read, staged, alone)
         if staged:

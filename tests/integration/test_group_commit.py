@@ -28,7 +28,10 @@ from ledger.config import LedgerSettings
 from ledger.domain.receipt import receipt_id
 from ledger.domain.table import table_id
 from ledger.errors import LedgerError
-from ledger.group_commit import GroupWriter
+from ledger.application import Sent
+from ledger.domain.registry import staff_stream_id
+from ledger.group_commit import GroupWriter, _Pending
+from ledger.identity.registry_cache import RegistryMoved
 from ledger.infrastructure.recorder import StreamsMoved
 from ledger.simulation.floor import floor_plan, run_floor
 from ledger.simulation.staffing import FloorStaff
@@ -241,3 +244,26 @@ def test_an_insert_on_condition_records_nothing_when_a_stream_it_read_has_moved(
         assert event_count(superuser) == before
         recorder.insert_events(probe, unmoved={table: version, uuid4(): 0})
         assert event_count(superuser) == before + 1
+
+
+def test_a_command_admitted_on_a_stale_registry_read_is_not_recorded_whatever_its_batch_holds(
+        settings, superuser):
+    """Two commands of one batch admitted on one registry stream at two versions: the one on
+    the stale version is sent back to the door, and no later command's reads can stand in for
+    the check of the earlier ones (the review's case: the check once kept only the last)."""
+    with open_ledger(settings) as rt:
+        rt.ledger.execute(open_table("BAC-00"))  # enrols PB-7 and the pit's terminal
+        writer: GroupWriter = rt.ledger.inner.writer
+        staff = staff_stream_id("PB-7")
+        version = superuser.execute("SELECT max(originator_version) FROM ledger_events WHERE "
+                                    "originator_id = %s", (staff,)).fetchone()[0]
+        other = uuid4()  # a registry stream nobody wrote, read as missing
+        stale, fresh, last = (_Pending(open_table(code), None, Sent(), registry)
+                              for code, registry in (("BAC-01", {staff: version - 1}),
+                                                     ("BAC-02", {staff: version}),
+                                                     ("BAC-03", {other: 0})))
+        before = event_count(superuser)
+        writer._record([stale, fresh, last])  # as the writer thread takes a batch
+    assert isinstance(stale.error, RegistryMoved) and stale.result is None
+    assert fresh.result is not None and last.result is not None  # recorded, alone
+    assert event_count(superuser) == before + 4  # two tables opened, each with its receipt
