@@ -228,7 +228,7 @@ def test_a_stream_a_command_only_read_is_checked_before_the_insert(settings):
 
 def test_an_insert_on_condition_records_nothing_when_a_stream_it_read_has_moved(
         settings, superuser):
-    """The batch's check and its insert are one statement: no window between them."""
+    """The batch's check and its insert are one statement, one round trip."""
     with open_ledger(settings) as rt:
         rt.ledger.execute(open_table("BAC-01"))
         recorder = rt.ledger.inner.app.recorder
