@@ -83,9 +83,10 @@ class Writer(Protocol):
     (`ledger.group_commit.GroupWriter`)."""
 
     def record(self, command: Command, signed: SignedCommand | None, sent: Sent,
-               registry: dict[UUID, int] | None = None) -> Recorded: ...
-    """`registry`: the registry streams the door read from memory, at the versions it saw;
-    the writer raises `RegistryMoved` when one has moved on, and nothing is recorded."""
+               registry: dict[UUID, int] | None = None) -> Recorded:
+        """`registry`: the registry streams the door read from memory, at the versions it saw;
+        the writer raises `RegistryMoved` when one has moved on, and nothing is recorded."""
+        ...
 
 
 class Ledger:

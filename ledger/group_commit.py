@@ -18,7 +18,7 @@ each caller:
   records nothing if one moved, `StreamsMoved`: then one query names which), so the check costs
   no round trip; a stale one is forgotten and the batch's commands go alone.
 - **The registry in memory.** The door read the sender's and terminal's registry streams from
-  memory (`ledger.identity.registry_cache`); their versions are checked in the same query as
+  memory (`ledger.identity.registry_cache`); their versions are checked by the insert with
   the streams read, for every command of the batch. A command whose registry moved on is not
   recorded: its caller admits it again on the fresh registry (`RegistryMoved`), and the batch's
   other commands go alone.
@@ -277,7 +277,7 @@ class GroupWriter:
         versions); returns the commands to record alone instead."""
         try:
             # the event store itself: `Application.save` checks each event against a runtime
-            # protocol, a tenth of the writer's time for nothing the writer does not know
+            # protocol, about 3% of the writer's time, for events the writer made itself
             self.ledger.app.events.put([event for _, events in staged for event in events],
                                        unmoved=unmoved)
         except StreamsMoved:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NoReturn
 
 from ledger.errors import LedgerError, PrivilegeMissing, describe_validation_error, first_line
 
@@ -56,17 +56,22 @@ def _denied_sentence(server_says: str) -> str:
 
 
 def run_guarded(func: Callable[[], Any]) -> Any:
-    from ledger.cli.console import err_console
-    from ledger.render import safe
-
     try:
         return func()
     except Exception as error:  # the edge: anything we can name becomes one line
         message = one_line(error)
         if message is None:
             raise
-        err_console.print(f"[bold red]error:[/] {safe(message)}", highlight=False, soft_wrap=True)
-        raise SystemExit(1) from None
+        refuse(message)
+
+
+def refuse(message: str) -> NoReturn:
+    """The one red line on standard error, and exit code 1."""
+    from ledger.cli.console import err_console
+    from ledger.render import safe
+
+    err_console.print(f"[bold red]error:[/] {safe(message)}", highlight=False, soft_wrap=True)
+    raise SystemExit(1)
 
 
 def usage_guarded(app: Callable[..., Any]) -> Any:
@@ -75,22 +80,15 @@ def usage_guarded(app: Callable[..., Any]) -> Any:
     refusal; Typer's own box exits 2. Returns the exit code a command asked for."""
     import typer
 
-    from ledger.cli.console import err_console
-    from ledger.render import safe
-
     # Click's base error, whether Typer carries Click within (0.2x) or depends on it
     click_error = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "ClickException")
     try:
         return app(standalone_mode=False)
     except typer.Abort:
-        err_console.print("[bold red]error:[/] stopped before anything was sent.", highlight=False)
-        raise SystemExit(1) from None
+        refuse("stopped before anything was sent.")
     except click_error as error:
         if type(error).__name__ == "NoArgsIsHelpError":  # `ledger db`: its help, shown above
             return 0
         context = getattr(error, "ctx", None)
         where = context.command_path if context is not None else "ledger"
-        err_console.print(f"[bold red]error:[/] {safe(where)}: {safe(error.format_message())} "
-                          f"(`{safe(where)} --help` lists what it takes)", highlight=False,
-                          soft_wrap=True)
-        raise SystemExit(1) from None
+        refuse(f"{where}: {error.format_message()} (`{where} --help` lists what it takes)")

@@ -35,7 +35,7 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
      "Record the signed commands of a JSON-lines file; report each line accepted or rejected."),
     # surveillance
     ("replay", "ledger.cli.replay:replay",
-     'Rebuild a round from the event store and check it; exit 1 on DISCREPANCY.'),
+     "Rebuild a round from the event store and check it; exit 1 on DISCREPANCY."),
     ("recall", "ledger.cli.replay:recall",
      "The last rounds of a table, with hands, results and payouts, from the event store."),
     ("hand", "ledger.cli.hand:hand",
@@ -44,7 +44,7 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("export", "ledger.cli.evidence:export",
      "Evidence for a dispute, as one file anyone can check."),
     ("verify-bundle", "ledger.cli.evidence:verify_bundle",
-     'Check a bundle with no database: MATCH (exit 0), DISCREPANCY (1) or TAMPERED (2).'),
+     "Check a bundle with no database: MATCH (exit 0), DISCREPANCY (1) or TAMPERED (2)."),
     # accounting
     ("report", "ledger.cli.report:app", "Shift reports and reconciliation."),
     # the ledger's upkeep
@@ -56,12 +56,13 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("schema", "ledger.cli.checks:schema",
      "Print the JSON Schema of every command a terminal can send."),
     ("simulate", "ledger.cli.simulate:simulate",
-     'Simulate a shift on a floor of tables of every game, as dealer terminals would send it.'),
+     "Simulate a shift on a floor of tables of every game, as dealer terminals would send it."),
     ("demo", "ledger.cli.checks:demo",
      "Run the ledger end to end on the configured (or embedded) database."),
 )
 """(name, where it is defined, its one-line help): `tests/unit/test_cli_tree.py` checks that
 each help here is the command's own."""
+
 
 def load(name: str, target: str) -> Any:
     """The click command `name` for `module:attribute`, a Typer group or a command function,
@@ -86,7 +87,8 @@ class Deferred(TyperCommand):
 
     def make_context(self, info_name: str | None, args: list[str], parent: Any = None,
                      **extra: Any) -> Any:
-        return load(self.name or "", self.target).make_context(info_name, args, parent=parent, **extra)
+        command = load(self.name or "", self.target)
+        return command.make_context(info_name, args, parent=parent, **extra)
 
 
 class LazyGroup(TyperGroup):
