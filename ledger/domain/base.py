@@ -111,10 +111,14 @@ class Aggregate(LibraryAggregate):
         protection (the values inside are never changed in place) for a fraction of a deep
         copy's cost."""
         copied = object.__new__(type(self))
-        copied.__dict__.update({
-            name: copy(value) if isinstance(value, list | dict | set) else value
-            for name, value in self.__dict__.items()
-        })
+        attributes = self.__dict__.copy()
+        for name, value in attributes.items():  # replacing values, never keys: safe in the loop
+            kind = type(value)
+            if kind is list or kind is dict or kind is set or isinstance(value, dict):
+                attributes[name] = value.copy()  # a Counter's copy is a Counter
+            elif isinstance(value, list | set):
+                attributes[name] = copy(value)
+        copied.__dict__ = attributes
         return copied
 
 

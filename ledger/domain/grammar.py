@@ -23,7 +23,10 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 from decimal import Decimal
+from functools import lru_cache, wraps
+from uuid import UUID
 
 from ledger.errors import InvalidInput
 from ledger.games.common import MAX_AMOUNT
@@ -45,6 +48,22 @@ def shown(text: str, limit: int = 40) -> str:
     """A value quoted in an error sentence: escaped, and cut short when long."""
     escaped = text.encode("unicode_escape").decode("ascii")
     return escaped if len(escaped) <= limit else escaped[: limit - 3] + "..."
+
+
+IDS_KEPT = 4096
+
+
+def kept_ids(derive: Callable[[str], UUID]) -> Callable[[str], UUID]:
+    """A stream id derived from a name (a table's, a staff member's, a terminal's, a pool's),
+    kept for the names used last: every command names several, and each is a normal form and
+    a SHA-1 away. Anything but text goes straight to `derive`, which says what is wrong."""
+    kept = lru_cache(maxsize=IDS_KEPT)(derive)
+
+    @wraps(derive)
+    def stream_id(name: str) -> UUID:
+        return kept(name) if type(name) is str else derive(name)
+
+    return stream_id
 
 
 def normal_identifier(value: object, what: str = "an identifier") -> str:

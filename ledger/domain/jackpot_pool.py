@@ -15,7 +15,7 @@ from uuid import NAMESPACE_URL, UUID, uuid5
 from eventsourcing.domain import event
 
 from ledger.domain.base import Aggregate, Provenance
-from ledger.domain.grammar import normal_identifier
+from ledger.domain.grammar import kept_ids, normal_identifier
 from ledger.errors import RuleViolation
 from ledger.games.common import MAX_AMOUNT
 from ledger.games.jackpot import JackpotPayout, JackpotPoolSettings
@@ -23,6 +23,7 @@ from ledger.games.jackpot import JackpotPayout, JackpotPoolSettings
 POOL_NAMESPACE = uuid5(NAMESPACE_URL, "https://round-ledger/jackpot-pool")
 
 
+@kept_ids
 def pool_id(name: str) -> UUID:
     """A pool's stream follows from its name in normal form: `stud-pool` is `STUD-POOL`."""
     return uuid5(POOL_NAMESPACE, normal_identifier(name, "a pool name"))

@@ -15,7 +15,7 @@ from uuid import NAMESPACE_URL, UUID, uuid5
 from eventsourcing.domain import event
 
 from ledger.domain.base import Aggregate, Provenance, Role
-from ledger.domain.grammar import normal_identifier
+from ledger.domain.grammar import kept_ids, normal_identifier
 from ledger.errors import WrongState
 
 STAFF_NAMESPACE = uuid5(NAMESPACE_URL, "https://round-ledger/staff")
@@ -23,10 +23,12 @@ TERMINAL_NAMESPACE = uuid5(NAMESPACE_URL, "https://round-ledger/terminal")
 REGISTRY_ID = uuid5(NAMESPACE_URL, "https://round-ledger/registry")
 
 
+@kept_ids
 def staff_stream_id(staff_id: str) -> UUID:
     return uuid5(STAFF_NAMESPACE, normal_identifier(staff_id, "a staff id"))
 
 
+@kept_ids
 def terminal_stream_id(terminal_id: str) -> UUID:
     return uuid5(TERMINAL_NAMESPACE, normal_identifier(terminal_id, "a terminal id"))
 

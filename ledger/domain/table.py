@@ -9,12 +9,13 @@ from uuid import NAMESPACE_URL, UUID, uuid5
 from eventsourcing.domain import event
 
 from ledger.domain.base import Aggregate, Provenance
-from ledger.domain.grammar import normal_identifier
+from ledger.domain.grammar import kept_ids, normal_identifier
 from ledger.errors import InvalidInput, WrongState
 
 TABLE_NAMESPACE = uuid5(NAMESPACE_URL, "https://round-ledger/table")
 
 
+@kept_ids
 def table_id(code: str) -> UUID:
     """A table's stream id follows from its code, so `BAC-01` always finds the same stream."""
     return uuid5(TABLE_NAMESPACE, check_table_code(code))

@@ -9,6 +9,7 @@ on first use.
 from __future__ import annotations
 
 import importlib
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
@@ -131,12 +132,32 @@ def resolve(game: str, rule_set_id: str | None = None) -> RuleSet:
     return chosen
 
 
+_PARSED: dict[tuple[str, str], HouseSettings] = {}
+_PARSED_MAX = 1024
+
+
 def parse_settings(rule_set_id: str, data: Mapping[str, Any]) -> HouseSettings:
     """House settings for a rule set, validated against its regulation.
 
     Malformed input raises InvalidInput; a value the regulation forbids raises
     SettingOutsideRegulation (naming the article) straight from the settings class.
+    Settings are frozen values, and a round checks its table's at every command: the ones
+    validated are kept, by their exact JSON (so `1` and `"1"` are never taken for each other).
     """
+    try:
+        key = (rule_set_id, json.dumps(data, sort_keys=True))
+    except (TypeError, ValueError):  # not plain JSON data (a Decimal, a date): not kept
+        return _parse_settings(rule_set_id, data)
+    parsed = _PARSED.get(key)
+    if parsed is None:
+        parsed = _parse_settings(rule_set_id, data)
+        if len(_PARSED) >= _PARSED_MAX:
+            _PARSED.clear()
+        _PARSED[key] = parsed
+    return parsed
+
+
+def _parse_settings(rule_set_id: str, data: Mapping[str, Any]) -> HouseSettings:
     chosen = rule_set(rule_set_id)
     settings_class = chosen.settings_class
     try:

@@ -3,34 +3,38 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import cast
+from typing import Any, cast
 
 from ledger.errors import InvalidInput, RuleViolation
 from ledger.games import fortune8
 from ledger.games.common import BetResult, Consequence
 from ledger.games.fortune8 import Fortune8Round, Fortune8Settings
 from ledger.rounds.facts import BURN, BetFact, CardFact, Procedure, RoundFacts, target_number
+from ledger.rounds.replayer import Replayer
 
 
 def _bet(fact: BetFact) -> fortune8.Bet:
     return fortune8.Bet(fact.box, fortune8.Box(fact.spot), fact.amount, fact.player)
 
 
-def replay(facts: RoundFacts) -> Fortune8Round:
-    round_ = Fortune8Round.open(cast(Fortune8Settings, facts.settings))
-    for kind, fact in facts.log:
-        if kind == "bet":
-            round_ = round_.place_bet(_bet(fact))
-        elif kind == "announce":
-            round_ = round_.announce(fact)
-        elif kind == "card" and fact.to == BURN:
-            round_ = round_.burn(fact.card)
-        elif kind == "card":
-            round_ = round_.deal(_space(fact.to), fact.card)
-        elif kind == "irregularity":
-            round_ = round_.record_irregularity(fact.kind, fact.consequence is not
-                                                Consequence.ROUND_VOID)
+def _step(round_: Fortune8Round, kind: str, fact: Any) -> Fortune8Round:
+    if kind == "bet":
+        return round_.place_bet(_bet(fact))
+    if kind == "announce":
+        return round_.announce(fact)
+    if kind == "card" and fact.to == BURN:
+        return round_.burn(fact.card)
+    if kind == "card":
+        return round_.deal(_space(fact.to), fact.card)
+    if kind == "irregularity":
+        return round_.record_irregularity(fact.kind, fact.consequence is not
+                                          Consequence.ROUND_VOID)
     return round_
+
+
+replay: Replayer[Fortune8Round] = Replayer(
+    lambda facts: Fortune8Round.open(cast(Fortune8Settings, facts.settings)), _step)
+"""The engine's round after every recorded fact, in the order recorded."""
 
 
 def _space(target: str) -> int:

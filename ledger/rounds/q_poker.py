@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import cast
+from typing import Any, cast
 
 from ledger.errors import InvalidInput, RuleViolation
 from ledger.games import q_poker
@@ -13,6 +13,7 @@ from ledger.rounds.facts import (
     BetFact, CardFact, DecisionFact, Procedure, RoundFacts, check_shuffler_failure,
     target_number,
 )
+from ledger.rounds.replayer import Replayer
 
 
 def _recipient(target: str) -> int:
@@ -29,21 +30,23 @@ def _equipment(facts: RoundFacts) -> q_poker.Equipment:
     return q_poker.Equipment.SHUFFLER if shuffler else q_poker.Equipment.SHOE
 
 
-def replay(facts: RoundFacts) -> QPokerRound:
-    """The engine's round after every recorded fact, in the order recorded."""
-    round_ = QPokerRound(equipment=_equipment(facts))
-    for kind, fact in facts.log:
-        if kind == "bet":
-            round_ = round_.place_bet(q_poker.Bet(fact.box, fact.spot, fact.amount, fact.player))
-        elif kind == "card":
-            round_ = round_.deal(_recipient(fact.to), fact.card)
-        elif kind == "decision":
-            round_ = round_.decide(fact.box, fact.player, fact.decision)
-        elif kind == "irregularity":
-            round_ = round_.record_irregularity(fact.kind, fact.box, fact.cards)
-        elif kind == "reveal":
-            round_ = round_.show_dealer()
+def _step(round_: QPokerRound, kind: str, fact: Any) -> QPokerRound:
+    if kind == "bet":
+        return round_.place_bet(q_poker.Bet(fact.box, fact.spot, fact.amount, fact.player))
+    if kind == "card":
+        return round_.deal(_recipient(fact.to), fact.card)
+    if kind == "decision":
+        return round_.decide(fact.box, fact.player, fact.decision)
+    if kind == "irregularity":
+        return round_.record_irregularity(fact.kind, fact.box, fact.cards)
+    if kind == "reveal":
+        return round_.show_dealer()
     return round_
+
+
+replay: Replayer[QPokerRound] = Replayer(
+    lambda facts: QPokerRound(equipment=_equipment(facts)), _step)
+"""The engine's round after every recorded fact, in the order recorded."""
 
 
 class QPokerProcedure(Procedure):

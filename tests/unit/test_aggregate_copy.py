@@ -31,6 +31,7 @@ def test_a_copied_shoe_draws_without_touching_the_original():
     copied.draw(position=0, card=Card.parse("AS"), round_id=uuid4(), by=BY)
     assert _state(shoe) == before
     assert copied.position == 1 and copied.counts[Card.parse("AS")] == 1
+    assert type(copied.counts) is type(shoe.counts)  # a Counter stays a Counter
     assert len(copied.drawn) == 1 and len(copied.rounds_dealt) == 1
     assert copied.version == shoe.version + 1 and len(copied.collect_events()) == 1
 
