@@ -36,6 +36,7 @@ from ledger.errors import (
 )
 from ledger.identity.door import ClockWindow, admit
 from ledger.identity.envelope import SignedCommand
+from ledger.identity.keys import verify
 from ledger.identity.registry_cache import RegistryCache, RegistryMoved
 from ledger.infrastructure.database import EVENTS_TABLE
 from ledger.infrastructure.mapper import PydanticJSONMapper
@@ -79,13 +80,13 @@ class Recorded:
 
 
 class Writer(Protocol):
-    """What records the commands `Ledger.execute` admitted, for every thread of the process
-    (`ledger.group_commit.GroupWriter`)."""
+    """What admits and records the commands `Ledger.execute` is sent, for every thread of the
+    process (`ledger.group_commit.GroupWriter`)."""
 
-    def record(self, command: Command, signed: SignedCommand | None, sent: Sent,
-               registry: dict[UUID, int] | None = None) -> Recorded:
-        """`registry`: the registry streams the door read from memory, at the versions it saw;
-        the writer raises `RegistryMoved` when one has moved on, and nothing is recorded."""
+    def execute(self, signed: SignedCommand, sent: Sent) -> Recorded:
+        """Admit the command at the door on the registry in memory and record it; raises
+        `RegistryMoved` (nothing recorded) when a registry stream it was admitted on had moved
+        on by the insert."""
         ...
 
 
@@ -110,6 +111,33 @@ class Ledger:
         self.registry = RegistryCache(self._get)
         """The registry as the door reads it when the writer checks what it read."""
 
+    def _verify_ahead(self, signed: SignedCommand) -> None:
+        """The envelope's signatures verified in the caller's thread against the keys the
+        registry in memory holds, so that the writer's door finds them verified (`verify`
+        keeps what it found good): Ed25519 is most of the door's time and runs without the
+        interpreter lock, so the terminals' threads do it beside the writer, not in its
+        turn. Nothing is decided here: the writer's door checks every signature again, against
+        the registry as it reads it then."""
+        message = signed.message()
+        for signature in signed.signatures:
+            holder = self.registry.get(terminal_stream_id(signature.id)
+                                       if signature.signer == "terminal"
+                                       else staff_stream_id(signature.id))
+            if holder is not None:
+                verify(holder.public_key, signature.value, message)
+
+    def admit_from_memory(self, signed: SignedCommand) -> tuple[Command, dict[UUID, int]]:
+        """The door on the registry in memory: the command admitted and the registry streams
+        read for it, at the versions read (the writer checks them at the insert). A refusal
+        made on what memory held is asked again of the database before it is given."""
+        reads = self.registry.reads()
+        try:
+            return admit(signed, reads.staff, reads.terminal, self.clock), reads.versions
+        except LedgerError:
+            self.registry.forget(reads.versions)
+            reads = self.registry.reads()
+            return admit(signed, reads.staff, reads.terminal, self.clock), reads.versions
+
     @classmethod
     def handles(cls, command_type: type[Command]) -> Callable[[Handler], Handler]:
         def register(handler: Handler) -> Handler:
@@ -126,16 +154,10 @@ class Ledger:
             if self.writer is None:
                 command = admit(signed, self.staff, self.terminal, self.clock)
                 return self.record(command, signed, sent)
+            self._verify_ahead(signed)
             while True:  # the registry in memory, checked by the writer at the insert
-                reads = self.registry.reads()
                 try:
-                    command = admit(signed, reads.staff, reads.terminal, self.clock)
-                except LedgerError:  # refused on what memory held: asked again of the database
-                    self.registry.forget(reads.versions)
-                    reads = self.registry.reads()
-                    command = admit(signed, reads.staff, reads.terminal, self.clock)
-                try:
-                    return self.writer.record(command, signed, sent, reads.versions)
+                    return self.writer.execute(signed, sent)
                 except RegistryMoved:
                     continue  # dropped from memory by the writer: admitted on the fresh one
 

@@ -64,7 +64,7 @@ LAST_VERSIONS = ("SELECT originator_id, max(originator_version) FROM ledger_even
 
 @dataclass
 class _Pending:
-    command: Command
+    command: Command | None  # None until the writer admits it at the door
     signed: SignedCommand | None
     sent: Sent
     registry: dict[UUID, int]
@@ -140,9 +140,19 @@ class GroupWriter:
         self._thread.start()
 
     # -- the callers' side --------------------------------------------------------------------
+    def execute(self, signed: SignedCommand, sent: Sent) -> Recorded:
+        """Admitted at the door by the writer's thread, then recorded: the callers' threads
+        only wait, so the writer never queues for the interpreter behind them (one thread runs
+        Python at a time; 64 terminals verifying signatures made the writer wait for its turn
+        after every round trip)."""
+        return self._wait(_Pending(None, signed, sent, {}))
+
     def record(self, command: Command, signed: SignedCommand | None, sent: Sent,
                registry: dict[UUID, int] | None = None) -> Recorded:
-        pending = _Pending(command, signed, sent, registry or {})
+        """A command admitted already, on the registry streams `registry` at those versions."""
+        return self._wait(_Pending(command, signed, sent, registry or {}))
+
+    def _wait(self, pending: _Pending) -> Recorded:
         self._queue.put(pending)
         pending.done.wait()
         if pending.error is not None:
@@ -215,6 +225,8 @@ class GroupWriter:
         staged: list[tuple[_Pending, list[Any]]] = []
         alone: list[_Pending] = []
         for pending in batch:
+            if pending.command is None and not self._admit(pending):
+                continue  # refused at the door
             if pending.sent.unknown:
                 alone.append(pending)  # a resend after a lost reply: its receipt first
                 continue
@@ -250,6 +262,15 @@ class GroupWriter:
         for pending in alone:
             if not pending.done.is_set():
                 self._alone(pending)
+
+    def _admit(self, pending: _Pending) -> bool:
+        assert pending.signed is not None
+        try:
+            pending.command, pending.registry = self.ledger.admit_from_memory(pending.signed)
+        except BaseException as error:  # refused, or the database lost while asking again
+            pending.fail(error)
+            return False
+        return True
 
     def _check(self, view: _Batch, batch: list[_Pending], read: dict[UUID, int],
                staged: list[tuple[_Pending, list[Any]]], alone: list[_Pending],
