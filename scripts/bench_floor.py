@@ -7,6 +7,9 @@ enrolled by the benchmark's administrator before the clock starts. Printed:
 rounds/s and events/s recorded, p50/p99 latency per command, and, from the same run and the
 same database server, the raw-append figure of plain psycopg INSERT + COMMIT at 16 writers.
 
+The group-commit floor's signed commands are then sent again, each table's in order, on a
+fresh database ('terminals replayed'): the ledger's own work without the simulated terminals'.
+
 Then the floor at a realistic rate: 64 tables, each terminal sending its next command 2 to 5
 seconds after the last (about 15-40 commands/s in all), one round per table; p50 and p99 per
 command as a terminal waits for it (the pause is not timed). Its tables play baccarat, Q Poker
@@ -21,26 +24,54 @@ import random
 import statistics
 import threading
 import time
+from collections import defaultdict
 from datetime import date
 from typing import Any
 
 from bench_append import raw_path
-from benchlib import console, signer, throwaway_database
+from benchlib import BENCH_ADMIN, BENCH_CONSOLE, console, signer, throwaway_database
 from rich.table import Table
 
 from ledger.bootstrap import open_ledger
-from ledger.simulation.floor import floor_plan, run_floor
+from ledger.identity.keyring import Administrator
+from ledger.simulation.floor import Turnstile, floor_plan, run_floor
+from ledger.simulation.staffing import FloorStaff
+
+
+class Script:
+    """The ledger behind the simulated floor, keeping every signed command as it was sent, by
+    the thread (the table) that sent it: the floor's terminals, to be played again."""
+
+    def __init__(self, ledger: Any) -> None:
+        self.inner = ledger
+        self.sent: dict[str, list[Any]] = defaultdict(list)
+        self.events: dict[str, int] = defaultdict(int)
+        self.rounds = 0
+        self.keyring: Any = None  # the floor's keys: the same people sign again
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+    def execute(self, signed: Any) -> Any:
+        recorded = self.inner.execute(signed)
+        name = threading.current_thread().name
+        self.sent[name].append(signed)
+        self.events[name] += len(recorded.events)
+        return recorded
 
 
 def measure_floor(settings, tables: int, rounds: int, seed: int,
-                  group: bool) -> dict[str, Any]:
+                  group: bool, script: Script | None = None) -> dict[str, Any]:
     settings = settings.model_copy(update={"group_commit": group})
     with open_ledger(settings) as rt:
         plan = floor_plan(tables)
         staff = signer(rt).floor_staff()
         staff.enrol(plan, rounds)  # run_floor enrols whoever is missing: no one, by then
+        ledger = rt.ledger
+        if script is not None:
+            script.inner, ledger, script.keyring = rt.ledger, script, staff.keyring
         started = time.perf_counter()
-        result = run_floor(rt.ledger, staff, plan, rounds=rounds, seed=seed,
+        result = run_floor(ledger, staff, plan, rounds=rounds, seed=seed,
                            day=date(2026, 11, 22))
         elapsed = time.perf_counter() - started
         writer = rt.ledger.writer
@@ -49,11 +80,76 @@ def measure_floor(settings, tables: int, rounds: int, seed: int,
         raise SystemExit(f"the floor failed: {result.errors[0]}")
     latencies = sorted(x for t in result.tables.values() for x in t.latencies)
     played = sum(t.rounds + t.voids for t in result.tables.values())
+    if script is not None:
+        script.rounds = played
     events = sum(t.events for t in result.tables.values())
     return {"tables": tables, "path": "group commit" if group else "per command",
             "batch": batch, "rounds": played, "events": events, "seconds": elapsed,
             "commands": len(latencies), "p50": statistics.median(latencies) * 1000,
             "p99": latencies[int(0.99 * (len(latencies) - 1))] * 1000}
+
+
+def measure_replayed(settings, tables: int, rounds: int, script: Script) -> dict[str, Any]:
+    """The same floor's signed commands sent again, each table's in its order, by one thread
+    per table on a fresh database: the terminals' own work (the game, the keys) done before
+    the clock starts, as real terminals do it on their own devices. Stud Poker tables settle
+    in the order they settled the first time, as they share a pool."""
+    settings = settings.model_copy(update={"group_commit": True})
+    plan = floor_plan(tables)
+    stud = [spec.code for spec in plan if spec.game == "stud-poker"]
+    turnstile = Turnstile(stud)
+    latencies: dict[str, list[float]] = {spec.code: [] for spec in plan}  # money-safe: s
+    events: dict[str, int] = dict.fromkeys(latencies, 0)
+    errors: list[str] = []
+    with open_ledger(settings) as rt:
+        signer(rt)  # the registry bootstrapped by the benchmark's administrator
+        FloorStaff(Administrator(rt.ledger, script.keyring, BENCH_ADMIN, BENCH_CONSOLE)
+                   ).enrol(plan, rounds)
+        for signed in script.sent["MainThread"]:  # the set-up: pools, shifts, dealers
+            rt.ledger.execute(signed)
+
+        def terminal(code: str) -> None:
+            settled = 0
+            try:
+                for signed in script.sent[code]:
+                    turn = None
+                    if code in stud and signed.name == "settle_round":
+                        settled += 1
+                        turn = turnstile.for_round(code, settled)
+                    sent = time.perf_counter()
+                    if turn is None:
+                        recorded = rt.ledger.execute(signed)
+                    else:
+                        with turn:
+                            recorded = rt.ledger.execute(signed)
+                    latencies[code].append(time.perf_counter() - sent)
+                    events[code] += len(recorded.events)
+            except Exception as error:  # reported with its table; the others go on
+                errors.append(f"{code}: {type(error).__name__}: {error}")
+                turnstile.abandon()
+
+        threads = [threading.Thread(target=terminal, args=(spec.code,), name=spec.code)
+                   for spec in plan]
+        started = time.perf_counter()
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        elapsed = time.perf_counter() - started
+        writer = rt.ledger.writer
+        batch = writer.commands / writer.batches if writer and writer.batches else 1.0
+    if errors:
+        raise SystemExit(f"the replayed floor failed: {errors[0]}")
+    replayed = sum(events.values())
+    expected = sum(n for name, n in script.events.items() if name != "MainThread")
+    if replayed != expected:
+        raise SystemExit(f"the replayed floor recorded {replayed:,} events, the floor "
+                         f"{expected:,}")
+    every = sorted(x for table in latencies.values() for x in table)
+    return {"tables": tables, "path": "group, terminals replayed", "batch": batch,
+            "rounds": script.rounds, "events": replayed, "seconds": elapsed,
+            "commands": len(every), "p50": statistics.median(every) * 1000,
+            "p99": every[int(0.99 * (len(every) - 1))] * 1000}
 
 
 class PacedLedger:
@@ -123,11 +219,15 @@ def main() -> None:
         raw = raw_path(database, 16, 500)
         console.print(f"[dim]raw append at 16 writers: {raw.rate:,.0f} events/s[/]")
         for tables in () if args.realistic_only else (16, 64):
+            script = Script(None)
             for group in (False, True):
                 with throwaway_database(f"ledger_bench_floor_{tables}") as (floor_settings, _):
                     runs.append(measure_floor(floor_settings, tables, args.rounds, args.seed,
-                                              group))
+                                              group, script if group else None))
                 console.print(f"[dim]{tables} tables, {runs[-1]['path']} done[/]")
+            with throwaway_database(f"ledger_bench_floor_{tables}_again") as (again, _):
+                runs.append(measure_replayed(again, tables, args.rounds, script))
+            console.print(f"[dim]{tables} tables, {runs[-1]['path']} done[/]")
     table = Table(title="the floor through Ledger.execute")
     for column in ("tables", "path", "batch", "rounds", "events", "rnd/s", "ev/s", "cmds",
                    "p50 ms", "p99 ms", "vs raw"):
@@ -144,7 +244,11 @@ def main() -> None:
     console.print(f"raw psycopg INSERT+COMMIT, 16 writers, same server: {raw.rate:,.0f} events/s "
                   f"(p50 {raw.p50_ms:.2f} ms). 'vs raw' = the floor's events/s over that; "
                   "latencies are per command, as a terminal waits for it; 'batch' = commands "
-                  "per insert of the group writer.")
+                  "per insert of the group writer. 'terminals replayed': the group-commit "
+                  "floor's own signed commands sent again on a fresh database, each table's "
+                  "in order, so the benchmark's process does the ledger's work alone (the "
+                  "door, the rules, the insert) and not the simulated terminals' (playing the "
+                  "game, signing), which real terminals do on their own devices.")
     if args.no_realistic:
         return
     with throwaway_database("ledger_bench_floor_paced") as (paced_settings, _):
