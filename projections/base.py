@@ -118,6 +118,7 @@ class Projection:
     def __init__(self, *, shadow: bool = False) -> None:
         self.shadow = shadow
         self._statements: dict[str, sql.SQL] = {}
+        self.begin()
 
     # -- tables -----------------------------------------------------------------------
     def table_name(self, table: str) -> str:
@@ -169,6 +170,14 @@ class Projection:
         """The types whose bodies the runner reads into Python: folded ones stay in the
         database."""
         return sorted(set(cls.handlers) - set(cls.folds))
+
+    def begin(self) -> None:
+        """A batch starts: what a projection defers to the batch's end is started afresh (a
+        failed batch's, rolled back, is forgotten). Every caller of `handle` calls this first
+        and `finish` after the batch's last event, in the same transaction."""
+
+    def finish(self, cursor: Cursor[Any]) -> None:
+        """The batch's events are applied: write what was deferred to once per row."""
 
     def handle(self, event: StoredEvent, cursor: Cursor[Any]) -> bool:
         """Apply one event; False (and nothing written) for a type this projection ignores."""

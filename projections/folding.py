@@ -124,6 +124,7 @@ def apply_batch(
     folds = projection.folds if fold else {}
     if any(event.event_type in folds and not isinstance(event, Staged) for event in events):
         raise ValueError("events to fold must be read with read_batch, which stages them")
+    projection.begin()
     with conn.pipeline(), conn.cursor() as cursor:
         run: tuple[str, int, int] | None = None  # (fold method, first, last position)
         for event in events:
@@ -142,6 +143,7 @@ def apply_batch(
                 run = (method, run[1], event.position)
         if run is not None:
             _fold(projection, cursor, run)
+        projection.finish(cursor)
         if then is not None:
             then(cursor)
 

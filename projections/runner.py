@@ -159,14 +159,17 @@ def _stall(conn: Connection[Any], projection: Projection, limit: int) -> tuple[i
     reason, applied = "", 0
     with conn.transaction():
         position = lock_position(conn, projection.name)
+        projection.begin()
         with conn.cursor() as cursor:
             for event in read_events(conn, position, limit, projection.handled_types()):
                 try:
                     with conn.transaction():  # a savepoint: the failed event leaves no trace
                         projection.handle(event, cursor)
+                        projection.finish(cursor)  # what it deferred, inside its savepoint
                 except LOST_CONNECTION:
                     raise
                 except Exception as error:  # noqa: BLE001 - every failure stops it, named
+                    projection.begin()  # nor in what it deferred
                     poison = event
                     reason = first_line(error, type(error).__name__)
                     break

@@ -1,4 +1,5 @@
-"""Catch-up rate of the table-state projection against a plain psycopg read of the same rows.
+"""Catch-up rate of the table-state projection against a plain psycopg read of the same rows;
+then every projection's over a simulated floor's own events (`bench_projections_floor`).
 
 The store is filled by a bulk INSERT ... SELECT straight into `ledger_events` (not through the
 application: a million commands would take hours). The bodies are those of real events the
@@ -170,6 +171,9 @@ def main() -> None:
     parser.add_argument("--events", type=int, default=1_000_000, help="events in the store")
     parser.add_argument("--batch-size", type=int, default=DEFAULT_BATCH_SIZE,
                         help="events per batch (the runner's default)")
+    parser.add_argument("--floor-rounds", type=int, default=10,
+                        help="rounds per table of the floor whose events every projection "
+                             "catches up over (0: skip)")
     args = parser.parse_args()
     with throwaway_database("ledger_bench_projections") as (settings, database):
         templates = record_templates(settings, database)
@@ -191,6 +195,10 @@ def main() -> None:
            sealed, small)
     console.print(f"[dim]table state after catch-up: {tables[0]:,} tables, "
                   f"{tables[1]:,} table events applied[/]")
+    if args.floor_rounds:
+        from bench_projections_floor import floor_catch_up, report as report_floor
+
+        report_floor(floor_catch_up(args.floor_rounds), args.floor_rounds)
 
 
 def report(total: int, batch: int, read: tuple[int, float], caught: tuple[int, float],

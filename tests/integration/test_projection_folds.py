@@ -106,3 +106,16 @@ def test_a_fold_cannot_stand_without_the_handler_it_is_checked_against():
         def fold_paint(self, cursor: Any, lo: int, hi: int) -> None: ...
 
     assert Checked.folds["Table.Repainted"] == "fold_paint"
+
+
+def test_rounds_and_shoes_shown_once_a_batch_leave_what_showing_them_after_every_event_left(
+        settings, database, superuser):
+    """Every round and shoe a batch touched is copied onto its table once, at the batch's end:
+    a whole shift in one batch leaves the rows that every event in a batch of its own left."""
+    with open_ledger(settings) as rt:
+        FloorDriver(rt.ledger).record_shift()
+    rebuild(database, TableState, batch_size=1)
+    one_by_one = rows(superuser)
+    rebuild(database, TableState, batch_size=5000)
+    assert rows(superuser) == one_by_one
+    assert any(row for row in one_by_one["table_rounds"])
