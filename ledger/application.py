@@ -42,6 +42,7 @@ from ledger.infrastructure.database import EVENTS_TABLE
 from ledger.infrastructure.mapper import PydanticJSONMapper
 from ledger.infrastructure.roles import missing_insert_privileges
 from ledger.infrastructure.session import is_aborted, is_lost
+from ledger.wording import describe
 
 MAX_ATTEMPTS = 10
 BACKOFF_SECONDS = 0.002  # money-safe: the first wait after a lost race; it doubles each time
@@ -65,7 +66,7 @@ class Recorded:
 
     command_id: UUID
     duplicate: bool
-    events: tuple[tuple[UUID, int, str], ...]  # (stream, version, event type)
+    events: tuple[tuple[UUID, int, str], ...]  # (stream, version, `Round.BetPlaced`)
     confirmed: bool = False
     """True when this call's own commit lost its reply and the receipt confirmed it."""
 
@@ -75,8 +76,8 @@ class Recorded:
                     "its receipt confirms it was recorded, once)")
         if self.duplicate:
             return f"command {self.command_id} was already recorded: nothing new"
-        kinds = ", ".join(kind for _, _, kind in self.events if kind != "Accepted")
-        return f"recorded {kinds}" if kinds else "recorded"
+        said = describe(kind for _, _, kind in self.events)
+        return f"recorded: {said}" if said else "recorded"
 
 
 class Writer(Protocol):
@@ -225,7 +226,7 @@ class Ledger:
                 continue
             events = tuple(
                 (r.domain_event.originator_id, r.domain_event.originator_version,
-                 type(r.domain_event).__name__)
+                 type(r.domain_event).__qualname__)
                 for r in recordings
             )
             return Recorded(command.command_id, duplicate=False, events=events)

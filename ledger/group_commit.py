@@ -317,7 +317,7 @@ class GroupWriter:
         self.ledger.registry.forget(view.staged)  # an enrolment or a suspension: read again
         for pending, events in staged:
             pending.answer(Recorded(pending.command.command_id, duplicate=False, events=tuple(
-                (event.originator_id, event.originator_version, type(event).__name__)
+                (event.originator_id, event.originator_version, type(event).__qualname__)
                 for event in events)))
         return []
 

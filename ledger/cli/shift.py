@@ -76,7 +76,7 @@ def _record(
         command = kind(table=table, gaming_day=gaming_day, shift=name, **fields)
         result = rt.ledger.execute(signed(rt, command, cosigners))
     label = describe_shift(check_table_code(table), gaming_day, name)
-    console.print(f"{result.summary()}: {label}", highlight=False)
+    console.print(f"{label}: {result.summary()}", highlight=False)
 
 
 @app.command("open")

@@ -47,21 +47,21 @@ def test_a_baccarat_coup_through_the_cli(cli, superuser, as_staff):
     ok(cli, "shoe", "shuffle", "BAC-01", env=as_staff("D-101", "dealer", terminal="BAC-01-DT",
                                                      kind=TerminalKind.DEALER_TERMINAL))
     ok(cli, "shoe", "cut", "BAC-01", "--by", "player P-3", "--at", "404")
-    assert "recorded CardsBurned" in ok(cli, "shoe", "burn", "BAC-01", "--count", "8")
+    assert "recorded: cards burned" in ok(cli, "shoe", "burn", "BAC-01", "--count", "8")
     ok(cli, "round", "open", "BAC-01")
     ok(cli, "round", "bet", "BAC-01", "1", "banker", "1000", "--player", "P-1")
     ok(cli, "round", "bet", "BAC-01", "3", "player_pair", "100")
     assert refused(cli, superuser, "round", "bet", "BAC-01", "2", "player", "60000") == (
         "error: box 2 player: 60000.00 is above the table maximum 50000.00.")
     for to, card in (("player", "2S"), ("banker", "4H"), ("player", "2D"), ("banker", "KC")):
-        assert "recorded CardDealt, CardDrawn" in ok(cli, "round", "deal", "BAC-01", to, card)
+        assert "recorded: card dealt, card drawn from the shoe" in ok(cli, "round", "deal", "BAC-01", to, card)
     assert "bets are closed" in refused(cli, superuser, "round", "bet", "BAC-01", "2", "tie",
                                         "100")
     ok(cli, "round", "deal", "BAC-01", "player", "9S")
     assert refused(cli, superuser, "round", "deal", "BAC-01", "banker", "5D") == (
         "error: the banker stands on 4 when the player's third card is worth 9: a third card "
         "is not allowed.")
-    assert "BetSettled, BetSettled, Settled" in ok(cli, "round", "settle", "BAC-01")
+    assert "recorded: 2 bets settled, round settled, round finished" in ok(cli, "round", "settle", "BAC-01")
 
     assert _settled(superuser) == {
         (1, "banker", "P-1"): ("won", Decimal("1000.00"), Decimal("1000.00"), Decimal("50.00")),
@@ -86,7 +86,7 @@ def test_a_q_poker_round_through_the_cli(cli, superuser):
         ok(cli, "round", "deal", "QP-01", to, card)
     ok(cli, "round", "decide", "QP-01", "1", "play", "--player", "P-1")
     ok(cli, "round", "decide", "QP-01", "1", "surrender", "--player", "P-2")
-    assert "recorded DealerRevealed" in ok(cli, "round", "reveal", "QP-01")
+    assert "recorded: dealer's hand revealed" in ok(cli, "round", "reveal", "QP-01")
     assert refused(cli, superuser, "round", "decide", "QP-01", "1", "play", "--player",
                    "P-2") == ("error: the dealer's cards are already shown: player P-2 on box 1 "
                               "had to decide before (art. 9(3)).")
@@ -115,7 +115,8 @@ def test_a_q_poker_dealer_card_exposed_is_voided_by_a_supervisor_not_a_dealer(
         "dealer D-101 cannot.")
     voided = ok(cli, "round", "expose", "QP-02", "dealer", "KD",
                 env=as_staff("S-201", "supervisor"))
-    assert "CardExposed, BetSettled, Voided, RoundFinished" in voided
+    assert ("recorded: exposed card recorded, bet settled, round void, round finished"
+            in voided)
     assert _settled(superuser) == {
         (2, "play", None): ("returned", Decimal("500.00"), Decimal("0"), Decimal("0"))}
 

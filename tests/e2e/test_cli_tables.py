@@ -12,14 +12,14 @@ def test_a_pit_boss_opens_shows_lists_and_closes_a_table(cli):
     opened = cli("table", "open", "SP-01", "--game", "stud-poker", "--rules", "stud-poker/2003",
                  "--min", "100", "--max", "20000")
     assert opened.code == 0, opened.err
-    assert "recorded Opened" in opened.out
+    assert "recorded: table opened" in opened.out
     assert cli("table", "sign-in", "SP-01", "D-7").code == 0
     shown = cli("table", "show", "SP-01")
     assert "stud-poker/2003" in shown.out and "D-7" in shown.out
     listed = cli("table", "list")
     assert "SP-01" in listed.out and "open" in listed.out
     closed = cli("table", "close", "SP-01")
-    assert closed.code == 0 and "DealerSignedOut, Closed" in closed.out
+    assert closed.code == 0 and "recorded: dealer signed out, table closed" in closed.out
     assert "closed" in cli("table", "list").out
 
 

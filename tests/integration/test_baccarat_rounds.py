@@ -55,7 +55,7 @@ def test_baccarat_a_complete_coup_is_recorded_card_by_card_and_settled_bet_by_be
     deal(bac, "P:2S B:4H P:2D B:KC P:9S")
     recorded = bac.send(SettleRound)
 
-    assert [kind for _, _, kind in recorded.events].count("BetSettled") == 4
+    assert [kind for _, _, kind in recorded.events].count("Round.BetSettled") == 4
     round_ = bac.round()
     assert round_.phase is Phase.SETTLED
     assert [(c.to, str(c.card), c.shoe_position) for c in round_.cards] == [
@@ -421,7 +421,7 @@ def test_baccarat_art4_a_card_out_of_the_shoe_face_up_is_valid_and_play_goes_on(
     bac.bet(1, "player", "100.00")
     deal(bac, "P:4S")
     recorded = bac.send(ExposeCard, to="player", card="4S")
-    assert [kind for _, _, kind in recorded.events] == ["CardExposed", "Accepted"]
+    assert [kind for _, _, kind in recorded.events] == ["Round.CardExposed", "CommandReceipt.Accepted"]
     exposed = event_bodies(superuser, "Round.CardExposed")[-1]
     assert (exposed["card"], exposed["kind"], exposed["consequence"]) == (
         "4S", "card_face_up", "round_continues")

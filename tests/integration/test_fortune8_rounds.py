@@ -58,7 +58,7 @@ def test_fortune8_a_complete_round_with_several_players_on_one_box(f8, superuser
     deal_spaces(f8, "5C", "1:8H 2:2D 3:9S 4:KD 5:7C 6:3S 7:AH")
     recorded = f8.send(SettleRound)
 
-    assert [kind for _, _, kind in recorded.events].count("BetSettled") == 6
+    assert [kind for _, _, kind in recorded.events].count("Round.BetSettled") == 6
     summary = {key: (r.outcome, r.returned, r.payout) for key, r in f8.results().items()}
     assert summary == {
         (1, "8", "P-1"): (Outcome.WON, D("100.00"), D("1100.00")),

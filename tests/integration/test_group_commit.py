@@ -178,7 +178,7 @@ def test_a_batch_is_one_transaction_and_each_caller_gets_its_own_events(settings
         assert rt.ledger.inner.writer.batches - batches <= 2  # what was taken, then the rest
     assert all(isinstance(outcome, Recorded) for outcome in outcomes), outcomes
     for outcome in outcomes:
-        assert [kind for _, _, kind in outcome.events] == ["Opened", "Accepted"]
+        assert [kind for _, _, kind in outcome.events] == ["Table.Opened", "CommandReceipt.Accepted"]
     transactions = superuser.execute(
         "SELECT count(DISTINCT xmin::text) FROM ledger_events WHERE originator_id = ANY(%s)",
         ([receipt_id(o.command_id) for o in outcomes],)).fetchone()[0]
@@ -223,7 +223,7 @@ def test_a_stream_a_command_only_read_is_checked_before_the_insert(settings):
         recorded = terminal.bet(1, "player", "100")  # reads the table, writes only the round
         assert writer.alone == alone + 1  # the table had moved on: checked again, alone
         assert not writer.knows(table)
-    assert [kind for _, _, kind in recorded.events] == ["BetPlaced", "Accepted"]
+    assert [kind for _, _, kind in recorded.events] == ["Round.BetPlaced", "CommandReceipt.Accepted"]
 
 
 def test_an_insert_on_condition_records_nothing_when_a_stream_it_read_has_moved(

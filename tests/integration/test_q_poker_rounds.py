@@ -81,7 +81,7 @@ def test_qpoker_a_complete_round_with_two_players_on_one_box(qp, superuser):
     qp.send(RevealDealer)
     recorded = qp.send(SettleRound)
 
-    assert [kind for _, _, kind in recorded.events].count("BetSettled") == 5
+    assert [kind for _, _, kind in recorded.events].count("Round.BetSettled") == 5
     results = qp.results()
     summary = {key: (r.outcome, r.returned, r.payout) for key, r in results.items()}
     assert summary == {
@@ -351,7 +351,8 @@ def test_qpoker_art11_3_dealer_card_exposed_voids_round(qp, superuser):
             "supervisor", ExposeCard, to="dealer", card="KH")
     recorded = qp.as_supervisor().send(ExposeCard, to="dealer", card="KH")
     assert [kind for _, _, kind in recorded.events] == [
-        "CardExposed", "BetSettled", "BetSettled", "Voided", "RoundFinished", "Accepted"]
+        "Round.CardExposed", "Round.BetSettled", "Round.BetSettled", "Round.Voided",
+        "Table.RoundFinished", "CommandReceipt.Accepted"]
     body = event_bodies(superuser, "Round.CardExposed")[-1]
     assert (body["kind"], body["consequence"]) == ("dealer_card_exposed", "round_void")
     assert {(r.spot, r.outcome, r.returned) for r in qp.round().results} == {
@@ -379,7 +380,7 @@ def test_qpoker_art11_4_cards_dealt_to_a_box_without_bets_void_that_box_and_play
             "that box void and play goes on", DealCard, to="box:2", card="7S")
     recorded = qp.send(RecordIrregularity, kind="cards_to_box_without_bet", box=2, cards=["7S"])
     assert [kind for _, _, kind in recorded.events] == [
-        "IrregularityRecorded", "CardDrawn", "Accepted"]
+        "Round.IrregularityRecorded", "Shoe.CardDrawn", "CommandReceipt.Accepted"]
     body = event_bodies(superuser, "Round.IrregularityRecorded")[-1]
     assert (body["box"], body["cards"], body["consequence"]) == (2, ["7S"], "box_void")
     assert qp.round().void_boxes == {2}

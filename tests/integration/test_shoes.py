@@ -50,7 +50,8 @@ def test_a_baccarat_shoe_is_shuffled_by_hand_by_a_shuffler_or_by_the_automatic_d
     with open_ledger(settings) as rt:
         bac = open_table(rt.ledger, "BAC-01", "baccarat", decks=8)
         recorded = bac.send(ShuffleShoe, method=method, shuffler_serial=serial)
-        assert [kind for _, _, kind in recorded.events] == ["ShoeStarted", "Shuffled", "Accepted"]
+        assert [kind for _, _, kind in recorded.events] == [
+            "Table.ShoeStarted", "Shoe.Shuffled", "CommandReceipt.Accepted"]
         shoe = bac.shoe()
     assert (shoe.method, shoe.shuffler_serial, shoe.decks, shoe.capacity) == (
         ShuffleMethod(method), serial, 8, 416)
@@ -245,7 +246,7 @@ def test_baccarat_art3_1_the_coup_in_which_the_cut_card_appears_is_the_last(sett
         bac.bet(1, "player", "100.00")
         bac.deal(("player", "4S"), ("banker", "7H"), ("player", "4D"))
         recorded = bac.send(DealCard, to="banker", card="KC")  # the 20th card: the cut card shows
-        assert "CutCardReached" in [kind for _, _, kind in recorded.events]
+        assert "Shoe.CutCardReached" in [kind for _, _, kind in recorded.events]
         bac.send(SettleRound)
         refused(bac, superuser, WrongState, "the cut card of table BAC-03 has come out and the "
                 "last round of this shoe is played: shuffle a new shoe", OpenRound)

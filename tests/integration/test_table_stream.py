@@ -91,7 +91,7 @@ def test_closing_a_table_signs_its_dealer_out(settings):
         rt.ledger.execute(open_table("BAC-04"))
         rt.ledger.execute(SignInDealer(table="BAC-04", dealer_id="D-1", actor=PIT_BOSS))
         result = rt.ledger.execute(CloseTable(table="BAC-04", actor=PIT_BOSS))
-        assert [kind for _, _, kind in result.events][:2] == ["DealerSignedOut", "Closed"]
+        assert [kind for _, _, kind in result.events][:2] == ["Table.DealerSignedOut", "Table.Closed"]
         assert rt.ledger.load(table_id("BAC-04"), "table").dealer is None
 
 
