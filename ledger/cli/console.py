@@ -21,3 +21,13 @@ def _console(stderr: bool = False) -> Console:
 PIPED_WIDTH = 400
 console = _console()
 err_console = _console(stderr=True)
+
+
+def print_json(value: object) -> None:
+    """A read command's `--json` on standard output: amounts as exact decimal strings, times in
+    ISO 8601 with their offset, ids as text; for scripts, never for the eye."""
+    import json
+
+    from pydantic_core import to_jsonable_python
+
+    sys.stdout.write(json.dumps(to_jsonable_python(value), indent=2, ensure_ascii=False) + "\n")

@@ -8,7 +8,7 @@ from typing import Annotated, cast
 import typer
 from rich.table import Table as RichTable
 
-from ledger.cli.common import console, runtime, send
+from ledger.cli.common import JsonOption, console, print_json, runtime, send
 from ledger.commands import AdjustPool, CreatePool, LinkTable
 from ledger.domain.jackpot_pool import JackpotPool, pool_id
 from ledger.queries import floor_pools
@@ -64,10 +64,13 @@ def show(name: Name) -> None:
 
 
 @app.command("list")
-def list_() -> None:
+def list_(as_json: JsonOption = False) -> None:
     """Every pool: the jackpot-pools projection, brought up to date first."""
     with runtime() as rt:
         pools = floor_pools(rt.database)
+    if as_json:
+        print_json(pools)
+        return
     grid = RichTable("pool", "amount", "seed", "liability", "contributions", "hits", "tables")
     for p in pools:
         grid.add_row(p.name, str(p.amount), str(p.seed), str(p.liability), str(p.contributions),

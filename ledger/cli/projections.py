@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import signal
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Annotated
@@ -16,7 +14,7 @@ from rich.progress import (
 from rich.table import Table as RichTable
 
 from ledger.bootstrap import is_initialised, resolve_database
-from ledger.cli.common import console, err_console, stop_on_signals
+from ledger.cli.common import JsonOption, console, err_console, print_json, stop_on_signals
 from ledger.render import safe
 from ledger.config import LedgerSettings
 from ledger.errors import DatabaseUnavailable, WrongState, first_line
@@ -88,10 +86,13 @@ def run(
 
 
 @app.command()
-def status() -> None:
+def status(as_json: JsonOption = False) -> None:
     """Each projection's position, and its lag behind the last recorded event."""
     with _database().connect() as conn:
         statuses = projection_statuses(conn)
+    if as_json:
+        print_json(statuses)
+        return
     grid = RichTable("projection", "position", "last event", "lag (events)", "updated")
     for s in statuses:
         lag = f"[green]{s.lag}[/]" if s.lag == 0 else f"[yellow]{s.lag}[/]"

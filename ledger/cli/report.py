@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import date
+import sys
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
@@ -11,7 +11,7 @@ import psycopg
 import typer
 
 from ledger.bootstrap import open_ledger
-from ledger.cli.common import console, err_console
+from ledger.cli.common import JsonOption, console, err_console
 from ledger.reports.shift import to_csv, to_html, to_json, to_rich
 from projections.registry import select
 from projections.reports import shift_report
@@ -31,19 +31,22 @@ RENDER = {Format.CSV: to_csv, Format.JSON: to_json, Format.HTML: to_html}
 
 @app.command()
 def shift(
-    day: Annotated[str, typer.Option("--day", help="Gaming day, YYYY-MM-DD.")],
-    shift_name: Annotated[str, typer.Option("--shift", help="Shift name, e.g. day.")],
+    day: Annotated[str | None, typer.Option(
+        "--day", help="Gaming day, YYYY-MM-DD (default: the current one, Macau time).")] = None,
+    shift_name: Annotated[str | None, typer.Option(
+        "--shift", help="Shift name, e.g. day (default: the shift now running).")] = None,
     table: Annotated[str | None, typer.Option(help="One table only.")] = None,
     formats: Annotated[list[Format] | None, typer.Option(
         "--format", help="Also write csv, json and/or html (repeat the option).")] = None,
     output: Annotated[Path, typer.Option(help="Folder the files are written to.")] = Path("reports"),
     catch_up: Annotated[bool, typer.Option(help="Bring the projections up to date first.")] = True,
+    as_json: JsonOption = False,
 ) -> None:
     """Print the shift report (ledger win, accounting win, variance, hold) and write files."""
-    from ledger.domain.shift_schedule import parse_gaming_day
+    from ledger.cli.shift import shift_slot
 
-    gaming_day: date = parse_gaming_day(day)
     with open_ledger() as rt:
+        gaming_day, shift_name = shift_slot(rt.settings.shift_schedule, day, shift_name)
         if catch_up:
             try:
                 with ProjectionRunner(rt.database, select(["shift_report"])) as runner:
@@ -55,9 +58,12 @@ def shift(
                                   highlight=False)
         with rt.database.connect() as conn:
             view = shift_report(conn, gaming_day, shift_name, table.upper() if table else None)
-    to_rich(view, console)
+    if as_json:
+        sys.stdout.write(to_json(view) + "\n")
+    else:
+        to_rich(view, console)
     for fmt in formats or []:
         output.mkdir(parents=True, exist_ok=True)
         path = output / f"shift-{gaming_day}-{shift_name}{'-' + table if table else ''}.{fmt}"
         path.write_text(RENDER[fmt](view), encoding="utf-8")
-        console.print(f"wrote {path}", highlight=False)
+        (err_console if as_json else console).print(f"wrote {path}", highlight=False)

@@ -61,7 +61,8 @@ MarkersOption = Annotated[
 ]
 
 
-def _slot(schedule: ShiftSchedule, day: str | None, shift: str | None) -> tuple[date, str]:
+def shift_slot(schedule: ShiftSchedule, day: str | None, shift: str | None) -> tuple[date, str]:
+    """The gaming day and shift named, or the current one's (Macau time) for any left out."""
     now = schedule.locate(utc_now())
     gaming_day = parse_gaming_day(day) if day else now.gaming_day
     return gaming_day, schedule.check_name(shift) if shift else now.shift
@@ -72,7 +73,7 @@ def _record(
     cosigners: list[Path] | None = None, **fields: Any,
 ) -> None:
     with runtime() as rt:
-        gaming_day, name = _slot(rt.settings.shift_schedule, day, shift)
+        gaming_day, name = shift_slot(rt.settings.shift_schedule, day, shift)
         command = kind(table=table, gaming_day=gaming_day, shift=name, **fields)
         result = rt.ledger.execute(signed(rt, command, cosigners))
     label = describe_shift(check_table_code(table), gaming_day, name)
@@ -170,7 +171,7 @@ def close(
 def show(table: Code, day: DayOption = None, shift: ShiftOption = None) -> None:
     """A shift as its events say it stands: inventories, slips, drop and accounting win."""
     with runtime() as rt:
-        gaming_day, name = _slot(rt.settings.shift_schedule, day, shift)
+        gaming_day, name = shift_slot(rt.settings.shift_schedule, day, shift)
         loaded = load_shift(rt.ledger, table, gaming_day, name)
     _render(loaded)
 

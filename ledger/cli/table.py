@@ -10,7 +10,7 @@ from rich.table import Table as RichTable
 
 from ledger.audit.open_rounds import open_rounds
 from ledger.render import safe
-from ledger.cli.common import console, runtime, send
+from ledger.cli.common import JsonOption, console, print_json, runtime, send
 from ledger.commands import CloseTable, OpenTable, SignInDealer, SignOutDealer
 from ledger.errors import InvalidInput
 from ledger.queries import floor_tables, table_view
@@ -76,10 +76,13 @@ def sign_out(
 
 
 @app.command()
-def show(table: Code) -> None:
+def show(table: Code, as_json: JsonOption = False) -> None:
     """A table as its events say it stands."""
     with runtime() as rt:
         view = table_view(rt.ledger, table)
+    if as_json:
+        print_json(view)
+        return
     grid = RichTable(show_header=False, box=None)
     for name, value in view.model_dump().items():
         grid.add_row(name, str(value if value is not None else "-"))
@@ -87,12 +90,17 @@ def show(table: Code) -> None:
 
 
 @app.command("list")
-def list_() -> None:
+def list_(as_json: JsonOption = False) -> None:
     """Every table: the table-state projection, brought up to date first."""
     with runtime() as rt:
         states = floor_tables(rt.database)
         with rt.database.connect() as conn:
             since = {r.table: r for r in open_rounds(conn)}
+    if as_json:
+        print_json([{**s.model_dump(), "open_round": since[s.code].describe()
+                     if s.code in since and since[s.code].is_stale() else None}
+                    for s in states])
+        return
     grid = RichTable("table", "game", "rule set", "limits", "pit", "state", "dealer", "round",
                      "shoe left")
     for s in states:

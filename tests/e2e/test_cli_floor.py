@@ -3,6 +3,8 @@ brought up to date by the command itself, so what they print is current."""
 
 from __future__ import annotations
 
+import json
+
 
 def _row(out: str, first_cell: str) -> list[str]:
     """The cells of the rich table row that starts with `first_cell`."""
@@ -41,3 +43,5 @@ def test_jackpot_list_shows_amount_seed_liability_contributions_and_hits(cli):
     assert listed.code == 0, listed.err
     assert _row(listed.out, "STUD") == [
         "STUD", "1250.00", "1000.00", "250.00", "0.00", "0", "SP-01"]
+    pool = json.loads(cli("jackpot", "list", "--json").out)[0]
+    assert (pool["name"], pool["amount"], pool["tables"]) == ("STUD", "1250.00", ["SP-01"])

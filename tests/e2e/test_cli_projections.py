@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import signal
@@ -41,6 +42,8 @@ def test_status_shows_the_lag_of_a_projection_that_never_ran(cli, superuser):
     assert status.code == 0, status.err
     head = str(base + 6)
     assert _status_row(status.out) == ["table_state", "0", head, head, "never run"]
+    as_json = {s["name"]: s for s in json.loads(cli("projections", "status", "--json").out)}
+    assert (as_json["table_state"]["position"], as_json["table_state"]["lag"]) == (0, int(head))
 
 
 def test_run_once_catches_up_and_status_then_shows_no_lag(cli, superuser):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
+from datetime import UTC, datetime
 
 from tests.integration.test_shift_reconciliation import _shift_with
 from tests.signing import GAMING_DAY
@@ -24,6 +25,25 @@ def test_the_shift_report_prints_and_writes_csv_json_and_html(cli, settings, tmp
     page = (tmp_path / f"shift-{GAMING_DAY}-day.html").read_text()
     assert page.startswith("<!doctype html>") and "<svg" in page and "BAC-R1" in page
     assert "http" not in page.split("<svg", 1)[0].replace('xmlns="http', "")  # self-contained
+
+
+def test_report_shift_json_prints_the_report_to_standard_output_with_exact_amounts(
+        cli, settings):
+    _shift_with(settings, record_fill=True)
+    result = cli("report", "shift", "--day", str(GAMING_DAY), "--shift", "day", "--json")
+    assert result.code == 0, result.err
+    data = json.loads(result.out)
+    assert data["floor"]["ledger_win"] == "50.00" and data["tables"][0]["table"] == "BAC-R1"
+
+
+def test_report_shift_without_day_or_shift_reports_the_shift_now_running_in_macau(cli, settings):
+    """As the `shift` commands do: the gaming day and shift the schedule puts now in."""
+    before = settings.shift_schedule.locate(datetime.now(UTC))
+    result = cli("report", "shift")
+    after = settings.shift_schedule.locate(datetime.now(UTC))
+    assert result.code == 1  # nothing recorded in this ledger: the one line names the slot
+    assert result.err.strip() in {f"error: no {slot.shift} shift on {slot.gaming_day} is in "
+                                  "the ledger." for slot in (before, after)}
 
 
 def test_a_report_for_a_shift_that_does_not_exist_is_one_line_and_exit_1(cli):

@@ -1,6 +1,9 @@
 """The CLI as a pit boss runs it: tables, events, verification, and errors as one line."""
 
 from __future__ import annotations
+
+import json
+
 from tests.signing import event_count
 
 
@@ -18,6 +21,10 @@ def test_a_pit_boss_opens_shows_lists_and_closes_a_table(cli):
     assert "stud-poker/2003" in shown.out and "D-7" in shown.out
     listed = cli("table", "list")
     assert "SP-01" in listed.out and "open" in listed.out
+    as_json = json.loads(cli("table", "list", "--json").out)
+    assert [(t["code"], t["is_open"], t["min_bet"]) for t in as_json] == [
+        ("SP-01", True, "100.00")]
+    assert json.loads(cli("table", "show", "SP-01", "--json").out)["dealer"] == "D-7"
     closed = cli("table", "close", "SP-01")
     assert closed.code == 0 and "recorded: dealer signed out, table closed" in closed.out
     assert "closed" in cli("table", "list").out
