@@ -225,8 +225,8 @@ class GroupWriter:
         staged: list[tuple[_Pending, list[Any]]] = []
         alone: list[_Pending] = []
         for pending in batch:
-            if pending.command is None and not self._admit(pending):
-                continue  # refused at the door
+            if pending.command is None and not self._admit(pending, view):
+                continue  # refused at the door, or sent back to it
             if pending.sent.unknown:
                 alone.append(pending)  # a resend after a lost reply: its receipt first
                 continue
@@ -263,12 +263,20 @@ class GroupWriter:
             if not pending.done.is_set():
                 self._alone(pending)
 
-    def _admit(self, pending: _Pending) -> bool:
+    def _admit(self, pending: _Pending, view: _Batch) -> bool:
+        """The door, on the registry in memory. A command whose sender, terminal or co-signer
+        an earlier command of this batch changed (a suspension, a revocation, a new key) goes
+        back to its caller (`RegistryMoved`), to be admitted after this batch is recorded, on
+        the registry as it then stands: the insert's check compares with the database before
+        the batch's own rows, so it would not see that change."""
         assert pending.signed is not None
         try:
             pending.command, pending.registry = self.ledger.admit_from_memory(pending.signed)
         except BaseException as error:  # refused, or the database lost while asking again
             pending.fail(error)
+            return False
+        if any(stream in view.staged for stream in pending.registry):
+            pending.fail(RegistryMoved())
             return False
         return True
 

@@ -16,8 +16,11 @@ from ledger.domain.base import Actor, Role
 from ledger.config import LedgerSettings
 from ledger.domain.registry import TerminalKind, staff_stream_id
 from ledger.errors import CredentialRefused, IdempotencyConflict, InvalidInput, NotAllowed
+from ledger.application import Sent
+from ledger.group_commit import _Pending
 from ledger.identity.envelope import Signature, SignedCommand, sign
 from ledger.identity.keys import Credential
+from ledger.identity.registry_cache import RegistryMoved
 from tests.integration.helpers import PIT_BOSS, open_table
 from tests.signing import ADMIN, CONSOLE, KEYRING, event_count, open_ledger
 
@@ -192,6 +195,23 @@ def test_each_event_names_the_verified_staff_terminal_and_key_fingerprints(floor
         "'CommandReceipt.Accepted' AND body ->> 'command_type' = 'PlaceBet'").fetchone()[0]
     assert SignedCommand.model_validate(receipt).message() == as_dealer(
         PlaceBet.model_validate(receipt["command"])).message()
+
+
+def test_a_dealer_suspended_by_an_earlier_command_of_the_same_batch_is_refused(
+        floor, superuser):
+    """The review's case: one batch holding the suspension and then the suspended dealer's
+    bet. Both were admitted on the registry as it stood, and one insert recorded both."""
+    writer = floor.inner.writer
+    assert not floor.execute(as_dealer(bet())).duplicate  # D-101 held in memory, active
+    suspend = _Pending(None, KEYRING.sign(SuspendStaff(staff_id="D-101", reason="caught"),
+                                          staff=ADMIN, terminal=CONSOLE), Sent(), {})
+    late_bet = _Pending(None, as_dealer(bet("300.00")), Sent(), {})
+    before = event_count(superuser)
+    writer._record([suspend, late_bet])  # as the writer thread takes a batch
+    assert suspend.result is not None and isinstance(late_bet.error, RegistryMoved)
+    assert event_count(superuser) == before + 1  # the suspension's receipt: no bet
+    refused(floor, superuser, as_dealer(bet("300.00")), CredentialRefused,  # sent again
+            "sent by D-101 (D-101), who is suspended (caught)")
 
 
 def _other_process(settings):
