@@ -1,8 +1,9 @@
 """Group commit: one writer records the commands of every terminal thread, a batch per insert.
 
-Terminal threads (the simulator's tables, the HTTP server's requests) verify their own commands
-at the door, then hand them to the writer and wait for their answer. The writer takes every
-command waiting, checks each against its streams in memory, and records the whole batch's
+Terminal threads (the simulator's tables, the HTTP server's requests) verify their envelopes'
+signatures ahead (Ed25519 runs without the interpreter lock), then hand them to the writer and
+wait for their answer. The writer takes every command waiting, admits each at the door (on the
+registry in memory), checks each against its streams in memory, and records the whole batch's
 events and receipts in one autocommit insert (one transaction, one round trip), then answers
 each caller:
 
