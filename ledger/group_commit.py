@@ -146,14 +146,7 @@ class GroupWriter:
         only wait, so the writer never queues for the interpreter behind them (one thread runs
         Python at a time; 64 terminals verifying signatures made the writer wait for its turn
         after every round trip)."""
-        return self._wait(_Pending(None, signed, sent, {}))
-
-    def record(self, command: Command, signed: SignedCommand | None, sent: Sent,
-               registry: dict[UUID, int] | None = None) -> Recorded:
-        """A command admitted already, on the registry streams `registry` at those versions."""
-        return self._wait(_Pending(command, signed, sent, registry or {}))
-
-    def _wait(self, pending: _Pending) -> Recorded:
+        pending = _Pending(None, signed, sent, {})
         self._queue.put(pending)
         pending.done.wait()
         if pending.error is not None:

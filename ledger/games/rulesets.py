@@ -13,6 +13,7 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
+from functools import lru_cache
 from types import MappingProxyType
 from typing import Any
 
@@ -132,10 +133,6 @@ def resolve(game: str, rule_set_id: str | None = None) -> RuleSet:
     return chosen
 
 
-_PARSED: dict[tuple[str, str], HouseSettings] = {}
-_PARSED_MAX = 1024
-
-
 def parse_settings(rule_set_id: str, data: Mapping[str, Any]) -> HouseSettings:
     """House settings for a rule set, validated against its regulation.
 
@@ -145,16 +142,15 @@ def parse_settings(rule_set_id: str, data: Mapping[str, Any]) -> HouseSettings:
     validated are kept, by their exact JSON (so `1` and `"1"` are never taken for each other).
     """
     try:
-        key = (rule_set_id, json.dumps(data, sort_keys=True))
+        exact = json.dumps(data, sort_keys=True)
     except (TypeError, ValueError):  # not plain JSON data (a Decimal, a date): not kept
         return _parse_settings(rule_set_id, data)
-    parsed = _PARSED.get(key)
-    if parsed is None:
-        parsed = _parse_settings(rule_set_id, data)
-        if len(_PARSED) >= _PARSED_MAX:
-            _PARSED.clear()
-        _PARSED[key] = parsed
-    return parsed
+    return _parse_exact(rule_set_id, exact)
+
+
+@lru_cache(maxsize=1024)
+def _parse_exact(rule_set_id: str, exact: str) -> HouseSettings:
+    return _parse_settings(rule_set_id, json.loads(exact))
 
 
 def _parse_settings(rule_set_id: str, data: Mapping[str, Any]) -> HouseSettings:

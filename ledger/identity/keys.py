@@ -13,8 +13,8 @@ import base64
 import hashlib
 import json
 import os
-import threading
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
 
@@ -39,28 +39,16 @@ def fingerprint(public_key: str) -> str:
     return "ed25519:" + hashlib.sha256(base64.b64decode(public_key)).hexdigest()[:16]
 
 
-VERIFIED_KEPT = 1024
-_verified: dict[tuple[str, str, bytes], None] = {}
-_verified_lock = threading.Lock()
-
-
+@lru_cache(maxsize=1024)
 def verify(public_key: str, signature: str, message: bytes) -> bool:
-    """True if `signature` is this key's over these bytes. A pure function, so a signature
-    found good is kept (the last `VERIFIED_KEPT`) and found good again without the arithmetic:
-    under group commit the caller's thread verifies an envelope ahead (Ed25519 runs without
-    the interpreter lock, beside the writer) and the writer's door finds it done."""
-    found = (public_key, signature, message)
-    if found in _verified:
-        return True
+    """True if `signature` is this key's over these bytes. A pure function, so its last answers
+    are kept: under group commit the caller's thread verifies an envelope ahead (Ed25519 runs
+    without the interpreter lock, beside the writer) and the writer's door finds it done."""
     try:
         key = Ed25519PublicKey.from_public_bytes(base64.b64decode(public_key, validate=True))
         key.verify(base64.b64decode(signature, validate=True), message)
     except (InvalidSignature, ValueError):
         return False
-    with _verified_lock:
-        if len(_verified) >= VERIFIED_KEPT:
-            del _verified[next(iter(_verified))]  # the oldest
-        _verified[found] = None
     return True
 
 
