@@ -21,6 +21,14 @@ events of one row folded in position order. The per-event handlers of the same t
 are the reference a fold must equal (tests compare them row for row, and `ledger verify`
 rebuilds with them), and the path a batch falls back to when a fold fails.
 
+A fold marked `deferred=True` never breaks a run and is not broken by one: its events wait, and
+it is called once at the batch's end (before `finish`) over all of them, or earlier, over those
+waiting, when an event of a type named in `until` comes. That is right only for a fold whose
+rows no other handler of the projection reads or writes (except the `until` types), and whose
+effect on its own rows does not depend on when it runs: appends to one row in position order,
+sums, the greatest position. Each event it takes is also shown to `staged(event)`, where
+the projection may note, in Python, what it defers to `finish`.
+
 A handler for
 a type that is already in the store, or a change to a table's DDL, takes effect on history
 only through `ledger projections rebuild NAME`, which builds the new tables beside the old and
@@ -81,11 +89,17 @@ def handles(*event_types: str) -> Callable[[H], H]:
     return mark
 
 
-def folds(*event_types: str) -> Callable[[F], F]:
-    """Mark a method as the set-based fold of a run of these event types (`(cursor, lo, hi)`)."""
+def folds(*event_types: str, deferred: bool = False, until: tuple[str, ...] = ()
+          ) -> Callable[[F], F]:
+    """Mark a method as the set-based fold of a run of these event types (`(cursor, lo, hi)`);
+    `deferred`: of all of them in the batch at its end, or before an event of an `until` type."""
+    if until and not deferred:
+        raise TypeError("only a deferred fold waits until an event")
 
     def mark(method: F) -> F:
         method._folds = event_types  # type: ignore[attr-defined]
+        if deferred:
+            method._deferred = until  # type: ignore[attr-defined]
         return method
 
     return mark
@@ -101,16 +115,21 @@ class Projection:
     """Event type -> name of the method handling it; collected from `@handles`."""
     folds: ClassVar[dict[str, str]] = {}
     """Event type -> name of the method folding runs of it set-based; from `@folds`."""
+    deferred: ClassVar[dict[str, tuple[str, ...]]] = {}
+    """Name of each deferred fold -> the event types that apply it before they are handled."""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         found, folded = dict(getattr(cls, "handlers", {})), dict(getattr(cls, "folds", {}))
+        deferred = dict(getattr(cls, "deferred", {}))
         for attribute, value in vars(cls).items():
             for event_type in getattr(value, "_handles", ()):
                 found[event_type] = attribute
             for event_type in getattr(value, "_folds", ()):
                 folded[event_type] = attribute
-        cls.handlers, cls.folds = found, folded
+            if hasattr(value, "_deferred"):
+                deferred[attribute] = value._deferred
+        cls.handlers, cls.folds, cls.deferred = found, folded, deferred
         unhandled = set(folded) - set(found)
         if unhandled:  # a fold is checked against the handlers: it cannot stand alone
             raise TypeError(f"{cls.__name__} folds {sorted(unhandled)} without a handler")
@@ -175,6 +194,10 @@ class Projection:
         """A batch starts: what a projection defers to the batch's end is started afresh (a
         failed batch's, rolled back, is forgotten). Every caller of `handle` calls this first
         and `finish` after the batch's last event, in the same transaction."""
+
+    def staged(self, position: int, stream_id: UUID, event_type: str) -> None:
+        """An event a deferred fold will apply (its body stays in the database): note what
+        its handler would have deferred to `finish`."""
 
     def finish(self, cursor: Cursor[Any]) -> None:
         """The batch's events are applied: write what was deferred to once per row."""

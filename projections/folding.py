@@ -5,7 +5,9 @@ consecutive events of one fold group (`@folds` in `projections.base`) make a run
 one call of the fold with the run's first and last positions; any other handled event goes to
 its handler, with statements rendered once (`Projection.sql`). A run ends where an event of
 another group or a handled one comes, so the effects land in position order, as the handlers
-would leave them. Everything is sent in the caller's pipeline and transaction.
+would leave them. The events of a deferred fold are passed over and applied together at the
+batch's end, or before the first event of a type that waits for them, by one call from the
+first of them to the last. Everything is sent in the caller's pipeline and transaction.
 
 The folded events' rows never come to Python: `read_batch` copies them, bodies as `json`, from
 the events table into the session's temporary table, which empties itself at each commit, and
@@ -72,9 +74,11 @@ READ_AND_STAGE = sql.SQL(
 
 
 class Staged(NamedTuple):
-    """An event whose row stays in the batch table for its fold: where it is, and its type."""
+    """An event whose row stays in the batch table for its fold: where it is, its stream and
+    its type."""
 
     position: int
+    stream_id: Any
     event_type: str
 
 
@@ -110,7 +114,7 @@ def read_batch(
         })
         rows = cursor.fetchall()
     folds = projection.folds
-    return [Staged(row[0], row[3]) if row[3] in folds else StoredEvent(*row[:5])
+    return [Staged(row[0], row[1], row[3]) if row[3] in folds else StoredEvent(*row[:5])
             for row in rows], (rows[0][5] if rows else 0)
 
 
@@ -124,16 +128,28 @@ def apply_batch(
     folds = projection.folds if fold else {}
     if any(event.event_type in folds and not isinstance(event, Staged) for event in events):
         raise ValueError("events to fold must be read with read_batch, which stages them")
+    deferred = projection.deferred if fold else {}
+    waits = {kind: [method for method, until in deferred.items() if kind in until]
+             for kind in {kind for until in deferred.values() for kind in until}}
     projection.begin()
     with conn.pipeline(), conn.cursor() as cursor:
         run: tuple[str, int, int] | None = None  # (fold method, first, last position)
+        pending: dict[str, tuple[str, int, int]] = {}  # deferred method -> its run so far
         for event in events:
             method = folds.get(event.event_type)
             if method is None and event.event_type not in projection.handlers:
                 continue  # ignored: does not break a run
+            if method in deferred:
+                first = pending[method][1] if method in pending else event.position
+                pending[method] = (method, first, event.position)
+                projection.staged(event.position, event.stream_id, event.event_type)
+                continue
             if run is not None and method != run[0]:
                 _fold(projection, cursor, run)
                 run = None
+            for waited in waits.get(event.event_type, ()):
+                if waited in pending:
+                    _fold(projection, cursor, pending.pop(waited))
             if method is None:
                 assert isinstance(event, StoredEvent), "a staged event has no handler here"
                 projection.handle(event, cursor)
@@ -143,6 +159,8 @@ def apply_batch(
                 run = (method, run[1], event.position)
         if run is not None:
             _fold(projection, cursor, run)
+        for waiting in sorted(pending.values(), key=lambda run: run[1]):
+            _fold(projection, cursor, waiting)
         projection.finish(cursor)
         if then is not None:
             then(cursor)

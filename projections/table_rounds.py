@@ -30,7 +30,8 @@ from typing import Any
 from psycopg import Cursor
 from psycopg.types.json import Jsonb
 
-from projections.base import Projection, StoredEvent, handles
+from projections import table_state_fold
+from projections.base import Projection, StoredEvent, folds, handles
 
 RESULTS_KEPT = 10
 CARDS_PER_DECK = 52
@@ -181,13 +182,14 @@ class RoundColumns(Projection):
 
     @handles("Round.DecisionMade")
     def decision_made(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
-        """A Stud Poker raise puts a stake on the layout; a fold, play or surrender none."""
+        """A Stud Poker raise puts a stake on the layout; a fold, play or surrender none (its
+        table is shown again all the same, as its fold cannot tell them apart)."""
         b = event.body
         if Decimal(b["amount"]) > 0:
             self._add_bet(cursor, event, {"box": b["box"], "spot": b["decision"],
                                           "amount": b["amount"], "player": b["player"]})
         else:
-            self._round(cursor, event, "", {}, show=False)
+            self._round(cursor, event, "", {})
 
     @handles("Round.CardDealt")
     def card_dealt(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
@@ -241,6 +243,22 @@ class RoundColumns(Projection):
 
     def show_round(self, cursor: Cursor[Any], round_: Any, position: int) -> None:
         self._shows[(SHOW_ROUND, "round", round_)] = position  # written once, at `finish`
+
+    # -- the layout, set-based ----------------------------------------------------------------
+    @folds("Round.BetPlaced", "Round.DecisionMade", "Round.CardDealt", "Shoe.CardDrawn",
+           "Shoe.CardsBurned", deferred=True, until=("Round.CardExposed",))
+    def fold_layout(self, cursor: Cursor[Any], lo: int, hi: int) -> None:
+        """The batch's bets, decisions, cards dealt, drawn and burned, set-based at its end
+        (`projections.table_state_fold`), or before a card exposed (which looks the card up);
+        what the handlers above leave, in two statements."""
+        cursor.execute(self.sql(table_state_fold.ROUND_FOLD), {"lo": lo, "hi": hi})
+        cursor.execute(self.sql(table_state_fold.SHOE_FOLD), {"lo": lo, "hi": hi})
+
+    def staged(self, position: int, stream_id: Any, event_type: str) -> None:
+        if event_type.startswith("Shoe."):
+            self._shows[(SHOW_SHOE, "shoe", stream_id)] = position
+        else:
+            self._shows[(SHOW_ROUND, "round", stream_id)] = position
 
     # -- once per row per batch ---------------------------------------------------------
     def begin(self) -> None:

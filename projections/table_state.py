@@ -189,13 +189,12 @@ class TableState(RoundColumns):
     def round_finished(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
         self._update(cursor, event, "", {})  # the round's own Settled or Voided shows its end
 
-    @folds("Table.Opened", "Table.Reopened", "Table.SettingsChanged", "Table.Closed",
-           "Table.DealerSignedIn", "Table.DealerSignedOut", "Table.PoolLinked",
-           "Table.JackpotBetsCarried", "Table.ShoeStarted", "Table.RoundStarted",
-           "Table.RoundFinished")
+    @folds("Table.Reopened", "Table.SettingsChanged", "Table.Closed", "Table.DealerSignedIn",
+           "Table.DealerSignedOut", "Table.PoolLinked", "Table.JackpotBetsCarried",
+           "Table.ShoeStarted", "Table.RoundStarted", "Table.RoundFinished", deferred=True)
     def fold_table_events(self, cursor: Cursor[Any], lo: int, hi: int) -> None:
-        """A run of Table events, set-based (`projections.table_state_fold`): what the
-        handlers above leave, in six statements however long the run."""
+        """The batch's Table events but openings, set-based at its end
+        (`projections.table_state_fold`): what the handlers above leave, in two statements."""
         for statement in table_state_fold.STATEMENTS:
             cursor.execute(self.sql(statement), {"lo": lo, "hi": hi})
 

@@ -1,11 +1,16 @@
-"""Table state's Table-stream events folded set-based: a run of them in two statements.
+"""Table state's commonest events folded set-based: each group of a batch in a few statements.
 
-Both read the run's rows (positions `%(lo)s` to `%(hi)s`) from the batch table
-(`projections.folding`) and leave what the handlers in `projections.table_state` would leave
-after applying the events one by one, in position order:
+Every statement reads the events at positions `%(lo)s` to `%(hi)s` from the batch table
+(`projections.folding`) and leaves what the handlers in `projections.table_state` and
+`projections.table_rounds` would leave after applying them one by one, in position order.
+All three folds are deferred (applied once, at the batch's end): each writes only rows and
+columns that no other handler reads before `finish` shows the rounds and shoes again, and the
+position it leaves is the greatest that touched the row.
 
-1. `OPEN_AND_RECORD_LIMITS`: a row per `Table.Opened` (a stream's first event, so nothing of
-   its own precedes it), and every limits record of an opening, re-opening or settings change;
+The Table stream's events after its `Table.Opened` (which its handler applies, in position
+order, so the table's row and code are there for every round's result):
+
+1. `RECORD_LIMITS`: every limits record of a re-opening or settings change;
 2. `FOLD`: every event onto its table's row at once. For each group of columns the run's last
    event that sets it decides (re-opened or closed, dealer in or out, pool, carried bets, shoe,
    round), found again by its position; a table pointed at a shoe or round whose row exists
@@ -32,25 +37,14 @@ def last(*types: str) -> str:
     return f"max(position) FILTER (WHERE event_type IN ({kinds}))"
 
 
-AT = "(body->'by'->>'at')::timestamptz"
-
-# A row per `Table.Opened` (a stream's first event: nothing of its own precedes it), and every
-# limits record of an opening, re-opening or settings change.
-OPEN_AND_RECORD_LIMITS = f"""
-WITH opened AS (
-    INSERT INTO {{table_state}} (stream_id, code, is_open, game, rule_set, min_bet, max_bet,
-                                pit, opened_at, version, events_applied, updated_position)
-    SELECT stream_id, body->>'code', true, body->>'game', body->>'rule_set',
-           (body->>'min_bet')::numeric, (body->>'max_bet')::numeric, body->>'pit', {AT},
-           version, 1, position
-      FROM {RUN} AND event_type = 'Table.Opened'
-)
+# Every limits record of a re-opening or settings change.
+RECORD_LIMITS = f"""
 INSERT INTO {{table_limits}}
 SELECT stream_id, position,
        coalesce((body->'settings'->>'effective_from')::date, {DAY}),
        (body->'settings'->>'min_bet')::numeric, (body->'settings'->>'max_bet')::numeric,
        body->'settings'->>'authorisation'
-  FROM {RUN} AND event_type IN ('Table.Opened', 'Table.Reopened', 'Table.SettingsChanged')
+  FROM {RUN} AND event_type IN ('Table.Reopened', 'Table.SettingsChanged')
 """
 
 # Per table, the position of the last event of each kind (found again by position: no sort
@@ -59,7 +53,7 @@ SELECT stream_id, position,
 FOLD = f"""
 WITH f AS (
     SELECT stream_id, max(version) AS version, max(position) AS position,
-           count(*) FILTER (WHERE event_type <> 'Table.Opened') AS events,
+           count(*) AS events,
            {last("Reopened", "Closed")} AS open_or_close, {last("Reopened")} AS reopened,
            {last("Closed")} AS closed, {last("DealerSignedIn", "DealerSignedOut")} AS dealer,
            {last("PoolLinked")} AS pool, {last("JackpotBetsCarried", "RoundStarted")} AS carried,
@@ -109,7 +103,7 @@ UPDATE {{table_state}} t SET
                     WHERE stream_id = t.stream_id AND effective_from > lt.day
                     ORDER BY effective_from, position DESC) u) END,
        version = f.version, events_applied = t.events_applied + f.events,
-       updated_position = f.position
+       updated_position = greatest(t.updated_position, f.position)
   FROM f
   LEFT JOIN LATERAL (  -- the last limit-taker's date
        SELECT {DAY} AS day FROM {RUN} AND stream_id = f.stream_id
@@ -138,4 +132,56 @@ UPDATE {{table_state}} t SET
  WHERE t.stream_id = f.stream_id
 """
 
-STATEMENTS = (OPEN_AND_RECORD_LIMITS, FOLD)
+STATEMENTS = (RECORD_LIMITS, FOLD)
+
+# The bets, raises and cards on a round's layout: appended to its row in position order; the
+# first card dealt turns betting into dealing (a later phase stays).
+ROUND_FOLD = f"""
+WITH f AS (
+    SELECT stream_id, count(*) AS events, max(position) AS position,
+           bool_or(event_type = 'Round.CardDealt') AS dealt,
+           coalesce(jsonb_agg(jsonb_build_object(
+                        'box', body->'box', 'amount', body->'amount', 'player', body->'player',
+                        'spot', CASE event_type WHEN 'Round.BetPlaced' THEN body->'spot'
+                                                ELSE body->'decision' END)
+                    ORDER BY position)
+                FILTER (WHERE event_type = 'Round.BetPlaced'
+                           OR (event_type = 'Round.DecisionMade'
+                               AND (body->>'amount')::numeric > 0)),
+                    '[]'::jsonb) AS bets,
+           coalesce(jsonb_agg(jsonb_build_object(
+                        'to', body->'to', 'card', body->'card', 'shown', body->'face_up')
+                    ORDER BY position) FILTER (WHERE event_type = 'Round.CardDealt'),
+                    '[]'::jsonb) AS cards
+      FROM {RUN} AND event_type IN ('Round.BetPlaced', 'Round.DecisionMade', 'Round.CardDealt')
+     GROUP BY stream_id
+)
+UPDATE {{table_rounds}} r
+   SET bets = r.bets || f.bets, cards = r.cards || f.cards,
+       phase = CASE WHEN f.dealt AND r.phase = 'betting' THEN 'dealing' ELSE r.phase END,
+       events_applied = r.events_applied + f.events,
+       updated_position = greatest(r.updated_position, f.position)
+  FROM f
+ WHERE r.round_id = f.stream_id
+"""
+
+# A shoe's next place: after its last card drawn (or where it stood), plus the burns since.
+SHOE_FOLD = f"""
+WITH e AS (
+    SELECT stream_id, position, event_type, body
+      FROM {RUN} AND event_type IN ('Shoe.CardDrawn', 'Shoe.CardsBurned')
+), f AS (
+    SELECT stream_id, count(*) AS events, max(position) AS position,
+           max(position) FILTER (WHERE event_type = 'Shoe.CardDrawn') AS drawn
+      FROM e GROUP BY stream_id
+)
+UPDATE {{table_shoes}} s
+   SET position = coalesce((d.body->>'position')::integer + 1, s.position) + (
+           SELECT coalesce(sum((b.body->>'count')::integer), 0) FROM e b
+            WHERE b.stream_id = f.stream_id AND b.event_type = 'Shoe.CardsBurned'
+              AND b.position > coalesce(f.drawn, 0)),
+       events_applied = s.events_applied + f.events,
+       updated_position = greatest(s.updated_position, f.position)
+  FROM f LEFT JOIN {BATCH} d ON d.position = f.drawn
+ WHERE s.shoe_id = f.stream_id
+"""

@@ -1,5 +1,6 @@
-"""Table state's Table events folded set-based in PostgreSQL leave exactly what their per-event
-handlers leave, row for row, however the batches cut the events.
+"""Table state's events folded set-based in PostgreSQL (the Table stream's, and the bets, cards
+and shoe draws of every round) leave exactly what their per-event handlers leave, row for row,
+however the batches cut the events, at the end of a shift and in the middle of its rounds.
 
 The handlers are the reference (`ledger verify` rebuilds with them); the fold is what the runner
 and the rebuild use. Each comparison rebuilds the projection twice from the same events, once
@@ -28,20 +29,26 @@ def rows(conn: Any) -> dict[str, list[tuple[Any, ...]]]:
             for table in TableState.tables}
 
 
-def folded_and_handled(database: Any, conn: Any, monkeypatch: Any, batch_size: int) -> tuple[
+def folded_and_handled(database: Any, conn: Any, monkeypatch: Any, batch_size: int,
+                       must_run: set[str] | None = None) -> tuple[
         dict[str, list[tuple[Any, ...]]], dict[str, list[tuple[Any, ...]]]]:
     """The projection's rows rebuilt with the fold (which must have run), then without."""
-    runs: list[tuple[int, int]] = []
-    fold = TableState.fold_table_events
+    runs: dict[str, list[tuple[int, int]]] = {}
 
-    def counted(self: TableState, cursor: Any, lo: int, hi: int) -> None:
-        runs.append((lo, hi))
-        fold(self, cursor, lo, hi)
+    def counting(name: str) -> Any:
+        fold = getattr(TableState, name)
+
+        def counted(self: TableState, cursor: Any, lo: int, hi: int) -> None:
+            runs.setdefault(name, []).append((lo, hi))
+            fold(self, cursor, lo, hi)
+        return counted
 
     with monkeypatch.context() as patch:
-        patch.setattr(TableState, "fold_table_events", counted)
+        for name in set(TableState.folds.values()):
+            patch.setattr(TableState, name, counting(name))
         rebuild(database, TableState, batch_size=batch_size)
-    assert runs, "the fold never ran"
+    must_run = set(TableState.folds.values()) if must_run is None else must_run
+    assert must_run <= set(runs), f"the folds that ran: {sorted(runs)}"
     folded = rows(conn)
     with monkeypatch.context() as patch:
         patch.setattr(TableState, "folds", {})
@@ -51,8 +58,17 @@ def folded_and_handled(database: Any, conn: Any, monkeypatch: Any, batch_size: i
 
 def test_a_shift_of_every_game_folded_equals_its_events_applied_one_by_one(
         settings, database, superuser, monkeypatch):
+    looked: list[str] = []
+
+    def mid_round(name: str) -> None:  # a round half dealt: its phase, bets and cards so far
+        looked.append(name)
+        for batch_size in (7, 5000):
+            folded, handled = folded_and_handled(database, superuser, monkeypatch, batch_size)
+            assert folded == handled, f"{name}, batches of {batch_size}"
+
     with open_ledger(settings) as rt:
-        FloorDriver(rt.ledger).record_shift()
+        FloorDriver(rt.ledger).record_shift(mid_round)
+    assert len(looked) > 3
     for batch_size in BATCH_SIZES:
         folded, handled = folded_and_handled(database, superuser, monkeypatch, batch_size)
         assert all(handled.values())
@@ -83,7 +99,8 @@ def test_limits_taken_on_a_date_that_goes_back_keep_the_last_ones_found(
              effective_from=today + timedelta(days=1), authorisation="DICJ-Z-2")
         send(SignInDealer, now + timedelta(minutes=30), dealer_id="D-1")
         send(CloseTable, now + timedelta(minutes=40))
-    folded, handled = folded_and_handled(database, superuser, monkeypatch, batch_size)
+    folded, handled = folded_and_handled(database, superuser, monkeypatch, batch_size,
+                                         {"fold_table_events"})
     assert folded == handled
     state = superuser.execute("SELECT min_bet, limits_from, dealer, is_open FROM table_state"
                               ).fetchone()
