@@ -14,7 +14,8 @@ from typing import Any
 
 from psycopg import Cursor
 
-from projections.base import Projection, StoredEvent, handles
+from projections import shift_report_fold
+from projections.base import Projection, StoredEvent, folds, handles
 
 SHIFTS_DDL = """
 CREATE TABLE IF NOT EXISTS {report_shifts} (
@@ -265,3 +266,9 @@ class ShiftReport(Projection):
     def contribution(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
         self._round(cursor, event, "jackpot_contributions = jackpot_contributions + %(amount)s",
                     {"amount": event.body["to_pool"]}, round_id=event.body["round_id"])
+
+    @folds(*shift_report_fold.TYPES, deferred=True)
+    def fold_round_figures(self, cursor: Cursor[Any], lo: int, hi: int) -> None:
+        """The batch's round figures added to their shifts at its end, in one statement
+        (`projections.shift_report_fold`): what the handlers above add, one by one."""
+        cursor.execute(self.sql(shift_report_fold.FOLD), {"lo": lo, "hi": hi})

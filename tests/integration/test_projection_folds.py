@@ -16,7 +16,9 @@ from typing import Any
 import pytest
 
 from ledger.commands import ChangeTableSettings, CloseTable, OpenTable, SignInDealer
+from projections.base import Projection
 from projections.rebuild import rebuild
+from projections.shift_report import ShiftReport
 from projections.table_state import TableState
 from tests.integration.floor_driver import SUPERVISOR, FloorDriver
 from tests.signing import open_ledger, playing_other_days
@@ -24,53 +26,58 @@ from tests.signing import open_ledger, playing_other_days
 BATCH_SIZES = (1, 7, 5000)  # every event alone, runs cut mid-command, the whole floor at once
 
 
-def rows(conn: Any) -> dict[str, list[tuple[Any, ...]]]:
+def rows(conn: Any, projection: type[Projection] = TableState
+         ) -> dict[str, list[tuple[Any, ...]]]:
     return {table: sorted(conn.execute(f'SELECT * FROM "{table}"').fetchall(), key=repr)
-            for table in TableState.tables}
+            for table in projection.tables}
 
 
 def folded_and_handled(database: Any, conn: Any, monkeypatch: Any, batch_size: int,
-                       must_run: set[str] | None = None) -> tuple[
+                       must_run: set[str] | None = None,
+                       projection: type[Projection] = TableState) -> tuple[
         dict[str, list[tuple[Any, ...]]], dict[str, list[tuple[Any, ...]]]]:
-    """The projection's rows rebuilt with the fold (which must have run), then without."""
+    """The projection's rows rebuilt with its folds (which must have run), then without."""
     runs: dict[str, list[tuple[int, int]]] = {}
 
     def counting(name: str) -> Any:
-        fold = getattr(TableState, name)
+        fold = getattr(projection, name)
 
-        def counted(self: TableState, cursor: Any, lo: int, hi: int) -> None:
+        def counted(self: Projection, cursor: Any, lo: int, hi: int) -> None:
             runs.setdefault(name, []).append((lo, hi))
             fold(self, cursor, lo, hi)
         return counted
 
     with monkeypatch.context() as patch:
-        for name in set(TableState.folds.values()):
-            patch.setattr(TableState, name, counting(name))
-        rebuild(database, TableState, batch_size=batch_size)
-    must_run = set(TableState.folds.values()) if must_run is None else must_run
+        for name in set(projection.folds.values()):
+            patch.setattr(projection, name, counting(name))
+        rebuild(database, projection, batch_size=batch_size)
+    must_run = set(projection.folds.values()) if must_run is None else must_run
     assert must_run <= set(runs), f"the folds that ran: {sorted(runs)}"
-    folded = rows(conn)
+    folded = rows(conn, projection)
     with monkeypatch.context() as patch:
-        patch.setattr(TableState, "folds", {})
-        rebuild(database, TableState, batch_size=batch_size)
-    return folded, rows(conn)
+        patch.setattr(projection, "folds", {})
+        rebuild(database, projection, batch_size=batch_size)
+    return folded, rows(conn, projection)
 
 
+@pytest.mark.parametrize("projection", [TableState, ShiftReport])
 def test_a_shift_of_every_game_folded_equals_its_events_applied_one_by_one(
-        settings, database, superuser, monkeypatch):
+        settings, database, superuser, monkeypatch, projection):
     looked: list[str] = []
 
     def mid_round(name: str) -> None:  # a round half dealt: its phase, bets and cards so far
         looked.append(name)
         for batch_size in (7, 5000):
-            folded, handled = folded_and_handled(database, superuser, monkeypatch, batch_size)
+            folded, handled = folded_and_handled(database, superuser, monkeypatch, batch_size,
+                                                 set(), projection)
             assert folded == handled, f"{name}, batches of {batch_size}"
 
     with open_ledger(settings) as rt:
         FloorDriver(rt.ledger).record_shift(mid_round)
     assert len(looked) > 3
     for batch_size in BATCH_SIZES:
-        folded, handled = folded_and_handled(database, superuser, monkeypatch, batch_size)
+        folded, handled = folded_and_handled(database, superuser, monkeypatch, batch_size,
+                                             projection=projection)
         assert all(handled.values())
         assert folded == handled, f"batches of {batch_size}"
 

@@ -1,0 +1,84 @@
+"""The shift report's round figures folded set-based: a batch's in one statement.
+
+Every figure a round event adds to its shift is a sum (payouts, commission, the table's win,
+jackpot stakes, contributions and prizes, adjustments, rounds played and voided,
+irregularities, and the handle by spot), so the order they are added in does not matter, and
+nothing else in the shift report reads them: they are added once, at the batch's end (a
+deferred fold, `projections.base`). The shift a round belongs to was fixed when it opened
+(`report_rounds`, which its handler wrote, earlier in position order); a round under no shift
+adds nothing, as its handlers add nothing. The row's position is the greatest that touched it.
+"""
+
+from __future__ import annotations
+
+BATCH = "pg_temp.ledger_projection_batch"
+BET = "(body->'bet'->>'{}')"
+STAKE, RETURNED, PAYOUT, COMMISSION = (f"{BET.format(f)}::numeric" for f in
+                                       ("stake", "returned", "payout", "commission"))
+WIN = f"({STAKE} - {RETURNED} - {PAYOUT} + {COMMISSION})"
+SPOT, OUTCOME = BET.format("spot"), BET.format("outcome")
+IS_BET = "event_type = 'Round.BetSettled'"
+ON_LAYOUT = f"{IS_BET} AND {SPOT} <> 'jackpot'"  # a jackpot bet goes to the pool, not the rack
+COUNTED = f"{ON_LAYOUT} AND {OUTCOME} <> 'returned'"  # in the handle
+
+TYPES = ("Round.BetSettled", "Round.Settled", "Round.Voided", "Round.IrregularityRecorded",
+         "Round.CardExposed", "Round.JackpotPrizeAwarded", "Round.Adjusted",
+         "JackpotPool.ContributionReceived")
+
+
+def total(expression: str, where: str) -> str:
+    return f"coalesce(sum({expression}) FILTER (WHERE {where}), 0)"
+
+
+def counted(where: str) -> str:
+    return f"count(*) FILTER (WHERE {where})"
+
+
+FOLD = f"""
+WITH e AS (
+    SELECT b.position, b.event_type, b.body, r.shift_id
+      FROM {BATCH} b
+      JOIN {{report_rounds}} r
+        ON r.round_id = CASE b.event_type WHEN 'JackpotPool.ContributionReceived'
+                                          THEN (b.body->>'round_id')::uuid ELSE b.stream_id END
+     WHERE b.position BETWEEN %(lo)s AND %(hi)s AND r.shift_id IS NOT NULL
+       AND b.event_type IN ({", ".join(f"'{kind}'" for kind in TYPES)})
+), handle AS (
+    INSERT INTO {{report_handle}} AS h
+    SELECT shift_id, {SPOT}, count(*), sum({STAKE}), sum({STAKE} * {STAKE}), sum({WIN})
+      FROM e WHERE {COUNTED}
+     GROUP BY shift_id, {SPOT}
+        ON CONFLICT (shift_id, spot) DO UPDATE
+       SET bets = h.bets + EXCLUDED.bets, handle = h.handle + EXCLUDED.handle,
+           sum_of_squares = h.sum_of_squares + EXCLUDED.sum_of_squares,
+           table_win = h.table_win + EXCLUDED.table_win
+), f AS (
+    SELECT shift_id, max(position) AS position,
+           {total(PAYOUT, ON_LAYOUT)} AS payouts,
+           {total(COMMISSION, ON_LAYOUT)} AS commission,
+           {total(WIN, ON_LAYOUT)} AS table_win,
+           {total(STAKE, f"{IS_BET} AND {SPOT} = 'jackpot' AND {OUTCOME} <> 'carried'")}
+               AS jackpot_stakes,
+           {counted("event_type = 'Round.Settled'")} AS played,
+           {counted("event_type = 'Round.Voided'")} AS voided,
+           {counted("event_type IN ('Round.IrregularityRecorded', 'Round.CardExposed')")}
+               AS irregularities,
+           {total("(body->>'amount')::numeric", "event_type = 'Round.JackpotPrizeAwarded'")}
+               AS prizes,
+           {total("(body->>'amount')::numeric", "event_type = 'Round.Adjusted'")}
+               AS adjustments,
+           {total("(body->>'to_pool')::numeric",
+                  "event_type = 'JackpotPool.ContributionReceived'")} AS contributions
+      FROM e GROUP BY shift_id
+)
+UPDATE {{report_shifts}} s
+   SET payouts = s.payouts + f.payouts, commission = s.commission + f.commission,
+       table_win = s.table_win + f.table_win, jackpot_stakes = s.jackpot_stakes + f.jackpot_stakes,
+       rounds_played = s.rounds_played + f.played, rounds_voided = s.rounds_voided + f.voided,
+       irregularities = s.irregularities + f.irregularities,
+       jackpot_prizes = s.jackpot_prizes + f.prizes, adjustments = s.adjustments + f.adjustments,
+       jackpot_contributions = s.jackpot_contributions + f.contributions,
+       updated_position = greatest(s.updated_position, f.position)
+  FROM f
+ WHERE s.shift_id = f.shift_id
+"""
