@@ -52,11 +52,16 @@ INDEX_BATCH_TABLE = ("CREATE INDEX IF NOT EXISTS ledger_projection_batch_stream 
 # are read once, the bodies to fold never leave, and of the events the projection ignores only
 # the batch's last comes back (for its position), with how many were read in all.
 READ_AND_STAGE = sql.SQL(
-    "WITH batch AS ("
+    "WITH read AS ("
     "    SELECT notification_id, originator_id, originator_version, state, "
     "           split_part(topic, ':', 2) AS event_type "
     "      FROM {events} WHERE notification_id > %(after)s "
     "     ORDER BY notification_id LIMIT %(limit)s"
+    "), batch AS ("  # the bodies nobody reads dropped before the rows are kept (and spill)
+    "    SELECT notification_id, originator_id, originator_version, event_type, "
+    "           CASE WHEN event_type = ANY(%(folded)s) OR event_type = ANY(%(types)s) "
+    "                THEN state END AS state "
+    "      FROM read"
     "), staged AS ("
     f"    INSERT INTO {BATCH_TABLE} "
     "    SELECT notification_id, originator_id, originator_version, event_type, "

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 from typing import Any
+from uuid import UUID
 
 from psycopg import Cursor
 from psycopg.types.json import Jsonb
@@ -66,23 +67,30 @@ CREATE TABLE IF NOT EXISTS {table_shoes} (
 TOUCH = "events_applied = events_applied + 1, updated_position = %(position)s"
 MOVED = "updated_position = greatest(t.updated_position, %(position)s)"
 
-SHOW_ROUND = f"""
+# Each round and shoe of `%(streams)s` (with the last position that touched it) copied onto the
+# table that points at it: a table points at one round and one shoe, so each is copied once.
+SHOW_ROUNDS = f"""
 UPDATE {{table_state}} t
-   SET round_number = r.number, round_phase = r.phase, bets = r.bets, {MOVED},
+   SET round_number = r.number, round_phase = r.phase, bets = r.bets,
+       updated_position = greatest(t.updated_position, s.position),
        cards_shown = (
            SELECT coalesce(jsonb_object_agg(target, cards), '{{{{}}}}'::jsonb)
              FROM (SELECT e->>'to' AS target, jsonb_agg(e->'card' ORDER BY ord) AS cards
                      FROM jsonb_array_elements(r.cards) WITH ORDINALITY AS c(e, ord)
                     WHERE r.all_shown OR (e->>'shown')::boolean
                     GROUP BY e->>'to') AS shown)
-  FROM {{table_rounds}} r
- WHERE r.round_id = %(round)s AND t.round_id = r.round_id
+  FROM unnest(%(streams)s::uuid[], %(positions)s::bigint[]) AS s(round_id, position)
+  JOIN {{table_rounds}} r ON r.round_id = s.round_id
+ WHERE t.round_id = r.round_id
 """
 
-SHOW_SHOE = f"""
-UPDATE {{table_state}} t SET shoe_cards_remaining = s.cards - s.position, {MOVED}
-  FROM {{table_shoes}} s
- WHERE s.shoe_id = %(shoe)s AND t.shoe_id = s.shoe_id
+SHOW_SHOES = f"""
+UPDATE {{table_state}} t
+   SET shoe_cards_remaining = h.cards - h.position,
+       updated_position = greatest(t.updated_position, s.position)
+  FROM unnest(%(streams)s::uuid[], %(positions)s::bigint[]) AS s(shoe_id, position)
+  JOIN {{table_shoes}} h ON h.shoe_id = s.shoe_id
+ WHERE t.shoe_id = h.shoe_id
 """
 
 EXPOSE = """
@@ -150,7 +158,7 @@ class RoundColumns(Projection):
         self._shoe(cursor, event, "position = %(next)s", {"next": event.body["position"] + 1})
 
     def show_shoe(self, cursor: Cursor[Any], shoe: Any, position: int) -> None:
-        self._shows[(SHOW_SHOE, "shoe", shoe)] = position  # written once, at `finish`
+        self._shoes[_uuid(shoe)] = position  # written once, at `finish`
 
     def _shoe(self, cursor: Cursor[Any], event: StoredEvent, assignments: str,
               params: dict[str, Any]) -> None:
@@ -242,7 +250,7 @@ class RoundColumns(Projection):
         })
 
     def show_round(self, cursor: Cursor[Any], round_: Any, position: int) -> None:
-        self._shows[(SHOW_ROUND, "round", round_)] = position  # written once, at `finish`
+        self._rounds[_uuid(round_)] = position  # written once, at `finish`
 
     # -- the layout, set-based ----------------------------------------------------------------
     @folds("Round.BetPlaced", "Round.DecisionMade", "Round.CardDealt", "Shoe.CardDrawn",
@@ -256,13 +264,14 @@ class RoundColumns(Projection):
 
     def staged(self, position: int, stream_id: Any, event_type: str) -> None:
         if event_type.startswith("Shoe."):
-            self._shows[(SHOW_SHOE, "shoe", stream_id)] = position
+            self._shoes[stream_id] = position
         else:
-            self._shows[(SHOW_ROUND, "round", stream_id)] = position
+            self._rounds[stream_id] = position
 
     # -- once per row per batch ---------------------------------------------------------
     def begin(self) -> None:
-        self._shows: dict[tuple[str, str, Any], int] = {}
+        self._rounds: dict[Any, int] = {}  # round or shoe -> the last position touching it
+        self._shoes: dict[Any, int] = {}
 
     def finish(self, cursor: Cursor[Any]) -> None:
         """Each round and shoe the batch touched shown on its table once, as it stands at the
@@ -272,10 +281,13 @@ class RoundColumns(Projection):
         next round no longer points at this one, and a table that came to point at it during
         the batch shows it as it now is (its pointer's position is the later one). Every
         round event used to copy a round's cards and bets onto its table: 70% of table
-        state's catch-up time on a simulated floor's events."""
-        shows, self._shows = self._shows, {}
-        for (statement, key, stream), position in shows.items():
-            cursor.execute(self.sql(statement), {key: stream, "position": position})
+        state's catch-up time on a simulated floor's events. All the rounds in one statement,
+        all the shoes in another."""
+        for statement, shows in ((SHOW_ROUNDS, self._rounds), (SHOW_SHOES, self._shoes)):
+            if shows:
+                cursor.execute(self.sql(statement), {
+                    "streams": list(shows), "positions": list(shows.values())})
+        self.begin()
 
     def _add_bet(self, cursor: Cursor[Any], event: StoredEvent, bet: dict[str, Any]) -> None:
         self._round(cursor, event, "bets = bets || %(bet)s", {"bet": Jsonb([bet])})
@@ -294,3 +306,8 @@ class RoundColumns(Projection):
         )
         if show:
             self.show_round(cursor, event.stream_id, event.position)
+
+
+def _uuid(stream: UUID | str) -> UUID:
+    """A stream id as a UUID, whether it came as a stream's id or from a body (a string)."""
+    return stream if isinstance(stream, UUID) else UUID(stream)
