@@ -31,11 +31,10 @@ from uuid import UUID
 from psycopg import Cursor
 from psycopg.types.json import Jsonb
 
-from projections import table_state_fold
+from projections import table_rounds_fold
 from projections.base import Projection, StoredEvent, folds, handles
+from projections.table_rounds_fold import CARDS_PER_DECK, RESULTS_KEPT
 
-RESULTS_KEPT = 10
-CARDS_PER_DECK = 52
 
 ROUNDS_DDL = """
 CREATE TABLE IF NOT EXISTS {table_rounds} (
@@ -253,19 +252,20 @@ class RoundColumns(Projection):
         self._rounds[_uuid(round_)] = position  # written once, at `finish`
 
     # -- the layout, set-based ----------------------------------------------------------------
-    @folds("Round.BetPlaced", "Round.DecisionMade", "Round.CardDealt", "Shoe.CardDrawn",
-           "Shoe.CardsBurned", deferred=True, until=("Round.CardExposed",))
-    def fold_layout(self, cursor: Cursor[Any], lo: int, hi: int) -> None:
-        """The batch's bets, decisions, cards dealt, drawn and burned, set-based at its end
-        (`projections.table_state_fold`), or before a card exposed (which looks the card up);
-        what the handlers above leave, in two statements."""
-        cursor.execute(self.sql(table_state_fold.ROUND_FOLD), {"lo": lo, "hi": hi})
-        cursor.execute(self.sql(table_state_fold.SHOE_FOLD), {"lo": lo, "hi": hi})
+    @folds(*table_rounds_fold.TYPES, deferred=True,
+           until=("Round.CardExposed", "Round.Adjusted"))
+    def fold_rounds(self, cursor: Cursor[Any], lo: int, hi: int) -> None:
+        """The batch's round and shoe events set-based at its end, or before a card exposed or
+        a round adjusted (`projections.table_rounds_fold`): what the handlers above leave, in
+        four statements."""
+        for statement in table_rounds_fold.STATEMENTS:
+            cursor.execute(self.sql(statement), {"lo": lo, "hi": hi})
 
     def staged(self, position: int, stream_id: Any, event_type: str) -> None:
+        """What each folded event's handler shows at `finish` (a jackpot prize shows nothing)."""
         if event_type.startswith("Shoe."):
             self._shoes[stream_id] = position
-        else:
+        elif event_type != "Round.JackpotPrizeAwarded":
             self._rounds[stream_id] = position
 
     # -- once per row per batch ---------------------------------------------------------

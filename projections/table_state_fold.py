@@ -1,14 +1,12 @@
-"""Table state's commonest events folded set-based: each group of a batch in a few statements.
+"""Table state's Table-stream events folded set-based: a batch's in two statements.
 
-Every statement reads the events at positions `%(lo)s` to `%(hi)s` from the batch table
-(`projections.folding`) and leaves what the handlers in `projections.table_state` and
-`projections.table_rounds` would leave after applying them one by one, in position order.
-All three folds are deferred (applied once, at the batch's end): each writes only rows and
-columns that no other handler reads before `finish` shows the rounds and shoes again, and the
-position it leaves is the greatest that touched the row.
-
-The Table stream's events after its `Table.Opened` (which its handler applies, in position
-order, so the table's row and code are there for every round's result):
+Both read the events at positions `%(lo)s` to `%(hi)s` from the batch table
+(`projections.folding`) and leave what the handlers in `projections.table_state` would leave
+after applying them one by one, in position order. The fold is deferred (applied once, at the
+batch's end): it writes only columns no other handler reads before `finish` shows the rounds
+and shoes again, and the position it leaves is the greatest that touched the row. A table's
+`Table.Opened` is not folded: its handler applies it in position order, so the table's row and
+code are there for every round's result (`projections.table_rounds_fold`).
 
 1. `RECORD_LIMITS`: every limits record of a re-opening or settings change;
 2. `FOLD`: every event onto its table's row at once. For each group of columns the run's last
@@ -133,55 +131,3 @@ UPDATE {{table_state}} t SET
 """
 
 STATEMENTS = (RECORD_LIMITS, FOLD)
-
-# The bets, raises and cards on a round's layout: appended to its row in position order; the
-# first card dealt turns betting into dealing (a later phase stays).
-ROUND_FOLD = f"""
-WITH f AS (
-    SELECT stream_id, count(*) AS events, max(position) AS position,
-           bool_or(event_type = 'Round.CardDealt') AS dealt,
-           coalesce(jsonb_agg(jsonb_build_object(
-                        'box', body->'box', 'amount', body->'amount', 'player', body->'player',
-                        'spot', CASE event_type WHEN 'Round.BetPlaced' THEN body->'spot'
-                                                ELSE body->'decision' END)
-                    ORDER BY position)
-                FILTER (WHERE event_type = 'Round.BetPlaced'
-                           OR (event_type = 'Round.DecisionMade'
-                               AND (body->>'amount')::numeric > 0)),
-                    '[]'::jsonb) AS bets,
-           coalesce(jsonb_agg(jsonb_build_object(
-                        'to', body->'to', 'card', body->'card', 'shown', body->'face_up')
-                    ORDER BY position) FILTER (WHERE event_type = 'Round.CardDealt'),
-                    '[]'::jsonb) AS cards
-      FROM {RUN} AND event_type IN ('Round.BetPlaced', 'Round.DecisionMade', 'Round.CardDealt')
-     GROUP BY stream_id
-)
-UPDATE {{table_rounds}} r
-   SET bets = r.bets || f.bets, cards = r.cards || f.cards,
-       phase = CASE WHEN f.dealt AND r.phase = 'betting' THEN 'dealing' ELSE r.phase END,
-       events_applied = r.events_applied + f.events,
-       updated_position = greatest(r.updated_position, f.position)
-  FROM f
- WHERE r.round_id = f.stream_id
-"""
-
-# A shoe's next place: after its last card drawn (or where it stood), plus the burns since.
-SHOE_FOLD = f"""
-WITH e AS (
-    SELECT stream_id, position, event_type, body
-      FROM {RUN} AND event_type IN ('Shoe.CardDrawn', 'Shoe.CardsBurned')
-), f AS (
-    SELECT stream_id, count(*) AS events, max(position) AS position,
-           max(position) FILTER (WHERE event_type = 'Shoe.CardDrawn') AS drawn
-      FROM e GROUP BY stream_id
-)
-UPDATE {{table_shoes}} s
-   SET position = coalesce((d.body->>'position')::integer + 1, s.position) + (
-           SELECT coalesce(sum((b.body->>'count')::integer), 0) FROM e b
-            WHERE b.stream_id = f.stream_id AND b.event_type = 'Shoe.CardsBurned'
-              AND b.position > coalesce(f.drawn, 0)),
-       events_applied = s.events_applied + f.events,
-       updated_position = greatest(s.updated_position, f.position)
-  FROM f LEFT JOIN {BATCH} d ON d.position = f.drawn
- WHERE s.shoe_id = f.stream_id
-"""

@@ -1,0 +1,163 @@
+"""Table state's round and shoe events folded set-based: a batch's in four statements.
+
+Each reads the events at positions `%(lo)s` to `%(hi)s` from the batch table
+(`projections.folding`) and leaves what the handlers in `projections.table_rounds` would leave
+after applying them one by one, in position order:
+
+1. `OPEN`: a row per round opened (its carried jackpot bets on the layout) and per shoe
+   shuffled, each its stream's first event;
+2. `ROUNDS`: every other event of a round onto its row at once: bets, raises, cards dealt and
+   jackpot prizes appended in position order; the phase the last of the revealing, settling and
+   voiding events set, or betting turned dealing by a card; the dealer's cards revealed;
+3. `SHOES`: a shoe's next place, after its last card drawn (or where it stood), plus the burns
+   since;
+4. `RESULTS`: the rounds settled or voided, newest first, in front of their table's last
+   results, ten kept.
+
+The fold is deferred (applied at the batch's end, `projections.base`), and before a card
+exposed (which looks the card up in the round's row) or a round adjusted (which changes its
+result among the last ten): nothing else reads what it writes before `finish` shows the rounds
+and shoes on their tables again. Each row's position is the greatest that touched it.
+"""
+
+from __future__ import annotations
+
+RESULTS_KEPT = 10
+CARDS_PER_DECK = 52
+
+BATCH = "pg_temp.ledger_projection_batch"
+RUN = f"{BATCH} b WHERE b.position BETWEEN %(lo)s AND %(hi)s"
+ROUND_TYPES = ("Round.BetPlaced", "Round.DecisionMade", "Round.CardDealt", "Round.DealerRevealed",
+               "Round.JackpotPrizeAwarded", "Round.Settled", "Round.Voided")
+SHOE_TYPES = ("Shoe.CardDrawn", "Shoe.CardsBurned")
+TYPES = ("Round.Opened", "Shoe.Shuffled", *ROUND_TYPES, *SHOE_TYPES)
+EMPTY = "'{{}}'::jsonb"  # an empty object, once `Projection.sql` has formatted the statement
+
+
+def kinds(types: tuple[str, ...]) -> str:
+    return ", ".join(f"'{kind}'" for kind in types)
+
+
+OPEN = f"""
+WITH rounds AS (
+    INSERT INTO {{table_rounds}} (round_id, table_code, number, phase, bets, events_applied,
+                                 updated_position)
+    SELECT b.stream_id, b.body->>'table', (b.body->>'number')::integer, 'betting', coalesce((
+               SELECT jsonb_agg(jsonb_build_object(
+                          'box', c->'box', 'spot', 'jackpot', 'amount', c->'amount',
+                          'player', NULL, 'carried_from', c->'from_round') ORDER BY o)
+                 FROM jsonb_array_elements((b.body->'carried_jackpot_bets')::jsonb)
+                      WITH ORDINALITY AS x(c, o)), '[]'::jsonb),
+           1, b.position
+      FROM {RUN} AND b.event_type = 'Round.Opened'
+)
+INSERT INTO {{table_shoes}}
+SELECT b.stream_id, b.body->>'table', {CARDS_PER_DECK} * (b.body->>'decks')::integer, 0, 1,
+       b.position
+  FROM {RUN} AND b.event_type = 'Shoe.Shuffled'
+"""
+
+ENDS = "('Round.DealerRevealed', 'Round.Settled', 'Round.Voided')"  # each sets the phase
+
+ROUNDS = f"""
+WITH f AS (
+    SELECT b.stream_id, count(*) AS events, max(b.position) AS position,
+           max(b.position) FILTER (WHERE b.event_type IN {ENDS}) AS ended,
+           max(b.position) FILTER (WHERE b.event_type = 'Round.DealerRevealed') AS revealed,
+           bool_or(b.event_type = 'Round.CardDealt') AS dealt,
+           bool_or(b.event_type IN ('Round.DealerRevealed', 'Round.Settled')) AS all_shown,
+           coalesce(jsonb_agg(jsonb_build_object(
+                        'box', b.body->'box', 'amount', b.body->'amount',
+                        'player', b.body->'player',
+                        'spot', CASE b.event_type WHEN 'Round.BetPlaced' THEN b.body->'spot'
+                                                  ELSE b.body->'decision' END)
+                    ORDER BY b.position)
+                FILTER (WHERE b.event_type = 'Round.BetPlaced'
+                           OR (b.event_type = 'Round.DecisionMade'
+                               AND (b.body->>'amount')::numeric > 0)),
+                    '[]'::jsonb) AS bets,
+           coalesce(jsonb_agg(jsonb_build_object(
+                        'to', b.body->'to', 'card', b.body->'card', 'shown', b.body->'face_up')
+                    ORDER BY b.position) FILTER (WHERE b.event_type = 'Round.CardDealt'),
+                    '[]'::jsonb) AS cards,
+           coalesce(jsonb_agg(jsonb_build_object(
+                        'box', b.body->'box', 'category', b.body->'category',
+                        'amount', b.body->'amount')
+                    ORDER BY b.position) FILTER (WHERE b.event_type = 'Round.JackpotPrizeAwarded'),
+                    '[]'::jsonb) AS jackpot
+      FROM {RUN} AND b.event_type IN ({kinds(ROUND_TYPES)})
+     GROUP BY b.stream_id
+)
+UPDATE {{table_rounds}} r
+   SET bets = r.bets || f.bets, cards = r.cards || f.cards, jackpot = r.jackpot || f.jackpot,
+       phase = CASE WHEN f.ended IS NOT NULL
+                    THEN CASE e.event_type WHEN 'Round.DealerRevealed' THEN 'revealed'
+                                           WHEN 'Round.Settled' THEN 'settled' ELSE 'void' END
+                    WHEN f.dealt AND r.phase = 'betting' THEN 'dealing' ELSE r.phase END,
+       all_shown = r.all_shown OR f.all_shown,
+       dealer_cards = CASE WHEN f.revealed IS NULL THEN r.dealer_cards
+                           ELSE (v.body->'cards')::jsonb END,
+       events_applied = r.events_applied + f.events,
+       updated_position = greatest(r.updated_position, f.position)
+  FROM f
+  LEFT JOIN {BATCH} e ON e.position = f.ended
+  LEFT JOIN {BATCH} v ON v.position = f.revealed
+ WHERE r.round_id = f.stream_id
+"""
+
+SHOES = f"""
+WITH e AS (
+    SELECT b.stream_id, b.position, b.event_type, b.body
+      FROM {RUN} AND b.event_type IN ({kinds(SHOE_TYPES)})
+), f AS (
+    SELECT stream_id, count(*) AS events, max(position) AS position,
+           max(position) FILTER (WHERE event_type = 'Shoe.CardDrawn') AS drawn
+      FROM e GROUP BY stream_id
+)
+UPDATE {{table_shoes}} s
+   SET position = coalesce((d.body->>'position')::integer + 1, s.position) + (
+           SELECT coalesce(sum((x.body->>'count')::integer), 0) FROM e x
+            WHERE x.stream_id = f.stream_id AND x.event_type = 'Shoe.CardsBurned'
+              AND x.position > coalesce(f.drawn, 0)),
+       events_applied = s.events_applied + f.events,
+       updated_position = greatest(s.updated_position, f.position)
+  FROM f LEFT JOIN {BATCH} d ON d.position = f.drawn
+ WHERE s.shoe_id = f.stream_id
+"""
+
+RESULTS = f"""
+WITH ended AS (
+    SELECT r.table_code, b.position,
+           jsonb_build_object('number', r.number)
+           || CASE b.event_type
+              WHEN 'Round.Settled' THEN jsonb_build_object(
+                  'status', 'settled', 'outcome', b.body->'outcome',
+                  'house_win', b.body->'house_win', 'adjustments', '0.00')
+              ELSE jsonb_build_object(
+                  'status', 'void', 'reason', b.body->'reason',
+                  'jackpot_carried', b.body->'jackpot_carried', 'house_win', '0.00',
+                  'adjustments', '0.00') END
+           || CASE WHEN r.dealer_cards IS NULL THEN {EMPTY}
+                   ELSE jsonb_build_object('dealer_cards', r.dealer_cards) END
+           || CASE WHEN r.jackpot = '[]'::jsonb THEN {EMPTY}
+                   ELSE jsonb_build_object('jackpot', r.jackpot) END AS result
+      FROM {BATCH} b JOIN {{table_rounds}} r ON r.round_id = b.stream_id
+     WHERE b.position BETWEEN %(lo)s AND %(hi)s
+       AND b.event_type IN ('Round.Settled', 'Round.Voided')
+), n AS (
+    SELECT table_code, max(position) AS position,
+           jsonb_agg(result ORDER BY position DESC) AS results
+      FROM ended GROUP BY table_code
+)
+UPDATE {{table_state}} t
+   SET last_results = (
+           SELECT jsonb_agg(x.e ORDER BY x.ord)
+             FROM jsonb_array_elements(n.results || coalesce(t.last_results, '[]'::jsonb))
+                  WITH ORDINALITY AS x(e, ord)
+            WHERE x.ord <= {RESULTS_KEPT}),
+       updated_position = greatest(t.updated_position, n.position)
+  FROM n
+ WHERE t.code = n.table_code
+"""
+
+STATEMENTS = (OPEN, ROUNDS, SHOES, RESULTS)
