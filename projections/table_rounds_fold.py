@@ -57,6 +57,9 @@ SELECT b.stream_id, b.body->>'table', {CARDS_PER_DECK} * (b.body->>'decks')::int
   FROM {RUN} AND b.event_type = 'Shoe.Shuffled'
 """
 
+# The fields of the round events folded, as their bodies hold them (amounts as exact strings).
+FIELDS = ('box integer, amount text, player text, spot text, decision text, "to" text, card text, '
+          'face_up boolean, category text')
 ENDS = "('Round.DealerRevealed', 'Round.Settled', 'Round.Voided')"  # each sets the phase
 
 ROUNDS = f"""
@@ -67,25 +70,24 @@ WITH f AS (
            bool_or(b.event_type = 'Round.CardDealt') AS dealt,
            bool_or(b.event_type IN ('Round.DealerRevealed', 'Round.Settled')) AS all_shown,
            coalesce(jsonb_agg(jsonb_build_object(
-                        'box', b.body->'box', 'amount', b.body->'amount',
-                        'player', b.body->'player',
-                        'spot', CASE b.event_type WHEN 'Round.BetPlaced' THEN b.body->'spot'
-                                                  ELSE b.body->'decision' END)
+                        'box', b.box, 'amount', b.amount, 'player', b.player,
+                        'spot', CASE b.event_type WHEN 'Round.BetPlaced' THEN b.spot
+                                                  ELSE b.decision END)
                     ORDER BY b.position)
                 FILTER (WHERE b.event_type = 'Round.BetPlaced'
-                           OR (b.event_type = 'Round.DecisionMade'
-                               AND (b.body->>'amount')::numeric > 0)),
+                           OR (b.event_type = 'Round.DecisionMade' AND b.amount::numeric > 0)),
                     '[]'::jsonb) AS bets,
-           coalesce(jsonb_agg(jsonb_build_object(
-                        'to', b.body->'to', 'card', b.body->'card', 'shown', b.body->'face_up')
+           coalesce(jsonb_agg(jsonb_build_object('to', b."to", 'card', b.card, 'shown', b.face_up)
                     ORDER BY b.position) FILTER (WHERE b.event_type = 'Round.CardDealt'),
                     '[]'::jsonb) AS cards,
-           coalesce(jsonb_agg(jsonb_build_object(
-                        'box', b.body->'box', 'category', b.body->'category',
-                        'amount', b.body->'amount')
+           coalesce(jsonb_agg(jsonb_build_object('box', b.box, 'category', b.category,
+                                                 'amount', b.amount)
                     ORDER BY b.position) FILTER (WHERE b.event_type = 'Round.JackpotPrizeAwarded'),
                     '[]'::jsonb) AS jackpot
-      FROM {RUN} AND b.event_type IN ({kinds(ROUND_TYPES)})
+      FROM (SELECT b.stream_id, b.position, b.event_type, x.*  -- each body parsed once
+              FROM {BATCH} b CROSS JOIN LATERAL json_to_record(b.body) AS x({FIELDS})
+             WHERE b.position BETWEEN %(lo)s AND %(hi)s
+               AND b.event_type IN ({kinds(ROUND_TYPES)})) AS b
      GROUP BY b.stream_id
 )
 UPDATE {{table_rounds}} r
