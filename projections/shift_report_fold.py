@@ -12,11 +12,13 @@ adds nothing, as its handlers add nothing. The row's position is the greatest th
 from __future__ import annotations
 
 BATCH = "pg_temp.ledger_projection_batch"
-BET = "(body->'bet'->>'{}')"
-STAKE, RETURNED, PAYOUT, COMMISSION = (f"{BET.format(f)}::numeric" for f in
-                                       ("stake", "returned", "payout", "commission"))
+STAKE, RETURNED, PAYOUT, COMMISSION, SPOT, OUTCOME = (
+    "stake", "returned", "payout", "commission", "spot", "outcome")
 WIN = f"({STAKE} - {RETURNED} - {PAYOUT} + {COMMISSION})"
-SPOT, OUTCOME = BET.format("spot"), BET.format("outcome")
+# The fields read, each body parsed once (and a settled bet's own object once more).
+FIELDS = "amount numeric, to_pool numeric, round_id uuid, bet json"
+BET_FIELDS = ("spot text, outcome text, stake numeric, returned numeric, payout numeric, "
+              "commission numeric")
 IS_BET = "event_type = 'Round.BetSettled'"
 ON_LAYOUT = f"{IS_BET} AND {SPOT} <> 'jackpot'"  # a jackpot bet goes to the pool, not the rack
 COUNTED = f"{ON_LAYOUT} AND {OUTCOME} <> 'returned'"  # in the handle
@@ -36,11 +38,13 @@ def counted(where: str) -> str:
 
 FOLD = f"""
 WITH e AS (
-    SELECT b.position, b.event_type, b.body, r.shift_id
+    SELECT b.position, b.event_type, x.amount, x.to_pool, y.*, r.shift_id
       FROM {BATCH} b
+     CROSS JOIN LATERAL json_to_record(b.body) AS x({FIELDS})
+      LEFT JOIN LATERAL json_to_record(x.bet) AS y({BET_FIELDS}) ON true
       JOIN {{report_rounds}} r
         ON r.round_id = CASE b.event_type WHEN 'JackpotPool.ContributionReceived'
-                                          THEN (b.body->>'round_id')::uuid ELSE b.stream_id END
+                                          THEN x.round_id ELSE b.stream_id END
      WHERE b.position BETWEEN %(lo)s AND %(hi)s AND r.shift_id IS NOT NULL
        AND b.event_type IN ({", ".join(f"'{kind}'" for kind in TYPES)})
 ), handle AS (
@@ -63,12 +67,11 @@ WITH e AS (
            {counted("event_type = 'Round.Voided'")} AS voided,
            {counted("event_type IN ('Round.IrregularityRecorded', 'Round.CardExposed')")}
                AS irregularities,
-           {total("(body->>'amount')::numeric", "event_type = 'Round.JackpotPrizeAwarded'")}
+           {total("amount", "event_type = 'Round.JackpotPrizeAwarded'")}
                AS prizes,
-           {total("(body->>'amount')::numeric", "event_type = 'Round.Adjusted'")}
+           {total("amount", "event_type = 'Round.Adjusted'")}
                AS adjustments,
-           {total("(body->>'to_pool')::numeric",
-                  "event_type = 'JackpotPool.ContributionReceived'")} AS contributions
+           {total("to_pool", "event_type = 'JackpotPool.ContributionReceived'")} AS contributions
       FROM e GROUP BY shift_id
 )
 UPDATE {{report_shifts}} s
