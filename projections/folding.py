@@ -45,8 +45,6 @@ CREATE TEMP TABLE IF NOT EXISTS ledger_projection_batch (
     body json NOT NULL  -- validated, not converted: most staged bodies are never opened
 ) ON COMMIT DELETE ROWS
 """
-INDEX_BATCH_TABLE = ("CREATE INDEX IF NOT EXISTS ledger_projection_batch_stream "
-                     "ON pg_temp.ledger_projection_batch (stream_id, position)")
 
 # The next events and, in the same statement and scan, the folded ones staged whole: the rows
 # are read once, the bodies to fold never leave, and of the events the projection ignores only
@@ -111,7 +109,6 @@ def read_batch(
         events: list[Read] = list(read_events(conn, after, limit, projection.bodies_needed()))
         return events, len(events)
     conn.execute(CREATE_BATCH_TABLE)
-    conn.execute(INDEX_BATCH_TABLE)
     with conn.cursor(binary=True) as cursor:
         cursor.execute(READ_AND_STAGE, {
             "after": after, "limit": limit, "folded": sorted(projection.folds),

@@ -55,9 +55,20 @@ WITH f AS (
            {last("Reopened", "Closed")} AS open_or_close, {last("Reopened")} AS reopened,
            {last("Closed")} AS closed, {last("DealerSignedIn", "DealerSignedOut")} AS dealer,
            {last("PoolLinked")} AS pool, {last("JackpotBetsCarried", "RoundStarted")} AS carried,
-           {last("ShoeStarted")} AS shoe, {last("RoundStarted")} AS round
+           {last("ShoeStarted")} AS shoe, {last("RoundStarted")} AS round,
+           max(position) FILTER (WHERE event_type IN {LIMIT_TAKERS}) AS taker
       FROM {RUN}
      GROUP BY stream_id
+), found AS (  -- per table, what the last limit-taker to find a record in force found
+    SELECT DISTINCT ON (k.stream_id) k.stream_id, l.min_bet, l.max_bet, l.effective_from
+      FROM {BATCH} k
+     CROSS JOIN LATERAL (
+           SELECT min_bet, max_bet, effective_from FROM {{table_limits}}
+            WHERE stream_id = k.stream_id AND position <= k.position
+              AND effective_from <= left(k.body->'by'->>'at', 10)::date
+            ORDER BY effective_from DESC, position DESC LIMIT 1) l
+     WHERE k.position BETWEEN %(lo)s AND %(hi)s AND k.event_type IN {LIMIT_TAKERS}
+     ORDER BY k.stream_id, k.position DESC
 )
 UPDATE {{table_state}} t SET
        is_open = CASE oc.event_type WHEN 'Table.Reopened' THEN true
@@ -92,31 +103,19 @@ UPDATE {{table_state}} t SET
                     GROUP BY e->>'to') AS shown) END,
        min_bet = coalesce(fd.min_bet, t.min_bet), max_bet = coalesce(fd.max_bet, t.max_bet),
        limits_from = coalesce(fd.effective_from, t.limits_from),
-       upcoming_limits = CASE WHEN lt.day IS NULL THEN t.upcoming_limits ELSE (
+       upcoming_limits = CASE WHEN lt.position IS NULL THEN t.upcoming_limits ELSE (
            SELECT jsonb_agg(jsonb_build_object(
                       'effective_from', u.effective_from, 'min_bet', u.min_bet::text,
                       'max_bet', u.max_bet::text, 'authorisation', u.authorisation)
                   ORDER BY u.effective_from)
              FROM (SELECT DISTINCT ON (effective_from) * FROM {{table_limits}}
-                    WHERE stream_id = t.stream_id AND effective_from > lt.day
+                    WHERE stream_id = t.stream_id AND effective_from > left(lt.body->'by'->>'at', 10)::date
                     ORDER BY effective_from, position DESC) u) END,
        version = f.version, events_applied = t.events_applied + f.events,
        updated_position = greatest(t.updated_position, f.position)
   FROM f
-  LEFT JOIN LATERAL (  -- the last limit-taker's date
-       SELECT {DAY} AS day FROM {RUN} AND stream_id = f.stream_id
-          AND event_type IN {LIMIT_TAKERS}
-        ORDER BY position DESC LIMIT 1) lt ON true
-  LEFT JOIN LATERAL (  -- what the last limit-taker to find a record in force found
-       SELECT l.min_bet, l.max_bet, l.effective_from FROM {BATCH} k
-        CROSS JOIN LATERAL (
-              SELECT min_bet, max_bet, effective_from FROM {{table_limits}}
-               WHERE stream_id = k.stream_id AND effective_from <= left(k.body->'by'->>'at', 10)::date
-                 AND position <= k.position
-               ORDER BY effective_from DESC, position DESC LIMIT 1) l
-        WHERE k.stream_id = f.stream_id AND k.position BETWEEN %(lo)s AND %(hi)s
-          AND k.event_type IN {LIMIT_TAKERS}
-        ORDER BY k.position DESC LIMIT 1) fd ON true
+  LEFT JOIN {BATCH} lt ON lt.position = f.taker  -- the last limit-taker, for its date
+  LEFT JOIN found fd ON fd.stream_id = f.stream_id
   LEFT JOIN {BATCH} oc ON oc.position = f.open_or_close
   LEFT JOIN {BATCH} ro ON ro.position = f.reopened
   LEFT JOIN {BATCH} cl ON cl.position = f.closed
