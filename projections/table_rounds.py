@@ -68,27 +68,27 @@ MOVED = "updated_position = greatest(t.updated_position, %(position)s)"
 
 # Each round and shoe of `%(streams)s` (with the last position that touched it) copied onto the
 # table that points at it: a table points at one round and one shoe, so each is copied once.
-SHOW_ROUNDS = f"""
-UPDATE {{table_state}} t
+SHOW_ROUNDS = """
+UPDATE {table_state} t
    SET round_number = r.number, round_phase = r.phase, bets = r.bets,
        updated_position = greatest(t.updated_position, s.position),
        cards_shown = (
-           SELECT coalesce(jsonb_object_agg(target, cards), '{{{{}}}}'::jsonb)
+           SELECT coalesce(jsonb_object_agg(target, cards), '{{}}'::jsonb)
              FROM (SELECT e->>'to' AS target, jsonb_agg(e->'card' ORDER BY ord) AS cards
                      FROM jsonb_array_elements(r.cards) WITH ORDINALITY AS c(e, ord)
                     WHERE r.all_shown OR (e->>'shown')::boolean
                     GROUP BY e->>'to') AS shown)
   FROM unnest(%(streams)s::uuid[], %(positions)s::bigint[]) AS s(round_id, position)
-  JOIN {{table_rounds}} r ON r.round_id = s.round_id
+  JOIN {table_rounds} r ON r.round_id = s.round_id
  WHERE t.round_id = r.round_id
 """
 
-SHOW_SHOES = f"""
-UPDATE {{table_state}} t
+SHOW_SHOES = """
+UPDATE {table_state} t
    SET shoe_cards_remaining = h.cards - h.position,
        updated_position = greatest(t.updated_position, s.position)
   FROM unnest(%(streams)s::uuid[], %(positions)s::bigint[]) AS s(shoe_id, position)
-  JOIN {{table_shoes}} h ON h.shoe_id = s.shoe_id
+  JOIN {table_shoes} h ON h.shoe_id = s.shoe_id
  WHERE t.shoe_id = h.shoe_id
 """
 
