@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from datetime import datetime
 from enum import StrEnum
 from typing import Any
 from uuid import NAMESPACE_URL, UUID, uuid5
@@ -24,6 +25,7 @@ from pydantic import ValidationError
 from ledger.application import Ledger
 from ledger.commands import utc_now
 from ledger.domain.grammar import shown
+from ledger.domain.shift_schedule import ShiftSchedule
 from ledger.domain.receipt import receipt_id
 from ledger.errors import LedgerError, describe_validation_error
 from ledger.identity.envelope import SignedCommand, sign
@@ -49,11 +51,20 @@ LINE_NAMESPACE = uuid5(NAMESPACE_URL, "https://round-ledger/ingest-line")
 
 @dataclass(frozen=True)
 class Voucher:
-    """The ingesting terminal and person, who sign bare lines on the lines' behalf."""
+    """The ingesting terminal and person, who sign bare lines on the lines' behalf; a bare
+    shift line that names no gaming day or shift is of the shift in force at its time by the
+    schedule (as the CLI's shift commands default), and one that names no supervisor is signed
+    by the person vouching for it as its supervisor."""
 
     terminal: Credential
     staff: Credential
     source: str
+    schedule: ShiftSchedule | None = None
+
+
+SHIFT_COMMANDS = ("open_shift", "record_fill", "record_credit", "void_slip", "enter_drop",
+                  "adjust_drop", "close_shift")
+SUPERVISED = ("open_shift", "record_fill", "record_credit", "close_shift")
 
 
 MAX_LINE_BYTES = 32_768
@@ -115,8 +126,22 @@ def _signed(ledger: Ledger, data: dict[str, Any], number: int, line: str,
     data.setdefault("command_id", str(uuid5(LINE_NAMESPACE, f"{number}:{line.strip()}")))
     if "at" not in data:  # stamped when first recorded; the same line again keeps that time
         data["at"] = _first_recorded_at(ledger, data["command_id"]) or utc_now().isoformat()
+    if data.get("command") in SHIFT_COMMANDS:
+        _shift_defaults(data, voucher)
     return sign(data, voucher.terminal, voucher.staff,
                 vouched=f"unsigned line {number} of {voucher.source}")
+
+
+def _shift_defaults(data: dict[str, Any], voucher: Voucher) -> None:
+    if voucher.schedule is not None and ("gaming_day" not in data or "shift" not in data):
+        try:
+            slot = voucher.schedule.locate(datetime.fromisoformat(str(data["at"])))
+        except ValueError:
+            return  # the command's own validation names the time
+        data.setdefault("gaming_day", slot.gaming_day.isoformat())
+        data.setdefault("shift", slot.shift)
+    if data.get("command") in SUPERVISED:
+        data.setdefault("supervisor", voucher.staff.id)
 
 
 def _first_recorded_at(ledger: Ledger, command_id: Any) -> str | None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable
-from datetime import date
+from datetime import date, datetime
 from decimal import Decimal
 from typing import Any
 
@@ -67,6 +67,7 @@ class TableShift(Figures):
     shift: str
     status: str
     opening: Decimal
+    previous_closing: Decimal | None = None  # the last closer's count, where it differs
     closing: Decimal | None
     fills: Decimal
     credits: Decimal
@@ -86,10 +87,19 @@ class Rollup(Figures):
     flagged: int = 0
 
 
+class UnassignedRound(BaseModel):
+    """A round played outside every shift of its table: in no shift's figures."""
+
+    table: str
+    number: int | None
+    opened_at: datetime | None
+
+
 class ShiftReportView(BaseModel):
     gaming_day: date
     shift: str
     tables: list[TableShift]
+    unassigned: list[UnassignedRound] = []  # of the gaming day (Macau), at any table
     by_game: list[Rollup]
     by_pit: list[Rollup]
     floor: Rollup
@@ -117,6 +127,7 @@ def _table_shift(row: dict[str, Any], handle_rows: list[dict[str, Any]]) -> Tabl
     report = TableShift(
         table=row["table_code"], game=game, pit=row["pit"] or "?", gaming_day=row["gaming_day"],
         shift=row["shift"], status=row["status"], opening=row["opening_total"],
+        previous_closing=row.get("previous_closing"),
         closing=row["closing_total"], fills=row["fills"], credits=row["credits"],
         drop_cash=row["drop_cash"], drop_markers=row["drop_markers"], dealers=row["dealers"],
         spots=spots, expected_win=expected, band_low=low, band_high=high, flags=[],
@@ -141,6 +152,10 @@ def _flags(report: TableShift) -> list[str]:
         )
     if report.variance:
         flags.append(f"accounting and ledger win differ by {report.variance}")
+    if report.previous_closing is not None:
+        flags.append(
+            f"the opening count {report.opening} differs from the last closing count "
+            f"{report.previous_closing} at this table (by {report.opening - report.previous_closing})")
     if report.status != "closed":
         flags.append("shift not closed: no accounting win yet")
     elif report.accounting_win is None:
@@ -181,8 +196,14 @@ def shift_report(conn: Connection[Any], gaming_day: date, shift: str,
             ([r["shift_id"] for r in rows],),
         ).fetchall():
             handle[h["shift_id"]].append(h)
+        unassigned = [UnassignedRound(**row) for row in cursor.execute(
+            "SELECT table_code AS table, number, opened_at FROM report_rounds "
+            "WHERE shift_id IS NULL AND (opened_at AT TIME ZONE 'Asia/Macau')::date = %s "
+            "  AND (%s::text IS NULL OR table_code = %s) ORDER BY opened_at, table_code",
+            (gaming_day, table, table)).fetchall()]
     tables = [_table_shift(row, handle[row["shift_id"]]) for row in rows]
     by = lambda key: [_rollup(name, (t for t in tables if getattr(t, key) == name))  # noqa: E731
                       for name in sorted({getattr(t, key) for t in tables})]
     return ShiftReportView(gaming_day=gaming_day, shift=shift, tables=tables,
+                           unassigned=unassigned,
                            by_game=by("game"), by_pit=by("pit"), floor=_rollup("floor", tables))

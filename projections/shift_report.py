@@ -2,8 +2,8 @@
 what the chips and the drop box say (accounting win), kept side by side for reconciliation.
 
 A round belongs to the shift that was open at its table when the round opened (Shift.Opened
-to Shift.Closed); a round at a table with no open shift is counted under no shift and shows
-in the report as unassigned. Jackpot stakes, pool contributions and jackpot prizes are kept
+to Shift.Closed); a round at a table with no open shift (recorded before the ledger refused
+them) is counted under no shift, and the report of its gaming day lists it as unassigned. Jackpot stakes, pool contributions and jackpot prizes are kept
 apart from the table's win: jackpot bets are collected into the progressive, not the rack.
 """
 
@@ -27,6 +27,7 @@ CREATE TABLE IF NOT EXISTS {report_shifts} (
     pit text,
     status text NOT NULL,
     opening_total numeric(18, 2) NOT NULL,
+    previous_closing numeric(18, 2),  -- the table's last closing count, where the chips differ
     closing_total numeric(18, 2),
     fills numeric(18, 2) NOT NULL DEFAULT 0,
     credits numeric(18, 2) NOT NULL DEFAULT 0,
@@ -87,9 +88,18 @@ ROUNDS_DDL = """
 CREATE TABLE IF NOT EXISTS {report_rounds} (
     round_id uuid PRIMARY KEY,
     table_code text NOT NULL,
-    shift_id uuid
+    shift_id uuid,  -- NULL: opened outside every shift (before the ledger refused it)
+    number integer,
+    opened_at timestamptz
 )
 """
+
+# Columns an older version's tables lack (their rows keep NULL until a rebuild).
+ADDED_COLUMNS = (
+    "ALTER TABLE {report_shifts} ADD COLUMN IF NOT EXISTS previous_closing numeric(18, 2)",
+    "ALTER TABLE {report_rounds} ADD COLUMN IF NOT EXISTS number integer",
+    "ALTER TABLE {report_rounds} ADD COLUMN IF NOT EXISTS opened_at timestamptz",
+)
 
 NO_SHIFT = "00000000-0000-0000-0000-000000000000"
 
@@ -127,6 +137,11 @@ class ShiftReport(Projection):
             {"d": event.body["dealer_id"], "stream": event.stream_id},
         )
 
+    def create_tables(self, conn: Any) -> None:
+        super().create_tables(conn)
+        for statement in ADDED_COLUMNS:
+            conn.execute(self.sql(statement))
+
     # -- the shift's own stream -------------------------------------------------------------
     @handles("Shift.Opened")
     def shift_opened(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
@@ -134,14 +149,14 @@ class ShiftReport(Projection):
         cursor.execute(
             self.sql(
                 "INSERT INTO {report_shifts} (shift_id, table_code, gaming_day, shift, game, pit, "
-                "status, opening_total, dealers, updated_position) SELECT %(id)s, %(code)s, "
-                "%(day)s, %(shift)s, t.game, t.pit, 'open', %(total)s, ARRAY[%(dealer)s], "
-                "%(position)s FROM (SELECT 1) one LEFT JOIN {report_tables} t "
-                "ON t.table_code = %(code)s"
+                "status, opening_total, previous_closing, dealers, updated_position) SELECT "
+                "%(id)s, %(code)s, %(day)s, %(shift)s, t.game, t.pit, 'open', %(total)s, "
+                "%(previous)s, ARRAY[%(dealer)s], %(position)s FROM (SELECT 1) one "
+                "LEFT JOIN {report_tables} t ON t.table_code = %(code)s"
             ),
             {"id": event.stream_id, "code": b["code"], "day": b["gaming_day"],
              "shift": b["shift"], "total": b["total"], "dealer": b["dealer_id"],
-             "position": event.position},
+             "previous": _differing_closing(b), "position": event.position},
         )
         cursor.execute(
             self.sql("UPDATE {report_tables} SET open_shift = %s WHERE table_code = %s"),
@@ -193,10 +208,11 @@ class ShiftReport(Projection):
     @handles("Round.Opened")
     def round_opened(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
         cursor.execute(
-            self.sql("INSERT INTO {report_rounds} (round_id, table_code, shift_id) "
-                     "SELECT %(round)s, %(code)s, open_shift FROM (SELECT 1) one "
-                     "LEFT JOIN {report_tables} ON table_code = %(code)s"),
-            {"round": event.stream_id, "code": event.body["table"]},
+            self.sql("INSERT INTO {report_rounds} (round_id, table_code, shift_id, number, "
+                     "opened_at) SELECT %(round)s, %(code)s, open_shift, %(number)s, %(at)s "
+                     "FROM (SELECT 1) one LEFT JOIN {report_tables} ON table_code = %(code)s"),
+            {"round": event.stream_id, "code": event.body["table"],
+             "number": event.body["number"], "at": event.body["by"]["at"]},
         )
 
     def _round_shift(self, cursor: Cursor[Any], round_id: Any) -> Any:
@@ -272,3 +288,14 @@ class ShiftReport(Projection):
         """The batch's round figures added to their shifts at its end, in one statement
         (`projections.shift_report_fold`): what the handlers above add, one by one."""
         cursor.execute(self.sql(shift_report_fold.FOLD), {"lo": lo, "hi": hi})
+
+
+def _differing_closing(opened: dict[str, Any]) -> Decimal | None:
+    """The total of the table's last closing count where the opener's chips differ from it."""
+    previous = opened.get("previous_closing")
+    if previous is None:
+        return None
+    counted = {Decimal(d): n for d, n in previous.items() if n}
+    if counted == {Decimal(d): n for d, n in opened["chips"].items() if n}:
+        return None
+    return sum((d * n for d, n in counted.items()), Decimal("0.00"))

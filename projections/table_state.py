@@ -189,9 +189,14 @@ class TableState(RoundColumns):
     def round_finished(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
         self._update(cursor, event, "", {})  # the round's own Settled or Voided shows its end
 
+    @handles("Table.ShiftOpened", "Table.ShiftClosed")
+    def shift_changed(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
+        self._update(cursor, event, "", {})  # the shift report keeps the shifts
+
     @folds("Table.Reopened", "Table.SettingsChanged", "Table.Closed", "Table.DealerSignedIn",
            "Table.DealerSignedOut", "Table.PoolLinked", "Table.JackpotBetsCarried",
-           "Table.ShoeStarted", "Table.RoundStarted", "Table.RoundFinished", deferred=True)
+           "Table.ShoeStarted", "Table.RoundStarted", "Table.RoundFinished",
+           "Table.ShiftOpened", "Table.ShiftClosed", deferred=True)
     def fold_table_events(self, cursor: Cursor[Any], lo: int, hi: int) -> None:
         """The batch's Table events but openings, set-based at its end
         (`projections.table_state_fold`): what the handlers above leave, in two statements."""

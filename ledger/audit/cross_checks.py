@@ -4,8 +4,9 @@ A deletion of one stream's events leaves the streams that mention them saying ot
 these name it even where the seal has not reached: a table's started rounds exist; its
 finished rounds are settled or voided in their own streams, and every settled or voided round
 is finished at its table; each pool's hit is a prize its round awarded from that pool, and the
-other way round; a round opened while its table's shift was open ends before that shift closes.
-Each failure names the streams and versions.
+other way round; a round opened while its table's shift was open ends before that shift closes,
+and every round opened inside a shift of its table (one recorded before the ledger refused
+rounds outside the books is in no shift's report). Each failure names the streams and versions.
 
 One read of the few event types involved (bodies only for those), joined here.
 """
@@ -97,14 +98,18 @@ def _jackpots(seen: dict[str, list[Seen]]) -> list[tuple[str, str]]:
 def _shifts(seen: dict[str, list[Seen]], opened: dict[str, Seen],
             ended: dict[str, Seen]) -> list[tuple[str, str]]:
     closed = {e.stream: e for e in seen["Shift.Closed"]}
-    spans: dict[str, list[tuple[Seen, Seen]]] = defaultdict(list)
+    spans: dict[str, list[tuple[Seen, Seen | None]]] = defaultdict(list)
     for shift in seen["Shift.Opened"]:
-        if shift.stream in closed:
-            spans[shift.body["code"]].append((shift, closed[shift.stream]))
+        spans[shift.body["code"]].append((shift, closed.get(shift.stream)))
     found = []
     for round_id, start in opened.items():
+        inside = False
         for shift, close in spans.get(start.body["table"], ()):
-            if not shift.position < start.position < close.position:
+            if not shift.position < start.position < (
+                    close.position if close is not None else start.position + 1):
+                continue
+            inside = True
+            if close is None:
                 continue
             end = ended.get(round_id)
             if end is None or end.position > close.position:
@@ -113,4 +118,8 @@ def _shifts(seen: dict[str, list[Seen]], opened: dict[str, Seen],
                               f"{close.stream} version {close.version}) while the round "
                               + ("never ended" if end is None
                                  else f"ended later, at position {end.position}")))
+        if not inside:
+            found.append((f"round stream {round_id}", f"round {start.body['number']} of table "
+                          f"{start.body['table']}, opened at position {start.position}, was "
+                          "played outside every shift of its table: it is in no shift report"))
     return found

@@ -94,7 +94,7 @@ def ingest(
         voucher = None
         if vouch:
             staff_key, terminal_key = acting(rt.settings)
-            voucher = Voucher(terminal_key, staff_key, file.name)
+            voucher = Voucher(terminal_key, staff_key, file.name, rt.settings.shift_schedule)
         for result in ingest_lines(rt.ledger, lines, voucher):
             counts[result.status] += 1
             if result.status is LineStatus.BLANK:

@@ -111,6 +111,7 @@ class Shift(Aggregate):
         dealer_id: str
         supervisor: Actor
         by: Provenance
+        previous_closing: dict[Decimal, int] | None = None  # the last closer's count, if any
 
     @staticmethod
     def create_id(code: str, gaming_day: date, shift: str, **_: object) -> UUID:
@@ -133,22 +134,27 @@ class Shift(Aggregate):
     @classmethod
     def open(
         cls, code: str, gaming_day: date, shift: str, chips: Chips, dealer_id: str,
-        supervisor: Actor, by: Provenance,
+        supervisor: Actor, by: Provenance, previous_closing: dict[Decimal, int] | None = None,
     ) -> Shift:
-        """Record the opening inventory with the total its chips add up to."""
+        """Record the opening inventory with the total its chips add up to, beside the count
+        the table's last closer left (a difference is recorded, not refused: the chips on the
+        table are what they are, and the report flags it for the pit and accounting)."""
         counted = check_chips(chips, "the opening inventory")
         return cls(
             code=code, gaming_day=gaming_day, shift=shift, chips=counted,
             total=chips_total(counted), dealer_id=dealer_id, supervisor=supervisor, by=by,
+            previous_closing=previous_closing,
         )
 
     @event(Opened)
     def __init__(
         self, code: str, gaming_day: date, shift: str, chips: dict[Decimal, int],
         total: Decimal, dealer_id: str, supervisor: Actor, by: Provenance,
+        previous_closing: dict[Decimal, int] | None = None,
     ) -> None:
         self.code, self.gaming_day, self.shift = code, gaming_day, shift
         self.opening_chips, self.opening_total = chips, total
+        self.previous_closing = previous_closing
         self.opened_by = (dealer_id, supervisor)
         self.slips: dict[int, Slip] = {}
         self.drop: Drop | None = None
@@ -159,6 +165,14 @@ class Shift(Aggregate):
     @property
     def label(self) -> str:
         return describe_shift(self.code, self.gaming_day, self.shift)
+
+    @property
+    def handover_difference(self) -> Decimal | None:
+        """The opening count less the last closer's, where their chips differ (else None)."""
+        if self.previous_closing is None or _counted(self.previous_closing) == _counted(
+                self.opening_chips):
+            return None
+        return self.opening_total - chips_total(self.previous_closing)
 
     @property
     def is_closed(self) -> bool:
@@ -374,3 +388,7 @@ class Shift(Aggregate):
             drop=self.drop_total, closing=self.closing_total,
             accounting_win=self.accounting_win,
         )
+
+
+def _counted(chips: dict[Decimal, int]) -> dict[Decimal, int]:
+    return {denomination: n for denomination, n in chips.items() if n}

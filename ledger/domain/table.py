@@ -1,7 +1,14 @@
-"""A gaming table: opened with its game, rule set and limits; dealers in and out; closed."""
+"""A gaming table: opened with its game, rule set and limits; dealers in and out; closed.
+
+The table also knows which of its shifts is open (`ShiftOpened` and `ShiftClosed`, recorded in
+the same command as the shift's own opening and closing): a round opens only inside an open
+shift, so every round is in some shift's books, and one shift at a time is open at a table.
+It keeps the last closing inventory, which the next opener's count is checked against.
+"""
 
 from __future__ import annotations
 
+from datetime import date
 from decimal import Decimal
 from typing import Any
 from uuid import NAMESPACE_URL, UUID, uuid5
@@ -63,6 +70,8 @@ class Table(Aggregate):
         self.current_shoe: UUID | None = None
         self.carried_jackpot_bets: list[dict[str, Any]] = []
         self.pool: UUID | None = None
+        self.open_shift: tuple[UUID, str] | None = None  # (its stream, "the day shift of ...")
+        self.last_closing: dict[Decimal, int] | None = None  # the last closer's count
         self._apply_opening(game, rule_set, min_bet, max_bet, pit, settings)
 
     def _apply_opening(
@@ -206,3 +215,46 @@ class Table(Aggregate):
     @event(PoolLinked)
     def link_pool(self, pool_id: UUID, pool: str, by: Provenance) -> None:
         self.pool = pool_id
+
+    # -- shifts -----------------------------------------------------------------------
+    def check_can_open_shift(self) -> None:
+        if self.open_shift is not None:
+            raise WrongState(
+                f"{self.open_shift[1]} is still open: close it (its closing inventory) "
+                f"before the next shift opens at table {self.code}.")
+
+    def check_can_close_shift(self) -> None:
+        if self.current_round is not None:
+            raise WrongState(
+                f"table {self.code} has round {self.round_count} in play: settle or void it "
+                "before the shift's closing count.")
+
+    def check_in_shift(self) -> None:
+        """No round outside the books: the shift's opening inventory comes first."""
+        if self.open_shift is None:
+            raise WrongState(
+                f"table {self.code} has no shift open: open the shift (its opening inventory) "
+                "before the first round.")
+
+    class ShiftOpened(Aggregate.Event):
+        shift_id: UUID
+        gaming_day: date
+        shift: str
+        label: str
+        by: Provenance
+
+    @event(ShiftOpened)
+    def shift_opened(self, shift_id: UUID, gaming_day: date, shift: str, label: str,
+                     by: Provenance) -> None:
+        self.open_shift = (shift_id, label)
+
+    class ShiftClosed(Aggregate.Event):
+        shift_id: UUID
+        chips: dict[Decimal, int]
+        by: Provenance
+
+    @event(ShiftClosed)
+    def shift_closed(self, shift_id: UUID, chips: dict[Decimal, int], by: Provenance) -> None:
+        if self.open_shift is not None and self.open_shift[0] == shift_id:
+            self.open_shift = None
+        self.last_closing = chips

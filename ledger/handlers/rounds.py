@@ -63,6 +63,7 @@ def round_in_play(ledger: Ledger, command: RoundCommand) -> tuple[Table, Round]:
 def open_round(ledger: Ledger, command: OpenRound) -> tuple[Aggregate, ...]:
     table = load_table(ledger, command.table)
     table.check_open()
+    table.check_in_shift()
     if table.dealer is None:
         raise WrongState(f"table {table.code} has no dealer signed in: no round without one.")
     if table.current_round is not None:

@@ -14,7 +14,8 @@ from ledger.commands import (
 )
 from ledger.domain.shift import Shift, SlipKind, describe_shift, shift_id
 from ledger.domain.shift_schedule import check_shift_name
-from ledger.domain.table import check_table_code, table_id
+from ledger.domain.base import Aggregate
+from ledger.domain.table import Table, check_table_code, table_id
 from ledger.errors import NotFound
 
 
@@ -28,7 +29,9 @@ def load_shift(ledger: Ledger, table: str, gaming_day: date, shift: str) -> Shif
 
 
 @Ledger.handles(OpenShift)
-def open_shift(ledger: Ledger, command: OpenShift) -> tuple[Shift, ...]:
+def open_shift(ledger: Ledger, command: OpenShift) -> tuple[Aggregate, ...]:
+    """The shift opens on its table too: one shift at a time, its opener's count beside the
+    last closer's."""
     code, name = check_table_code(command.table), check_shift_name(command.shift)
     if not ledger.exists(table_id(code)):
         raise NotFound(f"table {code} does not exist: open the table before its shift.")
@@ -36,11 +39,16 @@ def open_shift(ledger: Ledger, command: OpenShift) -> tuple[Shift, ...]:
         load_shift(ledger, code, command.gaming_day, name).check_can_open()
     Shift.check_opening(name, command.chips, command.dealer_id, command.supervisor,
                         command.gaming_day, command.at)
+    table: Table = ledger.load(table_id(code), "table")
+    table.check_can_open_shift()
     shift = Shift.open(
         code=code, gaming_day=command.gaming_day, shift=name, chips=command.chips,
         dealer_id=command.dealer_id, supervisor=command.supervisor, by=command.provenance,
+        previous_closing=table.last_closing,
     )
-    return (shift,)
+    table.shift_opened(shift_id=shift.id, gaming_day=command.gaming_day, shift=name,
+                       label=shift.label, by=command.provenance)
+    return table, shift
 
 
 def _record_slip(ledger: Ledger, command: RecordFill | RecordCredit, kind: SlipKind) -> Shift:
@@ -94,11 +102,16 @@ def adjust_drop(ledger: Ledger, command: AdjustDrop) -> tuple[Shift, ...]:
 
 
 @Ledger.handles(CloseShift)
-def close_shift(ledger: Ledger, command: CloseShift) -> tuple[Shift, ...]:
+def close_shift(ledger: Ledger, command: CloseShift) -> tuple[Aggregate, ...]:
+    """The shift closes on its table too, which keeps the count for the next opener."""
     shift = load_shift(ledger, command.table, command.gaming_day, command.shift)
     shift.check_can_close(command.chips, command.dealer_id, command.supervisor)
+    table: Table = ledger.load(table_id(shift.code), "table")
+    table.check_can_close_shift()
     shift.close(
         chips=command.chips, dealer_id=command.dealer_id, supervisor=command.supervisor,
         by=command.provenance,
     )
-    return (shift,)
+    assert shift.closing_chips is not None
+    table.shift_closed(shift_id=shift.id, chips=shift.closing_chips, by=command.provenance)
+    return shift, table

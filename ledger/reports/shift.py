@@ -13,6 +13,7 @@ from rich import box
 from rich.console import Console
 from rich.table import Table as RichTable
 
+from ledger.domain.shift_schedule import MACAU
 from projections.reports import Figures, ShiftReportView
 
 COLUMNS = (
@@ -89,6 +90,17 @@ def to_rich(view: ShiftReportView, console: Console) -> None:
     for t in view.tables:
         for flag in t.flags:
             console.print(f"[red]review {t.table}[/]: {flag}", highlight=False)
+    for line in unassigned_lines(view):
+        console.print(f"[red]review[/]: {line}", highlight=False)
+
+
+def unassigned_lines(view: ShiftReportView) -> list[str]:
+    """Each round of the gaming day played outside every shift, one sentence each."""
+    return [f"round {r.number} at {r.table}, opened "
+            f"{r.opened_at.astimezone(MACAU):%Y-%m-%d %H:%M:%S} Macau time, was played outside "
+            "every shift: it is in no shift's figures" if r.opened_at else
+            f"round {r.number} at {r.table} was played outside every shift"
+            for r in view.unassigned]
 
 
 def _row(name: str, line: Figures) -> list[str]:
@@ -129,6 +141,7 @@ handle {_money(floor.handle)}, ledger win <b>{_money(floor.ledger_win)}</b>, acc
 {_money(floor.drop)}, hold {floor.hold_pct if floor.hold_pct is not None else "-"}%.
 Jackpot: contributions {_money(floor.jackpot_contributions)}, prizes
 {_money(floor.jackpot_prizes)} (kept apart from table win). {floor.flagged} table(s) flagged.</p>
+{"".join(f'<p class="flag">Review: {html.escape(line)}.</p>' for line in unassigned_lines(view))}
 <h2>Win per table</h2>
 {_chart(view)}
 <h2>Tables</h2>

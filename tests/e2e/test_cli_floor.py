@@ -4,6 +4,7 @@ brought up to date by the command itself, so what they print is current."""
 from __future__ import annotations
 
 import json
+from tests.e2e.shifts import open_shift
 
 
 def _row(out: str, first_cell: str) -> list[str]:
@@ -15,6 +16,7 @@ def _row(out: str, first_cell: str) -> list[str]:
 def test_table_list_shows_the_round_in_play_and_the_cards_left_in_the_shoe(cli):
     assert cli("table", "open", "QP-01", "--game", "q-poker", "--min", "100", "--max",
                "5000").code == 0
+    open_shift(cli, "QP-01")
     assert cli("table", "sign-in", "QP-01", "D-4").code == 0
     assert _row(cli("table", "list").out, "QP-01")[-2:] == ["-", "-"]  # no round, no shoe
     for command in (("shoe", "shuffle", "QP-01"), ("round", "open", "QP-01"),

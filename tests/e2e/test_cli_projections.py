@@ -10,6 +10,7 @@ import subprocess
 import time
 
 from tests.e2e.conftest import LEDGER
+from tests.e2e.shifts import open_shift
 
 
 def _head(superuser) -> int:
@@ -120,6 +121,7 @@ def test_an_uninitialised_database_is_one_red_line_and_exit_1(cli, server, run_i
 
 def test_db_status_names_a_stopped_projection_and_lists_open_rounds(cli, superuser):
     _open_floor(cli)
+    open_shift(cli, "SP-01", dealer="D-6")
     for step in (("table", "sign-in", "SP-01", "D-6"), ("shoe", "shuffle", "SP-01"),
                  ("round", "open", "SP-01"),
                  ("projections", "run", "--once")):

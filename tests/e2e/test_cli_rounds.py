@@ -9,6 +9,7 @@ from decimal import Decimal
 
 from ledger.domain.registry import TerminalKind
 from tests.signing import event_count
+from tests.e2e.shifts import open_shift
 
 
 def _events(superuser) -> int:
@@ -43,6 +44,7 @@ def refused(cli, superuser, *args: str, env: dict[str, str] | None = None) -> st
 
 def test_a_baccarat_coup_through_the_cli(cli, superuser, as_staff):
     ok(cli, "table", "open", "BAC-01", "--game", "baccarat", "--min", "100", "--max", "50000")
+    open_shift(cli, "BAC-01")
     ok(cli, "table", "sign-in", "BAC-01", "D-101")
     ok(cli, "shoe", "shuffle", "BAC-01", env=as_staff("D-101", "dealer", terminal="BAC-01-DT",
                                                      kind=TerminalKind.DEALER_TERMINAL))
@@ -75,6 +77,7 @@ def test_a_baccarat_coup_through_the_cli(cli, superuser, as_staff):
 
 def test_a_q_poker_round_through_the_cli(cli, superuser):
     ok(cli, "table", "open", "QP-01", "--game", "q-poker", "--min", "100", "--max", "20000")
+    open_shift(cli, "QP-01")
     ok(cli, "table", "sign-in", "QP-01", "D-101")
     ok(cli, "shoe", "shuffle", "QP-01", "--method", "shuffler", "--serial", "SH-7")
     ok(cli, "round", "open", "QP-01")
@@ -103,6 +106,7 @@ def test_a_q_poker_round_through_the_cli(cli, superuser):
 def test_a_q_poker_dealer_card_exposed_is_voided_by_a_supervisor_not_a_dealer(
         cli, superuser, as_staff):
     ok(cli, "table", "open", "QP-02", "--game", "q-poker", "--min", "100", "--max", "20000")
+    open_shift(cli, "QP-02")
     ok(cli, "table", "sign-in", "QP-02", "D-101")
     ok(cli, "shoe", "shuffle", "QP-02")
     ok(cli, "round", "open", "QP-02")
@@ -123,6 +127,7 @@ def test_a_q_poker_dealer_card_exposed_is_voided_by_a_supervisor_not_a_dealer(
 
 def test_a_fortune8_round_through_the_cli(cli, superuser):
     ok(cli, "table", "open", "F8-01", "--game", "fortune-8", "--min", "100", "--max", "20000")
+    open_shift(cli, "F8-01")
     ok(cli, "table", "sign-in", "F8-01", "D-101")
     ok(cli, "shoe", "shuffle", "F8-01")
     assert "before the last 12 cards" in refused(cli, superuser, "shoe", "cut", "F8-01", "--by",
@@ -149,6 +154,7 @@ def test_a_fortune8_round_through_the_cli(cli, superuser):
 
 def test_cli_refusals_are_one_red_line_and_exit_1(cli, superuser, as_staff):
     ok(cli, "table", "open", "F8-02", "--game", "fortune-8", "--min", "100", "--max", "20000")
+    open_shift(cli, "F8-02")
     ok(cli, "table", "sign-in", "F8-02", "D-101")
     ok(cli, "shoe", "shuffle", "F8-02")
     ok(cli, "shoe", "cut", "F8-02", "--by", "dealer", "--at", "300")

@@ -16,6 +16,7 @@ from ledger.domain.registry import TerminalKind
 from tests.integration.stud_builders import (
     QUALIFYING_DEALER, deal_order, event_count, recorded, settled_bets,
 )
+from tests.e2e.shifts import open_shift
 
 POOL = "STUD-POOL"
 ROYAL = {1: "AS KS QS JS TS"}
@@ -39,6 +40,7 @@ def refused(cli, superuser, sentence: str, *args: str, **env: object) -> None:
 def open_linked_table(cli, code: str, rules: str, *house: str) -> None:
     ok(cli("table", "open", code, "--game", "stud-poker", "--rules", rules, "--min", "100",
            "--max", "10000", *house))
+    open_shift(cli, code)
     ok(cli("table", "sign-in", code, "D-101"))
     ok(cli("jackpot", "create", POOL, "--seed", "100000", "--royal", "200000",
            "--straight-flush", "20000", "--four", "5000", "--full-house", "1500",

@@ -77,25 +77,25 @@ def test_ingesting_the_same_file_twice_records_nothing_new(cli, superuser):
     before = _events(superuser)
     again = cli("ingest", "--vouch", str(path))
     assert again.code == 0
-    assert again.out.strip().splitlines()[-1] == "0 accepted, 23 already recorded, 0 rejected"
+    assert again.out.strip().splitlines()[-1] == "0 accepted, 24 already recorded, 0 rejected"
     assert _events(superuser) == before
 
 
 def test_rejected_lines_record_nothing_and_the_other_lines_go_in(cli, superuser, tmp_path):
     good = (EXAMPLES / "baccarat.jsonl").read_text().splitlines()
-    bet = json.loads(good[6])
+    bet = json.loads(good[7])
     too_big = {**bet, "command_id": "00000000-0000-4000-8000-000000000001", "box": 4,
                "amount": "90000.00"}
-    third = {**json.loads(good[14]), "command_id": "00000000-0000-4000-8000-000000000002",
+    third = {**json.loads(good[15]), "command_id": "00000000-0000-4000-8000-000000000002",
              "to": "banker", "card": "5D"}
     lines = [
-        *good[:7],
-        '{"command": "place_bet", "table": "BAC-01", "box": 2,',  # line 8: cut short
-        json.dumps(too_big),  # line 9: above the table maximum
-        '{"command": "shuffle_the_deck", "table": "BAC-01"}',  # line 10: no such command
-        *good[7:15],
-        json.dumps(third),  # line 19: the banker stands on 4 against a player's 9
-        *good[15:],
+        *good[:8],
+        '{"command": "place_bet", "table": "BAC-01", "box": 2,',  # line 9: cut short
+        json.dumps(too_big),  # line 10: above the table maximum
+        '{"command": "shuffle_the_deck", "table": "BAC-01"}',  # line 11: no such command
+        *good[8:16],
+        json.dumps(third),  # line 20: the banker stands on 4 against a player's 9
+        *good[16:],
     ]
     path = tmp_path / "terminal.jsonl"
     path.write_text("\n".join(lines) + "\n")
@@ -105,7 +105,7 @@ def test_rejected_lines_record_nothing_and_the_other_lines_go_in(cli, superuser,
     assert result.code == 1
     report = result.out.splitlines()
     rejected = [line for line in report if "rejected" in line and line.startswith("line ")]
-    assert [line.split(":")[0] for line in rejected] == ["line 8", "line 9", "line 10", "line 19"]
+    assert [line.split(":")[0] for line in rejected] == ["line 9", "line 10", "line 11", "line 20"]
     assert "place_bet: box 4 banker: 90000.00 is above the table maximum 50000.00." in rejected[1]
     assert "the banker stands on 4 when the player's third card is worth 9" in rejected[3]
     assert report[-1] == f"{len(good)} accepted, 0 already recorded, 4 rejected"

@@ -112,7 +112,7 @@ def test_stud_the_example_round_ingests_completely_on_an_empty_ledger(cli, super
     bet (raise 5:1, the pool's fixed flush prize), box 3 folds, the dealer A-K high."""
     result = cli("ingest", "--vouch", str(EXAMPLE))
     assert result.code == 0, result.out
-    assert "28 accepted, 0 already recorded, 0 rejected" in result.out
+    assert "29 accepted, 0 already recorded, 0 rejected" in result.out
     assert settled_bets(superuser, round_id(table_id("SP-01"), 1)) == {
         (1, "ante", "100.00", "won", "100.00", "100.00"),
         (1, "raise", "200.00", "won", "200.00", "1000.00"),
@@ -123,5 +123,5 @@ def test_stud_the_example_round_ingests_completely_on_an_empty_ledger(cli, super
     assert (hit["box"], hit["category"], hit["prize"], hit["pool_after"]) == (
         1, "flush", "1000.00", "99005.00")
     before = event_count(superuser)
-    assert "0 accepted, 28 already recorded" in cli("ingest", "--vouch", str(EXAMPLE)).out
+    assert "0 accepted, 29 already recorded" in cli("ingest", "--vouch", str(EXAMPLE)).out
     assert event_count(superuser) == before

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from ledger.commands import OpenTable
+from ledger.commands import OpenShift, OpenTable
 from ledger.domain.base import Actor, Role
+from tests.signing import GAMING_DAY
 
 PIT_BOSS = Actor(staff_id="PB-7", role=Role.PIT_BOSS)
 DEALER = Actor(staff_id="D-101", role=Role.DEALER)
@@ -18,3 +19,17 @@ def open_table(code: str = "BAC-01", game: str = "baccarat", **overrides: object
     )
     fields.update(overrides)
     return OpenTable(**fields)  # type: ignore[arg-type]
+
+
+OPENING_CHIPS = {"5000": 20, "1000": 80, "100": 150}
+
+
+def open_shift(code: str = "BAC-01", shift: str = "day", **overrides: object) -> OpenShift:
+    """Today's shift at the table, its opening inventory signed by dealer D-101 and the pit
+    boss: no round opens outside the books."""
+    fields: dict[str, object] = dict(
+        table=code, gaming_day=GAMING_DAY, shift=shift, chips=OPENING_CHIPS,
+        dealer_id=DEALER.staff_id, supervisor=PIT_BOSS, actor=PIT_BOSS, terminal="pit-1",
+    )
+    fields.update(overrides)
+    return OpenShift(**fields)  # type: ignore[arg-type]

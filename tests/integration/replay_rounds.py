@@ -28,6 +28,7 @@ from ledger.domain.round import Round, SettledBet, round_id
 from ledger.domain.shoe import commitment_of
 from ledger.domain.table import table_id
 from ledger.rounds import procedure_for
+from tests.integration.helpers import open_shift
 
 DEALER = Actor(staff_id="D-101", role=Role.DEALER)
 SUPERVISOR = Actor(staff_id="SV-7", role=Role.SUPERVISOR)
@@ -69,6 +70,7 @@ def open_table(ledger: Ledger, code: str, game: str, **options: Any) -> Dealer:
     ledger.execute(OpenTable(table=code, game=game, min_bet=Decimal("100.00"),
                              max_bet=Decimal("50000.00"), settings=settings, actor=PIT_BOSS,
                              terminal="pit-1", **options))
+    ledger.execute(open_shift(code))
     ledger.execute(SignInDealer(table=code, dealer_id=DEALER.staff_id, actor=PIT_BOSS,
                                 terminal="pit-1"))
     return Dealer(ledger, code)

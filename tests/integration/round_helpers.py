@@ -18,7 +18,7 @@ from ledger.domain.round import Round, SettledBet, round_id
 from ledger.domain.shoe import Shoe
 from ledger.domain.table import Table, table_id
 
-from tests.integration.helpers import DEALER, PIT_BOSS
+from tests.integration.helpers import DEALER, PIT_BOSS, open_shift
 from tests.signing import event_count as table_events
 
 SUPERVISOR = Actor(staff_id="S-201", role=Role.SUPERVISOR)
@@ -91,12 +91,16 @@ def refused(terminal: Terminal, superuser: Any, error: type[Exception], sentence
     assert event_count(superuser) == before
 
 
-def open_table(ledger: Ledger, code: str, game: str, **settings: Any) -> Terminal:
-    """The table opened by the pit boss with limits 100-50,000 and a dealer signed in."""
+def open_table(ledger: Ledger, code: str, game: str, *, shift: bool = True,
+               **settings: Any) -> Terminal:
+    """The table opened by the pit boss with limits 100-50,000, its shift open (no round
+    outside the books; `shift=False` where one is open already) and a dealer signed in."""
     ledger.execute(OpenTable(
         table=code, game=game, min_bet=Decimal("100.00"), max_bet=Decimal("50000.00"),
         settings=settings, actor=PIT_BOSS, terminal="pit-1",
     ))
+    if shift:
+        ledger.execute(open_shift(code))
     ledger.execute(SignInDealer(table=code, dealer_id=DEALER.staff_id, actor=PIT_BOSS,
                                 terminal="pit-1"))
     return Terminal(ledger, code)

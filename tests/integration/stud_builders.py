@@ -20,6 +20,7 @@ from ledger.commands import (
 )
 from ledger.domain.base import Actor, Role
 from tests.signing import event_count as table_events
+from tests.integration.helpers import open_shift
 
 DEALER = Actor(staff_id="D-101", role=Role.DEALER)
 SUPERVISOR = Actor(staff_id="SV-7", role=Role.SUPERVISOR)
@@ -64,9 +65,10 @@ def create_pool(name: str = "STUD-POOL", **settings: str) -> CreatePool:
 
 def stud_table(code: str, rule_set: str, *, pool: str | None = None,
                **table_options: Any) -> list[Command]:
-    """A table opened, its dealer signed in, and (optionally) linked to a pool."""
+    """A table opened, its shift open, its dealer signed in, and (optionally) linked to a
+    pool."""
     commands: list[Command] = [
-        open_stud_table(code, rule_set, **table_options),
+        open_stud_table(code, rule_set, **table_options), open_shift(code),
         SignInDealer(table=code, dealer_id=DEALER.staff_id, actor=DEALER, terminal=code),
     ]
     if pool is not None:

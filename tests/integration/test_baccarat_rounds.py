@@ -263,7 +263,8 @@ def test_baccarat_art12_the_tie_bets_lapse_when_the_table_closes_before_the_next
         deal(table, TIE_COUP)
         table.send(SettleRound)
         rt.ledger.execute(CloseTable(table="BAC-01", actor=PIT_BOSS))
-        table = open_table(rt.ledger, "BAC-01", "baccarat", decks=8, tie_handling="kept")
+        table = open_table(rt.ledger, "BAC-01", "baccarat", shift=False, decks=8,
+                           tie_handling="kept")  # the day shift is still open
         table.send(OpenRound)
         table.bet(4, "player", "200.00")  # a new session: nobody's bet stands from before
         deal(table, NEXT_COUP)

@@ -21,7 +21,7 @@ from ledger.group_commit import _Pending
 from ledger.identity.envelope import Signature, SignedCommand, sign
 from ledger.identity.keys import Credential
 from ledger.identity.registry_cache import RegistryMoved
-from tests.integration.helpers import PIT_BOSS, open_table
+from tests.integration.helpers import PIT_BOSS, open_shift, open_table
 from tests.signing import ADMIN, CONSOLE, KEYRING, event_count, open_ledger
 
 DEALER = Actor(staff_id="D-101", role=Role.DEALER)
@@ -34,6 +34,7 @@ def floor(settings):
     with open_ledger(settings) as rt:
         ledger = rt.ledger
         ledger.execute(open_table("BAC-01"))
+        ledger.execute(open_shift("BAC-01"))
         ledger.admin.ensure_staff("D-101", "Dee Dealer", [Role.DEALER])
         ledger.admin.ensure_terminal(TERMINAL, TerminalKind.DEALER_TERMINAL, "table BAC-01")
         from ledger.commands import SignInDealer

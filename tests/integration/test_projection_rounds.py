@@ -19,10 +19,11 @@ from typing import Any, cast
 import pytest
 
 from ledger.application import Ledger
+from tests.integration.helpers import OPENING_CHIPS
 from tests.signing import open_ledger, playing_other_days
 from ledger.commands import (
-    BurnCards, ChangeTableSettings, Command, CutShoe, OpenRound, OpenTable, ShuffleShoe,
-    SignInDealer,
+    BurnCards, ChangeTableSettings, Command, CutShoe, OpenRound, OpenShift, OpenTable,
+    ShuffleShoe, SignInDealer,
 )
 from ledger.domain.jackpot_pool import JackpotPool, pool_id
 from ledger.domain.round import Phase, Round, round_id
@@ -347,6 +348,8 @@ def test_limits_change_on_their_effective_date_and_a_later_change_waits_for_its_
              effective_from=tomorrow, authorisation="DICJ-L-2")
         assert limits() == (Decimal("200.00"), Decimal("30000.00"), DAY,
                             [(tomorrow, Decimal("500.00"), Decimal("50000.00"))])
+        send(OpenShift, at(tomorrow, 1), gaming_day=tomorrow, shift="day",
+             chips=OPENING_CHIPS, dealer_id="D-1", supervisor=SUPERVISOR)
         send(SignInDealer, at(tomorrow, 1), dealer_id="D-1")
         send(ShuffleShoe, at(tomorrow, 1))
         send(CutShoe, at(tomorrow, 1), cut_by="dealer", cut_card_position=400)

@@ -164,12 +164,15 @@ def test_the_same_slip_sent_twice_records_once(ledger, superuser):
 
 def test_shifts_of_the_same_table_are_separate_streams(ledger):
     ledger.execute(opening())
+    ledger.execute(fill(1043, "100=1"))
+    ledger.execute(closing())
     ledger.execute(opening(shift="swing"))
+    ledger.execute(fill(7, "100=1", shift="swing"))  # each shift starts its own series
+    ledger.execute(closing(shift="swing"))
     ledger.execute(opening(gaming_day=DAY + timedelta(days=1)))
-    ledger.execute(fill(7, "100=1", shift="swing"))
-    ledger.execute(fill(1043, "100=1"))  # each shift starts its own series
     day = ledger.load(shift_id("BAC-01", DAY, "day"), "shift")
-    assert day.next_slip == 1044 and day.version == 2
+    swing = ledger.load(shift_id("BAC-01", DAY, "swing"), "shift")
+    assert (day.next_slip, day.version, swing.next_slip) == (1044, 3, 8)
 
 
 def test_two_terminals_recording_the_same_slip_number_leave_exactly_one(settings, ledger):
