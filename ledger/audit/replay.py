@@ -29,6 +29,7 @@ from psycopg import Connection
 from pydantic import Field
 
 from ledger.domain.round import Phase, Round, round_id
+from ledger.domain.shift_schedule import MACAU
 from ledger.domain.table import check_table_code, table_id
 from ledger.errors import LedgerError, NotFound
 from ledger.audit.check import (
@@ -362,7 +363,7 @@ def find_round(conn: Connection[Any], table: str, number: int | None = None,
         return rid
     if at is None:
         raise NotFound(f"say which round of table {code}: its number, or a time.")
-    moment = at if at.tzinfo else at.astimezone()
+    moment = at if at.tzinfo else at.replace(tzinfo=MACAU)  # the floor's clock: Macau time
     for started in rounds_started(conn, table_id(code)):
         if started.by is not None and started.by.at <= moment:
             return cast(UUID, started.event.round_id)

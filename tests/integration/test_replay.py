@@ -19,6 +19,7 @@ from ledger.application import Ledger
 from tests.signing import open_ledger
 from ledger.domain.round import Round, SettledBet
 from ledger.domain.shoe import Shoe
+from ledger.domain.shift_schedule import MACAU
 from ledger.errors import NotFound
 from ledger.audit.recall import recall
 from ledger.audit.replay import FORMAT, RoundReplay, Verdict, find_round, replay_round
@@ -275,6 +276,17 @@ def test_a_round_is_found_by_table_and_number_and_by_table_and_time(ledger, supe
         find_round(superuser, "SP-02", number=3)
     with pytest.raises(NotFound, match="had no round open at or before"):
         find_round(superuser, "SP-02", at=datetime.now(UTC) - timedelta(days=1))
+
+
+def test_a_time_without_an_offset_is_macau_time_not_the_machines_zone(ledger, superuser):
+    """Surveillance matches CCTV, which runs on Macau time: `--at 14:06` is 14:06 in Macau."""
+    voided, following = rounds.stud_void_then_carried(ledger)
+    soon = datetime.now(UTC) + timedelta(minutes=1)
+    macau_wall_clock = soon.astimezone(MACAU).replace(tzinfo=None)
+    assert find_round(superuser, "SP-02", at=macau_wall_clock) == following
+    utc_wall_clock = soon.replace(tzinfo=None)  # eight hours before, read as Macau time
+    with pytest.raises(NotFound, match=r"had no round open at or before .*\+08:00"):
+        find_round(superuser, "SP-02", at=utc_wall_clock)
 
 
 def test_the_json_form_is_stable_exact_decimals_and_a_documented_schema(ledger, superuser):
