@@ -21,6 +21,8 @@ from ledger.games.edges import profile
 
 ZERO = Decimal("0.00")
 BAND_SIGMAS = 3
+HOLD_LIMIT = Decimal("100")
+"""A hold beyond ±100% (a win larger than the drop itself) is flagged whatever the band says."""
 
 
 class SpotFigures(BaseModel):
@@ -152,6 +154,10 @@ def _flags(report: TableShift) -> list[str]:
         )
     if report.variance:
         flags.append(f"accounting and ledger win differ by {report.variance}")
+    if report.hold_pct is not None and abs(report.hold_pct) > HOLD_LIMIT:
+        flags.append(
+            f"hold {report.hold_pct}% is beyond ±{HOLD_LIMIT}%: the house won or lost more than "
+            "the whole drop, so the count, the inventories or the slips are suspect")
     if report.previous_closing is not None:
         flags.append(
             f"the opening count {report.opening} differs from the last closing count "

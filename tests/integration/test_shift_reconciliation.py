@@ -103,6 +103,21 @@ def test_a_missing_fill_shows_as_exactly_that_variance(settings):
     assert any("differ by 10000.00" in flag for flag in table.flags)
 
 
+def test_a_hold_beyond_the_whole_drop_is_flagged(settings):
+    """The demo once showed a hold of -5,910% under "ok": a win larger than the drop itself
+    means the count, the inventories or the slips are wrong, whatever the band says."""
+    missing_fill = _shift_with(settings, record_fill=False).tables[0]
+    assert missing_fill.hold_pct == Decimal("251.25")  # 10,050 / 4,000
+    assert ("hold 251.25% is beyond ±100%: the house won or lost more than the whole drop, so "
+            "the count, the inventories or the slips are suspect") in missing_fill.flags
+
+
+def test_an_ordinary_hold_raises_no_hold_flag(settings):
+    reconciled = _shift_with(settings, record_fill=True).tables[0]
+    assert reconciled.hold_pct == Decimal("1.25")
+    assert not [flag for flag in reconciled.flags if "hold" in flag]
+
+
 def test_a_drop_counted_after_the_shift_closed_completes_its_accounting_win(settings):
     before, after = _shift_with(settings, record_fill=True, drop_after_close=True)
     pending = before.tables[0]
