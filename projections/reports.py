@@ -157,7 +157,8 @@ def _flags(report: TableShift) -> list[str]:
     if report.hold_pct is not None and abs(report.hold_pct) > HOLD_LIMIT:
         flags.append(
             f"hold {report.hold_pct}% is beyond ±{HOLD_LIMIT}%: the house won or lost more than "
-            "the whole drop, so the count, the inventories or the slips are suspect")
+            "the whole drop; check the count, the inventories and the slips (or chips brought "
+            "from other tables)")
     if report.previous_closing is not None:
         flags.append(
             f"the opening count {report.opening} differs from the last closing count "

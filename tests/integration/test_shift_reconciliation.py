@@ -105,11 +105,13 @@ def test_a_missing_fill_shows_as_exactly_that_variance(settings):
 
 def test_a_hold_beyond_the_whole_drop_is_flagged(settings):
     """The demo once showed a hold of -5,910% under "ok": a win larger than the drop itself
-    means the count, the inventories or the slips are wrong, whatever the band says."""
+    most often means the count, the inventories or the slips are wrong, whatever the band
+    says."""
     missing_fill = _shift_with(settings, record_fill=False).tables[0]
     assert missing_fill.hold_pct == Decimal("251.25")  # 10,050 / 4,000
-    assert ("hold 251.25% is beyond ±100%: the house won or lost more than the whole drop, so "
-            "the count, the inventories or the slips are suspect") in missing_fill.flags
+    assert ("hold 251.25% is beyond ±100%: the house won or lost more than the whole drop; "
+            "check the count, the inventories and the slips (or chips brought from other "
+            "tables)") in missing_fill.flags
 
 
 def test_an_ordinary_hold_raises_no_hold_flag(settings):
