@@ -70,6 +70,8 @@ class TableShift(Figures):
     status: str
     opening: Decimal
     previous_closing: Decimal | None = None  # the last closer's count, where it differs
+    drop_after_close: bool = False  # the drop entered or adjusted after the day closed
+    adjustments_after_close: Decimal = ZERO
     closing: Decimal | None
     fills: Decimal
     credits: Decimal
@@ -130,6 +132,8 @@ def _table_shift(row: dict[str, Any], handle_rows: list[dict[str, Any]]) -> Tabl
         table=row["table_code"], game=game, pit=row["pit"] or "?", gaming_day=row["gaming_day"],
         shift=row["shift"], status=row["status"], opening=row["opening_total"],
         previous_closing=row.get("previous_closing"),
+        drop_after_close=row.get("drop_after_close") or False,
+        adjustments_after_close=row.get("adjustments_after_close") or ZERO,
         closing=row["closing_total"], fills=row["fills"], credits=row["credits"],
         drop_cash=row["drop_cash"], drop_markers=row["drop_markers"], dealers=row["dealers"],
         spots=spots, expected_win=expected, band_low=low, band_high=high, flags=[],
@@ -159,6 +163,11 @@ def _flags(report: TableShift) -> list[str]:
             f"hold {report.hold_pct}% is beyond ±{HOLD_LIMIT}%: the house won or lost more than "
             "the whole drop; check the count, the inventories and the slips (or chips brought "
             "from other tables)")
+    if report.drop_after_close:
+        flags.append("after close: the drop was counted or adjusted after the gaming day closed")
+    if report.adjustments_after_close:
+        flags.append(f"after close: {report.adjustments_after_close} of adjustments recorded "
+                     "after the gaming day closed")
     if report.previous_closing is not None:
         flags.append(
             f"the opening count {report.opening} differs from the last closing count "

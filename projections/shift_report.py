@@ -34,12 +34,14 @@ CREATE TABLE IF NOT EXISTS {report_shifts} (
     drop_cash numeric(18, 2) NOT NULL DEFAULT 0,
     drop_markers numeric(18, 2) NOT NULL DEFAULT 0,
     drop_entered boolean NOT NULL DEFAULT false,
+    drop_after_close boolean NOT NULL DEFAULT false,  -- entered or adjusted after the day closed
     rounds_played integer NOT NULL DEFAULT 0,
     rounds_voided integer NOT NULL DEFAULT 0,
     payouts numeric(18, 2) NOT NULL DEFAULT 0,
     commission numeric(18, 2) NOT NULL DEFAULT 0,
     table_win numeric(18, 2) NOT NULL DEFAULT 0,
     adjustments numeric(18, 2) NOT NULL DEFAULT 0,
+    adjustments_after_close numeric(18, 2) NOT NULL DEFAULT 0,
     jackpot_stakes numeric(18, 2) NOT NULL DEFAULT 0,
     jackpot_contributions numeric(18, 2) NOT NULL DEFAULT 0,
     jackpot_prizes numeric(18, 2) NOT NULL DEFAULT 0,
@@ -97,6 +99,10 @@ CREATE TABLE IF NOT EXISTS {report_rounds} (
 # Columns an older version's tables lack (their rows keep NULL until a rebuild).
 ADDED_COLUMNS = (
     "ALTER TABLE {report_shifts} ADD COLUMN IF NOT EXISTS previous_closing numeric(18, 2)",
+    "ALTER TABLE {report_shifts} ADD COLUMN IF NOT EXISTS drop_after_close boolean NOT NULL "
+    "DEFAULT false",
+    "ALTER TABLE {report_shifts} ADD COLUMN IF NOT EXISTS adjustments_after_close "
+    "numeric(18, 2) NOT NULL DEFAULT 0",
     "ALTER TABLE {report_rounds} ADD COLUMN IF NOT EXISTS number integer",
     "ALTER TABLE {report_rounds} ADD COLUMN IF NOT EXISTS opened_at timestamptz",
 )
@@ -184,8 +190,9 @@ class ShiftReport(Projection):
     @handles("Shift.DropEntered", "Shift.DropAdjusted")
     def drop(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
         self._shift(cursor, event, "drop_cash = %(cash)s, drop_markers = %(markers)s, "
-                    "drop_entered = true",
-                    {"cash": event.body["cash"], "markers": event.body["markers"]})
+                    "drop_entered = true, drop_after_close = drop_after_close OR %(late)s",
+                    {"cash": event.body["cash"], "markers": event.body["markers"],
+                     "late": bool(event.body.get("after_close"))})
 
     @handles("Shift.Closed")
     def shift_closed(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
@@ -275,8 +282,10 @@ class ShiftReport(Projection):
 
     @handles("Round.Adjusted")
     def adjusted(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
-        self._round(cursor, event, "adjustments = adjustments + %(amount)s",
-                    {"amount": event.body["amount"]})
+        late = event.body["amount"] if event.body.get("after_close") else "0"
+        self._round(cursor, event, "adjustments = adjustments + %(amount)s, "
+                    "adjustments_after_close = adjustments_after_close + %(late)s",
+                    {"amount": event.body["amount"], "late": late})
 
     @handles("JackpotPool.ContributionReceived")
     def contribution(self, event: StoredEvent, cursor: Cursor[Any]) -> None:

@@ -16,7 +16,7 @@ STAKE, RETURNED, PAYOUT, COMMISSION, SPOT, OUTCOME = (
     "stake", "returned", "payout", "commission", "spot", "outcome")
 WIN = f"({STAKE} - {RETURNED} - {PAYOUT} + {COMMISSION})"
 # The fields read, each body parsed once (and a settled bet's own object once more).
-FIELDS = "amount numeric, to_pool numeric, round_id uuid, bet json"
+FIELDS = "amount numeric, to_pool numeric, round_id uuid, bet json, after_close boolean"
 BET_FIELDS = ("spot text, outcome text, stake numeric, returned numeric, payout numeric, "
               "commission numeric")
 IS_BET = "event_type = 'Round.BetSettled'"
@@ -38,7 +38,7 @@ def counted(where: str) -> str:
 
 FOLD = f"""
 WITH e AS (
-    SELECT b.position, b.event_type, x.amount, x.to_pool, y.*, r.shift_id
+    SELECT b.position, b.event_type, x.amount, x.to_pool, x.after_close, y.*, r.shift_id
       FROM {BATCH} b
      CROSS JOIN LATERAL json_to_record(b.body) AS x({FIELDS})
       LEFT JOIN LATERAL json_to_record(x.bet) AS y({BET_FIELDS}) ON true
@@ -71,6 +71,8 @@ WITH e AS (
                AS prizes,
            {total("amount", "event_type = 'Round.Adjusted'")}
                AS adjustments,
+           {total("amount", "event_type = 'Round.Adjusted' AND after_close")}
+               AS adjustments_after_close,
            {total("to_pool", "event_type = 'JackpotPool.ContributionReceived'")} AS contributions
       FROM e GROUP BY shift_id
 )
@@ -80,6 +82,7 @@ UPDATE {{report_shifts}} s
        rounds_played = s.rounds_played + f.played, rounds_voided = s.rounds_voided + f.voided,
        irregularities = s.irregularities + f.irregularities,
        jackpot_prizes = s.jackpot_prizes + f.prizes, adjustments = s.adjustments + f.adjustments,
+       adjustments_after_close = s.adjustments_after_close + f.adjustments_after_close,
        jackpot_contributions = s.jackpot_contributions + f.contributions,
        updated_position = greatest(s.updated_position, f.position)
   FROM f

@@ -1,4 +1,4 @@
-"""`ledger shift open|fill|credit|void-slip|drop|adjust-drop|close|show`.
+"""`ledger shift open|fill|credit|void-slip|drop|adjust-drop|close|close-day|show`.
 
 Every command acts on one shift of one table: `--day` and `--shift` name it, and default to
 the gaming day and shift in force now by `LEDGER_SHIFT_SCHEDULE`.
@@ -15,7 +15,8 @@ from rich.table import Table as RichTable
 
 from ledger.cli.common import CosignerOption, console, runtime, signed
 from ledger.commands import (
-    AdjustDrop, CloseShift, EnterDrop, OpenShift, RecordCredit, RecordFill, VoidSlip, utc_now,
+    AdjustDrop, CloseGamingDay, CloseShift, EnterDrop, OpenShift, RecordCredit, RecordFill,
+    VoidSlip, utc_now,
 )
 from ledger.commands.shift import ShiftCommand
 from ledger.domain.shift import Shift, describe_shift, parse_chips, plain
@@ -165,6 +166,20 @@ def close(
         CloseShift, table, day, shift, cosigner, chips=parse_chips(chips),
         dealer_id=dealer, supervisor=supervisor,
     )
+
+
+@app.command("close-day")
+def close_day(
+    day: Annotated[str | None, typer.Option(
+        "--day", help="Gaming day to close, YYYY-MM-DD. Default: the gaming day in force now."
+    )] = None,
+) -> None:
+    """Close the gaming day once every shift of it has closed: nothing more is recorded for it
+    but a late drop and a supervisor's adjustment, each shown as after the close."""
+    with runtime() as rt:
+        gaming_day, _ = shift_slot(rt.settings.shift_schedule, day, None)
+        result = rt.ledger.execute(signed(rt, CloseGamingDay(gaming_day=gaming_day)))
+    console.print(f"gaming day {gaming_day.isoformat()}: {result.summary()}", highlight=False)
 
 
 @app.command()

@@ -19,8 +19,8 @@ from ledger.commands.round import (
     OpenRound, PlaceBet, RecordIrregularity, RevealDealer, SettleRound, VoidRound,
 )
 from ledger.commands.shift import (
-    SHIFT_COMMANDS, AdjustDrop, CloseShift, EnterDrop, OpenShift, RecordCredit, RecordFill,
-    VoidSlip,
+    SHIFT_COMMANDS, AdjustDrop, CloseGamingDay, CloseShift, EnterDrop, OpenShift, RecordCredit,
+    RecordFill, VoidSlip,
 )
 from ledger.commands.registry import (
     REGISTRY_COMMANDS, ChangeStaffRoles, EnrolStaff, RegisterTerminal, ReinstateStaff,
@@ -45,7 +45,7 @@ __all__ = [
     "CreatePool", "CutShoe", "DealCard", "Decide", "ExposeCard", "LinkTable", "Money",
     "OpenRound", "OpenTable", "PlaceBet", "RecordIrregularity", "RevealDealer", "SettleRound",
     "ShuffleShoe", "SignInDealer", "SignOutDealer", "VoidRound", "utc_now",
-    "AdjustDrop", "CloseShift", "EnterDrop", "OpenShift", "RecordCredit", "RecordFill",
+    "AdjustDrop", "CloseGamingDay", "CloseShift", "EnterDrop", "OpenShift", "RecordCredit", "RecordFill",
     "VoidSlip", "ChangeStaffRoles", "EnrolStaff", "RegisterTerminal", "ReinstateStaff",
     "ReplaceStaffKey", "RevokeTerminal", "SuspendStaff",
 ]

@@ -101,6 +101,15 @@ class CloseShift(ShiftCommand):
     supervisor: SignedBy
 
 
+class CloseGamingDay(Command):
+    """The gaming day is closed once every shift of it has closed its count: the day is locked
+    (only a late drop and a supervisor's adjustment are recorded for it after)."""
+
+    command: Literal["close_gaming_day"] = "close_gaming_day"
+    gaming_day: date
+
+
 SHIFT_COMMANDS = (
     OpenShift, RecordFill, RecordCredit, VoidSlip, EnterDrop, AdjustDrop, CloseShift,
+    CloseGamingDay,
 )

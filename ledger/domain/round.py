@@ -8,6 +8,7 @@ loads exactly as it was written.
 
 from __future__ import annotations
 
+from datetime import date
 from decimal import Decimal
 from enum import StrEnum
 from typing import Any
@@ -84,6 +85,7 @@ class Round(Aggregate):
         pool_id: UUID | None
         carried_jackpot_bets: list[CarriedBet]
         by: Provenance
+        gaming_day: date | None = None  # of the shift it opened in (None: before shifts were)
 
     @staticmethod
     def create_id(table: str, number: int, **_: object) -> UUID:
@@ -93,9 +95,10 @@ class Round(Aggregate):
     def __init__(
         self, table: str, number: int, game: str, rule_set: str,
         settings: dict[str, Any], dealing: str, shoe_id: UUID | None, pool_id: UUID | None,
-        carried_jackpot_bets: list[CarriedBet], by: Provenance,
+        carried_jackpot_bets: list[CarriedBet], by: Provenance, gaming_day: date | None = None,
     ) -> None:
         self.table, self.number, self.game, self.rule_set = table, number, game, rule_set
+        self.gaming_day = gaming_day
         self.settings_data, self.dealing = settings, dealing
         self.shoe_id, self.pool_id = shoe_id, pool_id
         self.phase = Phase.BETTING
@@ -290,15 +293,16 @@ class Round(Aggregate):
         reason: str
         by: Provenance
         dispute: str = ""
+        after_close: bool = False  # recorded after the round's gaming day closed
 
     @event(Adjusted)
     def _adjusted(self, box: int, spot: str, player: str | None, amount: Decimal, reason: str,
-                  by: Provenance, dispute: str = "") -> None:
+                  by: Provenance, dispute: str = "", after_close: bool = False) -> None:
         self.adjustments.append({"box": box, "spot": spot, "player": player, "amount": amount,
                                  "reason": reason, "dispute": dispute})
 
     def adjust(self, box: int, spot: str, player: str | None, amount: Decimal, reason: str,
-               by: Provenance, dispute: str) -> None:
+               by: Provenance, dispute: str, after_close: bool = False) -> None:
         """One adjustment per dispute: the same dispute typed twice is refused, not paid twice."""
         for earlier in self.adjustments:
             if earlier.get("dispute") == dispute:
@@ -307,4 +311,4 @@ class Round(Aggregate):
                     f"{earlier['box']} {earlier['spot']} {earlier['amount']}): an adjustment is "
                     "recorded once per dispute; nothing was recorded.")
         self._adjusted(box=box, spot=spot, player=player, amount=amount, reason=reason, by=by,
-                       dispute=dispute)
+                       dispute=dispute, after_close=after_close)

@@ -293,10 +293,12 @@ class Shift(Aggregate):
         markers: Decimal
         counted_by: tuple[str, ...]
         by: Provenance
+        after_close: bool = False  # entered after its gaming day closed (a late drop)
 
     @event(DropEntered)
     def enter_drop(
-        self, cash: Decimal, markers: Decimal, counted_by: tuple[str, ...], by: Provenance
+        self, cash: Decimal, markers: Decimal, counted_by: tuple[str, ...], by: Provenance,
+        after_close: bool = False,
     ) -> None:
         self.drop = Drop(cash, markers, tuple(counted_by))
 
@@ -315,9 +317,11 @@ class Shift(Aggregate):
         markers: Decimal
         reason: str
         by: Provenance
+        after_close: bool = False  # adjusted after its gaming day closed
 
     @event(DropAdjusted)
-    def adjust_drop(self, cash: Decimal, markers: Decimal, reason: str, by: Provenance) -> None:
+    def adjust_drop(self, cash: Decimal, markers: Decimal, reason: str, by: Provenance,
+                    after_close: bool = False) -> None:
         counted_by = self.drop.counted_by if self.drop else ()
         self.drop = Drop(cash, markers, counted_by)
 

@@ -70,7 +70,7 @@ class Table(Aggregate):
         self.current_shoe: UUID | None = None
         self.carried_jackpot_bets: list[dict[str, Any]] = []
         self.pool: UUID | None = None
-        self.open_shift: tuple[UUID, str] | None = None  # (its stream, "the day shift of ...")
+        self.open_shift: tuple[UUID, str, date] | None = None  # (stream, label, gaming day)
         self.last_closing: dict[Decimal, int] | None = None  # the last closer's count
         self._apply_opening(game, rule_set, min_bet, max_bet, pit, settings)
 
@@ -246,7 +246,7 @@ class Table(Aggregate):
     @event(ShiftOpened)
     def shift_opened(self, shift_id: UUID, gaming_day: date, shift: str, label: str,
                      by: Provenance) -> None:
-        self.open_shift = (shift_id, label)
+        self.open_shift = (shift_id, label, gaming_day)
 
     class ShiftClosed(Aggregate.Event):
         shift_id: UUID

@@ -4,4 +4,4 @@ Importing this package registers every handler with `Ledger`.
 """
 
 from ledger.handlers import jackpots, rounds, shoes, tables  # noqa: F401
-from ledger.handlers import registry, shift  # noqa: F401
+from ledger.handlers import days, registry, shift  # noqa: F401

@@ -21,6 +21,7 @@ from ledger.domain.round import CarriedBet, Phase, Round, SettledBet, round_id
 from ledger.domain.shoe import Shoe, ShuffleMethod
 from ledger.domain.table import Table, table_id
 from ledger.errors import ConcurrencyConflict, InvalidInput, NotFound, RuleViolation, WrongState
+from ledger.handlers.days import day_closed
 from ledger.games.baccarat import BaccaratSettings, TieHandling
 from ledger.games.common import BetResult, Consequence, Outcome
 from ledger.games.rulesets import parse_settings, settings_in_force
@@ -82,6 +83,7 @@ def open_round(ledger: Ledger, command: OpenRound) -> tuple[Aggregate, ...]:
         table=table.code, number=number, game=table.game, rule_set=table.rule_set,
         settings=in_force.model_dump(mode="json"), dealing=_dealing(shoe), shoe_id=shoe.id,
         pool_id=table.pool, carried_jackpot_bets=carried, by=command.provenance,
+        gaming_day=table.open_shift[2] if table.open_shift else None,
     )
     table.start_round(round_id=round_.id, number=number, by=command.provenance)
     return table, round_
@@ -291,5 +293,7 @@ def adjust_round(ledger: Ledger, command: AdjustRound) -> tuple[Aggregate, ...]:
         raise NotFound(f"{round_.label} has no {command.spot} bet on box {command.box}.")
     round_.adjust(box=command.box, spot=command.spot, player=command.player,
                   amount=command.amount, reason=command.reason, by=command.provenance,
-                  dispute=command.dispute)
+                  dispute=command.dispute,
+                  after_close=round_.gaming_day is not None
+                  and day_closed(ledger, round_.gaming_day))
     return (round_,)

@@ -17,6 +17,7 @@ from ledger.domain.shift_schedule import check_shift_name
 from ledger.domain.base import Aggregate
 from ledger.domain.table import Table, check_table_code, table_id
 from ledger.errors import NotFound
+from ledger.handlers.days import day_closed, day_of_shift, load_day
 
 
 def load_shift(ledger: Ledger, table: str, gaming_day: date, shift: str) -> Shift:
@@ -46,9 +47,11 @@ def open_shift(ledger: Ledger, command: OpenShift) -> tuple[Aggregate, ...]:
         dealer_id=command.dealer_id, supervisor=command.supervisor, by=command.provenance,
         previous_closing=table.last_closing,
     )
+    day = day_of_shift(ledger, command.gaming_day, command.provenance)
     table.shift_opened(shift_id=shift.id, gaming_day=command.gaming_day, shift=name,
                        label=shift.label, by=command.provenance)
-    return table, shift
+    day.shift_opened(shift_id=shift.id, label=shift.label, by=command.provenance)
+    return table, shift, day
 
 
 def _record_slip(ledger: Ledger, command: RecordFill | RecordCredit, kind: SlipKind) -> Shift:
@@ -85,7 +88,7 @@ def enter_drop(ledger: Ledger, command: EnterDrop) -> tuple[Shift, ...]:
     shift.check_can_enter_drop()
     shift.enter_drop(
         cash=command.cash, markers=command.markers, counted_by=command.counted_by,
-        by=command.provenance,
+        by=command.provenance, after_close=day_closed(ledger, shift.gaming_day),
     )
     return (shift,)
 
@@ -96,7 +99,7 @@ def adjust_drop(ledger: Ledger, command: AdjustDrop) -> tuple[Shift, ...]:
     shift.check_can_adjust_drop(command.cash, command.markers, command.actor)
     shift.adjust_drop(
         cash=command.cash, markers=command.markers, reason=command.reason,
-        by=command.provenance,
+        by=command.provenance, after_close=day_closed(ledger, shift.gaming_day),
     )
     return (shift,)
 
@@ -114,4 +117,8 @@ def close_shift(ledger: Ledger, command: CloseShift) -> tuple[Aggregate, ...]:
     )
     assert shift.closing_chips is not None
     table.shift_closed(shift_id=shift.id, chips=shift.closing_chips, by=command.provenance)
-    return shift, table
+    day = load_day(ledger, shift.gaming_day)
+    if day is None:  # a shift opened before the ledger kept gaming days
+        return shift, table
+    day.shift_closed(shift_id=shift.id, by=command.provenance)
+    return shift, table, day

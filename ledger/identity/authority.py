@@ -33,7 +33,7 @@ RULINGS = ("void_round", "adjust_round")
 the round is a ruling, and its handler asks for a supervisor against the round's state."""
 POOLS = ("create_pool", "link_table", "adjust_pool")
 SHIFT = ("open_shift", "record_fill", "record_credit", "void_slip", "adjust_drop",
-         "close_shift")
+         "close_shift", "close_gaming_day")
 REGISTRY = ("enrol_staff", "suspend_staff", "reinstate_staff", "change_staff_roles",
             "replace_staff_key", "register_terminal", "revoke_terminal")
 
@@ -65,6 +65,7 @@ ACTIONS = {
     "open_table": "opening a table", "close_table": "closing a table",
     "sign_in_dealer": "signing a dealer in", "sign_out_dealer": "signing a dealer out",
     "open_shift": "opening a shift", "close_shift": "closing a shift",
+    "close_gaming_day": "closing a gaming day",
     "record_fill": "recording a fill slip", "record_credit": "recording a credit slip",
     "void_slip": "voiding a slip", "adjust_drop": "adjusting the drop",
     "enter_drop": "entering the drop",

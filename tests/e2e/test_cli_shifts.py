@@ -86,6 +86,29 @@ def test_the_count_room_enters_the_drop_after_the_shift_closed(cli, superuser, a
     assert "accounting win  1,500.00" in cli("shift", "show", "BAC-01", *DAY).out
 
 
+def test_the_gaming_day_closes_after_its_shifts_and_then_takes_only_the_late_drop(
+        cli, superuser, as_staff):
+    _open_table_and_shift(cli)
+    day = ("--day", GAMING_DAY.isoformat())
+    before = _events(superuser)
+    line = _refused(cli("shift", "close-day", *day))
+    assert line == (f"error: gaming day {GAMING_DAY} cannot close while the day shift of BAC-01 "
+                    f"on {GAMING_DAY} is open: close each shift with its count first.")
+    assert _events(superuser) == before
+    assert cli("shift", "close", "BAC-01", *DAY, "--chips", "1000=50,100=40", "--dealer", "D-2",
+               "--supervisor", "S-1", "--cosigner", key_file("S-1")).code == 0
+    closed = cli("shift", "close-day", *day)
+    assert closed.code == 0, closed.err
+    assert closed.out.strip() == f"gaming day {GAMING_DAY}: recorded: gaming day closed"
+    refused = _refused(cli("shift", "open", "BAC-01", *DAY[:2], "--shift", "swing", "--chips",
+                           "1000=50", "--dealer", "D-1", "--supervisor", "S-1", "--cosigner",
+                           key_file("S-1")))
+    assert "opening a shift is not recorded on it" in refused
+    dropped = cli("shift", "drop", "BAC-01", *DAY, "--cash", "1500", "--markers", "0",
+                  "--counted-by", "C-1", "--counted-by", "C-2", extra_env=_count_room(as_staff))
+    assert dropped.code == 0, dropped.err
+
+
 def test_an_unknown_denomination_is_one_line_exit_1_and_nothing_recorded(cli, superuser):
     cli("table", "open", "BAC-01", "--game", "baccarat", "--min", "100", "--max", "50000")
     before = _events(superuser)

@@ -1,0 +1,46 @@
+"""The gaming day: begun by its first shift, closed once every shift of it has closed.
+
+The shift handlers enter each shift's opening and closing in its day's stream; a closed day
+refuses a new shift, and the late drop and a supervisor's adjustment recorded after the close
+say so (`after_close`).
+"""
+
+from __future__ import annotations
+
+from datetime import date
+
+from ledger.application import Ledger
+from ledger.commands import CloseGamingDay
+from ledger.domain.base import Provenance
+from ledger.domain.gaming_day import GamingDay, gaming_day_id
+
+
+def load_day(ledger: Ledger, gaming_day: date) -> GamingDay | None:
+    """The day's stream, or None before its first shift (or a ledger older than days)."""
+    if not ledger.exists(gaming_day_id(gaming_day)):
+        return None
+    day: GamingDay = ledger.load(gaming_day_id(gaming_day), f"gaming day {gaming_day}")
+    return day
+
+
+def day_closed(ledger: Ledger, gaming_day: date) -> bool:
+    day = load_day(ledger, gaming_day)
+    return day is not None and day.closed is not None
+
+
+def day_of_shift(ledger: Ledger, gaming_day: date, by: Provenance) -> GamingDay:
+    """The day a shift opens in, begun by its first shift; refused once closed."""
+    day = load_day(ledger, gaming_day)
+    if day is None:
+        return GamingDay(gaming_day=gaming_day, by=by)
+    day.check_not_closed("opening a shift")
+    return day
+
+
+@Ledger.handles(CloseGamingDay)
+def close_gaming_day(ledger: Ledger, command: CloseGamingDay) -> tuple[GamingDay, ...]:
+    day = load_day(ledger, command.gaming_day) or GamingDay(
+        gaming_day=command.gaming_day, by=command.provenance)
+    day.check_can_close()
+    day.close(by=command.provenance)
+    return (day,)
