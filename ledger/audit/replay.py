@@ -18,7 +18,6 @@ The JSON form (`ledger replay ... --json`) is `RoundReplay.model_dump_json()`, f
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal
 from enum import StrEnum
@@ -37,11 +36,11 @@ from ledger.audit.check import (
     conservation, proof_differences, resettle,
 )
 from ledger.audit.jackpot import JackpotView, replay_jackpot
-from ledger.audit.played import SETTLEMENT, Played, load_round, play
+from ledger.audit.played import Played, load_round
 from ledger.audit.shoe import ShoeView, replay_shoe
 from ledger.audit.store import RecordedEvent, previous_hash, read_stream, rounds_started
 from ledger.audit.views import describe, hand_values, label
-from ledger.rounds import RoundFacts, procedure_for
+from ledger.rounds import procedure_for
 from ledger.audit.chain import GENESIS
 
 FORMAT = "round-ledger/replay/1"

@@ -7,6 +7,7 @@ from uuid import uuid4
 
 import ledger.domain.jackpot_pool  # noqa: F401 - every aggregate's events defined
 import ledger.domain.receipt  # noqa: F401
+import ledger.domain.gaming_day  # noqa: F401
 import ledger.domain.registry  # noqa: F401
 import ledger.domain.round  # noqa: F401
 import ledger.domain.shift  # noqa: F401
@@ -39,7 +40,8 @@ def test_a_settled_round_says_how_many_bets_were_settled_without_its_receipt():
 
 def test_every_event_the_ledger_records_has_words_of_its_own():
     kinds = _recorded_kinds() - {RECEIPT}
-    assert {"Round.BetSettled", "Shift.FillRecorded", "JackpotPool.Created"} <= kinds
+    assert {"Round.BetSettled", "Shift.FillRecorded", "JackpotPool.Created",
+            "GamingDay.Closed", "Table.ShiftOpened"} <= kinds
     assert sorted(kinds - set(ONE_AND_MANY)) == []
 
 
