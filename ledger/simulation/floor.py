@@ -18,6 +18,7 @@ from zoneinfo import ZoneInfo
 from ledger.application import Ledger
 from ledger.commands import Command, CloseTable, CreatePool, LinkTable, OpenTable, SignInDealer
 from ledger.commands.shift import CloseShift, EnterDrop, OpenShift, RecordCredit, RecordFill
+from ledger.domain.chips import plain
 from ledger.domain.table import table_id
 from ledger.simulation.staffing import (
     COUNTER, COUNTERS, DEALER_SHIFT_ROUNDS, RUNNER, SUPERVISOR, FloorStaff, dealer_id,
@@ -122,7 +123,8 @@ def set_up(ledger: Ledger, staff: FloorStaff, plan: list[TableSpec], day: date) 
         if ledger.load(table_id(spec.code), spec.code).pool is None:
             send(LinkTable(pool=POOL, table=spec.code, actor=SUPERVISOR, at=at))
     for spec in plan:
-        send(OpenShift(table=spec.code, gaming_day=day, shift="day", chips=OPENING_CHIPS,
+        send(OpenShift(table=spec.code, gaming_day=day, shift="day",
+                       chips=opening_chips(ledger, spec.code),
                        dealer_id=dealer_id(spec.code, 1), supervisor=SUPERVISOR,
                        actor=SUPERVISOR, at=at))
         send(SignInDealer(table=spec.code, dealer_id=dealer_id(spec.code, 1),
@@ -133,6 +135,13 @@ def _pool_id() -> Any:
     from ledger.domain.jackpot_pool import pool_id
 
     return pool_id(POOL)
+
+
+def opening_chips(ledger: Ledger, code: str) -> dict[str, int]:
+    """The tray as the table's last closer left it (a new table's: the standard float), so the
+    opener's count agrees with the closer's."""
+    last = ledger.load(table_id(code), code).last_closing
+    return {plain(d): n for d, n in last.items()} if last else OPENING_CHIPS
 
 
 def chips_for(amount: Decimal) -> dict[str, int]:
@@ -146,8 +155,8 @@ def chips_for(amount: Decimal) -> dict[str, int]:
 def play_table(sim: TableSimulator, rounds: int, turnstile: Turnstile | None,
                on_round: Callable[[], None]) -> None:
     slip = sim.rng.randint(10_000, 90_000)
-    opening = sum(Decimal(d) * n for d, n in OPENING_CHIPS.items())
-    sim.tally.rack = opening
+    sim.tally.rack = sum((Decimal(d) * n for d, n in opening_chips(sim.ledger, sim.spec.code)
+                          .items()), Decimal(0))
     for number in range(1, rounds + 1):
         ticket = turnstile.for_round(sim.spec.code, number) if turnstile else None
         sim.play_round(ticket)

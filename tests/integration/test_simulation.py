@@ -108,3 +108,28 @@ def test_a_kept_tie_table_records_the_pushed_bets_again_in_the_next_coup(setting
         assert all(bet in placed for bet in pushed), (coup.number, pushed, placed)
         kept += len(pushed)
     assert kept > 0
+
+
+def test_a_second_simulated_day_opens_each_table_with_the_tray_its_closer_left(settings):
+    """The opener counts what the last closer left: the next day's shifts hand over with no
+    difference to flag, and the floor still reconciles to the cent."""
+    from datetime import timedelta
+
+    plan = floor_plan(4)
+    with open_ledger(settings) as rt:
+        playing_other_days(rt.ledger)
+        staff = floor_staff(rt.ledger)
+        for day in (DAY, DAY + timedelta(days=1)):
+            result = run_floor(rt.ledger, staff, plan, rounds=2, seed=5, day=day)
+            assert not result.errors, result.errors
+        with ProjectionRunner(rt.database, select()) as runner:
+            runner.catch_up()
+        with rt.database.connect() as conn:
+            second = shift_report(conn, DAY + timedelta(days=1), "day")
+            handed_over = conn.execute(
+                "SELECT count(*) FROM ledger_event_log WHERE event_type = 'Shift.Opened' "
+                "AND body ? 'previous_closing' AND body->'previous_closing' <> 'null'"
+            ).fetchone()[0]
+    assert handed_over == len(plan)  # each second-day opening recorded the closer's count
+    assert not [flag for t in second.tables for flag in t.flags if "last closing" in flag]
+    assert second.floor.variance == 0
