@@ -24,6 +24,7 @@ from pydantic import ValidationError
 
 from ledger.application import Ledger
 from ledger.commands import utc_now
+from ledger.commands.shift import SHIFT_COMMANDS, ShiftCommand
 from ledger.domain.grammar import shown
 from ledger.domain.shift_schedule import ShiftSchedule
 from ledger.domain.receipt import receipt_id
@@ -62,9 +63,9 @@ class Voucher:
     schedule: ShiftSchedule | None = None
 
 
-SHIFT_COMMANDS = ("open_shift", "record_fill", "record_credit", "void_slip", "enter_drop",
-                  "adjust_drop", "close_shift")
-SUPERVISED = ("open_shift", "record_fill", "record_credit", "close_shift")
+SHIFT_LINES = {kind.model_fields["command"].default: kind
+               for kind in SHIFT_COMMANDS if issubclass(kind, ShiftCommand)}
+"""A shift line's `command` -> its model: which lines name a shift, and which a supervisor."""
 
 
 MAX_LINE_BYTES = 32_768
@@ -126,7 +127,7 @@ def _signed(ledger: Ledger, data: dict[str, Any], number: int, line: str,
     data.setdefault("command_id", str(uuid5(LINE_NAMESPACE, f"{number}:{line.strip()}")))
     if "at" not in data:  # stamped when first recorded; the same line again keeps that time
         data["at"] = _first_recorded_at(ledger, data["command_id"]) or utc_now().isoformat()
-    if data.get("command") in SHIFT_COMMANDS:
+    if data.get("command") in SHIFT_LINES:
         _shift_defaults(data, voucher)
     return sign(data, voucher.terminal, voucher.staff,
                 vouched=f"unsigned line {number} of {voucher.source}")
@@ -140,7 +141,7 @@ def _shift_defaults(data: dict[str, Any], voucher: Voucher) -> None:
             return  # the command's own validation names the time
         data.setdefault("gaming_day", slot.gaming_day.isoformat())
         data.setdefault("shift", slot.shift)
-    if data.get("command") in SUPERVISED:
+    if "supervisor" in SHIFT_LINES[data["command"]].model_fields:
         data.setdefault("supervisor", voucher.staff.id)
 
 

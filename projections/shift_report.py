@@ -14,6 +14,7 @@ from typing import Any
 
 from psycopg import Cursor
 
+from ledger.domain.shift import differing_closing
 from projections import shift_report_fold
 from projections.base import Projection, StoredEvent, folds, handles
 
@@ -162,7 +163,8 @@ class ShiftReport(Projection):
             ),
             {"id": event.stream_id, "code": b["code"], "day": b["gaming_day"],
              "shift": b["shift"], "total": b["total"], "dealer": b["dealer_id"],
-             "previous": _differing_closing(b), "position": event.position},
+             "previous": differing_closing(b["chips"], b.get("previous_closing")),
+             "position": event.position},
         )
         cursor.execute(
             self.sql("UPDATE {report_tables} SET open_shift = %s WHERE table_code = %s"),
@@ -298,13 +300,3 @@ class ShiftReport(Projection):
         (`projections.shift_report_fold`): what the handlers above add, one by one."""
         cursor.execute(self.sql(shift_report_fold.FOLD), {"lo": lo, "hi": hi})
 
-
-def _differing_closing(opened: dict[str, Any]) -> Decimal | None:
-    """The total of the table's last closing count where the opener's chips differ from it."""
-    previous = opened.get("previous_closing")
-    if previous is None:
-        return None
-    counted = {Decimal(d): n for d, n in previous.items() if n}
-    if counted == {Decimal(d): n for d, n in opened["chips"].items() if n}:
-        return None
-    return sum((d * n for d, n in counted.items()), Decimal("0.00"))

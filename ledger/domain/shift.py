@@ -26,6 +26,7 @@ from dataclasses import dataclass, replace
 from datetime import date, datetime
 from decimal import Decimal
 from enum import StrEnum
+from typing import Any
 from uuid import NAMESPACE_URL, UUID, uuid5
 
 from eventsourcing.domain import event
@@ -165,14 +166,6 @@ class Shift(Aggregate):
     @property
     def label(self) -> str:
         return describe_shift(self.code, self.gaming_day, self.shift)
-
-    @property
-    def handover_difference(self) -> Decimal | None:
-        """The opening count less the last closer's, where their chips differ (else None)."""
-        if self.previous_closing is None or _counted(self.previous_closing) == _counted(
-                self.opening_chips):
-            return None
-        return self.opening_total - chips_total(self.previous_closing)
 
     @property
     def is_closed(self) -> bool:
@@ -394,5 +387,13 @@ class Shift(Aggregate):
         )
 
 
-def _counted(chips: dict[Decimal, int]) -> dict[Decimal, int]:
-    return {denomination: n for denomination, n in chips.items() if n}
+def differing_closing(opening: dict[Any, int],
+                      previous: dict[Any, int] | None) -> Decimal | None:
+    """The total of the table's last closing count where the opener counted other chips (None
+    where they agree, or nothing was closed before). Denominations as numbers or strings."""
+    if previous is None:
+        return None
+    counted = {Decimal(d): n for d, n in previous.items() if n}
+    if counted == {Decimal(d): n for d, n in opening.items() if n}:
+        return None
+    return chips_total(counted)

@@ -34,13 +34,14 @@ def open_shift(ledger: Ledger, command: OpenShift) -> tuple[Aggregate, ...]:
     """The shift opens on its table too: one shift at a time, its opener's count beside the
     last closer's."""
     code, name = check_table_code(command.table), check_shift_name(command.shift)
-    if not ledger.exists(table_id(code)):
-        raise NotFound(f"table {code} does not exist: open the table before its shift.")
+    try:
+        table: Table = ledger.load(table_id(code), "table")
+    except NotFound:
+        raise NotFound(f"table {code} does not exist: open the table before its shift.") from None
     if ledger.exists(shift_id(code, command.gaming_day, name)):
         load_shift(ledger, code, command.gaming_day, name).check_can_open()
     Shift.check_opening(name, command.chips, command.dealer_id, command.supervisor,
                         command.gaming_day, command.at)
-    table: Table = ledger.load(table_id(code), "table")
     table.check_can_open_shift()
     shift = Shift.open(
         code=code, gaming_day=command.gaming_day, shift=name, chips=command.chips,
