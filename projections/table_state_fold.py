@@ -8,7 +8,7 @@ and shoes again, and the position it leaves is the greatest that touched the row
 `Table.Opened` is not folded: its handler applies it in position order, so the table's row and
 code are there for every round's result (`projections.table_rounds_fold`).
 
-1. `RECORD_LIMITS`: every limits record of a re-opening or settings change;
+1. `RECORD_LIMITS`: every limits record of a re-opening or settings change (bodies parsed once);
 2. `FOLD`: every event onto its table's row at once. For each group of columns the run's last
    event that sets it decides (re-opened or closed, dealer in or out, pool, carried bets, shoe,
    round), found again by its position; a table pointed at a shoe or round whose row exists
@@ -17,8 +17,9 @@ code are there for every round's result (`projections.table_rounds_fold`).
    each limit-taking event (opening, re-opening, settings change, round start) takes the latest
    record then recorded (position not after its own) dated on or before its own date; the last
    taker that found one decides the limits in force, the last taker's date the upcoming ones.
-   A date may go back (an event stamped in another zone), so this is not simply the last
-   taker's lookup.
+   A date may go back (an event stamped in another zone), so this is not always the last
+   taker's lookup; but mostly it is, so that lookup is made first and the earlier takers' only
+   for a table whose last taker found nothing.
 """
 
 from __future__ import annotations
@@ -26,7 +27,6 @@ from __future__ import annotations
 BATCH = "pg_temp.ledger_projection_batch"
 RUN = f"{BATCH} WHERE position BETWEEN %(lo)s AND %(hi)s"
 LIMIT_TAKERS = "('Table.Opened', 'Table.Reopened', 'Table.SettingsChanged', 'Table.RoundStarted')"
-DAY = "left(body->'by'->>'at', 10)::date"  # the date the terminal gave, as `_day` reads it
 
 
 def last(*types: str) -> str:
@@ -35,15 +35,27 @@ def last(*types: str) -> str:
     return f"max(position) FILTER (WHERE event_type IN ({kinds}))"
 
 
-# Every limits record of a re-opening or settings change.
+# Every limits record of a re-opening or settings change: each body parsed once (a `json`
+# body is parsed again by every `->`).
 RECORD_LIMITS = f"""
 INSERT INTO {{table_limits}}
-SELECT stream_id, position,
-       coalesce((body->'settings'->>'effective_from')::date, {DAY}),
-       (body->'settings'->>'min_bet')::numeric, (body->'settings'->>'max_bet')::numeric,
-       body->'settings'->>'authorisation'
-  FROM {RUN} AND event_type IN ('Table.Reopened', 'Table.SettingsChanged')
+SELECT b.stream_id, b.position, coalesce(s.effective_from, left(x.by->>'at', 10)::date),
+       s.min_bet, s.max_bet, s.authorisation
+  FROM {BATCH} b
+ CROSS JOIN LATERAL json_to_record(b.body) AS x(settings json, by json)
+ CROSS JOIN LATERAL json_to_record(x.settings)
+       AS s(effective_from date, min_bet numeric, max_bet numeric, authorisation text)
+ WHERE b.position BETWEEN %(lo)s AND %(hi)s
+   AND b.event_type IN ('Table.Reopened', 'Table.SettingsChanged')
 """
+
+# The latest limits record recorded by taker `k` (position not after its own) dated on or before
+# its own date (the date the terminal gave, as `_day` reads it).
+LOOKUP = """
+SELECT min_bet, max_bet, effective_from FROM {table_limits}
+ WHERE stream_id = k.stream_id AND position <= k.position
+   AND effective_from <= left(k.body->'by'->>'at', 10)::date
+ ORDER BY effective_from DESC, position DESC LIMIT 1"""
 
 # Per table, the position of the last event of each kind (found again by position: no sort
 # inside an aggregate); the limit-takers looked up per table through the batch table's
@@ -59,24 +71,27 @@ WITH f AS (
            max(position) FILTER (WHERE event_type IN {LIMIT_TAKERS}) AS taker
       FROM {RUN}
      GROUP BY stream_id
-), found AS (  -- per table, what the last limit-taker to find a record in force found
-    SELECT DISTINCT ON (k.stream_id) k.stream_id, l.min_bet, l.max_bet, l.effective_from
+), last_found AS (  -- the last limit-taker's record in force, if it found one: the answer
+    SELECT f.stream_id, l.min_bet, l.max_bet, l.effective_from
+      FROM f JOIN {BATCH} k ON k.position = f.taker
+     CROSS JOIN LATERAL ({LOOKUP}) l
+), found AS (  -- else what the last earlier limit-taker to find one found
+    SELECT * FROM last_found
+     UNION ALL
+   (SELECT DISTINCT ON (k.stream_id) k.stream_id, l.min_bet, l.max_bet, l.effective_from
       FROM {BATCH} k
-     CROSS JOIN LATERAL (
-           SELECT min_bet, max_bet, effective_from FROM {{table_limits}}
-            WHERE stream_id = k.stream_id AND position <= k.position
-              AND effective_from <= left(k.body->'by'->>'at', 10)::date
-            ORDER BY effective_from DESC, position DESC LIMIT 1) l
+     CROSS JOIN LATERAL ({LOOKUP}) l
      WHERE k.position BETWEEN %(lo)s AND %(hi)s AND k.event_type IN {LIMIT_TAKERS}
-     ORDER BY k.stream_id, k.position DESC
+       AND NOT EXISTS (SELECT FROM last_found WHERE last_found.stream_id = k.stream_id)
+     ORDER BY k.stream_id, k.position DESC)
 )
 UPDATE {{table_state}} t SET
        is_open = CASE oc.event_type WHEN 'Table.Reopened' THEN true
                                     WHEN 'Table.Closed' THEN false ELSE t.is_open END,
-       game = coalesce(ro.body->>'game', t.game),
-       rule_set = coalesce(ro.body->>'rule_set', t.rule_set),
-       pit = coalesce(ro.body->>'pit', t.pit),
-       opened_at = coalesce((ro.body->'by'->>'at')::timestamptz, t.opened_at),
+       game = coalesce(rb.game, t.game),
+       rule_set = coalesce(rb.rule_set, t.rule_set),
+       pit = coalesce(rb.pit, t.pit),
+       opened_at = coalesce((rb.by->>'at')::timestamptz, t.opened_at),
        closed_at = coalesce((cl.body->'by'->>'at')::timestamptz, t.closed_at),
        dealer = CASE WHEN dl.position IS NULL THEN t.dealer
                      WHEN dl.event_type = 'Table.DealerSignedIn' THEN dl.body->>'dealer_id' END,
@@ -109,7 +124,8 @@ UPDATE {{table_state}} t SET
                       'max_bet', u.max_bet::text, 'authorisation', u.authorisation)
                   ORDER BY u.effective_from)
              FROM (SELECT DISTINCT ON (effective_from) * FROM {{table_limits}}
-                    WHERE stream_id = t.stream_id AND effective_from > left(lt.body->'by'->>'at', 10)::date
+                    WHERE stream_id = t.stream_id
+                      AND effective_from > left(lt.body->'by'->>'at', 10)::date
                     ORDER BY effective_from, position DESC) u) END,
        version = f.version, events_applied = t.events_applied + f.events,
        updated_position = greatest(t.updated_position, f.position)
@@ -118,6 +134,8 @@ UPDATE {{table_state}} t SET
   LEFT JOIN found fd ON fd.stream_id = f.stream_id
   LEFT JOIN {BATCH} oc ON oc.position = f.open_or_close
   LEFT JOIN {BATCH} ro ON ro.position = f.reopened
+  LEFT JOIN LATERAL json_to_record(ro.body) AS rb(game text, rule_set text, pit text, by json)
+         ON true  -- a re-opening's body parsed once
   LEFT JOIN {BATCH} cl ON cl.position = f.closed
   LEFT JOIN {BATCH} dl ON dl.position = f.dealer
   LEFT JOIN {BATCH} pl ON pl.position = f.pool
