@@ -23,6 +23,7 @@ from rich.console import Console
 from ledger.audit.sealer import Cadence, Sealer, seal_status
 from ledger.bootstrap import init_database, open_ledger, resolve_database, sealer_for
 from ledger.cli.simulate import simulate_floor
+from ledger.formatting import money
 from ledger.config import LedgerSettings
 from ledger.errors import InvalidInput
 from ledger.identity.bootstrap import bootstrap_registry, is_bootstrapped, registry_summary
@@ -233,7 +234,7 @@ def _verify(rt: Any, console: Console, sealer: Sealer) -> bool:
 
 
 def _won(amount: Decimal) -> str:
-    return f"won {amount:,.2f}" if amount >= 0 else f"lost {-amount:,.2f}"
+    return f"won {money(amount)}" if amount >= 0 else f"lost {money(-amount)}"
 
 
 def _by_kind(kinds: dict[str, int]) -> str:
@@ -247,7 +248,7 @@ def _by_the_chips(floor: Any) -> str:
     if floor.accounting_win is None:
         return "has no accounting win yet (a shift open or a drop box not counted)"
     return (f"{_won(floor.accounting_win)} by the chips and the drop: variance "
-            f"{floor.variance:,.2f}")
+            f"{money(floor.variance)}")
 
 
 def _summary(console: Console, view: Any, kinds: dict[str, int], files: list[Path],
@@ -260,7 +261,8 @@ def _summary(console: Console, view: Any, kinds: dict[str, int], files: list[Pat
         f"{floor.irregularities} irregularities recorded{_by_kind(kinds)}.\n"
         f"The house {_won(floor.ledger_win)} by the events and {_by_the_chips(floor)}. "
         f"{floor.flagged} table(s) flagged for review.\n"
-        f"Jackpot: {floor.jackpot_contributions:,.2f} contributed, {floor.jackpot_prizes:,.2f} "
+        f"Jackpot: {money(floor.jackpot_contributions)} contributed, "
+        f"{money(floor.jackpot_prizes)} "
         f"paid in prizes.\n"
         f"Every event is hash-chained and verified: {'yes' if verified else 'NO'}.",
         highlight=False,

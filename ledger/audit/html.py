@@ -9,12 +9,10 @@ page prints on A4 as it shows on screen.
 from __future__ import annotations
 
 import html
-from datetime import datetime
-from decimal import Decimal
 
-from ledger.domain.shift_schedule import MACAU
 from ledger.audit.replay import CardView, HandView, RoundReplay, Verdict
 from ledger.audit.check import BetLine
+from ledger.formatting import TIME_LABEL, amount, clock, iso, money, when
 
 SUIT_PATHS = {
     "D": '<path d="M50 5 L88 50 L50 95 L12 50 Z"/>',
@@ -50,10 +48,6 @@ code { font-size: .8em; word-break: break-all; }
 
 def _e(value: object) -> str:
     return html.escape("" if value is None else str(value))
-
-
-def _money(amount: Decimal | None) -> str:
-    return "-" if amount is None else f"{amount:,.2f}"
 
 
 def card_svg(card: CardView) -> str:
@@ -100,33 +94,29 @@ def _results(replay: RoundReplay) -> str:
         differs = due is not None and due != line
         rows.append(
             f'<tr{DIFF if differs or due is None else ""}><td>{_e(line.name)}</td>'
-            f'<td class="n">{_money(line.stake)}</td><td>{_e(line.outcome)}</td>'
-            f'<td class="n">{_money(line.returned)}</td><td class="n">{_money(line.payout)}</td>'
-            f'<td class="n">{_money(line.commission)}</td>'
+            f'<td class="n">{amount(line.stake)}</td><td>{_e(line.outcome)}</td>'
+            f'<td class="n">{amount(line.returned)}</td><td class="n">{amount(line.payout)}</td>'
+            f'<td class="n">{amount(line.commission)}</td>'
             f'<td>{_e(_line(due)) if due else "nothing due"}</td></tr>')
-    return ("<table><tr><th>bet</th><th>stake</th><th>outcome</th><th>returned</th>"
-            "<th>paid</th><th>commission</th><th>re-computed</th></tr>" + "".join(rows)
+    return ("<table><tr><th>bet</th><th>stake (MOP)</th><th>outcome</th><th>returned (MOP)</th>"
+            "<th>paid (MOP)</th><th>commission (MOP)</th><th>re-computed</th></tr>" + "".join(rows)
             + "</table>")
 
 
-def _iso(moment: datetime | None) -> str | None:
-    return moment.isoformat() if moment else None
-
-
 def _line(line: BetLine) -> str:
-    return (f"{line.outcome}, returned {_money(line.returned)}, paid {_money(line.payout)}"
-            + (f", commission {_money(line.commission)}" if line.commission else ""))
+    return (f"{line.outcome}, returned {money(line.returned)}, paid {money(line.payout)}"
+            + (f", commission {money(line.commission)}" if line.commission else ""))
 
 
 def _timeline(replay: RoundReplay) -> str:
     rows = "".join(
-        f"<tr><td class=\"n\">{step.position}</td><td class=\"t\" title=\"{_e(_iso(step.at))}\">"
-        f"{_e(step.at and step.at.astimezone(MACAU).strftime('%Y-%m-%d %H:%M:%S'))}</td>"
+        f"<tr><td class=\"n\">{step.position}</td><td class=\"t\" title=\"{_e(iso(step.at))}\">"
+        f"{_e(clock(step.at))}</td>"
         f"<td class=\"t\">{_e(step.role)} {_e(step.staff_id)}{_key(step.staff_key)}</td>"
         f"<td>{_e(step.terminal)}{_key(step.terminal_key)}"
         f"{'<br><em>vouched: ' + _e(step.vouched) + '</em>' if step.vouched else ''}</td>"
         f"<td>{_e(step.stream)}</td><td>{_e(step.text)}</td></tr>" for step in replay.steps)
-    return ("<table><tr><th>#</th><th>when (Macau)</th><th>who (verified key)</th>"
+    return (f"<table><tr><th>#</th><th>when ({TIME_LABEL})</th><th>who (verified key)</th>"
             "<th>terminal (verified key)</th><th>stream</th><th>what</th></tr>" + rows
             + "</table>")
 
@@ -172,17 +162,17 @@ def _jackpot(replay: RoundReplay) -> str:
         return ""
     recorded, due = jackpot.recorded, jackpot.recomputed
     prizes = "".join(
-        f"<tr><td>box {p.box}</td><td>{_e(p.category)}</td><td class=\"n\">{_money(p.amount)}</td>"
-        f"<td class=\"n\">{_money(p.paid_by_pool)}</td><td class=\"n\">{_money(p.paid_by_house)}"
-        f"</td><td class=\"n\">{_money(p.pool_before)}</td><td class=\"n\">{_money(p.pool_after)}"
+        f"<tr><td>box {p.box}</td><td>{_e(p.category)}</td><td class=\"n\">{amount(p.amount)}</td>"
+        f"<td class=\"n\">{amount(p.paid_by_pool)}</td><td class=\"n\">{amount(p.paid_by_house)}"
+        f"</td><td class=\"n\">{amount(p.pool_before)}</td><td class=\"n\">{amount(p.pool_after)}"
         "</td></tr>" for p in recorded.prizes)
     return (f"<h2>Jackpot: pool {_e(jackpot.pool)}</h2><p>Pool before the round "
-            f"{_money(recorded.pool_before)}; jackpot bets {_money(recorded.stakes)}, to the pool "
-            f"{_money(recorded.to_pool)}, to the seed reserve {_money(recorded.to_reserve)}; pool "
-            f"after {_money(recorded.pool_after)}"
+            f"{money(recorded.pool_before)}; jackpot bets {money(recorded.stakes)}, to the pool "
+            f"{money(recorded.to_pool)}, to the seed reserve {money(recorded.to_reserve)}; pool "
+            f"after {money(recorded.pool_after)}"
             + (" (restarted at the seed)" if recorded.reset_to_seed else "")
-            + f". Re-computed pool after: {_money(due.pool_after if due else None)}.</p>"
-            + ("<table><tr><th>box</th><th>hand</th><th>prize</th><th>from the pool</th>"
+            + f". Re-computed pool after: {money(due.pool_after if due else None)}.</p>"
+            + ("<table><tr><th>box</th><th>hand</th><th>prize (MOP)</th><th>from the pool</th>"
                "<th>by the house</th><th>pool before</th><th>pool after</th></tr>" + prizes
                + "</table>" if prizes else "<p>No prize.</p>"))
 
@@ -201,7 +191,7 @@ def _verdict(replay: RoundReplay) -> str:
 def to_html(replay: RoundReplay) -> str:
     title = f"Replay of {replay.table} round {replay.number}"
     adjustments = "".join(
-        f"<li>{_e(a.step.at and a.step.at.isoformat())} by {_e(a.step.role)} "
+        f"<li>{_e(when(a.step.at))} by {_e(a.step.role)} "
         f"{_e(a.step.staff_id)} at {_e(a.step.terminal)}: {_e(a.step.text)}</li>"
         for a in replay.adjustments)
     return f"""<!doctype html>
@@ -212,14 +202,13 @@ def to_html(replay: RoundReplay) -> str:
 <p>{_e(replay.game)} under {_e(replay.rule_set)}, dealt from a
 {_e(replay.dealing.replace("_", " "))}; {_e(replay.status)}{
     f" ({_e(replay.void_reason)})" if replay.void_reason else ""}.
-Round <code>{_e(replay.round_id)}</code>, opened {_e(replay.opened_at and
-replay.opened_at.isoformat())}.</p>
+Round <code>{_e(replay.round_id)}</code>, opened {_e(when(replay.opened_at))}.</p>
 <h2>Verdict</h2>{_verdict(replay)}
 <h2>Shoe</h2>{_shoe(replay)}
 <h2>Hands</h2><div id="hands">{"".join(_hand(hand) for hand in replay.hands)}</div>
 <h2>Results</h2>{_results(replay)}
-<p>House win as recorded: {_money(replay.house_win)}; re-computed:
-{_money(replay.check.recomputed_house_win)}.</p>
+<p>House win as recorded: {money(replay.house_win)}; re-computed:
+{money(replay.check.recomputed_house_win)}.</p>
 {_jackpot(replay)}
 <h2>Timeline</h2>{_timeline(replay)}
 <h2>Adjustments recorded later</h2>{f"<ul>{adjustments}</ul>" if adjustments else "<p>None.</p>"}

@@ -15,7 +15,7 @@ from uuid import UUID
 
 from psycopg import Connection
 
-from ledger.domain.shift_schedule import MACAU
+from ledger.formatting import minute
 
 STALE = timedelta(minutes=30)
 
@@ -53,7 +53,7 @@ class OpenRound:
     def describe(self, now: datetime | None = None) -> str:
         quiet = int(self.quiet_for(now).total_seconds() // 60)
         return (f"round {self.number} of {self.table} open since "
-                f"{self.opened_at.astimezone(MACAU):%Y-%m-%d %H:%M} Macau time, last event "
+                f"{minute(self.opened_at)}, last event "
                 f"{quiet:,} min ago" + (": cut off? settle or void it" if self.is_stale(now)
                                          else ""))
 

@@ -28,9 +28,9 @@ from psycopg import Connection
 from pydantic import Field
 
 from ledger.domain.round import Phase, Round, round_id
-from ledger.domain.shift_schedule import MACAU
 from ledger.domain.table import check_table_code, table_id
 from ledger.errors import LedgerError, NotFound
+from ledger.formatting import macau, when
 from ledger.audit.check import (
     BetLine, Difference, Frozen, JackpotFigures, ShoeProof, compare_bets, compare_mapping,
     conservation, proof_differences, resettle,
@@ -362,11 +362,11 @@ def find_round(conn: Connection[Any], table: str, number: int | None = None,
         return rid
     if at is None:
         raise NotFound(f"say which round of table {code}: its number, or a time.")
-    moment = at if at.tzinfo else at.replace(tzinfo=MACAU)  # the floor's clock: Macau time
+    moment = macau(at)  # the floor's clock: a naive time is Macau time
     for started in rounds_started(conn, table_id(code)):
         if started.by is not None and started.by.at <= moment:
             return cast(UUID, started.event.round_id)
-    raise NotFound(f"table {code} had no round open at or before {moment.isoformat()}.")
+    raise NotFound(f"table {code} had no round open at or before {when(moment)}.")
 
 
 __all__ = ["FORMAT", "BetLine", "Difference", "JackpotFigures", "RoundReplay", "ShoeProof",

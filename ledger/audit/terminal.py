@@ -2,26 +2,21 @@
 
 from __future__ import annotations
 
-from decimal import Decimal
 
 from rich.console import Console, Group, RenderableType
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from ledger.domain.shift_schedule import MACAU
 from ledger.render import safe
 from ledger.audit.recall import Recall
 from ledger.audit.replay import CardView, HandView, RoundReplay, Verdict
 from ledger.audit.check import BetLine
 from ledger.audit.outcome import describe_outcome
+from ledger.formatting import TIME_LABEL, amount, clock, heading, money, when
 
 SUITS = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
 RED = frozenset("HD")
-
-
-def _money(amount: Decimal | None) -> str:
-    return "-" if amount is None else f"{amount:,.2f}"
 
 
 def card_lines(cards: list[CardView]) -> Text:
@@ -57,12 +52,13 @@ def hand_block(hand: HandView) -> RenderableType:
 
 def results_table(title: str, lines: list[BetLine]) -> Table:
     table = Table(title=title, title_justify="left")
-    for column in ("bet", "stake", "outcome", "returned", "paid", "commission"):
+    for column in ("bet", heading("stake"), "outcome", heading("returned"), heading("paid"),
+                   heading("commission")):
         table.add_column(column, justify="left" if column in ("bet", "outcome") else "right")
     for line in lines:
-        table.add_row(line.name, _money(line.stake), line.outcome + (" (capped)" if line.capped
+        table.add_row(line.name, amount(line.stake), line.outcome + (" (capped)" if line.capped
                                                                        else ""),
-                      _money(line.returned), _money(line.payout), _money(line.commission))
+                      amount(line.returned), amount(line.payout), amount(line.commission))
     return table
 
 
@@ -84,12 +80,12 @@ def render_replay(replay: RoundReplay, console: Console) -> None:
             + (f", {shoe.burned} burned" if shoe.burned else "")
             + f".\n  proof: {shoe.proof.sentence}", highlight=False, soft_wrap=True)
     timeline = Table(title="Timeline", title_justify="left")
-    for column in ("#", "when (Macau)", "who (verified key)", "terminal (verified key)",
+    for column in ("#", f"when ({TIME_LABEL})", "who (verified key)", "terminal (verified key)",
                    "stream", "what"):
         timeline.add_column(column, justify="right" if column == "#" else "left")
     for step in replay.steps:
         timeline.add_row(
-            str(step.position), f"{step.at.astimezone(MACAU):%Y-%m-%d %H:%M:%S}" if step.at else "-",
+            str(step.position), clock(step.at),
             f"{step.role} {safe(step.staff_id)}"
             + (f"\n[dim]{safe(step.staff_key)}[/]" if step.staff_key else ""),
             safe(step.terminal) + (f"\n[dim]{safe(step.terminal_key)}[/]" if step.terminal_key
@@ -102,11 +98,11 @@ def render_replay(replay: RoundReplay, console: Console) -> None:
         console.print(hand_block(hand))
     console.print(results_table("Results as recorded", replay.results))
     if replay.house_win is not None:
-        console.print(f"house win {_money(replay.house_win)}", highlight=False)
+        console.print(f"house win {money(replay.house_win)}", highlight=False)
     _render_jackpot(replay, console)
     for adjustment in replay.adjustments:
         step = adjustment.step
-        console.print(f"[bold]Adjustment[/] {step.at:%Y-%m-%d %H:%M:%S} by {step.role} "
+        console.print(f"[bold]Adjustment[/] {when(step.at)} by {step.role} "
                       f"{step.staff_id}: {step.text}", highlight=False, soft_wrap=True)
     _render_verdict(replay, console)
 
@@ -117,11 +113,11 @@ def _render_jackpot(replay: RoundReplay, console: Console) -> None:
         return
     figures = jackpot.recorded
     console.print(
-        f"[bold]Jackpot[/] pool {jackpot.pool}: {_money(figures.pool_before)} before the round; "
-        f"{_money(figures.to_pool)} of {_money(figures.stakes)} contributed; "
-        + ("; ".join(f"box {p.box} {p.category} {_money(p.amount)}" for p in figures.prizes)
+        f"[bold]Jackpot[/] pool {jackpot.pool}: {money(figures.pool_before)} before the round; "
+        f"{money(figures.to_pool)} of {money(figures.stakes)} contributed; "
+        + ("; ".join(f"box {p.box} {p.category} {money(p.amount)}" for p in figures.prizes)
            or "no prize")
-        + f"; pool after {_money(figures.pool_after)}"
+        + f"; pool after {money(figures.pool_after)}"
         + (" (restarted at the seed)" if figures.reset_to_seed else ""),
         highlight=False, soft_wrap=True)
 
@@ -144,21 +140,20 @@ def render_recall(recall: Recall, console: Console) -> None:
     count = len(recall.rounds)
     table = Table(title=f"Table {recall.table}: last {count} round{'' if count == 1 else 's'}",
                   title_justify="left", show_lines=True)
-    for column in ("round", "status", "hands", "stakes", "returned", "paid", "commission",
-                   "house win", "jackpot"):
-        table.add_column(column, justify="right" if column in (
-            "stakes", "returned", "paid", "commission", "house win") else "left")
+    figures = [heading(name) for name in ("stakes", "returned", "paid", "commission", "house win")]
+    for column in (f"round, opened ({TIME_LABEL})", "status", "hands", *figures, "jackpot"):
+        table.add_column(column, justify="right" if column in figures else "left")
     for played in recall.rounds:
         hands = "\n".join(
             f"{hand.label}: {' '.join(card.card for card in hand.cards)}"
             + (f" ({hand.value})" if hand.value else "") for hand in played.hands)
-        when = f"{played.opened_at:%Y-%m-%d %H:%M}" if played.opened_at else ""
+        opened = clock(played.opened_at) if played.opened_at else ""
         said = describe_outcome(played.outcome)
         table.add_row(
-            f"{played.number}\n{when}", played.status + (f"\n{safe(said)}" if said else ""),
-            hands or "-", _money(played.stakes),
-            _money(played.returned), _money(played.payouts), _money(played.commission),
-            _money(played.house_win),
-            "\n".join(f"box {p.box} {p.category} {_money(p.amount)}"
+            f"{played.number}\n{opened}", played.status + (f"\n{safe(said)}" if said else ""),
+            hands or "-", amount(played.stakes),
+            amount(played.returned), amount(played.payouts), amount(played.commission),
+            amount(played.house_win),
+            "\n".join(f"box {p.box} {p.category} {money(p.amount)}"
                       for p in played.jackpot_prizes) or "-")
     console.print(table)

@@ -7,6 +7,7 @@ from decimal import Decimal
 from typing import Any
 
 from ledger.cards import Card
+from ledger.formatting import money
 from ledger.games import baccarat, fortune8, q_poker, stud_poker
 from ledger.rounds import RoundFacts
 from ledger.rounds.facts import BURN, DEALER
@@ -23,17 +24,13 @@ def _bet(body: dict[str, Any]) -> str:
     return f"box {body['box']} {body['spot']}{who}"
 
 
-def _money(value: Any) -> str:
-    return f"{Decimal(value):,.2f}"
-
-
 _SENTENCES: dict[str, Callable[[dict[str, Any]], str]] = {
     "Round.Opened": lambda b: (
         f"round {b['number']} opened at table {b['table']}: {b['game']} under {b['rule_set']}, "
         f"dealt from a {b['dealing'].replace('_', ' ')}"
-        + "".join(f"; jackpot bet {_money(c['amount'])} carried to box {c['box']}"
+        + "".join(f"; jackpot bet {money(c['amount'])} carried to box {c['box']}"
                   for c in b.get("carried_jackpot_bets", []))),
-    "Round.BetPlaced": lambda b: f"bet {_money(b['amount'])} on {_bet(b)}",
+    "Round.BetPlaced": lambda b: f"bet {money(b['amount'])} on {_bet(b)}",
     "Round.BettingClosed": lambda b: "betting closed",
     "Round.DealModeAnnounced": lambda b: f"deal announced: {b['mode'].replace('_', ' ')}",
     "Round.CardDealt": lambda b: (
@@ -50,23 +47,23 @@ _SENTENCES: dict[str, Callable[[dict[str, Any]], str]] = {
         + f": {b['consequence'].replace('_', ' ')}" + (f"; {b['note']}" if b.get("note") else "")),
     "Round.DecisionMade": lambda b: (
         f"box {b['box']}" + (f" ({b['player']})" if b.get("player") else "") + f": {b['decision']}"
-        + (f" {_money(b['amount'])}" if b["decision"] == "raise" else "")),
+        + (f" {money(b['amount'])}" if b["decision"] == "raise" else "")),
     "Round.DealerRevealed": lambda b: f"dealer's hand revealed: {' '.join(b['cards'])}",
     "Round.JackpotPrizeAwarded": lambda b: (
-        f"jackpot: box {b['box']} {b['category'].replace('_', ' ')} wins {_money(b['amount'])}"
-        f" ({_money(b['paid_by_pool'])} from the pool, {_money(b['paid_by_house'])} by the house)"),
+        f"jackpot: box {b['box']} {b['category'].replace('_', ' ')} wins {money(b['amount'])}"
+        f" ({money(b['paid_by_pool'])} from the pool, {money(b['paid_by_house'])} by the house)"),
     "Round.BetSettled": lambda b: (
-        f"{_bet(b['bet'])} {b['bet']['outcome']}: stake {_money(b['bet']['stake'])}, returned "
-        f"{_money(b['bet']['returned'])}, paid {_money(b['bet']['payout'])}"
-        + (f", commission {_money(b['bet']['commission'])}"
+        f"{_bet(b['bet'])} {b['bet']['outcome']}: stake {money(b['bet']['stake'])}, returned "
+        f"{money(b['bet']['returned'])}, paid {money(b['bet']['payout'])}"
+        + (f", commission {money(b['bet']['commission'])}"
            if Decimal(b['bet']['commission']) else "")
         + (" (capped)" if b["bet"].get("capped") else "")),
-    "Round.Settled": lambda b: f"round settled: house win {_money(b['house_win'])}",
+    "Round.Settled": lambda b: f"round settled: house win {money(b['house_win'])}",
     "Round.Voided": lambda b: (
         f"round void: {b['reason']}" + ("; jackpot bets carried to the next round"
                                         if b.get("jackpot_carried") else "")),
     "Round.Adjusted": lambda b: (
-        f"adjustment of {_money(b['amount'])} on {_bet(b)}: {b['reason']}"),
+        f"adjustment of {money(b['amount'])} on {_bet(b)}: {b['reason']}"),
     "Shoe.Shuffled": lambda b: (
         f"shoe of {b['decks']} deck{'s' if b['decks'] > 1 else ''} shuffled by "
         f"{b['method'].replace('_', ' ')}"
@@ -84,15 +81,15 @@ _SENTENCES: dict[str, Callable[[dict[str, Any]], str]] = {
                          f"; order and secret revealed, commitment "
                          f"{'holds' if b.get('commitment_holds') else 'does NOT hold'}")),
     "JackpotPool.ContributionReceived": lambda b: (
-        f"pool receives {_money(b['to_pool'])} of {_money(b['stakes'])} in jackpot bets "
-        f"(seed reserve {_money(b['to_reserve'])}): pool {_money(b['pool_after'])}"),
+        f"pool receives {money(b['to_pool'])} of {money(b['stakes'])} in jackpot bets "
+        f"(seed reserve {money(b['to_reserve'])}): pool {money(b['pool_after'])}"),
     "JackpotPool.JackpotHit": lambda b: (
-        f"pool pays box {b['box']} {b['category'].replace('_', ' ')} {_money(b['prize'])}: "
-        f"{_money(b['paid_by_pool'])} from the pool, {_money(b['paid_by_house'])} by the house; "
-        f"pool {_money(b['pool_before'])} -> {_money(b['pool_after'])}"),
+        f"pool pays box {b['box']} {b['category'].replace('_', ' ')} {money(b['prize'])}: "
+        f"{money(b['paid_by_pool'])} from the pool, {money(b['paid_by_house'])} by the house; "
+        f"pool {money(b['pool_before'])} -> {money(b['pool_after'])}"),
     "JackpotPool.JackpotReduced": lambda b: (
-        f"pool reduced by {_money(b['amount'])} to {_money(b['pool_after'])}"),
-    "JackpotPool.ResetToSeed": lambda b: f"pool emptied: restarts at its seed {_money(b['seed'])}",
+        f"pool reduced by {money(b['amount'])} to {money(b['pool_after'])}"),
+    "JackpotPool.ResetToSeed": lambda b: f"pool emptied: restarts at its seed {money(b['seed'])}",
 }
 
 

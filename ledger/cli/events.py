@@ -13,6 +13,7 @@ from ledger.bootstrap import open_ledger
 from ledger.domain.table import check_table_code, table_id
 from ledger.errors import NotFound
 from ledger.render import printable, safe
+from ledger.formatting import when
 
 app = typer.Typer(help="Read the stored events.", no_args_is_help=True)
 
@@ -31,7 +32,7 @@ def _render(rows: list[tuple[Any, ...]], title: str) -> None:
             if by else ""
         )
         console.print(
-            f"[bold]#{position}[/] {recorded_at:%Y-%m-%d %H:%M:%S} [cyan]{safe(event_type)}[/] "
+            f"[bold]#{position}[/] {when(recorded_at)} [cyan]{safe(event_type)}[/] "
             f"stream {stream_id} v{version}[dim]{who}[/]",
             highlight=False, soft_wrap=True,
         )

@@ -11,6 +11,7 @@ from rich.table import Table as RichTable
 from ledger.cli.common import JsonOption, console, print_json, runtime, send
 from ledger.commands import AdjustPool, CreatePool, LinkTable
 from ledger.domain.jackpot_pool import JackpotPool, pool_id
+from ledger.formatting import amount, heading, money
 from ledger.queries import floor_pools
 
 app = typer.Typer(help="Progressive jackpot pools.", no_args_is_help=True)
@@ -56,9 +57,9 @@ def show(name: Name) -> None:
         pool = cast(JackpotPool, rt.ledger.load(pool_id(name), f"jackpot pool {name}"))
     settings = pool.settings
     console.print(
-        f"pool {pool.name}: {pool.amount} (seed {settings.seed}, liability "
-        f"{pool.amount - settings.seed}), contributions {pool.contributions}, reserve "
-        f"{pool.reserve}, {pool.hits} hit(s), tables {', '.join(pool.tables) or '-'}",
+        f"pool {pool.name}: {money(pool.amount)} (seed {money(settings.seed)}, liability "
+        f"{money(pool.amount - settings.seed)}), contributions {money(pool.contributions)}, "
+        f"reserve {money(pool.reserve)}, {pool.hits} hit(s), tables {', '.join(pool.tables) or '-'}",
         highlight=False,
     )
 
@@ -71,8 +72,10 @@ def list_(as_json: JsonOption = False) -> None:
     if as_json:
         print_json(pools)
         return
-    grid = RichTable("pool", "amount", "seed", "liability", "contributions", "hits", "tables")
+    grid = RichTable("pool", *map(heading, ("amount", "seed", "liability", "contributions")),
+                     "hits", "tables")
     for p in pools:
-        grid.add_row(p.name, str(p.amount), str(p.seed), str(p.liability), str(p.contributions),
+        grid.add_row(p.name, amount(p.amount), amount(p.seed), amount(p.liability),
+                     amount(p.contributions),
                      str(p.hits), ", ".join(p.tables) or "-")
     console.print(grid)

@@ -19,6 +19,7 @@ from ledger.render import safe
 from ledger.config import LedgerSettings
 from ledger.errors import DatabaseUnavailable, WrongState, first_line
 from ledger.infrastructure.database import Database
+from ledger.formatting import TIME_LABEL, clock
 from projections import registry
 from projections.queries import projection_statuses
 from projections.rebuild import rebuild as rebuild_projection
@@ -93,10 +94,11 @@ def status(as_json: JsonOption = False) -> None:
     if as_json:
         print_json(statuses)
         return
-    grid = RichTable("projection", "position", "last event", "lag (events)", "updated")
+    grid = RichTable("projection", "position", "last event", "lag (events)",
+                     f"updated ({TIME_LABEL})")
     for s in statuses:
         lag = f"[green]{s.lag}[/]" if s.lag == 0 else f"[yellow]{s.lag}[/]"
-        updated = f"{s.updated_at:%Y-%m-%d %H:%M:%S}" if s.updated_at else "never run"
+        updated = clock(s.updated_at) if s.updated_at else "never run"
         grid.add_row(s.name, str(s.position), str(s.last_position), lag, updated)
     console.print(grid)
 

@@ -22,11 +22,11 @@ from ledger.commands.registry import (
 )
 from ledger.domain.base import Role
 from ledger.domain.registry import TerminalKind, role_list, staff_stream_id, terminal_stream_id
-from ledger.domain.shift_schedule import MACAU
 from ledger.errors import InvalidInput, NotFound
 from ledger.identity.keys import Credential, Kind, fingerprint
 from ledger.identity.registry_log import registered_ids
 from ledger.render import safe
+from ledger.formatting import when
 
 keys = typer.Typer(help="Make a key pair; show a key's public half.", no_args_is_help=True)
 staff = typer.Typer(help="Enrol, suspend, reinstate staff; change roles and keys.",
@@ -159,8 +159,7 @@ def _history(kind: Kind, id: str) -> None:
                   f"key {fingerprint(found.public_key)}", highlight=False)
     for event in events:
         by = event.by
-        when = by.at.astimezone(MACAU).strftime("%Y-%m-%d %H:%M:%S")
-        console.print(f"  v{event.originator_version} {type(event).__name__} {when} Macau time, "
+        console.print(f"  v{event.originator_version} {type(event).__name__} {when(by.at)}, "
                       f"by {by.actor.role.value} {safe(by.actor.staff_id)} at {safe(by.terminal)}"
                       f"{' (' + safe(by.vouched) + ')' if by.vouched else ''}", highlight=False)
 

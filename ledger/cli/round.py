@@ -11,6 +11,7 @@ from rich.table import Table as RichTable
 from ledger.audit.outcome import describe_outcome
 from ledger.cli.common import console, runtime, send
 from ledger.render import safe
+from ledger.formatting import amount, heading, money
 from ledger.commands import (
     AdjustRound, AnnounceDealMode, CloseBetting, Decide, DealCard, ExposeCard, OpenRound,
     PlaceBet, RecordIrregularity, RevealDealer, SettleRound, VoidRound,
@@ -152,24 +153,25 @@ def show(table: Code, number: Annotated[int | None, typer.Argument(help="Round n
     for c in round_.cards:
         cards.add_row(c.to, str(c.card), "up" if c.face_up else "down", str(c.shoe_position))
     console.print(cards)
-    results = RichTable("box", "spot", "player", "stake", "outcome", "returned", "payout",
-                        "commission", title="bets")
+    results = RichTable("box", "spot", "player", heading("stake"), "outcome",
+                        heading("returned"), heading("payout"), heading("commission"),
+                        title="bets")
     unmatched = list(round_.results)
     for b in round_.bets:  # each bet with its own result, taken once
         r = _result_of(b, unmatched)
-        results.add_row(str(b.box), b.spot, b.player or "-", str(b.amount),
-                        *(map(str, (r.outcome.value, r.returned, r.payout, r.commission))
-                          if r else ("-", "-", "-", "-")))
+        results.add_row(str(b.box), b.spot, b.player or "-", amount(b.amount),
+                        *((r.outcome.value, amount(r.returned), amount(r.payout),
+                           amount(r.commission)) if r else ("-", "-", "-", "-")))
     for r in unmatched:  # settled without a bet placed: the Stud Poker raise
-        results.add_row(str(r.box), r.spot, r.player or "-", str(r.stake), r.outcome.value,
-                        str(r.returned), str(r.payout), str(r.commission))
+        results.add_row(str(r.box), r.spot, r.player or "-", amount(r.stake), r.outcome.value,
+                        amount(r.returned), amount(r.payout), amount(r.commission))
     console.print(results)
     for kind, fact in round_.log:
         if kind == "jackpot":
-            box, category, amount = fact
-            console.print(f"jackpot: box {box} {category} {amount}", highlight=False)
+            box, category, prize = fact
+            console.print(f"jackpot: box {box} {category} {money(prize)}", highlight=False)
     for adj in round_.adjustments:
-        console.print(f"adjustment: box {adj['box']} {safe(adj['spot'])} {adj['amount']} "
+        console.print(f"adjustment: box {adj['box']} {safe(adj['spot'])} {money(adj['amount'])} "
                       f"({safe(adj['reason'])})", highlight=False)
 
 

@@ -11,7 +11,7 @@ from ledger.audit.seal import Witness
 from ledger.audit.sealer import Sealer, seal_status
 from ledger.bootstrap import open_ledger, sealer_for
 from ledger.cli.common import console, stop_on_signals
-from ledger.domain.shift_schedule import MACAU
+from ledger.formatting import TIME_LABEL, clock
 
 app = typer.Typer(help="Seal the global order: signed checkpoints, and their witness.",
                   no_args_is_help=True)
@@ -55,10 +55,10 @@ def status() -> None:
                   f"{state.recorded - state.checkpointed:,} not yet; witness: {witness.directory}",
                   highlight=False)
     if state.checkpoints:
-        table = RichTable("events", "position", "root", "sealed at (Macau time)", "key")
+        table = RichTable("events", "position", "root", f"sealed at ({TIME_LABEL})", "key")
         for checkpoint in state.checkpoints:
             table.add_row(f"{checkpoint.size:,}", str(checkpoint.position),
                           checkpoint.root.hex()[:16] + "…",
-                          checkpoint.when.astimezone(MACAU).strftime("%Y-%m-%d %H:%M:%S"),
+                          clock(checkpoint.when),
                           checkpoint.key)
         console.print(table)

@@ -23,6 +23,7 @@ from ledger.domain.shift import Shift, describe_shift, parse_chips, plain
 from ledger.domain.shift_schedule import ShiftSchedule, parse_gaming_day
 from ledger.domain.table import check_table_code
 from ledger.handlers.shift import load_shift
+from ledger.formatting import amount, heading, money
 
 app = typer.Typer(
     help="A table's shift: opening and closing inventories, fill and credit slips, the drop.",
@@ -191,10 +192,6 @@ def show(table: Code, day: DayOption = None, shift: ShiftOption = None) -> None:
     _render(loaded)
 
 
-def _money(amount: Any) -> str:
-    return "-" if amount is None else f"{amount:,.2f}"
-
-
 def _render(shift: Shift) -> None:
     state = "[bold]closed[/]" if shift.is_closed else "[green]open[/]"
     console.print(f"{shift.label}: {state}", highlight=False)
@@ -213,22 +210,22 @@ def _render(shift: Shift) -> None:
     console.print(inventory)
 
     if shift.slips:
-        slips = RichTable("slip", "kind", "amount", "chips", "runner", "supervisor", "status",
+        slips = RichTable("slip", "kind", heading("amount"), "chips", "runner", "supervisor", "status",
                           title="slips")
         for slip in sorted(shift.slips.values(), key=lambda s: s.number):
             chips = ", ".join(f"{plain(d)}x{n}" for d, n in slip.chips.items())
             status = f"[red]voided[/] {slip.voided}" if slip.voided else "counts"
-            slips.add_row(str(slip.number), slip.kind.value, _money(slip.amount), chips,
+            slips.add_row(str(slip.number), slip.kind.value, amount(slip.amount), chips,
                           slip.runner_id, slip.supervisor.staff_id, status)
         console.print(slips)
 
     figures = shift.figures()
     grid = RichTable(show_header=False, box=None, title="accounting")
     if shift.drop:
-        grid.add_row("drop: cash", _money(shift.drop.cash))
-        grid.add_row("drop: markers", _money(shift.drop.markers))
+        grid.add_row("drop: cash", money(shift.drop.cash))
+        grid.add_row("drop: markers", money(shift.drop.markers))
         grid.add_row("counted by", ", ".join(shift.drop.counted_by))
     for name, value in figures.model_dump().items():
         pending = name == "drop" and value is None  # the count room has not counted it yet
-        grid.add_row(name.replace("_", " "), "not counted yet" if pending else _money(value))
+        grid.add_row(name.replace("_", " "), "not counted yet" if pending else money(value))
     console.print(grid)

@@ -13,6 +13,7 @@ from ledger.render import safe
 from ledger.cli.common import JsonOption, console, print_json, runtime, send
 from ledger.commands import CloseTable, OpenTable, SignInDealer, SignOutDealer
 from ledger.errors import InvalidInput
+from ledger.formatting import amount, heading
 from ledger.queries import floor_tables, table_view
 
 app = typer.Typer(help="Open and close tables; dealers in and out.", no_args_is_help=True)
@@ -101,12 +102,12 @@ def list_(as_json: JsonOption = False) -> None:
                      if s.code in since and since[s.code].is_stale() else None}
                     for s in states])
         return
-    grid = RichTable("table", "game", "rule set", "limits", "pit", "state", "dealer", "round",
+    grid = RichTable("table", "game", "rule set", heading("limits"), "pit", "state", "dealer", "round",
                      "shoe left")
     for s in states:
         open_round = since.get(s.code)
         grid.add_row(
-            safe(s.code), safe(s.game), safe(s.rule_set), f"{s.min_bet}-{s.max_bet}", safe(s.pit),
+            safe(s.code), safe(s.game), safe(s.rule_set), f"{amount(s.min_bet)}-{amount(s.max_bet)}", safe(s.pit),
             "[green]open[/]" if s.is_open else "closed", safe(s.dealer),
             (f"{s.round_number} {s.round_phase}" if s.round_number else "-")
             + (f"\n[yellow]{safe(open_round.describe())}[/]" if open_round

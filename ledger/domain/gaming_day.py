@@ -15,8 +15,8 @@ from uuid import NAMESPACE_URL, UUID, uuid5
 from eventsourcing.domain import event
 
 from ledger.domain.base import Aggregate, Provenance
-from ledger.domain.shift_schedule import MACAU
 from ledger.errors import WrongState
+from ledger.formatting import when
 
 GAMING_DAY_NAMESPACE = uuid5(NAMESPACE_URL, "https://round-ledger/gaming-day")
 
@@ -51,7 +51,7 @@ class GamingDay(Aggregate):
         if self.closed is not None:
             raise WrongState(
                 f"{self.label} was closed by {self.closed.actor.staff_id} at "
-                f"{self.closed.at.astimezone(MACAU):%Y-%m-%d %H:%M:%S} Macau time: {what} is not "
+                f"{when(self.closed.at)}: {what} is not "
                 "recorded on it; only a late drop and a supervisor's adjustment are.")
 
     class ShiftOpened(Aggregate.Event):

@@ -29,6 +29,7 @@ from functools import lru_cache, wraps
 from uuid import UUID
 
 from ledger.errors import InvalidInput
+from ledger.formatting import money
 from ledger.games.common import MAX_AMOUNT
 
 IDENTIFIER_MAX = 40
@@ -112,7 +113,7 @@ def check_amount(amount: Decimal, what: str = "an amount") -> Decimal:
         raise InvalidInput(f"{what} must be a number of patacas, not {amount}.")
     if abs(amount) > MAX_AMOUNT:
         raise InvalidInput(f"{what} of {amount} is beyond what the ledger records: at most "
-                           f"{MAX_AMOUNT:,} patacas.")
+                           f"{money(MAX_AMOUNT)}.")
     if amount != amount.quantize(Decimal("0.01"), rounding="ROUND_DOWN"):
         raise InvalidInput(f"{what} has at most two decimal places (avos), not {shown(str(amount))}.")
     return amount.quantize(Decimal("0.01"))

@@ -17,6 +17,7 @@ from eventsourcing.domain import event
 from ledger.domain.base import Aggregate, Provenance
 from ledger.domain.grammar import kept_ids, normal_identifier
 from ledger.errors import RuleViolation
+from ledger.formatting import money
 from ledger.games.common import MAX_AMOUNT
 from ledger.games.jackpot import JackpotPayout, JackpotPoolSettings
 
@@ -147,8 +148,8 @@ class JackpotPool(Aggregate):
             raise RuleViolation("a pool adjustment needs a reason.")
         if self.amount + amount > MAX_AMOUNT:
             raise RuleViolation(
-                f"an adjustment of {amount} would take pool {self.name} to "
-                f"{self.amount + amount}, beyond the {MAX_AMOUNT:,} a pool may hold.")
+                f"an adjustment of {money(amount)} would take pool {self.name} to "
+                f"{money(self.amount + amount)}, beyond the {money(MAX_AMOUNT)} a pool may hold.")
         if self.amount + amount < 0:
             raise RuleViolation(
                 f"an adjustment of {amount} would leave pool {self.name} below zero "

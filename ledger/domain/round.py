@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict
 from ledger.domain.base import Aggregate, CardCode, Provenance
 from ledger.domain.table import table_id
 from ledger.errors import WrongState
+from ledger.formatting import money
 from ledger.games.common import BetResult, Consequence, Outcome
 from ledger.games.rulesets import parse_settings
 from ledger.rounds.facts import (
@@ -308,7 +309,7 @@ class Round(Aggregate):
             if earlier.get("dispute") == dispute:
                 raise WrongState(
                     f"dispute {dispute} was adjusted already on {self.label} (box "
-                    f"{earlier['box']} {earlier['spot']} {earlier['amount']}): an adjustment is "
+                    f"{earlier['box']} {earlier['spot']} {money(earlier['amount'])}): an adjustment is "
                     "recorded once per dispute; nothing was recorded.")
         self._adjusted(box=box, spot=spot, player=player, amount=amount, reason=reason, by=by,
                        dispute=dispute, after_close=after_close)

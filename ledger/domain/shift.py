@@ -38,6 +38,7 @@ from ledger.domain.chips import (  # noqa: F401  (re-exported: the shift's vocab
 )
 from ledger.domain.shift_schedule import MACAU, check_shift_name
 from ledger.errors import InvalidInput, NotAllowed, NotFound, RuleViolation, WrongState
+from ledger.formatting import minute, money
 from ledger.games.common import ZERO
 
 SHIFT_NAMESPACE = uuid5(NAMESPACE_URL, "https://round-ledger/shift")
@@ -127,7 +128,7 @@ class Shift(Aggregate):
             if abs((gaming_day - local).days) > 1:
                 raise RuleViolation(
                     f"the {shift} shift of {gaming_day.isoformat()} cannot be opened at "
-                    f"{at.astimezone(MACAU):%Y-%m-%d %H:%M} Macau time: a shift opens on its "
+                    f"{minute(at)}: a shift opens on its "
                     "gaming day (or the evening before).")
         check_chips(chips, "the opening inventory")
         check_signatures(dealer_id, supervisor, "the opening inventory")
@@ -176,7 +177,7 @@ class Shift(Aggregate):
         dealer_id, supervisor = self.opened_by
         raise WrongState(
             f"{self.label} is already open: its opening inventory of "
-            f"{self.opening_total:.2f} was signed by {dealer_id} and {supervisor.staff_id}."
+            f"{money(self.opening_total)} was signed by {dealer_id} and {supervisor.staff_id}."
         )
 
     def _check_still_open(self) -> None:
@@ -205,7 +206,7 @@ class Shift(Aggregate):
             voided = ", since voided" if used.voided else ""
             raise RuleViolation(
                 f"slip {number} was already recorded in this shift (a {used.kind} of "
-                f"{used.amount:.2f}{voided}): a slip number is used once, the next is "
+                f"{money(used.amount)}{voided}): a slip number is used once, the next is "
                 f"{self.next_slip}."
             )
         if self.next_slip is not None and number != self.next_slip:
@@ -277,8 +278,9 @@ class Shift(Aggregate):
     def check_can_enter_drop(self) -> None:
         if self.drop is not None:
             raise WrongState(
-                f"the drop of {self.label} was already entered ({self.drop.cash:.2f} cash, "
-                f"{self.drop.markers:.2f} markers): a supervisor corrects it with an adjustment."
+                f"the drop of {self.label} was already entered ({money(self.drop.cash)} cash, "
+                f"{money(self.drop.markers)} markers): a supervisor corrects it with an "
+                "adjustment."
             )
 
     class DropEntered(Aggregate.Event):
@@ -301,7 +303,7 @@ class Shift(Aggregate):
             raise WrongState(f"no drop was entered for {self.label}: there is nothing to adjust.")
         if (self.drop.cash, self.drop.markers) == (cash, markers):
             raise InvalidInput(
-                f"the drop of {self.label} is already {cash:.2f} cash and {markers:.2f} "
+                f"the drop of {self.label} is already {money(cash)} cash and {money(markers)} "
                 "markers: there is nothing to adjust."
             )
 

@@ -15,15 +15,14 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import date, datetime, time, timedelta, timezone
+from datetime import date, datetime, time, timedelta
 from typing import Any
 
 from pydantic import GetCoreSchemaHandler
 from pydantic_core import core_schema
 
 from ledger.errors import InvalidInput
-
-MACAU = timezone(timedelta(hours=8), "Asia/Macau")
+from ledger.formatting import MACAU, macau
 DEFAULT_SCHEDULE = "day=06:00,swing=14:00,graveyard=22:00"
 SHIFT_NAME = re.compile(r"[a-z][a-z0-9-]{0,23}")
 START = re.compile(r"([01]?\d|2[0-3]):([0-5]\d)")
@@ -57,11 +56,7 @@ class ShiftSlot:
     ends_at: datetime
 
     def __contains__(self, moment: datetime) -> bool:
-        return self.starts_at <= _local(moment) < self.ends_at
-
-
-def _local(moment: datetime) -> datetime:
-    return moment.replace(tzinfo=MACAU) if moment.tzinfo is None else moment.astimezone(MACAU)
+        return self.starts_at <= macau(moment) < self.ends_at
 
 
 class ShiftSchedule:
@@ -157,7 +152,7 @@ class ShiftSchedule:
 
     def locate(self, moment: datetime) -> ShiftSlot:
         """The gaming day and shift a moment falls in."""
-        local = _local(moment)
+        local = macau(moment)
         gaming_day = local.date()
         if local < datetime.combine(gaming_day, self.starts[0][1], tzinfo=MACAU):
             gaming_day -= DAY

@@ -18,6 +18,7 @@ from eventsourcing.domain import event
 from ledger.domain.base import Aggregate, Provenance
 from ledger.domain.grammar import kept_ids, normal_identifier
 from ledger.errors import InvalidInput, WrongState
+from ledger.formatting import money
 
 TABLE_NAMESPACE = uuid5(NAMESPACE_URL, "https://round-ledger/table")
 
@@ -37,7 +38,8 @@ def check_limits(min_bet: Decimal, max_bet: Decimal) -> None:
     if min_bet <= 0:
         raise InvalidInput(f"the table minimum must be above zero, not {min_bet}.")
     if min_bet > max_bet:
-        raise InvalidInput(f"the table minimum {min_bet} is above the table maximum {max_bet}.")
+        raise InvalidInput(f"the table minimum {money(min_bet)} is above the table maximum "
+                           f"{money(max_bet)}.")
 
 
 class Table(Aggregate):

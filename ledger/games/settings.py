@@ -13,6 +13,7 @@ from decimal import Decimal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from ledger.errors import SettingOutsideRegulation
+from ledger.formatting import money
 from ledger.games.common import MAX_AMOUNT
 
 
@@ -30,6 +31,7 @@ class HouseSettings(BaseModel):
     def _limits_in_order(self) -> HouseSettings:
         if self.min_bet > self.max_bet:
             raise SettingOutsideRegulation(
-                f"the table minimum {self.min_bet} is above the table maximum {self.max_bet}."
+                f"the table minimum {money(self.min_bet)} is above the table maximum "
+                f"{money(self.max_bet)}."
             )
         return self

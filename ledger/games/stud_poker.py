@@ -33,6 +33,7 @@ from pydantic import Field, model_validator
 
 from ledger.cards import DECK, Card, Rank, Suit, format_cards, parse_cards
 from ledger.errors import InvalidInput, RuleViolation, SettingOutsideRegulation
+from ledger.formatting import money
 from ledger.games.common import MAX_AMOUNT, ZERO, BetResult, Consequence, Outcome, pay
 from ledger.games.settings import HouseSettings
 
@@ -328,8 +329,8 @@ def check_raise(box: int, ante: Decimal, raise_amount: Decimal) -> None:
     """Art. 6, 6): the additional bet is exactly twice the ante."""
     if raise_amount != ante * 2:
         raise RuleViolation(
-            f"the raise must be exactly twice the ante: box {box} ante {ante:.2f} "
-            f"needs {ante * 2:.2f}, not {raise_amount:.2f}."
+            f"the raise must be exactly twice the ante: box {box} ante {money(ante)} "
+            f"needs {money(ante * 2)}, not {money(raise_amount)}."
         )
 
 

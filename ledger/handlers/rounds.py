@@ -21,6 +21,7 @@ from ledger.domain.round import CarriedBet, Phase, Round, SettledBet, round_id
 from ledger.domain.shoe import Shoe, ShuffleMethod
 from ledger.domain.table import Table, table_id
 from ledger.errors import ConcurrencyConflict, InvalidInput, NotFound, RuleViolation, WrongState
+from ledger.formatting import money
 from ledger.handlers.days import day_closed
 from ledger.games.baccarat import BaccaratSettings, TieHandling
 from ledger.games.common import BetResult, Consequence, Outcome
@@ -108,9 +109,11 @@ def _check_limits(settings: Any, bet: BetFact, *, has_pool: bool) -> None:
             raise RuleViolation(f"{where}: this table is linked to no jackpot pool.")
         return
     if bet.amount < settings.min_bet:
-        raise RuleViolation(f"{where}: {bet.amount} is below the table minimum {settings.min_bet}.")
+        raise RuleViolation(f"{where}: {money(bet.amount)} is below the table minimum "
+                            f"{money(settings.min_bet)}.")
     if bet.amount > settings.max_bet:
-        raise RuleViolation(f"{where}: {bet.amount} is above the table maximum {settings.max_bet}.")
+        raise RuleViolation(f"{where}: {money(bet.amount)} is above the table maximum "
+                            f"{money(settings.max_bet)}.")
 
 
 def _check_bets_after_a_tie(ledger: Ledger, table: Table, round_: Round) -> None:

@@ -13,7 +13,7 @@ from rich import box
 from rich.console import Console
 from rich.table import Table as RichTable
 
-from ledger.domain.shift_schedule import MACAU
+from ledger.formatting import amount, decimal_text, heading, money, when
 from projections.reports import Figures, ShiftReportView
 
 COLUMNS = (
@@ -45,31 +45,27 @@ def to_csv(view: ShiftReportView) -> str:
 
 def to_json(view: ShiftReportView) -> str:
     data = view.model_dump(mode="json")
+
+    def exact(line: dict[str, Any], source: Figures) -> None:
+        line.update(variance=decimal_text(source.variance), hold_pct=decimal_text(source.hold_pct))
+
     for line, source in zip(data["tables"], view.tables, strict=True):
-        line.update(variance=_str(source.variance), hold_pct=_str(source.hold_pct))
+        exact(line, source)
     for key in ("by_game", "by_pit"):
         for line, source in zip(data[key], getattr(view, key), strict=True):
-            line.update(variance=_str(source.variance), hold_pct=_str(source.hold_pct))
-    data["floor"].update(variance=_str(view.floor.variance), hold_pct=_str(view.floor.hold_pct))
+            exact(line, source)
+    exact(data["floor"], view.floor)
     return json.dumps(data, indent=2)
-
-
-def _str(value: Decimal | None) -> str | None:
-    return None if value is None else str(value)
-
-
-def _money(value: Decimal | None) -> str:
-    return "-" if value is None else f"{value:,.2f}"
 
 
 def to_rich(view: ShiftReportView, console: Console) -> None:
     """The reconciliation at a glance; each flag below the table, one line each."""
     grid = RichTable(title=f"{view.shift} shift, gaming day {view.gaming_day}", box=box.SIMPLE_HEAD,
                      pad_edge=False)
-    for column in ("table", "rounds", "handle", "ledger win", "acct. win", "variance", "hold%"):
-        money = column in ("handle", "ledger win", "acct. win", "variance")
+    figures = [heading(name) for name in ("handle", "ledger win", "acct. win", "variance")]
+    for column in ("table", "rounds", *figures, "hold%"):
         grid.add_column(column, justify="left" if column == "table" else "right",
-                        no_wrap=True, min_width=10 if money else None)
+                        no_wrap=True, min_width=10 if column in figures else None)
     for t in view.tables:  # a flagged table is starred; its reasons follow the table
         grid.add_row(*_row(f"[red]{t.table}*[/]" if t.flags else t.table, t))
     grid.add_section()
@@ -81,10 +77,10 @@ def to_rich(view: ShiftReportView, console: Console) -> None:
     console.print(grid)
     floor = view.floor
     console.print(
-        f"jackpot (kept apart from table win): stakes {_money(floor.jackpot_stakes)}, "
-        f"contributions {_money(floor.jackpot_contributions)}, prizes "
-        f"{_money(floor.jackpot_prizes)}; irregularities {floor.irregularities}; drop "
-        f"{_money(floor.drop)}; {floor.flagged} of {floor.tables} tables flagged for review",
+        f"jackpot (kept apart from table win): stakes {money(floor.jackpot_stakes)}, "
+        f"contributions {money(floor.jackpot_contributions)}, prizes "
+        f"{money(floor.jackpot_prizes)}; irregularities {floor.irregularities}; drop "
+        f"{money(floor.drop)}; {floor.flagged} of {floor.tables} tables flagged for review",
         highlight=False,
     )
     for t in view.tables:
@@ -97,7 +93,7 @@ def to_rich(view: ShiftReportView, console: Console) -> None:
 def unassigned_lines(view: ShiftReportView) -> list[str]:
     """Each round of the gaming day played outside every shift, one sentence each."""
     return [f"round {r.number} at {r.table}, opened "
-            f"{r.opened_at.astimezone(MACAU):%Y-%m-%d %H:%M:%S} Macau time, was played outside "
+            f"{when(r.opened_at)}, was played outside "
             "every shift: it is in no shift's figures" if r.opened_at else
             f"round {r.number} at {r.table} was played outside every shift"
             for r in view.unassigned]
@@ -106,8 +102,8 @@ def unassigned_lines(view: ShiftReportView) -> list[str]:
 def _row(name: str, line: Figures) -> list[str]:
     rounds = f"{line.rounds_played}" + (f" +{line.rounds_voided}v" if line.rounds_voided else "")
     return [
-        name, rounds, _money(line.handle), _money(line.ledger_win), _money(line.accounting_win),
-        _money(line.variance), "-" if line.hold_pct is None else f"{line.hold_pct}",
+        name, rounds, amount(line.handle), amount(line.ledger_win), amount(line.accounting_win),
+        amount(line.variance), "-" if line.hold_pct is None else f"{line.hold_pct}",
     ]
 
 
@@ -118,8 +114,9 @@ def to_html(view: ShiftReportView) -> str:
         "<tr{cls}><td>{t}</td><td>{g}</td><td>{rp}</td><td>{lw}</td><td>{aw}</td><td>{v}</td>"
         "<td>{d}</td><td>{h}</td><td>{f}</td></tr>".format(
             cls=' class="flag"' if t.flags else "", t=html.escape(t.table), g=t.game,
-            rp=t.rounds_played, lw=_money(t.ledger_win), aw=_money(t.accounting_win),
-            v=_money(t.variance), d=_money(t.drop), h=t.hold_pct if t.hold_pct is not None else "-",
+            rp=t.rounds_played, lw=amount(t.ledger_win), aw=amount(t.accounting_win),
+            v=amount(t.variance), d=amount(t.drop),
+            h=t.hold_pct if t.hold_pct is not None else "-",
             f=html.escape("; ".join(t.flags)) or "ok",
         ) for t in view.tables
     )
@@ -136,17 +133,18 @@ tr.flag td {{ background: #fde8e8; }}
 </style></head><body>
 <h1>{html.escape(title)}</h1>
 <p>Floor: {floor.tables} tables, {floor.rounds_played} rounds ({floor.rounds_voided} void),
-handle {_money(floor.handle)}, ledger win <b>{_money(floor.ledger_win)}</b>, accounting win
-<b>{_money(floor.accounting_win)}</b>, variance <b>{_money(floor.variance)}</b>, drop
-{_money(floor.drop)}, hold {floor.hold_pct if floor.hold_pct is not None else "-"}%.
-Jackpot: contributions {_money(floor.jackpot_contributions)}, prizes
-{_money(floor.jackpot_prizes)} (kept apart from table win). {floor.flagged} table(s) flagged.</p>
+handle {money(floor.handle)}, ledger win <b>{money(floor.ledger_win)}</b>, accounting win
+<b>{money(floor.accounting_win)}</b>, variance <b>{money(floor.variance)}</b>, drop
+{money(floor.drop)}, hold {floor.hold_pct if floor.hold_pct is not None else "-"}%.
+Jackpot: contributions {money(floor.jackpot_contributions)}, prizes
+{money(floor.jackpot_prizes)} (kept apart from table win). {floor.flagged} table(s) flagged.</p>
 {"".join(f'<p class="flag">Review: {html.escape(line)}.</p>' for line in unassigned_lines(view))}
-<h2>Win per table</h2>
+<h2>Ledger win per table (MOP)</h2>
 {_chart(view)}
 <h2>Tables</h2>
-<table><tr><th>table</th><th>game</th><th>rounds</th><th>ledger win</th><th>accounting win</th>
-<th>variance</th><th>drop</th><th>hold %</th><th>review</th></tr>{rows}</table>
+<table><tr><th>table</th><th>game</th><th>rounds</th><th>ledger win (MOP)</th>
+<th>accounting win (MOP)</th><th>variance (MOP)</th><th>drop (MOP)</th><th>hold %</th>
+<th>review</th></tr>{rows}</table>
 </body></html>
 """
 
@@ -166,7 +164,7 @@ def _chart(view: ShiftReportView) -> str:
             f'<rect class="{cls}" x="{x}" y="{y}" width="{max(length, 1)}" height="{bar_height}"/>'
             f'<text x="4" y="{y + 16}" font-size="13">{html.escape(name)}</text>'
             f'<text x="{width - 4}" y="{y + 16}" font-size="13" text-anchor="end">'
-            f'{_money(win)}</text>'
+            f'{amount(win)}</text>'
         )
     height = max(len(wins), 1) * (bar_height + 6)
     return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '

@@ -13,7 +13,7 @@ def test_the_demo_runs_reconciles_replays_and_verifies_then_runs_again_the_next_
     first = cli("demo", url=url, cwd=str(tmp_path), extra_env=NO_CREDENTIALS)
     assert first.code == 0, first.err + first.out
     assert "MATCH" in first.out and "DISCREPANCY" not in first.out
-    assert "all hold" in first.out and "variance 0.00" in first.out
+    assert "all hold" in first.out and "variance MOP 0.00" in first.out
     assert "replayed a jackpot round" in first.out and "replayed a voided round" in first.out
     assert "shuffler failure" in first.out  # a shuffler table's unit failed and was replaced
     assert "sealed live beside the floor" in first.out and "signed checkpoints" in first.out

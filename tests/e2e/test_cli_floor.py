@@ -28,7 +28,7 @@ def test_table_list_shows_the_round_in_play_and_the_cards_left_in_the_shoe(cli):
     listed = cli("table", "list")
     assert listed.code == 0, listed.err
     assert _row(listed.out, "QP-01") == [
-        "QP-01", "q-poker", "q-poker/2004", "100.00-5000.00", "MAIN", "open", "D-4",
+        "QP-01", "q-poker", "q-poker/2004", "100.00-5,000.00", "MAIN", "open", "D-4",
         "1 dealing", "51"]
 
 
@@ -44,6 +44,6 @@ def test_jackpot_list_shows_amount_seed_liability_contributions_and_hits(cli):
     listed = cli("jackpot", "list")
     assert listed.code == 0, listed.err
     assert _row(listed.out, "STUD") == [
-        "STUD", "1250.00", "1000.00", "250.00", "0.00", "0", "SP-01"]
+        "STUD", "1,250.00", "1,000.00", "250.00", "0.00", "0", "SP-01"]
     pool = json.loads(cli("jackpot", "list", "--json").out)[0]
     assert (pool["name"], pool["amount"], pool["tables"]) == ("STUD", "1250.00", ["SP-01"])

@@ -54,7 +54,7 @@ def test_a_baccarat_coup_through_the_cli(cli, superuser, as_staff):
     ok(cli, "round", "bet", "BAC-01", "1", "banker", "1000", "--player", "P-1")
     ok(cli, "round", "bet", "BAC-01", "3", "player_pair", "100")
     assert refused(cli, superuser, "round", "bet", "BAC-01", "2", "player", "60000") == (
-        "error: box 2 player: 60000.00 is above the table maximum 50000.00.")
+        "error: box 2 player: MOP 60,000.00 is above the table maximum MOP 50,000.00.")
     for to, card in (("player", "2S"), ("banker", "4H"), ("player", "2D"), ("banker", "KC")):
         assert "recorded: card dealt, card drawn from the shoe" in ok(cli, "round", "deal", "BAC-01", to, card)
     assert "bets are closed" in refused(cli, superuser, "round", "bet", "BAC-01", "2", "tie",
@@ -70,7 +70,7 @@ def test_a_baccarat_coup_through_the_cli(cli, superuser, as_staff):
         (3, "player_pair", None): ("won", Decimal("100.00"), Decimal("1100.00"), Decimal("0")),
     }
     shown = ok(cli, "round", "show", "BAC-01")
-    assert "settled" in shown and "50.00" in shown and "1100.00" in shown
+    assert "settled" in shown and "50.00" in shown and "1,100.00" in shown  # money alike
     assert "result: banker wins, player 3 banker 4" in shown  # round show says who won
     assert "13 out, 403 left" in ok(cli, "shoe", "show", "BAC-01")  # 8 burned, 5 dealt
 

@@ -59,7 +59,7 @@ def test_a_whole_shift_is_opened_filled_credited_dropped_closed_and_shown(cli, a
     assert f"the day shift of BAC-01 on {GAMING_DAY}: closed" in out
     assert "1043" in out and "20,000.00" in out and "voided" in out and "keyed twice" in out
     # 49,000 closing - 54,000 opening + 10,000 credits - 20,000 fills + 35,000 drop
-    assert "accounting win  20,000.00" in out
+    assert "accounting win  MOP 20,000.00" in out
 
 
 def test_the_count_room_enters_the_drop_after_the_shift_closed(cli, superuser, as_staff):
@@ -83,7 +83,7 @@ def test_the_count_room_enters_the_drop_after_the_shift_closed(cli, superuser, a
     dropped = cli("shift", "drop", "BAC-01", *DAY, "--cash", "1500", "--markers", "0",
                   "--counted-by", "C-1", "--counted-by", "C-2", extra_env=_count_room(as_staff))
     assert dropped.code == 0, dropped.err
-    assert "accounting win  1,500.00" in cli("shift", "show", "BAC-01", *DAY).out
+    assert "accounting win  MOP 1,500.00" in cli("shift", "show", "BAC-01", *DAY).out
 
 
 def test_the_gaming_day_closes_after_its_shifts_and_then_takes_only_the_late_drop(

@@ -7,6 +7,8 @@ stderr, exit code 1, and nothing recorded.
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 import pytest
 
 from ledger.domain.round import round_id
@@ -82,8 +84,8 @@ def test_stud_a_complete_round_typed_at_the_cli_royal_flush_at_the_rule_sets_odd
     deal(dealer, code, deal_order(ROYAL, QUALIFYING_DEALER))
     refused(cli, superuser, "a sixth card to box 1: a Stud Poker hand has five cards.",
             "round", "deal", code, "box:1", "2H")
-    refused(cli, superuser, "the raise must be exactly twice the ante: box 1 ante 100.00 needs "
-            "200.00, not 150.00.", "round", "decide", code, "1", "raise", "--amount", "150")
+    refused(cli, superuser, "the raise must be exactly twice the ante: box 1 ante MOP 100.00 needs "
+            "MOP 200.00, not MOP 150.00.", "round", "decide", code, "1", "raise", "--amount", "150")
     ok(dealer("round", "decide", code, "1", "raise", "--amount", "200"))
     ok(dealer("round", "reveal", code))
     settled = ok(dealer("round", "settle", code))
@@ -96,16 +98,16 @@ def test_stud_a_complete_round_typed_at_the_cli_royal_flush_at_the_rule_sets_odd
     }
     shown = ok(cli("round", "show", code))
     assert rules in shown and "settled" in shown
-    assert "raise" in shown and raise_payout in shown
+    assert "raise" in shown and f"{Decimal(raise_payout):,.2f}" in shown
     cells = [[cell.strip() for cell in line.split("│")] for line in shown.splitlines()]
     assert [row[2] for row in cells if len(row) > 3 and row[1] == "1"] == [
         "ante", "jackpot", "raise"]  # each bet once: the ante settled without its player too
-    assert "jackpot: box 1 royal_flush 200000.00" in shown
+    assert "jackpot: box 1 royal_flush MOP 200,000.00" in shown
     [hit] = recorded(superuser, "JackpotPool.JackpotHit")
     assert (hit["prize"], hit["paid_by_pool"], hit["paid_by_house"]) == (
         "200000.00", "100005.00", "99995.00")
     pool = ok(cli("jackpot", "show", POOL))
-    assert f"pool {POOL}: 100000.00" in pool and "1 hit(s)" in pool
+    assert f"pool {POOL}: MOP 100,000.00" in pool and "1 hit(s)" in pool
 
 
 def test_stud_art11_1_a_supervisor_records_a_wrong_count_at_the_cli_and_the_jackpot_bet_carries(
@@ -140,7 +142,7 @@ def test_stud_bad_input_at_the_cli_is_one_red_line_exit_1_and_nothing_recorded(
     ok(cli("round", "bet", code, "1", "ante", "100"))
     refused(cli, superuser, "box 2 has no ante: a jackpot bet needs an accepted ante.",
             "round", "bet", code, "2", "jackpot", "10")
-    refused(cli, superuser, "box 2 ante: 10000.01 is above the table maximum 10000.00.",
+    refused(cli, superuser, "box 2 ante: MOP 10,000.01 is above the table maximum MOP 10,000.00.",
             "round", "bet", code, "2", "ante", "10000.01")
     cards = deal_order({1: "KH KS 9D 9C 3H"}, QUALIFYING_DEALER)
     deal(dealer, code, cards[:1])

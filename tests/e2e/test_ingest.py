@@ -106,7 +106,7 @@ def test_rejected_lines_record_nothing_and_the_other_lines_go_in(cli, superuser,
     report = result.out.splitlines()
     rejected = [line for line in report if "rejected" in line and line.startswith("line ")]
     assert [line.split(":")[0] for line in rejected] == ["line 9", "line 10", "line 11", "line 20"]
-    assert "place_bet: box 4 banker: 90000.00 is above the table maximum 50000.00." in rejected[1]
+    assert "place_bet: box 4 banker: MOP 90,000.00 is above the table maximum MOP 50,000.00." in rejected[1]
     assert "the banker stands on 4 when the player's third card is worth 9" in rejected[3]
     assert report[-1] == f"{len(good)} accepted, 0 already recorded, 4 rejected"
     assert _receipts(superuser) == len(good)

@@ -404,9 +404,9 @@ def test_baccarat_no_bet_after_the_first_card(bac, superuser):
 
 
 def test_baccarat_a_bet_above_the_table_maximum_is_refused(bac, superuser):
-    refused(bac, superuser, RuleViolation, "50000.01 is above the table maximum 50000.00",
+    refused(bac, superuser, RuleViolation, "MOP 50,000.01 is above the table maximum MOP 50,000.00",
             PlaceBet, box=1, spot="banker", amount=D("50000.01"))
-    refused(bac, superuser, RuleViolation, "99.99 is below the table minimum 100.00",
+    refused(bac, superuser, RuleViolation, "MOP 99.99 is below the table minimum MOP 100.00",
             PlaceBet, box=1, spot="banker", amount=D("99.99"))
 
 

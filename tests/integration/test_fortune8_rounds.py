@@ -156,7 +156,7 @@ def test_fortune8_art4_6_a_space_gets_one_card(f8, superuser):
 
 
 def test_fortune8_art4_3_a_bet_above_the_table_maximum_is_refused(f8, superuser):
-    refused(f8, superuser, RuleViolation, "50000.50 is above the table maximum 50000.00",
+    refused(f8, superuser, RuleViolation, "MOP 50,000.50 is above the table maximum MOP 50,000.00",
             PlaceBet, box=1, spot="8", amount=D("50000.50"))
 
 

@@ -149,7 +149,7 @@ def test_qpoker_art6_2_no_bet_after_the_first_card(qp, superuser):
 
 
 def test_qpoker_a_bet_above_the_table_maximum_is_refused(qp, superuser):
-    refused(qp, superuser, RuleViolation, "60000.00 is above the table maximum 50000.00",
+    refused(qp, superuser, RuleViolation, "MOP 60,000.00 is above the table maximum MOP 50,000.00",
             PlaceBet, box=1, spot="bonus", amount=D("60000.00"))
 
 

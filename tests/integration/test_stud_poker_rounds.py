@@ -542,7 +542,7 @@ def test_the_same_dispute_typed_twice_is_adjusted_once(ledger, superuser):
     again = AdjustRound(table=CODE, round=1, box=2, spot="ante", amount=money(200),
                         reason="dealer misread the hand", dispute="D-2291", actor=SUPERVISOR)
     refused(ledger, superuser, again, WrongState,
-            "dispute D-2291 was adjusted already on SP-01 round 1 (box 2 ante 200.00)")
+            "dispute D-2291 was adjusted already on SP-01 round 1 (box 2 ante MOP 200.00)")
     assert len(recorded(superuser, "Round.Adjusted", round_stream(1))) == 1
 
 
@@ -582,12 +582,12 @@ def test_stud_art6_a_bet_after_the_first_card_is_refused(ledger, superuser, spot
 def test_stud_art6_6_a_raise_that_is_not_twice_the_ante_is_refused(ledger, superuser, amount):
     table_with_pool(ledger, "stud-poker/2004")
     run(ledger, until_decisions(CODE, ONE_BOX, ONE_HAND))
-    shown = amount or "0.00"
+    shown = f"MOP {amount or '0.00'}"
     refused(ledger, superuser,
             Decide(table=CODE, box=1, decision="raise",
                    amount=None if amount is None else Decimal(amount), actor=DEALER),
             RuleViolation,
-            f"the raise must be exactly twice the ante: box 1 ante 100.00 needs 200.00, "
+            f"the raise must be exactly twice the ante: box 1 ante MOP 100.00 needs MOP 200.00, "
             f"not {shown}.")
 
 
@@ -604,7 +604,7 @@ def test_stud_a_bet_above_the_table_maximum_is_refused(ledger, superuser):
     run(ledger, shuffle_and_open(CODE))
     refused(ledger, superuser,
             PlaceBet(table=CODE, box=2, spot="ante", amount=money("10000.01"), actor=DEALER),
-            RuleViolation, "box 2 ante: 10000.01 is above the table maximum 10000.00.")
+            RuleViolation, "box 2 ante: MOP 10,000.01 is above the table maximum MOP 10,000.00.")
 
 
 def test_stud_a_void_without_a_supervisor_is_refused(ledger, superuser):
@@ -634,7 +634,7 @@ def test_stud_a_void_without_a_supervisor_is_refused(ledger, superuser):
         (0, lambda: PlaceBet(table=CODE, box=1, spot="ante", amount=money(200), actor=DEALER),
          "box 1 already has its ante: one player per box."),
         (0, lambda: PlaceBet(table=CODE, box=2, spot="ante", amount=money(50), actor=DEALER),
-         "box 2 ante: 50.00 is below the table minimum 100.00."),
+         "box 2 ante: MOP 50.00 is below the table minimum MOP 100.00."),
         (0, lambda: PlaceBet(table=CODE, box=2, spot="ante", amount=money(-200), actor=DEALER),
          "box 2 ante: a bet is above zero, not -200.00."),
         (0, lambda: PlaceBet(table=CODE, box=1, spot="jackpot", amount=money(-10),

@@ -61,7 +61,7 @@ def test_a_closed_table_reopens_for_a_new_gaming_day(settings):
         (lambda: open_table("X-1", game="baccarat", rule_set="baccarat/1999"), InvalidInput,
          "baccarat/1999"),
         (lambda: open_table("X-1", min_bet=Decimal("500.00"), max_bet=Decimal("100.00")),
-         InvalidInput, "minimum 500.00 is above the table maximum 100.00"),
+         InvalidInput, "minimum MOP 500.00 is above the table maximum MOP 100.00"),
         (lambda: CloseTable(table="NOPE-1", actor=PIT_BOSS), NotFound, "table NOPE-1 does not exist"),
         (lambda: SignOutDealer(table="BAC-09", dealer_id="D-9", actor=PIT_BOSS), WrongState,
          "dealer D-9 is not signed in at table BAC-09"),

@@ -126,7 +126,7 @@ def test_a_fill_slip_number_used_twice_is_refused():
     shift = _shift()
     _slip(shift, SlipKind.FILL, 1043, "1000=10")
     with pytest.raises(RuleViolation, match=r"slip 1043 was already recorded in this shift "
-                                            r"\(a fill of 10000.00\).*the next is 1044"):
+                                            r"\(a fill of MOP 10,000.00\).*the next is 1044"):
         shift.check_can_record_slip(SlipKind.FILL, 1043, chips("1000=1"), SUPERVISOR)
 
 
@@ -175,7 +175,7 @@ def test_a_voided_slip_no_longer_counts_and_keeps_its_number():
     shift.check_can_void_slip(1043, SUPERVISOR)
     shift.void_slip(slip=1043, reason="wrong denomination", by=BY)
     assert shift.fills_total == Decimal("0.00")
-    with pytest.raises(RuleViolation, match=r"a fill of 10000.00, since voided"):
+    with pytest.raises(RuleViolation, match=r"a fill of MOP 10,000.00, since voided"):
         shift.check_can_record_slip(SlipKind.FILL, 1043, chips("1000=1"), SUPERVISOR)
     _slip(shift, SlipKind.FILL, 1044, "1000=1")
     assert shift.fills_total == Decimal("1000.00")
@@ -202,8 +202,8 @@ def test_voiding_an_unknown_or_voided_slip_is_refused():
 def test_the_drop_is_entered_once():
     shift = _shift()
     _drop(shift, "1000", "500")
-    with pytest.raises(WrongState, match=r"drop of .* was already entered \(1000.00 cash, "
-                                         r"500.00 markers\): a supervisor corrects it"):
+    with pytest.raises(WrongState, match=r"drop of .* was already entered \(MOP 1,000.00 cash, "
+                                         r"MOP 500.00 markers\): a supervisor corrects it"):
         shift.check_can_enter_drop()
 
 

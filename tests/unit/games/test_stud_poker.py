@@ -201,7 +201,8 @@ def test_stud_art6_6_raise_must_be_exactly_twice_the_ante():
     with pytest.raises(RuleViolation) as error:
         check_raise(3, D("100.00"), D("150.00"))
     assert str(error.value) == (
-        "the raise must be exactly twice the ante: box 3 ante 100.00 needs 200.00, not 150.00."
+        "the raise must be exactly twice the ante: box 3 ante MOP 100.00 needs MOP 200.00, "
+        "not MOP 150.00."
     )
 
 

@@ -1,0 +1,76 @@
+"""How the ledger shows money and time to people: one place for the terminal, the pages, the
+reports and the sentences of its errors.
+
+- **Money** is the pataca, two places, thousands separated: `money` gives `MOP 1,000.00` (and
+  `MOP -5,910.00`) for sentences; `amount` gives `1,000.00` for a table cell or a column whose
+  heading names the currency (`heading("win")` is `win (MOP)`). Both take the `Decimal` as it
+  is recorded: no float, no rounding but the display's two places.
+- **Time** shown to people is Macau time (Asia/Macau, UTC+08:00, no daylight saving) to the
+  second, labelled: `when` gives `2026-11-24 14:03:05 Macau time` for sentences; `clock` gives
+  `2026-11-24 14:03:05` under a heading that says `Macau time`.
+- **Machine-readable** output (CSV, JSON) keeps exact values: `decimal_text` is the decimal's own
+  digits (`1000.00`), `iso` the moment in Macau time with its offset and its full precision
+  (`2026-11-24T14:03:05.123456+08:00`).
+
+A library such as Babel would add a locale database for one currency and one language; the
+format is `format(value, ",.2f")`, exact for a `Decimal`, and is kept here instead.
+
+Pure: no settings, no I/O; the domain's sentences use it too.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+from decimal import Decimal
+
+CURRENCY = "MOP"
+MACAU = timezone(timedelta(hours=8), "Asia/Macau")
+TIME_LABEL = "Macau time"
+NOTHING = "-"
+
+
+def amount(value: Decimal | int | str | None) -> str:
+    """`1,000.00`; `-` for no amount."""
+    if value is None:
+        return NOTHING
+    return format(Decimal(value), ",.2f")
+
+
+def money(value: Decimal | int | str | None) -> str:
+    """`MOP 1,000.00`; `-` for no amount."""
+    return NOTHING if value is None else f"{CURRENCY} {amount(value)}"
+
+
+def heading(name: str) -> str:
+    """A money column's heading: `win (MOP)`."""
+    return f"{name} ({CURRENCY})"
+
+
+def decimal_text(value: Decimal | int | str | None) -> str | None:
+    """An exact decimal string for CSV and JSON (`1000.00`), `None` kept."""
+    return None if value is None else str(Decimal(value))
+
+
+def macau(moment: datetime) -> datetime:
+    """The moment on Macau's clock; a naive moment is taken to be Macau time already."""
+    return moment.replace(tzinfo=MACAU) if moment.tzinfo is None else moment.astimezone(MACAU)
+
+
+def clock(moment: datetime | None) -> str:
+    """`2026-11-24 14:03:05`, Macau time (say so in the heading); `-` for no moment."""
+    return NOTHING if moment is None else f"{macau(moment):%Y-%m-%d %H:%M:%S}"
+
+
+def when(moment: datetime | None) -> str:
+    """`2026-11-24 14:03:05 Macau time`; `-` for no moment."""
+    return NOTHING if moment is None else f"{clock(moment)} {TIME_LABEL}"
+
+
+def minute(moment: datetime) -> str:
+    """`2026-11-24 14:03 Macau time`, where seconds would be noise (a shift's opening)."""
+    return f"{macau(moment):%Y-%m-%d %H:%M} {TIME_LABEL}"
+
+
+def iso(moment: datetime | None) -> str | None:
+    """The moment for CSV and JSON: Macau time with its offset, full precision."""
+    return None if moment is None else macau(moment).isoformat()
