@@ -47,6 +47,10 @@ class LedgerSettings(BaseSettings):
     clock_ahead_minutes: int = Field(
         default=5, ge=0, le=24 * 60,
         description="how far ahead of the ledger's clock a terminal's time may run")
+    property_name: str = Field(
+        default="Round Ledger demonstration property", min_length=1, max_length=120,
+        description="the casino's name, printed at the head of every report and page",
+    )
     shift_schedule: ShiftSchedule = Field(
         default=ShiftSchedule.parse(DEFAULT_SCHEDULE),
         description="the gaming day's shifts and their start times (Macau time), in order",

@@ -30,7 +30,8 @@ from ledger.identity.bootstrap import bootstrap_registry, is_bootstrapped, regis
 from ledger.identity.credentials import acting
 from ledger.identity.keyring import Keyring
 from ledger.identity.keys import Credential
-from ledger.reports.shift import to_csv, to_html, to_json, to_rich
+from ledger.pages.shift_report import to_html
+from ledger.reports.shift import to_csv, to_json, to_rich
 from projections.registry import select
 from projections.reports import shift_report
 from projections.runner import ProjectionRunner
@@ -122,7 +123,8 @@ def run_demo(console: Console) -> bool:
         to_rich(view, console)
         OUTPUT.mkdir(exist_ok=True)
         files = []
-        for suffix, render in (("html", to_html), ("csv", to_csv), ("json", to_json)):
+        for suffix, render in (("html", lambda v: to_html(v, rt.settings.property_name)),
+                               ("csv", to_csv), ("json", to_json)):
             path = OUTPUT / f"shift-{day}-day.{suffix}"
             path.write_text(render(view), encoding="utf-8")
             files.append(path)
@@ -139,12 +141,12 @@ def _replay(rt: Any, console: Console, round_: UUID | None, what: str) -> tuple[
         console.print(f"no {what} in this shift to replay.")
         return None, None
     from ledger.audit.replay import replay_round
-    from ledger.audit.html import to_html
+    from ledger.pages.replay import to_html as replay_page
 
     with rt.database.connect() as conn:
         replay = replay_round(conn, round_)
     path = OUTPUT / f"replay-{replay.table}-{replay.number}.html"
-    path.write_text(to_html(replay), encoding="utf-8")
+    path.write_text(replay_page(replay, rt.settings.property_name), encoding="utf-8")
     verdict = replay.check.verdict
     status = replay.status + (f", {replay.void_reason}" if replay.void_reason else "")
     console.print(f"replayed {what} from the events alone: {replay.table} round {replay.number}"

@@ -17,6 +17,7 @@ from psycopg.rows import dict_row
 from pydantic import BaseModel
 
 from ledger.errors import NotFound
+from ledger.formatting import money
 from ledger.games.edges import profile
 
 ZERO = Decimal("0.00")
@@ -61,6 +62,15 @@ class Figures(BaseModel):
         return (win / self.drop * 100).quantize(Decimal("0.01"))
 
 
+class SlipLine(BaseModel):
+    """A fill or credit slip of the shift, by its number; a voided slip is kept, marked."""
+
+    number: int
+    kind: str
+    amount: Decimal
+    voided: bool
+
+
 class TableShift(Figures):
     table: str
     game: str
@@ -78,6 +88,7 @@ class TableShift(Figures):
     drop_cash: Decimal
     drop_markers: Decimal
     dealers: list[str]
+    slips: list[SlipLine] = []
     spots: list[SpotFigures]
     expected_win: Decimal
     band_low: Decimal
@@ -89,6 +100,10 @@ class Rollup(Figures):
     name: str
     tables: int = 0
     flagged: int = 0
+    opening: Decimal = ZERO
+    closing: Decimal | None = ZERO  # None while any table's closing count is missing
+    fills: Decimal = ZERO
+    credits: Decimal = ZERO
 
 
 class UnassignedRound(BaseModel):
@@ -107,6 +122,7 @@ class ShiftReportView(BaseModel):
     by_game: list[Rollup]
     by_pit: list[Rollup]
     floor: Rollup
+    position: int | None = None  # how far into the ledger the shift-report projection had read
 
 
 def _band(game: str, spots: list[SpotFigures], squares: dict[str, Decimal]) -> tuple[Decimal, Decimal]:
@@ -115,7 +131,8 @@ def _band(game: str, spots: list[SpotFigures], squares: dict[str, Decimal]) -> t
     return expected.quantize(Decimal("0.01")), variance.sqrt().quantize(Decimal("0.01"))
 
 
-def _table_shift(row: dict[str, Any], handle_rows: list[dict[str, Any]]) -> TableShift:
+def _table_shift(row: dict[str, Any], handle_rows: list[dict[str, Any]],
+                 slips: list[SlipLine]) -> TableShift:
     spots = [SpotFigures(spot=h["spot"], bets=h["bets"], handle=h["handle"],
                          table_win=h["table_win"]) for h in handle_rows]
     squares = {h["spot"]: Decimal(h["sum_of_squares"]) for h in handle_rows}
@@ -136,7 +153,7 @@ def _table_shift(row: dict[str, Any], handle_rows: list[dict[str, Any]]) -> Tabl
         adjustments_after_close=row.get("adjustments_after_close") or ZERO,
         closing=row["closing_total"], fills=row["fills"], credits=row["credits"],
         drop_cash=row["drop_cash"], drop_markers=row["drop_markers"], dealers=row["dealers"],
-        spots=spots, expected_win=expected, band_low=low, band_high=high, flags=[],
+        slips=slips, spots=spots, expected_win=expected, band_low=low, band_high=high, flags=[],
         rounds_played=row["rounds_played"], rounds_voided=row["rounds_voided"],
         handle=sum((s.handle for s in spots), ZERO), payouts=row["payouts"],
         commission=row["commission"], ledger_win=ledger_win, accounting_win=accounting,
@@ -153,11 +170,11 @@ def _flags(report: TableShift) -> list[str]:
     win = report.accounting_win if report.accounting_win is not None else report.ledger_win
     if report.handle and not report.band_low <= win <= report.band_high:
         flags.append(
-            f"win {win} is outside the band {report.band_low} to {report.band_high} expected "
-            f"from a handle of {report.handle}"
+            f"win {money(win)} is outside the band {money(report.band_low)} to "
+            f"{money(report.band_high)} expected from a handle of {money(report.handle)}"
         )
     if report.variance:
-        flags.append(f"accounting and ledger win differ by {report.variance}")
+        flags.append(f"accounting and ledger win differ by {money(report.variance)}")
     if report.hold_pct is not None and abs(report.hold_pct) > HOLD_LIMIT:
         flags.append(
             f"hold {report.hold_pct}% is beyond ±{HOLD_LIMIT}%: the house won or lost more than "
@@ -166,12 +183,13 @@ def _flags(report: TableShift) -> list[str]:
     if report.drop_after_close:
         flags.append("after close: the drop was counted or adjusted after the gaming day closed")
     if report.adjustments_after_close:
-        flags.append(f"after close: {report.adjustments_after_close} of adjustments recorded "
-                     "after the gaming day closed")
+        flags.append(f"after close: {money(report.adjustments_after_close)} of adjustments "
+                     "recorded after the gaming day closed")
     if report.previous_closing is not None:
         flags.append(
-            f"the opening count {report.opening} differs from the last closing count "
-            f"{report.previous_closing} at this table (by {report.opening - report.previous_closing})")
+            f"the opening count {money(report.opening)} differs from the last closing count "
+            f"{money(report.previous_closing)} at this table (by "
+            f"{money(report.opening - report.previous_closing)})")
     if report.status != "closed":
         flags.append("shift not closed: no accounting win yet")
     elif report.accounting_win is None:
@@ -191,6 +209,11 @@ def _rollup(name: str, tables: Iterable[TableShift]) -> Rollup:
                             if closed else None)
     counted = all(t.drop is not None for t in tables)
     total.drop = sum((t.drop or ZERO for t in tables), ZERO) if counted else None
+    total.opening = sum((t.opening for t in tables), ZERO)
+    total.closing = (sum((t.closing or ZERO for t in tables), ZERO)
+                     if all(t.closing is not None for t in tables) else None)
+    total.fills = sum((t.fills for t in tables), ZERO)
+    total.credits = sum((t.credits for t in tables), ZERO)
     return total
 
 
@@ -212,14 +235,23 @@ def shift_report(conn: Connection[Any], gaming_day: date, shift: str,
             ([r["shift_id"] for r in rows],),
         ).fetchall():
             handle[h["shift_id"]].append(h)
+        slips: dict[Any, list[SlipLine]] = defaultdict(list)
+        for s in cursor.execute(
+            "SELECT shift_id, slip AS number, kind, amount, voided FROM report_slips "
+            "WHERE shift_id = ANY(%s) ORDER BY slip", ([r["shift_id"] for r in rows],),
+        ).fetchall():
+            slips[s.pop("shift_id")].append(SlipLine(**s))
         unassigned = [UnassignedRound(**row) for row in cursor.execute(
             "SELECT table_code AS table, number, opened_at FROM report_rounds "
             "WHERE shift_id IS NULL AND (opened_at AT TIME ZONE 'Asia/Macau')::date = %s "
             "  AND (%s::text IS NULL OR table_code = %s) ORDER BY opened_at, table_code",
             (gaming_day, table, table)).fetchall()]
-    tables = [_table_shift(row, handle[row["shift_id"]]) for row in rows]
+        tracked = cursor.execute("SELECT position FROM ledger_tracking WHERE projection = %s",
+                                 ("shift_report",)).fetchone()
+    tables = [_table_shift(row, handle[row["shift_id"]], slips[row["shift_id"]]) for row in rows]
     by = lambda key: [_rollup(name, (t for t in tables if getattr(t, key) == name))  # noqa: E731
                       for name in sorted({getattr(t, key) for t in tables})]
     return ShiftReportView(gaming_day=gaming_day, shift=shift, tables=tables,
                            unassigned=unassigned,
-                           by_game=by("game"), by_pit=by("pit"), floor=_rollup("floor", tables))
+                           by_game=by("game"), by_pit=by("pit"), floor=_rollup("floor", tables),
+                           position=tracked["position"] if tracked else None)

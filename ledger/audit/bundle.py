@@ -9,15 +9,15 @@ content signed by the exporter. `ledger.audit.bundle_verify` checks it with no d
 from __future__ import annotations
 
 import base64
+from collections.abc import Callable
 from typing import Any
 from uuid import UUID
 
 from psycopg import Connection
 
 from ledger.audit.bundle_verify import FORMAT
-from ledger.audit.html import to_html
 from ledger.audit.merkle import inclusion_proofs, root_of
-from ledger.audit.replay import replay_round
+from ledger.audit.replay import RoundReplay, replay_round
 from ledger.audit.seal import Checkpoint, event_leaf
 from ledger.domain.registry import staff_stream_id
 from ledger.errors import DamagedStream, NotAllowed, WrongState
@@ -49,7 +49,8 @@ def _checkpoint_covering(conn: Connection[Any], position: int) -> Checkpoint:
     return Checkpoint.from_statement(bytes(row[0]), bytes(row[1]))
 
 
-def export_round(conn: Connection[Any], rid: UUID, exporter: Credential) -> dict[str, Any]:
+def export_round(conn: Connection[Any], rid: UUID, exporter: Credential,
+                 page: Callable[[RoundReplay], str]) -> dict[str, Any]:
     replay = replay_round(conn, rid)
     stream, key_positions = _exporter_positions(conn, exporter)
     steps = [*replay.steps, *(a.step for a in replay.adjustments)]
@@ -87,7 +88,7 @@ def export_round(conn: Connection[Any], rid: UUID, exporter: Credential) -> dict
         "exporter": {"staff_id": exporter.id, "stream_id": str(stream)},
         "events": events,
         "replay": replay.model_dump(mode="json"),
-        "replay_html": to_html(replay),
+        "replay_html": page(replay),
     }
     return {"format": FORMAT, "content": content,
             "signature": {"key": exporter.fingerprint,

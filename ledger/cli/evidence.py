@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 
 from ledger.audit.bundle import export_round
+from ledger.pages.replay import to_html
 from ledger.audit.bundle_verify import check
 from ledger.bootstrap import open_ledger, trusted_seal_keys
 from ledger.cli.common import console
@@ -30,7 +31,8 @@ def export_round_command(
     replay (JSON and HTML), signed by you (LEDGER_STAFF_CREDENTIAL)."""
     with open_ledger() as rt, rt.database.connect() as conn:
         exporter = configured(rt.settings, "staff")
-        bundle = export_round(conn, which_round(conn, ref, None, None), exporter)
+        bundle = export_round(conn, which_round(conn, ref, None, None), exporter,
+                              page=lambda replay: to_html(replay, rt.settings.property_name))
     out.write_text(json.dumps(bundle, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     content = bundle["content"]
     console.print(f"wrote {out}: {content['round']['table']} round {content['round']['number']}"

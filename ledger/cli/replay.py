@@ -16,7 +16,6 @@ from ledger.cli.common import console
 from ledger.errors import InvalidInput
 from ledger.audit.recall import recall as recall_rounds
 from ledger.audit.replay import RoundReplay, Verdict, find_round, replay_round
-from ledger.audit.html import to_html
 from ledger.audit.terminal import render_recall, render_replay
 
 USAGE = ("name the round by its id, by table and number (ledger replay BAC-01 42), or by "
@@ -59,6 +58,8 @@ def replay(
     as_json: Annotated[bool, typer.Option("--json", help="Print the replay as JSON.")] = False,
     html: Annotated[Path | None, typer.Option(
         help="Also write a self-contained HTML page for the dispute file.")] = None,
+    dispute: Annotated[str | None, typer.Option(
+        help="The dispute's reference, printed at the head of the --html page.")] = None,
     schema: Annotated[bool, typer.Option(
         "--schema", help="Print the JSON Schema of --json and stop.")] = False,
 ) -> None:
@@ -69,7 +70,9 @@ def replay(
     with open_ledger() as rt, rt.database.connect() as conn:
         replayed = replay_round(conn, which_round(conn, ref or [], table, at))
     if html is not None:
-        html.write_text(to_html(replayed), encoding="utf-8")
+        from ledger.pages.replay import to_html  # Jinja2 only when a page is asked for
+
+        html.write_text(to_html(replayed, rt.settings.property_name, dispute), encoding="utf-8")
     if as_json:
         sys.stdout.write(replayed.model_dump_json(indent=2) + "\n")
     else:

@@ -12,9 +12,9 @@ import typer
 
 from ledger.bootstrap import open_ledger
 from ledger.cli.common import JsonOption, console, err_console
-from ledger.reports.shift import to_csv, to_html, to_json, to_rich
+from ledger.reports.shift import to_csv, to_json, to_rich
 from projections.registry import select
-from projections.reports import shift_report
+from projections.reports import ShiftReportView, shift_report
 from projections.runner import ProjectionRunner
 
 app = typer.Typer(help="Shift reports and reconciliation.", no_args_is_help=True)
@@ -26,7 +26,6 @@ class Format(StrEnum):
     HTML = "html"
 
 
-RENDER = {Format.CSV: to_csv, Format.JSON: to_json, Format.HTML: to_html}
 
 
 @app.command()
@@ -65,5 +64,13 @@ def shift(
     for fmt in formats or []:
         output.mkdir(parents=True, exist_ok=True)
         path = output / f"shift-{gaming_day}-{shift_name}{'-' + table if table else ''}.{fmt}"
-        path.write_text(RENDER[fmt](view), encoding="utf-8")
+        path.write_text(_render(fmt, view, rt.settings.property_name), encoding="utf-8")
         (err_console if as_json else console).print(f"wrote {path}", highlight=False)
+
+
+def _render(fmt: Format, view: ShiftReportView, property_name: str) -> str:
+    if fmt is Format.HTML:
+        from ledger.pages.shift_report import to_html  # Jinja2 only when a page is asked for
+
+        return to_html(view, property_name)
+    return to_csv(view) if fmt is Format.CSV else to_json(view)

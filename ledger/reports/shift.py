@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import csv
-import html
 import io
 import json
-from decimal import Decimal
 from typing import Any
 
 from rich import box
@@ -105,69 +103,3 @@ def _row(name: str, line: Figures) -> list[str]:
         name, rounds, amount(line.handle), amount(line.ledger_win), amount(line.accounting_win),
         amount(line.variance), "-" if line.hold_pct is None else f"{line.hold_pct}",
     ]
-
-
-def to_html(view: ShiftReportView) -> str:
-    """One page, no outside resources: the tables, the floor's reconciliation, an SVG chart."""
-    title = f"Shift report: {view.shift} shift, gaming day {view.gaming_day}"
-    rows = "".join(
-        "<tr{cls}><td>{t}</td><td>{g}</td><td>{rp}</td><td>{lw}</td><td>{aw}</td><td>{v}</td>"
-        "<td>{d}</td><td>{h}</td><td>{f}</td></tr>".format(
-            cls=' class="flag"' if t.flags else "", t=html.escape(t.table), g=t.game,
-            rp=t.rounds_played, lw=amount(t.ledger_win), aw=amount(t.accounting_win),
-            v=amount(t.variance), d=amount(t.drop),
-            h=t.hold_pct if t.hold_pct is not None else "-",
-            f=html.escape("; ".join(t.flags)) or "ok",
-        ) for t in view.tables
-    )
-    floor = view.floor
-    return f"""<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)}</title>
-<style>
-body {{ font-family: system-ui, sans-serif; margin: 2em; color: #222; }}
-table {{ border-collapse: collapse; margin: 1em 0; }}
-td, th {{ border: 1px solid #bbb; padding: .3em .6em; text-align: right; }}
-td:first-child, th:first-child, td:last-child {{ text-align: left; }}
-tr.flag td {{ background: #fde8e8; }}
-.bar-pos {{ fill: #2e7d32; }} .bar-neg {{ fill: #c62828; }}
-</style></head><body>
-<h1>{html.escape(title)}</h1>
-<p>Floor: {floor.tables} tables, {floor.rounds_played} rounds ({floor.rounds_voided} void),
-handle {money(floor.handle)}, ledger win <b>{money(floor.ledger_win)}</b>, accounting win
-<b>{money(floor.accounting_win)}</b>, variance <b>{money(floor.variance)}</b>, drop
-{money(floor.drop)}, hold {floor.hold_pct if floor.hold_pct is not None else "-"}%.
-Jackpot: contributions {money(floor.jackpot_contributions)}, prizes
-{money(floor.jackpot_prizes)} (kept apart from table win). {floor.flagged} table(s) flagged.</p>
-{"".join(f'<p class="flag">Review: {html.escape(line)}.</p>' for line in unassigned_lines(view))}
-<h2>Ledger win per table (MOP)</h2>
-{_chart(view)}
-<h2>Tables</h2>
-<table><tr><th>table</th><th>game</th><th>rounds</th><th>ledger win (MOP)</th>
-<th>accounting win (MOP)</th><th>variance (MOP)</th><th>drop (MOP)</th><th>hold %</th>
-<th>review</th></tr>{rows}</table>
-</body></html>
-"""
-
-
-def _chart(view: ShiftReportView) -> str:
-    """A horizontal bar per table: its ledger win, green above zero and red below."""
-    wins = [(t.table, t.ledger_win) for t in view.tables]
-    scale = max((abs(w) for _, w in wins), default=Decimal(1)) or Decimal(1)
-    width, half, bar_height = 640, 320, 22
-    bars = []
-    for index, (name, win) in enumerate(wins):
-        length = int(abs(win) / scale * (half - 60))
-        x = half if win >= 0 else half - length
-        y = index * (bar_height + 6)
-        cls = "bar-pos" if win >= 0 else "bar-neg"
-        bars.append(
-            f'<rect class="{cls}" x="{x}" y="{y}" width="{max(length, 1)}" height="{bar_height}"/>'
-            f'<text x="4" y="{y + 16}" font-size="13">{html.escape(name)}</text>'
-            f'<text x="{width - 4}" y="{y + 16}" font-size="13" text-anchor="end">'
-            f'{amount(win)}</text>'
-        )
-    height = max(len(wins), 1) * (bar_height + 6)
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-            f'role="img" aria-label="ledger win per table">'
-            f'<line x1="{half}" y1="0" x2="{half}" y2="{height}" stroke="#888"/>'
-            + "".join(bars) + "</svg>")

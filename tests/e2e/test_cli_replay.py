@@ -8,24 +8,17 @@ forged ones with SQL behind its back; then the installed `ledger` command reads 
 from __future__ import annotations
 
 import json
-import subprocess
 from datetime import UTC, datetime
 from decimal import Decimal
-from pathlib import Path
 
 import pytest
 
+from tests.e2e.browser import chromium, needs_chromium
 from tests.signing import open_ledger
 from ledger.domain.jackpot_pool import JackpotPool, pool_id
 
 from tests.integration import replay_rounds as rounds
 
-CHROMIUM = Path("/usr/bin/chromium")
-needs_chromium = pytest.mark.skipif(
-    not CHROMIUM.exists(),
-    reason="Chromium is not installed at /usr/bin/chromium (Debian: apt-get install -y "
-           "chromium); the replay page is only checked in a real browser",
-)
 
 
 @pytest.fixture
@@ -127,16 +120,6 @@ def test_verify_exits_1_and_names_a_pool_that_does_not_add_up(cli, recorded, sup
 # -- the page in a real browser ---------------------------------------------------------------
 
 
-def chromium(tmp_path: Path, page: Path, *extra: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [str(CHROMIUM), "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-         "--no-first-run", "--disable-background-networking", "--disable-component-update",
-         "--disable-sync", f"--user-data-dir={tmp_path / 'profile'}", *extra,
-         page.as_uri()],
-        capture_output=True, text=True, timeout=120, check=False,
-    )
-
-
 @needs_chromium
 @pytest.mark.parametrize("round_ref, verdict", [(("SP-01", "1"), "MATCH"),
                                                 (("BAC-09", "1"), "DISCREPANCY")])
@@ -158,4 +141,6 @@ def test_the_replay_page_renders_in_chromium_with_its_verdict(cli, recorded, tmp
     assert f'data-verdict="{verdict}"' in dom
     assert f">{verdict}</span>" in dom
     assert dom.count('<svg class="card"') >= 5
-    assert "Hash-chain evidence" in dom
+    assert "Appendix: hash-chain evidence" in dom
+    assert dom.index("Appendix: hash-chain evidence") > dom.index("Timeline")  # evidence last
+    assert "Macau time" in dom and "round-ledger" in dom  # times labelled; the version printed

@@ -89,7 +89,7 @@ def test_a_late_drop_and_an_adjustment_after_the_close_are_recorded_and_shown_af
         day = shift_report(conn, GAMING_DAY, "day").tables[0]
     assert day.adjustments_after_close == Decimal("100.00")
     assert "after close: the drop was counted or adjusted after the gaming day closed" in day.flags
-    assert "after close: 100.00 of adjustments recorded after the gaming day closed" in day.flags
+    assert "after close: MOP 100.00 of adjustments recorded after the gaming day closed" in day.flags
 
 
 def test_a_drop_counted_before_the_close_is_not_after_close(ledger, database):

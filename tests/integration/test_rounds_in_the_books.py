@@ -114,8 +114,8 @@ def test_an_opener_whose_count_differs_from_the_last_closer_is_recorded_and_flag
     swing = _report(database, "swing")
     assert swing.opening == Decimal("44500.00")
     assert swing.previous_closing == Decimal("45000.00")
-    assert ("the opening count 44500.00 differs from the last closing count 45000.00 at this "
-            "table (by -500.00)") in swing.flags
+    assert ("the opening count MOP 44,500.00 differs from the last closing count MOP 45,000.00 "
+            "at this table (by MOP -500.00)") in swing.flags
 
 
 def test_the_count_handed_over_unchanged_is_not_flagged(ledger, database):

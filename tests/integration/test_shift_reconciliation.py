@@ -100,7 +100,7 @@ def test_a_missing_fill_shows_as_exactly_that_variance(settings):
     table = report.tables[0]
     assert table.ledger_win == Decimal("50.00")
     assert table.variance == Decimal("10000.00")
-    assert any("differ by 10000.00" in flag for flag in table.flags)
+    assert any("differ by MOP 10,000.00" in flag for flag in table.flags)
 
 
 def test_a_hold_beyond_the_whole_drop_is_flagged(settings):

@@ -65,3 +65,14 @@ def test_the_audit_package_does_not_reach_into_the_cli_or_the_demo():
     for name, deps in edges.items():
         if name.startswith("ledger.audit"):
             assert not {d for d in deps if d.startswith(("ledger.cli", "ledger.demo"))}, name
+
+
+def test_pages_sit_above_the_audit_reports_and_projections_only_entry_points_render_them():
+    """The rendering package reads the views; nothing it renders may import it back, so a
+    page can change without touching the domain, the audit or the read models."""
+    edges = graph()
+    importers = {name for name, deps in edges.items()
+                 if any(dep == "ledger.pages" or dep.startswith("ledger.pages.") for dep in deps)}
+    below = {name for name in importers if not name.startswith(("ledger.pages", "ledger.cli."))
+             and name != "ledger.demo"}
+    assert below == set()

@@ -1,0 +1,45 @@
+"""Pages people file: HTML rendered from Jinja2 templates (autoescaped), each self-contained
+(inline CSS and SVG, nothing fetched from anywhere) and printable on A4.
+
+The pages read the audit and report views; nothing below them knows about HTML. Every page
+carries what makes a printed copy a record: the property, when it was generated (Macau time),
+the software version and how far into the ledger it reaches.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from functools import lru_cache
+from importlib.metadata import PackageNotFoundError, version
+from typing import Any
+
+from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
+
+from ledger.formatting import CURRENCY, TIME_LABEL, amount, clock, iso, money, when
+
+
+def software_version() -> str:
+    try:
+        return version("round-ledger")
+    except PackageNotFoundError:  # run from a source tree without installing
+        return "unknown"
+
+
+@lru_cache(maxsize=1)
+def environment() -> Environment:
+    env = Environment(
+        loader=PackageLoader("ledger.pages", "templates"),
+        autoescape=select_autoescape(["html"]),
+        undefined=StrictUndefined,  # a misspelt name fails the render, not the page silently
+        trim_blocks=True, lstrip_blocks=True,
+    )
+    env.filters.update(money=money, amount=amount, clock=clock, when=when, iso=iso)
+    env.globals.update(CURRENCY=CURRENCY, TIME_LABEL=TIME_LABEL)
+    return env
+
+
+def render(template: str, **context: Any) -> str:
+    """The page `template` with `context`, and the record's own facts (generated at, version)."""
+    context.setdefault("generated_at", datetime.now(UTC))
+    context.setdefault("software_version", software_version())
+    return environment().get_template(template).render(**context)

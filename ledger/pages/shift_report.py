@@ -1,0 +1,97 @@
+"""The shift report as the page an accountant files: header, per-table lines with pit and game
+subtotals and the floor total, slips, jackpot, irregularities, dealers, a chart with its axis
+and scale, the review flags and the signature lines (`templates/shift_report.html`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from ledger.formatting import amount
+from ledger.pages import render
+from ledger.reports.shift import unassigned_lines
+from projections.reports import Figures, Rollup, ShiftReportView, TableShift
+
+CHART_WIDTH, LABEL_WIDTH, MARGIN, BAR_HEIGHT, GAP, AXIS_HEIGHT = 760, 90, 40, 18, 6, 34
+TICKS = 4  # each side of zero
+
+
+@dataclass(frozen=True)
+class Line:
+    """One row of the reconciliation: a table, a pit or game subtotal, or the floor."""
+
+    kind: str  # "table", "sub" or "total"
+    name: str
+    game: str
+    pit: str
+    figures: Figures
+    opening: Decimal | None
+    closing: Decimal | None
+    fills: Decimal
+    credits: Decimal
+    band: str
+    flagged: bool
+
+
+def _table_line(t: TableShift) -> Line:
+    band = f"{amount(t.band_low)} to {amount(t.band_high)}" if t.handle else "-"
+    return Line("table", t.table, t.game, t.pit, t, t.opening, t.closing, t.fills, t.credits,
+                band, bool(t.flags))
+
+
+def _rollup_line(kind: str, label: str, r: Rollup) -> Line:
+    return Line(kind, label, "", "", r, r.opening, r.closing, r.fills, r.credits, "",
+                bool(r.flagged))
+
+
+def lines(view: ShiftReportView) -> list[Line]:
+    """Tables pit by pit, each pit followed by its subtotal; then each game's; then the floor."""
+    rows: list[Line] = []
+    for pit in view.by_pit:
+        rows += [_table_line(t) for t in view.tables if t.pit == pit.name]
+        rows.append(_rollup_line("sub", f"pit {pit.name}", pit))
+    rows += [_rollup_line("sub", f"game {game.name}", game) for game in view.by_game]
+    rows.append(_rollup_line("total", "floor", view.floor))
+    return rows
+
+
+def _nice(top: Decimal) -> Decimal:
+    """The smallest 1, 2 or 5 times a power of ten at or above `top`: the scale's end."""
+    if top <= 0:
+        return Decimal(1)
+    power = Decimal(10) ** (len(str(int(top))) - 1)
+    for step in (1, 2, 5, 10):
+        if step * power >= top:
+            return step * power
+    return 10 * power
+
+
+def chart(view: ShiftReportView) -> dict[str, Any]:
+    """A bar per table of its ledger win around a zero axis, with ticks every quarter of the
+    scale each side and the scale's amounts under the axis."""
+    wins = [(t.table, t.ledger_win) for t in view.tables]
+    scale = _nice(max((abs(w) for _, w in wins), default=Decimal(0)))
+    half = (CHART_WIDTH - LABEL_WIDTH - MARGIN) // 2  # the margin keeps the last label whole
+    zero = LABEL_WIDTH + half
+    bars = []
+    for index, (name, win) in enumerate(wins):
+        length = int(abs(win) / scale * half)
+        bars.append({"name": name, "win": win, "y": index * (BAR_HEIGHT + GAP),
+                     "x": zero if win >= 0 else zero - length, "width": max(length, 1),
+                     "positive": win >= 0})
+    plot = max(len(wins), 1) * (BAR_HEIGHT + GAP)
+    ticks = [{"x": zero + int(half * step / TICKS), "label": amount(scale * step / TICKS)}
+             for step in range(-TICKS, TICKS + 1)]
+    return {"width": CHART_WIDTH, "height": plot + AXIS_HEIGHT, "plot": plot, "zero": zero,
+            "bars": bars, "ticks": ticks, "bar_height": BAR_HEIGHT, "scale": scale}
+
+
+def to_html(view: ShiftReportView, property_name: str) -> str:
+    """The page of `view` at the property `property_name`."""
+    return render(
+        "shift_report.html", title=f"Shift report: {view.shift} shift, gaming day "
+        f"{view.gaming_day}", view=view, lines=lines(view), chart=chart(view),
+        property_name=property_name, position=view.position, unassigned=unassigned_lines(view),
+        slips=[(t.table, slip) for t in view.tables for slip in t.slips],
+    )
