@@ -30,7 +30,7 @@ from pydantic import Field
 from ledger.domain.round import Phase, Round, round_id
 from ledger.domain.table import check_table_code, table_id
 from ledger.errors import LedgerError, NotFound
-from ledger.formatting import macau, when
+from ledger.formatting import macau, money, when
 from ledger.audit.check import (
     BetLine, Difference, Frozen, JackpotFigures, ShoeProof, compare_bets, compare_mapping,
     conservation, proof_differences, resettle,
@@ -103,6 +103,7 @@ class HandView(Frozen):
     label: str
     cards: list[CardView]
     value: str | None = Field(description="what the hand is worth under the game's rules")
+    name: str | None = Field(default=None, description="the same in words: Flush, queen high")
     qualifies: bool | None = Field(default=None, description="the dealer's hand only")
     notes: list[str] = []
 
@@ -306,9 +307,9 @@ def hands_of(round_: Round) -> list[HandView]:
         cards = [CardView(card=str(c.card), face_up=c.face_up, exposed=(target, c.card) in exposed,
                           shoe_position=c.shoe_position)
                  for c in round_.cards if c.to == target]
-        value, qualifies = values.get(target, (None, None))
+        value, name, qualifies = values.get(target, (None, None, None))
         hands.append(HandView(target=target, label=label(target), cards=cards, value=value,
-                              qualifies=qualifies, notes=_notes(round_, target)))
+                              name=name, qualifies=qualifies, notes=_notes(round_, target)))
     return hands
 
 
@@ -318,7 +319,7 @@ def _notes(round_: Round, target: str) -> list[str]:
         return []
     box = int(number)
     notes = [f"{d.player + ' ' if d.player else ''}{d.decision}"
-             + (f" {d.amount}" if d.decision == "raise" else "")
+             + (f" {money(d.amount)}" if d.decision == "raise" else "")
              for d in round_.decisions if d.box == box]
     return notes + (["void (cards without a bet)"] if box in round_.void_boxes else [])
 

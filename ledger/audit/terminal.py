@@ -13,7 +13,7 @@ from ledger.audit.recall import Recall
 from ledger.audit.replay import CardView, HandView, RoundReplay, Verdict
 from ledger.audit.check import BetLine
 from ledger.audit.outcome import describe_outcome
-from ledger.formatting import TIME_LABEL, amount, clock, heading, money, when
+from ledger.formatting import CURRENCY, TIME_LABEL, amount, clock, heading, money, when
 
 SUITS = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
 RED = frozenset("HD")
@@ -40,8 +40,8 @@ def card_lines(cards: list[CardView]) -> Text:
 
 def hand_block(hand: HandView) -> RenderableType:
     title = Text(f"{hand.label}", style="bold")
-    if hand.value:
-        title.append(f"  {hand.value}", style="cyan")
+    if hand.name or hand.value:
+        title.append(f"  {hand.name or hand.value}", style="cyan")
     if hand.qualifies is not None:
         title.append("  qualifies" if hand.qualifies else "  does not qualify",
                      style="green" if hand.qualifies else "yellow")
@@ -138,15 +138,16 @@ def _render_verdict(replay: RoundReplay, console: Console) -> None:
 
 def render_recall(recall: Recall, console: Console) -> None:
     count = len(recall.rounds)
-    table = Table(title=f"Table {recall.table}: last {count} round{'' if count == 1 else 's'}",
+    table = Table(title=f"Table {recall.table}: last {count} round{'' if count == 1 else 's'} "
+                        f"(amounts in {CURRENCY}, times {TIME_LABEL})",
                   title_justify="left", show_lines=True)
-    figures = [heading(name) for name in ("stakes", "returned", "paid", "commission", "house win")]
-    for column in (f"round, opened ({TIME_LABEL})", "status", "hands", *figures, "jackpot"):
+    figures = ["stakes", "returned", "paid", "commission", "house win"]
+    for column in ("round, opened", "status", "hands", *figures, "jackpot"):
         table.add_column(column, justify="right" if column in figures else "left")
     for played in recall.rounds:
         hands = "\n".join(
             f"{hand.label}: {' '.join(card.card for card in hand.cards)}"
-            + (f" ({hand.value})" if hand.value else "") for hand in played.hands)
+            + (f" ({hand.name or hand.value})" if hand.value else "") for hand in played.hands)
         opened = clock(played.opened_at) if played.opened_at else ""
         said = describe_outcome(played.outcome)
         table.add_row(

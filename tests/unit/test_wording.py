@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from uuid import uuid4
 
+import pytest
+
 import ledger.domain.jackpot_pool  # noqa: F401 - every aggregate's events defined
 import ledger.domain.receipt  # noqa: F401
 import ledger.domain.gaming_day  # noqa: F401
@@ -12,7 +14,10 @@ import ledger.domain.registry  # noqa: F401
 import ledger.domain.round  # noqa: F401
 import ledger.domain.shift  # noqa: F401
 import ledger.domain.shoe  # noqa: F401
-import ledger.domain.table  # noqa: F401
+import ledger.domain.table  # noqa: F401  (the last aggregate)
+from ledger.audit.views import q_poker_name, stud_name
+from ledger.cards import parse_cards
+from ledger.games import q_poker, stud_poker
 from ledger.application import Recorded
 from ledger.domain.base import Aggregate
 from ledger.wording import ONE_AND_MANY, RECEIPT, describe
@@ -47,3 +52,34 @@ def test_every_event_the_ledger_records_has_words_of_its_own():
 
 def test_an_event_nobody_worded_yet_is_still_said_in_words():
     assert describe(["Shoe.SealBroken"]) == "shoe: seal broken"
+
+
+# -- hands in words, as a dealer says them (the replay page and the terminal) -----------------
+
+@pytest.mark.parametrize(("cards", "said"), [
+    ("AH KH QH JH TH", "Royal flush"),
+    ("9C 8C 7C 6C 5C", "Straight flush, nine high"),
+    ("QS QH QD QC 2H", "Four of a kind, queens"),
+    ("3S 3H 3D JC JH", "Full house, threes over jacks"),
+    ("QH JH 8H 7H 2H", "Flush, queen high"),
+    ("5S 4H 3D 2C AH", "Straight, five high"),
+    ("7S 7H 7D KC 2H", "Three of a kind, sevens"),
+    ("KS KH 5D 5C 2H", "Two pairs, kings and fives"),
+    ("9S 9H 7D 5C 2H", "One pair of nines"),
+    ("AS QH 9D 5C 2H", "High card, ace high"),
+])
+def test_a_stud_poker_hand_is_named_as_a_dealer_says_it_not_by_its_internal_key(cards, said):
+    hand = parse_cards(cards)
+    assert stud_name(stud_poker.evaluate(hand), hand) == said
+
+
+@pytest.mark.parametrize(("cards", "said"), [
+    ("AD 2C 3H", "Straight, three high"),
+    ("QH JH TH", "Straight flush, queen high"),
+    ("7S 7H 7D", "Three of a kind, sevens"),
+    ("9S 9H 2D", "One pair of nines"),
+    ("KH 8H 3H", "Flush, king high"),
+    ("AS 9H 4D", "High card, ace high"),
+])
+def test_a_q_poker_hand_is_named_as_a_dealer_says_it(cards, said):
+    assert q_poker_name(q_poker.evaluate(cards)) == said
