@@ -19,6 +19,7 @@ from pydantic import BaseModel
 from ledger.errors import NotFound
 from ledger.formatting import money
 from ledger.games.edges import profile
+from projections.shift_report import ShiftReport
 
 ZERO = Decimal("0.00")
 BAND_SIGMAS = 3
@@ -247,7 +248,7 @@ def shift_report(conn: Connection[Any], gaming_day: date, shift: str,
             "  AND (%s::text IS NULL OR table_code = %s) ORDER BY opened_at, table_code",
             (gaming_day, table, table)).fetchall()]
         tracked = cursor.execute("SELECT position FROM ledger_tracking WHERE projection = %s",
-                                 ("shift_report",)).fetchone()
+                                 (ShiftReport.name,)).fetchone()
     tables = [_table_shift(row, handle[row["shift_id"]], slips[row["shift_id"]]) for row in rows]
     by = lambda key: [_rollup(name, (t for t in tables if getattr(t, key) == name))  # noqa: E731
                       for name in sorted({getattr(t, key) for t in tables})]

@@ -108,15 +108,10 @@ app = typer.Typer(
 
 def _version(asked: bool) -> None:
     if asked:
-        from importlib.metadata import PackageNotFoundError, version
-
+        from ledger import software_version
         from ledger.cli.console import console
 
-        try:
-            number = version("round-ledger")
-        except PackageNotFoundError:  # run from a source tree that was never installed
-            number = "unknown (not installed)"
-        console.print(f"round-ledger {number}", highlight=False)
+        console.print(f"round-ledger {software_version()}", highlight=False)
         raise typer.Exit()
 
 

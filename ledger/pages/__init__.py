@@ -10,19 +10,12 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 from functools import lru_cache
-from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 
+from ledger import software_version
 from ledger.formatting import CURRENCY, TIME_LABEL, amount, clock, iso, money, when
-
-
-def software_version() -> str:
-    try:
-        return version("round-ledger")
-    except PackageNotFoundError:  # run from a source tree without installing
-        return "unknown"
 
 
 @lru_cache(maxsize=1)
