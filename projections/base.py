@@ -13,21 +13,21 @@ Adding an event type is adding one method:
 Events of any other type are ignored (the runner still records their position).
 
 A projection may also fold a group of event types set-based, inside PostgreSQL: a method marked
-`@folds("Table.Opened", ...)` is called once for each run of consecutive events of those types
-in a batch (events the projection ignores do not break a run) with the run's first and last
-positions, and applies the whole run with a few statements over the batch's rows in the
-session's temporary table `pg_temp.ledger_projection_batch` (`projections.folding`), several
-events of one row folded in position order. The per-event handlers of the same types stay: they
-are the reference a fold must equal (tests compare them row for row, and `ledger verify`
-rebuilds with them), and the path a batch falls back to when a fold fails.
+`@folds("Round.BetPlaced", ...)` is called with a range of positions (`cursor, lo, hi`) and
+applies the batch's events of those types in it with a few statements over the batch's rows in
+the session's temporary table `pg_temp.ledger_projection_batch` (`projections.folding`),
+several events of one row folded in position order; other events in the range are not its to
+touch. The per-event handlers of the same types stay: they are the reference a fold must equal
+(tests compare them row for row, and `ledger verify` rebuilds with them), and the path a batch
+falls back to when a fold fails.
 
-A fold marked `deferred=True` never breaks a run and is not broken by one: its events wait, and
-it is called once at the batch's end (before `finish`) over all of them, or earlier, over those
-waiting, when an event of a type named in `until` comes. That is right only for a fold whose
-rows no other handler of the projection reads or writes (except the `until` types), and whose
-effect on its own rows does not depend on when it runs: appends to one row in position order,
-sums, the greatest position. Each event it takes is also shown to `staged(event)`, where
-the projection may note, in Python, what it defers to `finish`.
+A fold is deferred: its events wait, and it is called once at the batch's end (before
+`finish`) over all of them, or earlier, over those before it, when an event of a type named in
+`until` comes. That is right only for a fold whose rows no other handler of the projection
+reads or writes (except the `until` types), and whose effect on its own rows does not depend on
+when it runs: appends to one row in position order, sums, the greatest position. The range of
+its events is also shown to `staged(method, first, last)`, where the projection may note what
+it defers to `finish`.
 
 A handler for
 a type that is already in the store, or a change to a table's DDL, takes effect on history
@@ -89,17 +89,13 @@ def handles(*event_types: str) -> Callable[[H], H]:
     return mark
 
 
-def folds(*event_types: str, deferred: bool = False, until: tuple[str, ...] = ()
-          ) -> Callable[[F], F]:
-    """Mark a method as the set-based fold of a run of these event types (`(cursor, lo, hi)`);
-    `deferred`: of all of them in the batch at its end, or before an event of an `until` type."""
-    if until and not deferred:
-        raise TypeError("only a deferred fold waits until an event")
+def folds(*event_types: str, until: tuple[str, ...] = ()) -> Callable[[F], F]:
+    """Mark a method as the set-based fold of these event types (`(cursor, lo, hi)`): of all of
+    them in the batch at its end, or of those before an event of an `until` type."""
 
     def mark(method: F) -> F:
         method._folds = event_types  # type: ignore[attr-defined]
-        if deferred:
-            method._deferred = until  # type: ignore[attr-defined]
+        method._deferred = until  # type: ignore[attr-defined]
         return method
 
     return mark
@@ -195,9 +191,10 @@ class Projection:
         failed batch's, rolled back, is forgotten). Every caller of `handle` calls this first
         and `finish` after the batch's last event, in the same transaction."""
 
-    def staged(self, position: int, stream_id: UUID, event_type: str) -> None:
-        """An event a deferred fold will apply (its body stays in the database): note what
-        its handler would have deferred to `finish`."""
+    def staged(self, method: str, first: int, last: int) -> None:
+        """The batch's events of the fold `method` lie between positions `first` and `last`
+        in the batch table (their bodies stay in the database): note what their handlers
+        would have deferred to `finish`, to read it there."""
 
     def finish(self, cursor: Cursor[Any]) -> None:
         """The batch's events are applied: write what was deferred to once per row."""

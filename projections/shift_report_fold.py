@@ -15,8 +15,8 @@ BATCH = "pg_temp.ledger_projection_batch"
 STAKE, RETURNED, PAYOUT, COMMISSION, SPOT, OUTCOME = (
     "stake", "returned", "payout", "commission", "spot", "outcome")
 WIN = f"({STAKE} - {RETURNED} - {PAYOUT} + {COMMISSION})"
-# The fields read, each body parsed once (and a settled bet's own object once more).
-FIELDS = "amount numeric, to_pool numeric, round_id uuid, bet json, after_close boolean"
+# The fields read, each body's at once (and a settled bet's own object's).
+FIELDS = "amount numeric, to_pool numeric, round_id uuid, bet jsonb, after_close boolean"
 BET_FIELDS = ("spot text, outcome text, stake numeric, returned numeric, payout numeric, "
               "commission numeric")
 IS_BET = "event_type = 'Round.BetSettled'"
@@ -40,8 +40,8 @@ FOLD = f"""
 WITH e AS (
     SELECT b.position, b.event_type, x.amount, x.to_pool, x.after_close, y.*, r.shift_id
       FROM {BATCH} b
-     CROSS JOIN LATERAL json_to_record(b.body) AS x({FIELDS})
-      LEFT JOIN LATERAL json_to_record(x.bet) AS y({BET_FIELDS}) ON true
+     CROSS JOIN LATERAL jsonb_to_record(b.body) AS x({FIELDS})
+      LEFT JOIN LATERAL jsonb_to_record(x.bet) AS y({BET_FIELDS}) ON true
       JOIN {{report_rounds}} r
         ON r.round_id = CASE b.event_type WHEN 'JackpotPool.ContributionReceived'
                                           THEN x.round_id ELSE b.stream_id END

@@ -41,14 +41,14 @@ def kinds(types: tuple[str, ...]) -> str:
 OPEN = f"""
 WITH rounds AS (
     INSERT INTO {{table_rounds}} (round_id, table_code, number, phase, bets, events_applied,
-                                 updated_position)
+                                 updated_position, demonstration)
     SELECT b.stream_id, b.body->>'table', (b.body->>'number')::integer, 'betting', coalesce((
                SELECT jsonb_agg(jsonb_build_object(
                           'box', c->'box', 'spot', 'jackpot', 'amount', c->'amount',
                           'player', NULL, 'carried_from', c->'from_round') ORDER BY o)
                  FROM jsonb_array_elements((b.body->'carried_jackpot_bets')::jsonb)
                       WITH ORDINALITY AS x(c, o)), '[]'::jsonb),
-           1, b.position
+           1, b.position, coalesce((b.body->>'demonstration')::boolean, false)
       FROM {RUN} AND b.event_type = 'Round.Opened'
 )
 INSERT INTO {{table_shoes}}
@@ -84,8 +84,8 @@ WITH f AS (
                                                  'amount', b.amount)
                     ORDER BY b.position) FILTER (WHERE b.event_type = 'Round.JackpotPrizeAwarded'),
                     '[]'::jsonb) AS jackpot
-      FROM (SELECT b.stream_id, b.position, b.event_type, x.*  -- each body parsed once
-              FROM {BATCH} b CROSS JOIN LATERAL json_to_record(b.body) AS x({FIELDS})
+      FROM (SELECT b.stream_id, b.position, b.event_type, x.*  -- each body's fields at once
+              FROM {BATCH} b CROSS JOIN LATERAL jsonb_to_record(b.body) AS x({FIELDS})
              WHERE b.position BETWEEN %(lo)s AND %(hi)s
                AND b.event_type IN ({kinds(ROUND_TYPES)})) AS b
      GROUP BY b.stream_id
@@ -146,6 +146,7 @@ WITH ended AS (
       FROM {BATCH} b JOIN {{table_rounds}} r ON r.round_id = b.stream_id
      WHERE b.position BETWEEN %(lo)s AND %(hi)s
        AND b.event_type IN ('Round.Settled', 'Round.Voided')
+       AND NOT r.demonstration  -- baccarat art. 2(2): no result a player bet on
 ), n AS (
     SELECT table_code, max(position) AS position,
            jsonb_agg(result ORDER BY position DESC) AS results

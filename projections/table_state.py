@@ -196,7 +196,7 @@ class TableState(RoundColumns):
     @folds("Table.Reopened", "Table.SettingsChanged", "Table.Closed", "Table.DealerSignedIn",
            "Table.DealerSignedOut", "Table.PoolLinked", "Table.JackpotBetsCarried",
            "Table.ShoeStarted", "Table.RoundStarted", "Table.RoundFinished",
-           "Table.ShiftOpened", "Table.ShiftClosed", deferred=True)
+           "Table.ShiftOpened", "Table.ShiftClosed")
     def fold_table_events(self, cursor: Cursor[Any], lo: int, hi: int) -> None:
         """The batch's Table events but openings, set-based at its end
         (`projections.table_state_fold`): what the handlers above leave, in two statements."""

@@ -8,7 +8,7 @@ and shoes again, and the position it leaves is the greatest that touched the row
 `Table.Opened` is not folded: its handler applies it in position order, so the table's row and
 code are there for every round's result (`projections.table_rounds_fold`).
 
-1. `RECORD_LIMITS`: every limits record of a re-opening or settings change (bodies parsed once);
+1. `RECORD_LIMITS`: every limits record of a re-opening or settings change;
 2. `FOLD`: every event onto its table's row at once. For each group of columns the run's last
    event that sets it decides (re-opened or closed, dealer in or out, pool, carried bets, shoe,
    round), found again by its position; a table pointed at a shoe or round whose row exists
@@ -35,15 +35,14 @@ def last(*types: str) -> str:
     return f"max(position) FILTER (WHERE event_type IN ({kinds}))"
 
 
-# Every limits record of a re-opening or settings change: each body parsed once (a `json`
-# body is parsed again by every `->`).
+# Every limits record of a re-opening or settings change.
 RECORD_LIMITS = f"""
 INSERT INTO {{table_limits}}
 SELECT b.stream_id, b.position, coalesce(s.effective_from, left(x.by->>'at', 10)::date),
        s.min_bet, s.max_bet, s.authorisation
   FROM {BATCH} b
- CROSS JOIN LATERAL json_to_record(b.body) AS x(settings json, by json)
- CROSS JOIN LATERAL json_to_record(x.settings)
+ CROSS JOIN LATERAL jsonb_to_record(b.body) AS x(settings jsonb, by jsonb)
+ CROSS JOIN LATERAL jsonb_to_record(x.settings)
        AS s(effective_from date, min_bet numeric, max_bet numeric, authorisation text)
  WHERE b.position BETWEEN %(lo)s AND %(hi)s
    AND b.event_type IN ('Table.Reopened', 'Table.SettingsChanged')
@@ -58,8 +57,9 @@ SELECT min_bet, max_bet, effective_from FROM {table_limits}
  ORDER BY effective_from DESC, position DESC LIMIT 1"""
 
 # Per table, the position of the last event of each kind (found again by position: no sort
-# inside an aggregate); the limit-takers looked up per table through the batch table's
-# (stream_id, position) index.
+# inside an aggregate); the last limit-taker's lookup for every table, an earlier one's only for
+# a table where that found nothing (filtered before the lateral join: the planner cannot
+# misjudge how many rows it runs for).
 FOLD = f"""
 WITH f AS (
     SELECT stream_id, max(version) AS version, max(position) AS position,
@@ -71,19 +71,23 @@ WITH f AS (
            max(position) FILTER (WHERE event_type IN {LIMIT_TAKERS}) AS taker
       FROM {RUN}
      GROUP BY stream_id
-), last_found AS (  -- the last limit-taker's record in force, if it found one: the answer
-    SELECT f.stream_id, l.min_bet, l.max_bet, l.effective_from
+), last_found AS (  -- the last limit-taker's record in force (NULLs if it found none)
+    SELECT f.stream_id, f.taker, l.min_bet, l.max_bet, l.effective_from
       FROM f JOIN {BATCH} k ON k.position = f.taker
-     CROSS JOIN LATERAL ({LOOKUP}) l
-), found AS (  -- else what the last earlier limit-taker to find one found
-    SELECT * FROM last_found
+      LEFT JOIN LATERAL ({LOOKUP}) l ON true
+), found AS (  -- that, or else what the last earlier limit-taker to find one found
+    SELECT stream_id, min_bet, max_bet, effective_from
+      FROM last_found WHERE effective_from IS NOT NULL
      UNION ALL
-   (SELECT DISTINCT ON (k.stream_id) k.stream_id, l.min_bet, l.max_bet, l.effective_from
-      FROM {BATCH} k
-     CROSS JOIN LATERAL ({LOOKUP}) l
-     WHERE k.position BETWEEN %(lo)s AND %(hi)s AND k.event_type IN {LIMIT_TAKERS}
-       AND NOT EXISTS (SELECT FROM last_found WHERE last_found.stream_id = k.stream_id)
-     ORDER BY k.stream_id, k.position DESC)
+    SELECT n.stream_id, e.min_bet, e.max_bet, e.effective_from
+      FROM last_found n
+     CROSS JOIN LATERAL (
+           SELECT l.min_bet, l.max_bet, l.effective_from
+             FROM {BATCH} k CROSS JOIN LATERAL ({LOOKUP}) l
+            WHERE k.position BETWEEN %(lo)s AND n.taker - 1 AND k.stream_id = n.stream_id
+              AND k.event_type IN {LIMIT_TAKERS}
+            ORDER BY k.position DESC LIMIT 1) e
+     WHERE n.effective_from IS NULL  -- filtered first: the fallback runs for these alone
 )
 UPDATE {{table_state}} t SET
        is_open = CASE oc.event_type WHEN 'Table.Reopened' THEN true
@@ -134,8 +138,8 @@ UPDATE {{table_state}} t SET
   LEFT JOIN found fd ON fd.stream_id = f.stream_id
   LEFT JOIN {BATCH} oc ON oc.position = f.open_or_close
   LEFT JOIN {BATCH} ro ON ro.position = f.reopened
-  LEFT JOIN LATERAL json_to_record(ro.body) AS rb(game text, rule_set text, pit text, by json)
-         ON true  -- a re-opening's body parsed once
+  LEFT JOIN LATERAL jsonb_to_record(ro.body) AS rb(game text, rule_set text, pit text, by jsonb)
+         ON true  -- a re-opening's fields at once
   LEFT JOIN {BATCH} cl ON cl.position = f.closed
   LEFT JOIN {BATCH} dl ON dl.position = f.dealer
   LEFT JOIN {BATCH} pl ON pl.position = f.pool
