@@ -42,7 +42,7 @@ from ledger.infrastructure.database import EVENTS_TABLE
 from ledger.infrastructure.mapper import PydanticJSONMapper
 from ledger.infrastructure.roles import missing_insert_privileges
 from ledger.infrastructure.session import is_aborted, is_lost
-from ledger.wording import describe
+from ledger.wording import describe, details
 
 MAX_ATTEMPTS = 10
 BACKOFF_SECONDS = 0.002  # money-safe: the first wait after a lost race; it doubles each time
@@ -69,15 +69,19 @@ class Recorded:
     events: tuple[tuple[UUID, int, str], ...]  # (stream, version, `Round.BetPlaced`)
     confirmed: bool = False
     """True when this call's own commit lost its reply and the receipt confirmed it."""
+    details: tuple[str, ...] = ()
+    """What the money did, a line an event that moved it (`ledger.wording.details`)."""
 
-    def summary(self) -> str:
+    def summary(self, between: str = "\n  ") -> str:
+        """What was recorded in words, then what the money did, a line each (or, for a report
+        of one line a command, after `between`)."""
         if self.confirmed:
             return (f"recorded (command {self.command_id}: the database's reply was lost, and "
                     "its receipt confirms it was recorded, once)")
         if self.duplicate:
             return f"command {self.command_id} was already recorded: nothing new"
         said = describe(kind for _, _, kind in self.events)
-        return f"recorded: {said}" if said else "recorded"
+        return between.join((f"recorded: {said}" if said else "recorded", *self.details))
 
 
 class Writer(Protocol):
@@ -229,7 +233,8 @@ class Ledger:
                  type(r.domain_event).__qualname__)
                 for r in recordings
             )
-            return Recorded(command.command_id, duplicate=False, events=events)
+            return Recorded(command.command_id, duplicate=False, events=events,
+                            details=details(r.domain_event for r in recordings))
         raise ConcurrencyConflict(
             f"{type(command).__name__} lost {MAX_ATTEMPTS} races with other terminals "
             "writing the same streams; nothing was recorded, send it again."

@@ -55,6 +55,7 @@ from ledger.identity.envelope import SignedCommand
 from ledger.identity.registry_cache import RegistryMoved
 from ledger.infrastructure.recorder import StreamsMoved
 from ledger.infrastructure.session import is_lost
+from ledger.wording import details
 
 MAX_BATCH = 200
 KNOWN_STREAMS = 5000
@@ -320,7 +321,7 @@ class GroupWriter:
         for pending, events in staged:
             pending.answer(Recorded(pending.command.command_id, duplicate=False, events=tuple(
                 (event.originator_id, event.originator_version, type(event).__qualname__)
-                for event in events)))
+                for event in events), details=details(events)))
         return []
 
     def _last_versions(self, streams: set[UUID]) -> dict[UUID, int]:

@@ -175,4 +175,4 @@ def ingest_lines(ledger: Ledger, lines: Iterable[bytes | str],
             yield LineResult(number, LineStatus.REJECTED, f"{shown(signed.name)}: {error}")
             continue
         status = LineStatus.DUPLICATE if recorded.duplicate else LineStatus.ACCEPTED
-        yield LineResult(number, status, f"{signed.name}: {recorded.summary()}")
+        yield LineResult(number, status, f"{signed.name}: {recorded.summary(between='; ')}")

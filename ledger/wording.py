@@ -2,14 +2,22 @@
 
 `describe(["Round.BetSettled", "Round.BetSettled", "Round.Settled", "Table.RoundFinished"])`
 is "2 bets settled, round settled, round finished": kinds in the order first recorded, each
-counted, receipts left out (every command writes one).
+counted, receipts left out (every command writes one). `details(events)` says what the money
+did, a line an event: "box 3 banker MOP 1,000.00 wins MOP 950.00 after commission MOP 50.00",
+"banker wins, player 5 banker 7", "fill slip 1043: MOP 20,000.00". `describe_outcome` says who
+won a settled round, the same words everywhere a round is shown.
+
+Pure: the events are the domain's own objects (or anything with their fields); no I/O.
 """
 
 from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+from ledger.formatting import money
 
 ONE_AND_MANY: dict[str, tuple[str, str]] = {
     "Table.Opened": ("table opened", "tables opened"),
@@ -96,3 +104,119 @@ def _words(kind: str) -> str:
     aggregate, _, name = kind.rpartition(".")
     words = re.sub(r"(?<!^)(?=[A-Z])", " ", name).lower()
     return f"{re.sub(r'(?<!^)(?=[A-Z])', ' ', aggregate).lower()}: {words}" if aggregate else words
+
+
+# -- what the money did --------------------------------------------------------------------------
+def details(events: Iterable[Any]) -> tuple[str, ...]:
+    """A line for each event whose amounts or result a pit boss checks, in recording order."""
+    lines = []
+    for event in events:
+        say = _DETAILS.get(type(event).__qualname__)
+        if say is not None and (line := say(event)):
+            lines.append(line)
+    return tuple(lines)
+
+
+def _bet(box: int, spot: str, player: str | None) -> str:
+    return f"box {box}{f' ({player})' if player else ''} {spot.replace('_', ' ')}"
+
+
+def _settled_bet(event: Any) -> str:
+    bet = event.bet
+    said = f"{_bet(bet.box, bet.spot, bet.player)} {money(bet.stake)}"
+    outcome = str(getattr(bet.outcome, "value", bet.outcome))
+    if outcome == "won":
+        said += f" wins {money(bet.payout - bet.commission)}"  # commission kept from the win
+        if bet.commission:
+            said += f" after commission {money(bet.commission)}"
+        if bet.capped:
+            said += " (capped at the house maximum)"
+        return said
+    if outcome == "lost":
+        return said + " loses"
+    if outcome == "surrendered":
+        return said + f" surrenders: {money(bet.returned)} returned"
+    if outcome == "carried":
+        return said + " carried to the next round"
+    return said + f" {outcome}: {money(bet.returned)} returned"  # pushed, returned
+
+
+def _decision(event: Any) -> str:
+    said = f"box {event.box}{f' ({event.player})' if event.player else ''} {event.decision}"
+    return said + (f" {money(event.amount)}" if event.amount else "")
+
+
+def _prize(event: Any) -> str:
+    said = f"box {event.box} {event.category.replace('_', ' ')}: {money(event.amount)}"
+    if event.paid_by_pool and event.paid_by_house:
+        said += (f" ({money(event.paid_by_pool)} from the pool, "
+                 f"{money(event.paid_by_house)} by the house)")
+    elif event.paid_by_pool:
+        said += " from the pool"
+    return said
+
+
+def _settled(event: Any) -> str:
+    said = describe_outcome(event.outcome)
+    won = event.house_win
+    house = (f"house wins {money(won)}" if won > 0 else f"house loses {money(-won)}" if won < 0
+             else "house even")
+    return f"{said}; {house}" if said else house
+
+
+def _slip(kind: str) -> Callable[[Any], str]:
+    return lambda event: f"{kind} slip {event.slip}: {money(event.amount)}"
+
+
+def _after_close(event: Any) -> str:
+    return " (after the gaming day closed)" if getattr(event, "after_close", False) else ""
+
+
+_DETAILS: dict[str, Callable[[Any], str]] = {
+    "Round.BetPlaced": lambda e: f"{_bet(e.box, e.spot, e.player)} {money(e.amount)}",
+    "Round.DecisionMade": _decision,
+    "Round.BetSettled": _settled_bet,
+    "Round.JackpotPrizeAwarded": _prize,
+    "Round.Settled": _settled,
+    "Round.Voided": lambda e: f"void: {e.reason.replace('_', ' ')}"
+                              + ("; jackpot bets carried" if e.jackpot_carried else ""),
+    "Round.Adjusted": lambda e: (f"{_bet(e.box, e.spot, e.player)} adjusted by {money(e.amount)}: "
+                                 f"{e.reason}{_after_close(e)}"),
+    "Shift.Opened": lambda e: f"opening count {money(e.total)}",
+    "Shift.FillRecorded": _slip("fill"),
+    "Shift.CreditRecorded": _slip("credit"),
+    "Shift.SlipVoided": lambda e: f"slip {e.slip} voided: {e.reason}",
+    "Shift.DropEntered": lambda e: (f"drop {money(e.cash + e.markers)} (cash {money(e.cash)}, "
+                                    f"markers {money(e.markers)}){_after_close(e)}"),
+    "Shift.DropAdjusted": lambda e: (f"drop adjusted to {money(e.cash + e.markers)}: "
+                                     f"{e.reason}{_after_close(e)}"),
+    "Shift.Closed": lambda e: f"closing count {money(e.total)}",
+    "JackpotPool.ContributionReceived": lambda e: (f"{money(e.to_pool)} to the jackpot pool, now "
+                                                   f"{money(e.pool_after)}"),
+    "JackpotPool.JackpotReduced": lambda e: (f"{money(e.amount)} paid from the jackpot pool, now "
+                                             f"{money(e.pool_after)}"),
+    "JackpotPool.ResetToSeed": lambda e: f"jackpot pool reset to its seed {money(e.seed)}",
+    "JackpotPool.Adjusted": lambda e: (f"jackpot pool adjusted by {money(e.amount)}, now "
+                                       f"{money(e.pool_after)}: {e.reason}"),
+}
+
+
+def describe_outcome(outcome: Mapping[str, Any] | None) -> str:
+    """Who won a baccarat coup (with its totals and pairs), whether Q Poker's dealer played,
+    Fortune 8's mode, a void's reason; "" for an outcome that says nothing more than its bets."""
+    if not outcome:
+        return ""
+    if "void" in outcome:
+        return f"void: {outcome['void']}"
+    if "winner" in outcome:
+        winner = str(outcome["winner"])
+        said = "tie" if winner == "tie" else f"{winner} wins"
+        said += f", player {outcome.get('player_total')} banker {outcome.get('banker_total')}"
+        pairs = [side for side in ("player", "banker") if outcome.get(f"{side}_pair")]
+        return said + ("; " + " and ".join(f"{side} pair" for side in pairs) if pairs else "")
+    if "dealer_qualifies" in outcome:
+        plays = "qualifies" if outcome["dealer_qualifies"] else "does not qualify"
+        return f"dealer {outcome.get('dealer')}: {plays}"
+    if outcome.get("mode"):
+        return f"dealt {outcome['mode']}"
+    return ""

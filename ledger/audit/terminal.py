@@ -12,7 +12,7 @@ from ledger.render import safe
 from ledger.audit.recall import Recall
 from ledger.audit.replay import CardView, HandView, RoundReplay, Verdict
 from ledger.audit.check import BetLine
-from ledger.audit.outcome import describe_outcome
+from ledger.wording import describe_outcome
 from ledger.formatting import CURRENCY, TIME_LABEL, amount, clock, heading, money, when
 
 SUITS = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
@@ -64,7 +64,8 @@ def results_table(title: str, lines: list[BetLine]) -> Table:
 
 def render_replay(replay: RoundReplay, console: Console) -> None:
     console.print(Panel(
-        f"[bold]{replay.table} round {replay.number}[/]: {replay.game} under {replay.rule_set}, "
+        f"[bold]{replay.table} {'demonstration coup' if replay.demonstration else 'round'} "
+        f"{replay.number}[/]: {replay.game} under {replay.rule_set}, "
         f"dealt from a {replay.dealing.replace('_', ' ')}; {replay.status}"
         + (f" ({safe(replay.void_reason)})" if replay.void_reason else "")
         + f"\nround {replay.round_id}", title="replay", title_align="left"), highlight=False)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from ledger.audit.outcome import describe_outcome
+from ledger.wording import describe_outcome
 from ledger.cli.round import _result_of
 from ledger.domain.round import SettledBet
 from ledger.games.common import Outcome

@@ -20,7 +20,12 @@ from ledger.cards import parse_cards
 from ledger.games import q_poker, stud_poker
 from ledger.application import Recorded
 from ledger.domain.base import Aggregate
-from ledger.wording import ONE_AND_MANY, RECEIPT, describe
+from decimal import Decimal as D
+
+from ledger.domain.round import Round, SettledBet
+from ledger.domain.shift import Shift
+from ledger.games.common import Outcome
+from ledger.wording import ONE_AND_MANY, RECEIPT, describe, details
 
 
 def _recorded_kinds() -> set[str]:
@@ -83,3 +88,52 @@ def test_a_stud_poker_hand_is_named_as_a_dealer_says_it_not_by_its_internal_key(
 ])
 def test_a_q_poker_hand_is_named_as_a_dealer_says_it(cards, said):
     assert q_poker_name(q_poker.evaluate(cards)) == said
+
+
+# -- what the money did: a write command's lines ("box 3 banker 1,000 wins 950 after commission")
+
+def _settled(spot: str, stake: str, outcome: str, returned: str = "0", payout: str = "0",
+             commission: str = "0", **more) -> Round.BetSettled:
+    bet = SettledBet(box=3, spot=spot, stake=D(stake), outcome=Outcome(outcome),
+                     returned=D(returned), payout=D(payout), commission=D(commission), **more)
+    return Round.BetSettled.model_construct(bet=bet)
+
+
+@pytest.mark.parametrize(("event", "said"), [
+    (_settled("banker", "1000", "won", "1000", "1000", "50"),
+     "box 3 banker MOP 1,000.00 wins MOP 950.00 after commission MOP 50.00"),
+    (_settled("player", "500", "lost"), "box 3 player MOP 500.00 loses"),
+    (_settled("banker", "200", "pushed", "200"),
+     "box 3 banker MOP 200.00 pushed: MOP 200.00 returned"),
+    (_settled("play", "400", "surrendered", "200"),
+     "box 3 play MOP 400.00 surrenders: MOP 200.00 returned"),
+    (_settled("ante", "100", "won", "100", "100", player="P-7", capped=True),
+     "box 3 (P-7) ante MOP 100.00 wins MOP 100.00 (capped at the house maximum)"),
+    (Round.DecisionMade.model_construct(box=2, player=None, decision="raise", amount=D("200")),
+     "box 2 raise MOP 200.00"),
+    (Round.DecisionMade.model_construct(box=2, player=None, decision="fold", amount=D("0")),
+     "box 2 fold"),
+    (Round.JackpotPrizeAwarded.model_construct(
+        box=1, category="royal_flush", amount=D("200175.77"), paid_by_pool=D("200175.77"),
+        paid_by_house=D("0")), "box 1 royal flush: MOP 200,175.77 from the pool"),
+    (Round.Settled.model_construct(outcome={"winner": "player", "player_total": 8,
+                                            "banker_total": 6}, house_win=D("-900")),
+     "player wins, player 8 banker 6; house loses MOP 900.00"),
+    (Round.Voided.model_construct(reason="wrong_count", jackpot_carried=True),
+     "void: wrong count; jackpot bets carried"),
+    (Shift.FillRecorded.model_construct(slip=1043, amount=D("20000")),
+     "fill slip 1043: MOP 20,000.00"),
+    (Shift.DropEntered.model_construct(cash=D("1500"), markers=D("0"), after_close=True),
+     "drop MOP 1,500.00 (cash MOP 1,500.00, markers MOP 0.00) (after the gaming day closed)"),
+])
+def test_a_write_command_says_what_the_money_did(event, said):
+    assert details([event]) == (said,)
+
+
+def test_events_that_move_no_money_add_no_line_and_the_summary_lists_the_lines_under_it():
+    quiet = Round.BettingClosed.model_construct()
+    lines = details([quiet, _settled("player", "500", "lost")])
+    assert lines == ("box 3 player MOP 500.00 loses",)
+    recorded = Recorded(uuid4(), duplicate=False,
+                        events=((uuid4(), 4, "Round.BetSettled"),), details=lines)
+    assert recorded.summary() == "recorded: bet settled\n  box 3 player MOP 500.00 loses"
