@@ -115,7 +115,7 @@ def run_demo(console: Console) -> bool:
     with open_ledger(settings) as rt:
         _catch_up(rt.database)
         with rt.database.connect() as conn:
-            view = shift_report(conn, day, "day")
+            view = shift_report(conn, day, "day", day_starts=settings.shift_schedule.day_starts)
             jackpot = _find_round(conn, "Round.JackpotPrizeAwarded", day)
             voided = _find_round(conn, "Round.Voided", day)
             kinds = _irregularities(conn, day)

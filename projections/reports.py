@@ -8,14 +8,16 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from decimal import Decimal
 from typing import Any
 
-from psycopg import Connection
+from psycopg import Connection, Cursor
 from psycopg.rows import dict_row
 from pydantic import BaseModel
 
+from ledger.domain.gaming_day import gaming_day_id
+from ledger.domain.shift_schedule import DEFAULT_SCHEDULE, ShiftSchedule
 from ledger.errors import NotFound
 from ledger.formatting import money
 from ledger.games.edges import profile
@@ -24,6 +26,7 @@ from projections.shift_report import ShiftReport
 ZERO = Decimal("0.00")
 BAND_SIGMAS = 3
 HOLD_LIMIT = Decimal("100")
+DAY_STARTS = ShiftSchedule.parse(DEFAULT_SCHEDULE).day_starts  # unless the caller says
 """A hold beyond ±100% (a win larger than the drop itself) is flagged whatever the band says."""
 
 
@@ -101,6 +104,7 @@ class Rollup(Figures):
     name: str
     tables: int = 0
     flagged: int = 0
+    uncounted: int = 0  # of a period's roll-up: shifts whose accounting win is not in it yet
     opening: Decimal = ZERO
     closing: Decimal | None = ZERO  # None while any table's closing count is missing
     fills: Decimal = ZERO
@@ -115,9 +119,18 @@ class UnassignedRound(BaseModel):
     opened_at: datetime | None
 
 
+class DayClose(BaseModel):
+    """A gaming day's close: when, and by whom."""
+
+    gaming_day: date
+    at: datetime
+    by: str
+
+
 class ShiftReportView(BaseModel):
     gaming_day: date
     shift: str
+    day_closed: DayClose | None = None  # None: the gaming day is still open
     tables: list[TableShift]
     unassigned: list[UnassignedRound] = []  # of the gaming day (Macau), at any table
     by_game: list[Rollup]
@@ -198,14 +211,22 @@ def _flags(report: TableShift) -> list[str]:
     return flags
 
 
-def _rollup(name: str, tables: Iterable[TableShift]) -> Rollup:
+def rollup(name: str, tables: Iterable[TableShift], *, counted_only: bool = False) -> Rollup:
+    """The lines' sums. A shift's accounting win (and hold) is None until every line's is
+    known; a period's (`counted_only`) adds up the shifts counted so far and says how many are
+    not (`uncounted`), so a month to date is not blank for the shift now running."""
     tables = list(tables)
+    total = Rollup(name=name, tables=len({t.table for t in tables}),
+                   flagged=sum(1 for t in tables if t.flags))
+    if counted_only:
+        counted = [t for t in tables if t.accounting_win is not None]
+        total.uncounted = len(tables) - len(counted)
+        _add(total, tables)
+        total.accounting_win = sum((t.accounting_win or ZERO for t in counted), ZERO)
+        total.drop = sum((t.drop or ZERO for t in counted), ZERO)
+        return total
+    _add(total, tables)
     closed = all(t.accounting_win is not None for t in tables)
-    total = Rollup(name=name, tables=len(tables), flagged=sum(1 for t in tables if t.flags))
-    for field in ("rounds_played", "rounds_voided", "handle", "payouts", "commission",
-                  "ledger_win", "jackpot_stakes", "jackpot_contributions",
-                  "jackpot_prizes", "irregularities"):
-        setattr(total, field, sum((getattr(t, field) for t in tables), type(getattr(total, field))()))
     total.accounting_win = (sum((t.accounting_win or ZERO for t in tables), ZERO)
                             if closed else None)
     counted = all(t.drop is not None for t in tables)
@@ -213,46 +234,98 @@ def _rollup(name: str, tables: Iterable[TableShift]) -> Rollup:
     total.opening = sum((t.opening for t in tables), ZERO)
     total.closing = (sum((t.closing or ZERO for t in tables), ZERO)
                      if all(t.closing is not None for t in tables) else None)
-    total.fills = sum((t.fills for t in tables), ZERO)
-    total.credits = sum((t.credits for t in tables), ZERO)
     return total
 
 
+def _add(total: Rollup, tables: list[TableShift]) -> None:
+    for field in ("rounds_played", "rounds_voided", "handle", "payouts", "commission",
+                  "ledger_win", "jackpot_stakes", "jackpot_contributions",
+                  "jackpot_prizes", "irregularities"):
+        setattr(total, field, sum((getattr(t, field) for t in tables), type(getattr(total, field))()))
+    total.fills = sum((t.fills for t in tables), ZERO)
+    total.credits = sum((t.credits for t in tables), ZERO)
+
+
+def table_shifts(cursor: Cursor[dict[str, Any]], first_day: date, last_day: date,
+                 shift: str | None = None, table: str | None = None) -> list[TableShift]:
+    """Every table's shift of these gaming days (one shift's, one table's), with its handle per
+    bet type and its slips, by gaming day, shift and table."""
+    rows = cursor.execute(
+        "SELECT * FROM report_shifts WHERE gaming_day BETWEEN %s AND %s "
+        "AND (%s::text IS NULL OR shift = %s) AND (%s::text IS NULL OR table_code = %s) "
+        "ORDER BY gaming_day, shift, table_code",
+        (first_day, last_day, shift, shift, table, table),
+    ).fetchall()
+    handle: dict[Any, list[dict[str, Any]]] = defaultdict(list)
+    for h in cursor.execute(
+        "SELECT * FROM report_handle WHERE shift_id = ANY(%s) ORDER BY spot",
+        ([r["shift_id"] for r in rows],),
+    ).fetchall():
+        handle[h["shift_id"]].append(h)
+    slips: dict[Any, list[SlipLine]] = defaultdict(list)
+    for s in cursor.execute(
+        "SELECT shift_id, slip AS number, kind, amount, voided FROM report_slips "
+        "WHERE shift_id = ANY(%s) ORDER BY slip", ([r["shift_id"] for r in rows],),
+    ).fetchall():
+        slips[s.pop("shift_id")].append(SlipLine(**s))
+    return [_table_shift(row, handle[row["shift_id"]], slips[row["shift_id"]]) for row in rows]
+
+
+def unassigned_rounds(cursor: Cursor[dict[str, Any]], first_day: date, last_day: date,
+                      table: str | None = None, *,
+                      day_starts: timedelta = DAY_STARTS) -> list[UnassignedRound]:
+    """The rounds of these gaming days played outside every shift, at any table. A gaming day
+    starts `day_starts` after midnight, Macau time (the schedule's first shift), so a round at
+    03:00 belongs to the gaming day before."""
+    return [UnassignedRound(**row) for row in cursor.execute(
+        "SELECT table_code AS table, number, opened_at FROM report_rounds "
+        "WHERE shift_id IS NULL "
+        "  AND ((opened_at AT TIME ZONE 'Asia/Macau') - %s)::date BETWEEN %s AND %s "
+        "  AND (%s::text IS NULL OR table_code = %s) ORDER BY opened_at, table_code",
+        (day_starts, first_day, last_day, table, table)).fetchall()]
+
+
+def position(cursor: Cursor[dict[str, Any]]) -> int | None:
+    """How far into the ledger the shift-report projection has read."""
+    tracked = cursor.execute("SELECT position FROM ledger_tracking WHERE projection = %s",
+                             (ShiftReport.name,)).fetchone()
+    return tracked["position"] if tracked else None
+
+
+def by(key: str, tables: list[TableShift], *, counted_only: bool = False) -> list[Rollup]:
+    """A roll-up for each value of `key` ("game", "pit", "table", "shift"), in order."""
+    return [rollup(name, (t for t in tables if getattr(t, key) == name),
+                   counted_only=counted_only)
+            for name in sorted({getattr(t, key) for t in tables})]
+
+
+def closes(conn: Connection[Any], days: list[date]) -> dict[date, DayClose]:
+    """The close of each of these gaming days that has closed, read from the days' own
+    streams by their ids (an index read, never a scan of the events)."""
+    ids = {gaming_day_id(day): day for day in days}
+    rows = conn.execute(
+        "SELECT stream_id, recorded_at, body->'by'->'actor'->>'staff_id' FROM ledger_event_log "
+        " WHERE stream_id = ANY(%s) AND event_type = 'GamingDay.Closed'", (list(ids),),
+    ).fetchall()
+    return {ids[stream]: DayClose(gaming_day=ids[stream], at=at, by=staff or "?")
+            for stream, at, staff in rows}
+
+
 def shift_report(conn: Connection[Any], gaming_day: date, shift: str,
-                 table: str | None = None) -> ShiftReportView:
-    """The report of one shift of one gaming day (optionally one table)."""
+                 table: str | None = None, *,
+                 day_starts: timedelta = DAY_STARTS) -> ShiftReportView:
+    """The report of one shift of one gaming day (optionally one table); the gaming day starts
+    `day_starts` after midnight, Macau time."""
     with conn.cursor(row_factory=dict_row) as cursor:
-        rows = cursor.execute(
-            "SELECT * FROM report_shifts WHERE gaming_day = %s AND shift = %s "
-            "AND (%s::text IS NULL OR table_code = %s) ORDER BY table_code",
-            (gaming_day, shift, table, table),
-        ).fetchall()
-        if not rows:
+        tables = table_shifts(cursor, gaming_day, gaming_day, shift, table)
+        if not tables:
             which = f" at table {table}" if table else ""
             raise NotFound(f"no {shift} shift on {gaming_day}{which} is in the ledger.")
-        handle: dict[Any, list[dict[str, Any]]] = defaultdict(list)
-        for h in cursor.execute(
-            "SELECT * FROM report_handle WHERE shift_id = ANY(%s) ORDER BY spot",
-            ([r["shift_id"] for r in rows],),
-        ).fetchall():
-            handle[h["shift_id"]].append(h)
-        slips: dict[Any, list[SlipLine]] = defaultdict(list)
-        for s in cursor.execute(
-            "SELECT shift_id, slip AS number, kind, amount, voided FROM report_slips "
-            "WHERE shift_id = ANY(%s) ORDER BY slip", ([r["shift_id"] for r in rows],),
-        ).fetchall():
-            slips[s.pop("shift_id")].append(SlipLine(**s))
-        unassigned = [UnassignedRound(**row) for row in cursor.execute(
-            "SELECT table_code AS table, number, opened_at FROM report_rounds "
-            "WHERE shift_id IS NULL AND (opened_at AT TIME ZONE 'Asia/Macau')::date = %s "
-            "  AND (%s::text IS NULL OR table_code = %s) ORDER BY opened_at, table_code",
-            (gaming_day, table, table)).fetchall()]
-        tracked = cursor.execute("SELECT position FROM ledger_tracking WHERE projection = %s",
-                                 (ShiftReport.name,)).fetchone()
-    tables = [_table_shift(row, handle[row["shift_id"]], slips[row["shift_id"]]) for row in rows]
-    by = lambda key: [_rollup(name, (t for t in tables if getattr(t, key) == name))  # noqa: E731
-                      for name in sorted({getattr(t, key) for t in tables})]
+        unassigned = unassigned_rounds(cursor, gaming_day, gaming_day, table,
+                                       day_starts=day_starts)
+        tracked = position(cursor)
     return ShiftReportView(gaming_day=gaming_day, shift=shift, tables=tables,
-                           unassigned=unassigned,
-                           by_game=by("game"), by_pit=by("pit"), floor=_rollup("floor", tables),
-                           position=tracked["position"] if tracked else None)
+                           day_closed=closes(conn, [gaming_day]).get(gaming_day),
+                           unassigned=unassigned, by_game=by("game", tables),
+                           by_pit=by("pit", tables), floor=rollup("floor", tables),
+                           position=tracked)

@@ -24,7 +24,7 @@ from ledger.commands.registry import REGISTRY_COMMANDS
 from ledger.config import LedgerSettings
 from ledger.domain.base import Actor, Role
 from ledger.domain.registry import TerminalKind
-from ledger.domain.shift_schedule import MACAU
+from ledger.domain.shift_schedule import DEFAULT_SCHEDULE, MACAU, ShiftSchedule
 from ledger.identity.authority import NAMED_STAFF
 from ledger.identity.bootstrap import bootstrap_registry, is_bootstrapped
 from ledger.identity.envelope import SignedCommand
@@ -94,9 +94,10 @@ def open_ledger(settings: LedgerSettings | None = None) -> Iterator[Any]:
         yield rt
 
 
-GAMING_DAY = datetime.now(MACAU).date()
-"""Today in Macau. A shift is opened on its gaming day (or the evening before), so a test that
-opens a shift now opens today's: no test is tied to the day it was written."""
+GAMING_DAY = ShiftSchedule.parse(DEFAULT_SCHEDULE).locate(datetime.now(MACAU)).gaming_day
+"""The gaming day in force now (it starts at 06:00 Macau time, so at 00:30 it is still
+yesterday's). A shift is opened on its gaming day (or the evening before), so a test that opens
+a shift now opens the current one's: no test is tied to the day, or the hour, it was run."""
 
 ENROLMENT_COUNT = """
 SELECT count(*) FROM ledger_event_log

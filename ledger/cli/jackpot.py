@@ -12,7 +12,7 @@ from ledger.cli.common import JsonOption, console, print_json, runtime, send
 from ledger.commands import AdjustPool, CreatePool, LinkTable
 from ledger.domain.jackpot_pool import JackpotPool, pool_id
 from ledger.formatting import amount, heading, money
-from ledger.queries import floor_pools
+from projections.floor import floor_pools
 
 app = typer.Typer(help="Progressive jackpot pools.", no_args_is_help=True)
 Name = Annotated[str, typer.Argument(help="Pool name.")]
@@ -51,11 +51,17 @@ def adjust(name: Name, amount: Annotated[Decimal, typer.Argument(help="Added (ne
 
 
 @app.command()
-def show(name: Name) -> None:
+def show(name: Name, as_json: JsonOption = False) -> None:
     """The pool as its events say it stands."""
     with runtime() as rt:
         pool = cast(JackpotPool, rt.ledger.load(pool_id(name), f"jackpot pool {name}"))
     settings = pool.settings
+    if as_json:  # the keys of `jackpot list --json` where the two say the same
+        print_json({"pool_id": pool.id, "name": pool.name, "amount": pool.amount,
+                    "seed": settings.seed, "liability": pool.amount - settings.seed,
+                    "contributions": pool.contributions, "reserve": pool.reserve,
+                    "hits": pool.hits, "tables": list(pool.tables)})
+        return
     console.print(
         f"pool {pool.name}: {money(pool.amount)} (seed {money(settings.seed)}, liability "
         f"{money(pool.amount - settings.seed)}), contributions {money(pool.contributions)}, "

@@ -46,7 +46,7 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("verify-bundle", "ledger.cli.evidence:verify_bundle",
      "Check a bundle with no database: MATCH (exit 0), DISCREPANCY (1) or TAMPERED (2)."),
     # accounting
-    ("report", "ledger.cli.report:app", "Shift reports and reconciliation."),
+    ("report", "ledger.cli.report:app", "Shift, gaming-day and month-to-date reports."),
     # the ledger's upkeep
     ("verify", "ledger.cli.checks:verify",
      "Check the whole ledger: hash chains, versions, shoes, money, pools, projections."),

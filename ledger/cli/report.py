@@ -1,11 +1,12 @@
-"""`ledger report shift`: the shift's reconciliation, per table and rolled up."""
+"""`ledger report shift`, `day` and `month`: the shift's reconciliation, per table and rolled
+up; the gaming day's, shift by shift and table by table; the month to date, day by day."""
 
 from __future__ import annotations
 
 import sys
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import psycopg
 import typer
@@ -17,7 +18,7 @@ from projections.registry import select
 from projections.reports import ShiftReportView, shift_report
 from projections.runner import ProjectionRunner
 
-app = typer.Typer(help="Shift reports and reconciliation.", no_args_is_help=True)
+app = typer.Typer(help="Shift, gaming-day and month-to-date reports.", no_args_is_help=True)
 
 
 class Format(StrEnum):
@@ -47,16 +48,10 @@ def shift(
     with open_ledger() as rt:
         gaming_day, shift_name = shift_slot(rt.settings.shift_schedule, day, shift_name)
         if catch_up:
-            try:
-                with ProjectionRunner(rt.database, select(["shift_report"])) as runner:
-                    runner.catch_up()
-            except psycopg.errors.InsufficientPrivilege:  # a reader: report what is projected
-                err_console.print("[yellow]note:[/] this login may only read, so the report "
-                                  "is as far as the projection runner has brought it "
-                                  "(`ledger projections status` shows how far).",
-                                  highlight=False)
+            _catch_up(rt)
         with rt.database.connect() as conn:
-            view = shift_report(conn, gaming_day, shift_name, table.upper() if table else None)
+            view = shift_report(conn, gaming_day, shift_name, table.upper() if table else None,
+                                day_starts=rt.settings.shift_schedule.day_starts)
     if as_json:
         sys.stdout.write(to_json(view) + "\n")
     else:
@@ -66,6 +61,78 @@ def shift(
         path = output / f"shift-{gaming_day}-{shift_name}{'-' + table if table else ''}.{fmt}"
         path.write_text(_render(fmt, view, rt.settings.property_name), encoding="utf-8")
         (err_console if as_json else console).print(f"wrote {path}", highlight=False)
+
+
+DayOption = Annotated[str | None, typer.Option(
+    "--day", help="Gaming day, YYYY-MM-DD (default: the current one, Macau time).")]
+FormatsOption = Annotated[list[Format] | None, typer.Option(
+    "--format", help="Also write csv, json and/or html (repeat the option).")]
+OutputOption = Annotated[Path, typer.Option(help="Folder the files are written to.")]
+CatchUpOption = Annotated[bool, typer.Option(help="Bring the projections up to date first.")]
+
+
+@app.command()
+def day(day: DayOption = None, formats: FormatsOption = None,
+        output: OutputOption = Path("reports"), catch_up: CatchUpOption = True,
+        as_json: JsonOption = False) -> None:
+    """The gaming day: each shift, each table's day, game and pit subtotals, the floor; whether
+    the day is closed."""
+    from projections.period_reports import gaming_day_report
+
+    _period("day", day, formats, output, catch_up, as_json,
+            lambda conn, on, schedule: gaming_day_report(conn, on, schedule.names,
+                                                      day_starts=schedule.day_starts))
+
+
+@app.command()
+def month(through: Annotated[str | None, typer.Option(
+              "--through", help="Last gaming day, YYYY-MM-DD (default: the current one).")] = None,
+          formats: FormatsOption = None, output: OutputOption = Path("reports"),
+          catch_up: CatchUpOption = True, as_json: JsonOption = False) -> None:
+    """The month to date: drop, win and hold day by day, by game and by pit."""
+    from projections.period_reports import month_to_date
+
+    _period("month", through, formats, output, catch_up, as_json,
+            lambda conn, on, schedule: month_to_date(conn, on, day_starts=schedule.day_starts))
+
+
+def _period(kind: str, day: str | None, formats: list[Format] | None, output: Path,
+            catch_up: bool, as_json: bool, build: Any) -> None:
+    from ledger.cli.shift import shift_slot
+    from ledger.reports import period
+
+    with open_ledger() as rt:
+        on, _ = shift_slot(rt.settings.shift_schedule, day, None)
+        if catch_up:
+            _catch_up(rt)
+        with rt.database.connect() as conn:
+            view = build(conn, on, rt.settings.shift_schedule)
+    if as_json:
+        sys.stdout.write(period.to_json(view) + "\n")
+    else:
+        period.to_rich(view, console)
+    for fmt in formats or []:
+        output.mkdir(parents=True, exist_ok=True)
+        path = output / f"{kind}-{on}.{fmt}"
+        if fmt is Format.HTML:
+            from ledger.pages.period import to_html
+
+            text = to_html(view, rt.settings.property_name)
+        else:
+            text = period.to_csv(view) if fmt is Format.CSV else period.to_json(view)
+        path.write_text(text, encoding="utf-8")
+        (err_console if as_json else console).print(f"wrote {path}", highlight=False)
+
+
+def _catch_up(rt: Any) -> None:
+    try:
+        with ProjectionRunner(rt.database, select(["shift_report"])) as runner:
+            runner.catch_up()
+    except psycopg.errors.InsufficientPrivilege:  # a reader: report what is projected
+        err_console.print("[yellow]note:[/] this login may only read, so the report "
+                          "is as far as the projection runner has brought it "
+                          "(`ledger projections status` shows how far).",
+                          highlight=False)
 
 
 def _render(fmt: Format, view: ShiftReportView, property_name: str) -> str:

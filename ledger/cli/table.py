@@ -14,7 +14,7 @@ from ledger.cli.common import JsonOption, console, print_json, runtime, send
 from ledger.commands import CloseTable, OpenTable, SignInDealer, SignOutDealer
 from ledger.errors import InvalidInput
 from ledger.formatting import amount, heading
-from ledger.queries import floor_tables, table_view
+from projections.floor import floor_tables, table_view
 
 app = typer.Typer(help="Open and close tables; dealers in and out.", no_args_is_help=True)
 Code = Annotated[str, typer.Argument(help="Table code, e.g. BAC-01.")]

@@ -127,6 +127,12 @@ class ShiftSchedule:
     def names(self) -> tuple[str, ...]:
         return tuple(name for name, _ in self.starts)
 
+    @property
+    def day_starts(self) -> timedelta:
+        """How long after midnight (Macau time) a gaming day starts: its first shift's start."""
+        first = self.starts[0][1]
+        return timedelta(hours=first.hour, minutes=first.minute)
+
     def _offset(self, start: time) -> timedelta:
         """How long after the gaming day starts a shift starts."""
         first = self.starts[0][1]

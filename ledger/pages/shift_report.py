@@ -10,7 +10,7 @@ from typing import Any
 
 from ledger.formatting import amount
 from ledger.pages import render
-from ledger.reports.shift import unassigned_lines
+from ledger.reports.shift import day_state, unassigned_lines
 from projections.reports import Figures, Rollup, ShiftReportView, TableShift
 
 CHART_WIDTH, LABEL_WIDTH, MARGIN, BAR_HEIGHT, GAP, AXIS_HEIGHT = 760, 90, 40, 18, 6, 34
@@ -93,5 +93,6 @@ def to_html(view: ShiftReportView, property_name: str) -> str:
         "shift_report.html", title=f"Shift report: {view.shift} shift, gaming day "
         f"{view.gaming_day}", view=view, lines=lines(view), chart=chart(view),
         property_name=property_name, position=view.position, unassigned=unassigned_lines(view),
+        day_state=day_state(view.day_closed),
         slips=[(t.table, slip) for t in view.tables for slip in t.slips],
     )

@@ -12,7 +12,7 @@ from rich.console import Console
 from rich.table import Table as RichTable
 
 from ledger.formatting import amount, decimal_text, heading, money, when
-from projections.reports import Figures, ShiftReportView
+from projections.reports import DayClose, Figures, ShiftReportView
 
 COLUMNS = (
     "table", "game", "pit", "rounds_played", "rounds_voided", "handle", "payouts", "commission",
@@ -73,6 +73,7 @@ def to_rich(view: ShiftReportView, console: Console) -> None:
     grid.add_section()
     grid.add_row(*_row("[bold]FLOOR[/]", view.floor))
     console.print(grid)
+    console.print(day_state(view.day_closed), highlight=False)
     floor = view.floor
     console.print(
         f"jackpot (kept apart from table win): stakes {money(floor.jackpot_stakes)}, "
@@ -86,6 +87,13 @@ def to_rich(view: ShiftReportView, console: Console) -> None:
             console.print(f"[red]review {t.table}[/]: {flag}", highlight=False)
     for line in unassigned_lines(view):
         console.print(f"[red]review[/]: {line}", highlight=False)
+
+
+def day_state(closed: DayClose | None) -> str:
+    """Whether the gaming day is closed, in a sentence."""
+    if closed is None:
+        return "the gaming day is open: shifts, slips and rounds may still be recorded"
+    return f"the gaming day closed {when(closed.at)} (by {closed.by})"
 
 
 def unassigned_lines(view: ShiftReportView) -> list[str]:

@@ -16,6 +16,7 @@ def test_the_shift_report_prints_and_writes_csv_json_and_html(cli, settings, tmp
                  "--format", "json", "--format", "html", "--output", str(tmp_path))
     assert result.code == 0, result.err
     assert "BAC-R1" in result.out and "FLOOR" in result.out
+    assert "the gaming day is open" in result.out  # the report says whether the day is locked
     rows = list(csv.DictReader((tmp_path / f"shift-{GAMING_DAY}-day.csv").open()))
     floor = next(row for row in rows if row["level"] == "floor")
     assert (floor["ledger_win"], floor["accounting_win"], floor["variance"]) == (
@@ -62,3 +63,32 @@ def test_a_table_piped_to_a_file_is_printed_whole_not_cut_at_80_columns(cli, set
     assert "…" not in result.out, result.out
     heading = next(line for line in result.out.splitlines() if "round" in line and "status" in line)
     assert "house win" in heading and "commission" in heading, result.out
+
+
+def test_the_gaming_day_report_adds_up_the_day_and_says_it_is_still_open(cli, settings, tmp_path):
+    _shift_with(settings, record_fill=True)
+    result = cli("report", "day", "--day", str(GAMING_DAY), "--format", "csv", "--format",
+                 "html", "--output", str(tmp_path))
+    assert result.code == 0, result.err
+    assert "day shift" in result.out and "BAC-R1" in result.out and "FLOOR" in result.out
+    assert "the gaming day is open" in result.out
+    rows = list(csv.DictReader((tmp_path / f"day-{GAMING_DAY}.csv").open()))
+    assert [(row["level"], row["name"]) for row in rows] == [
+        ("shift", "day"), ("table", "BAC-R1"), ("game", "baccarat"), ("pit", "MAIN"),
+        ("floor", "floor")]
+    floor = rows[-1]
+    assert (floor["drop"], floor["accounting_win"], floor["hold_pct"]) == ("4000.00", "50.00", "1.25")
+    page = (tmp_path / f"day-{GAMING_DAY}.html").read_text()
+    assert "Gaming day" in page and "Shift manager: name, signature, date" in page
+
+
+def test_the_month_to_date_prints_day_by_day_and_as_json_with_exact_amounts(cli, settings):
+    _shift_with(settings, record_fill=True)
+    result = cli("report", "month", "--through", str(GAMING_DAY), "--json")
+    assert result.code == 0, result.err
+    data = json.loads(result.out)
+    assert [line["name"] for line in data["by_day"]] == [str(GAMING_DAY)]
+    assert (data["floor"]["drop"], data["floor"]["hold_pct"]) == ("4000.00", "1.25")
+    assert data["state"] == "0 of 1 gaming days closed"
+    shown = cli("report", "month", "--through", str(GAMING_DAY))
+    assert shown.code == 0 and str(GAMING_DAY) in shown.out and "pit MAIN" in shown.out

@@ -26,6 +26,7 @@ def test_the_shift_report_prints_with_header_totals_and_signature_lines(cli, set
     assert "Shift report" in flat and "Casino Lisboa Test" in flat
     assert re.search(r"generated \d{4}-\d\d-\d\d \d\d:\d\d:\d\d Macau time", flat), flat[:600]
     assert "round-ledger" in flat and "ledger position" in flat
+    assert "state the gaming day is open" in flat
     # the pit's subtotal and the floor's total carry the same handle as the summary
     assert "Handle MOP 5,000.00" in flat
     assert "pit MAIN 2 5,000.00" in flat and "floor 2 5,000.00" in flat
@@ -47,3 +48,22 @@ def test_the_replay_prints_with_its_verdict_and_the_evidence_in_an_appendix(cli,
     assert "Replay of BAC-01 round 1" in flat and "D-2291" in flat
     assert "MATCH" in flat and "Macau time" in flat
     assert flat.index("Appendix: hash-chain evidence") > flat.index("Timeline")
+
+
+@needs_chromium
+def test_the_gaming_day_report_prints_with_its_state_totals_and_signature_lines(cli, settings,
+                                                                              tmp_path):
+    with open_ledger(settings) as rt:
+        rounds.baccarat_round(rt.ledger)
+    done = cli("report", "day", "--day", GAMING_DAY.isoformat(), "--format", "html",
+               "--output", str(tmp_path), extra_env={"LEDGER_PROPERTY_NAME": "Casino Lisboa Test"})
+    assert done.code == 0, done.err
+    [page] = tmp_path.glob("day-*.html")
+    flat = " ".join(printed_text(tmp_path, page).split())
+    assert f"Gaming day {GAMING_DAY}" in flat and "Casino Lisboa Test" in flat
+    assert "the gaming day is open" in flat
+    assert re.search(r"generated \d{4}-\d\d-\d\d \d\d:\d\d:\d\d Macau time", flat), flat[:600]
+    assert "Drop, win and hold (MOP)" in flat and "FLOOR" in flat
+    assert "1 shift(s) not counted yet" in flat  # the shift is open: said, not left blank
+    for signer in ("Shift manager", "Count team", "Accounting"):
+        assert f"{signer}: name, signature, date" in flat

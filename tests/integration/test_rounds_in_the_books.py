@@ -3,9 +3,11 @@ time, and the opener's count is checked against the last closer's (issue 15, ite
 
 from __future__ import annotations
 
+from datetime import date, timedelta
 from decimal import Decimal
 
 import pytest
+from psycopg.rows import dict_row
 
 from ledger.commands import (
     BurnCards, CutShoe, CloseShift, EnterDrop, OpenRound, OpenShift, ShuffleShoe, SignInDealer, VoidRound,
@@ -16,7 +18,7 @@ from ledger.audit.verify import verify_ledger
 from ledger.domain.table import Table
 from ledger.errors import WrongState
 from ledger.reports.shift import unassigned_lines
-from projections.reports import shift_report
+from projections.reports import shift_report, unassigned_rounds
 from projections.runner import ProjectionRunner
 from projections.shift_report import ShiftReport
 from tests.integration.helpers import DEALER, PIT_BOSS, open_table
@@ -160,3 +162,30 @@ def _position_of_round(superuser: object, number: int) -> int:
     return superuser.execute(
         "SELECT notification_id FROM ledger_events WHERE topic LIKE '%%:Round.Opened' "
         "AND convert_from(state, 'UTF8')::jsonb->>'number' = %s", (str(number),)).fetchone()[0]
+
+
+def test_a_round_outside_every_shift_at_three_in_the_morning_belongs_to_the_gaming_day_before(
+        ledger, database, superuser, monkeypatch):
+    """The gaming day starts with its first shift (06:00 Macau time by default), not at
+    midnight: a round played at 03:00 on the 23rd is listed in the report of the 22nd."""
+    with monkeypatch.context() as before_the_rule:
+        before_the_rule.setattr(Table, "check_in_shift", lambda self: None)
+        ledger.execute(open_round())
+    with ProjectionRunner(database, [ShiftReport]) as runner:
+        runner.catch_up()
+    day = date(2026, 11, 22)
+    listed = {}
+    with database.connect() as conn:
+        for moment in ("2026-11-23 03:00", "2026-11-23 05:59", "2026-11-23 06:00"):
+            conn.execute("UPDATE report_rounds SET opened_at = %s::timestamp AT TIME ZONE "
+                         "'Asia/Macau' WHERE shift_id IS NULL", (moment,))
+            with conn.cursor(row_factory=dict_row) as cursor:
+                listed[moment] = [
+                    [r.number for r in unassigned_rounds(cursor, on, on)]
+                    for on in (day, day + timedelta(days=1))]
+            late = unassigned_rounds(conn.cursor(row_factory=dict_row), day, day,
+                                     day_starts=timedelta(hours=2))
+            listed[moment].append([r.number for r in late])
+    assert listed == {"2026-11-23 03:00": [[1], [], []],
+                      "2026-11-23 05:59": [[1], [], []],
+                      "2026-11-23 06:00": [[], [1], []]}

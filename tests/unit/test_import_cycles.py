@@ -76,3 +76,28 @@ def test_pages_sit_above_the_audit_reports_and_projections_only_entry_points_ren
     below = {name for name in importers if not name.startswith(("ledger.pages", "ledger.cli."))
              and name != "ledger.demo"}
     assert below == set()
+
+
+ABOVE_THE_PROJECTIONS = ("ledger.cli", "ledger.demo", "ledger.bootstrap", "ledger.pages",
+                         "ledger.reports", "ledger.audit")
+"""What reads the projections: the entry points, the composition root, the rendering and the
+audit (which checks them). Everything else of `ledger` is the core the projections read."""
+
+
+def _above(name: str) -> bool:
+    return any(name == top or name.startswith(top + ".") for top in ABOVE_THE_PROJECTIONS)
+
+
+def test_the_core_sits_below_the_projections_and_the_rendering_above_them():
+    """Issue 15: `ledger/queries.py`, `ledger/reports/shift.py` and the verifier imported
+    `projections`, which imports `ledger`. The arrows now go one way: the core (domain, games,
+    commands, the application, infrastructure) imports no projection; the projections import
+    nothing that renders, audits or runs them."""
+    edges = graph()
+    core_up = {name: sorted(dep for dep in deps if dep.split(".")[0] == "projections")
+               for name, deps in edges.items()
+               if name.split(".")[0] == "ledger" and not _above(name)}
+    assert {name: deps for name, deps in core_up.items() if deps} == {}
+    projections_up = {name: sorted(dep for dep in deps if _above(dep))
+                      for name, deps in edges.items() if name.split(".")[0] == "projections"}
+    assert {name: deps for name, deps in projections_up.items() if deps} == {}

@@ -1,4 +1,5 @@
-"""Read models for the CLI: a table straight from its events; the floor from the projections."""
+"""The floor as the CLI reads it: a table straight from its events; the tables and pools from
+the projections, brought up to date first."""
 
 from __future__ import annotations
 

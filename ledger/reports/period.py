@@ -1,0 +1,120 @@
+"""The gaming-day report and the month-to-date summary in the terminal, as CSV and as JSON."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Iterable
+from typing import Any
+
+from rich import box
+from rich.console import Console
+from rich.table import Table as RichTable
+
+from ledger.formatting import amount, decimal_text, heading
+from ledger.reports.shift import day_state
+from projections.period_reports import GamingDayView, MonthToDateView
+from projections.reports import Rollup
+
+COLUMNS = ("name", "tables", "rounds_played", "rounds_voided", "handle", "ledger_win", "drop",
+           "accounting_win", "variance", "hold_pct", "uncounted", "fills", "credits",
+           "jackpot_contributions", "jackpot_prizes", "irregularities", "flagged")
+
+
+def sections(view: GamingDayView | MonthToDateView) -> list[tuple[str, list[Rollup]]]:
+    """The report's roll-ups, section by section (the floor's total last)."""
+    if isinstance(view, GamingDayView):
+        first = [("shift", view.by_shift), ("table", view.by_table)]
+    else:
+        first = [("day", view.by_day)]
+    return [*first, ("game", view.by_game), ("pit", view.by_pit), ("floor", [view.floor])]
+
+
+def title(view: GamingDayView | MonthToDateView) -> str:
+    if isinstance(view, GamingDayView):
+        return f"gaming day {view.gaming_day}"
+    return f"month to date, {view.first_day} to {view.last_day}"
+
+
+def state(view: GamingDayView | MonthToDateView) -> str:
+    """Whether the day is closed (or how many of the month's days are), in a sentence."""
+    if isinstance(view, GamingDayView):
+        return day_state(view.closed)
+    return f"{len(view.closed_days)} of {len(view.by_day)} gaming days closed"
+
+
+def label(level: str, name: str) -> str:
+    """A roll-up's name on its line: "day shift", "pit MAIN", "game baccarat", "FLOOR"."""
+    return {"shift": f"{name} shift", "pit": f"pit {name}", "game": f"game {name}",
+            "floor": "FLOOR"}.get(level, name)
+
+
+def counted(line: Rollup) -> str:
+    """What the accounting figures hold: "" when every shift is counted."""
+    if not line.uncounted:
+        return ""
+    return (f"{line.uncounted} shift(s) not counted yet: accounting win, drop and hold are of "
+            "the counted shifts")
+
+
+def _exact(line: Rollup) -> dict[str, Any]:
+    data = line.model_dump(mode="json")
+    data.update(variance=decimal_text(line.variance), hold_pct=decimal_text(line.hold_pct))
+    return data
+
+
+def to_json(view: GamingDayView | MonthToDateView) -> str:
+    data = view.model_dump(mode="json")
+    for key, lines in sections(view):
+        name = "floor" if key == "floor" else f"by_{key}"
+        data[name] = _exact(lines[0]) if key == "floor" else [_exact(line) for line in lines]
+    data["state"] = state(view)
+    return json.dumps(data, indent=2)
+
+
+def to_csv(view: GamingDayView | MonthToDateView) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["level", *COLUMNS])
+    for level, lines in sections(view):
+        for line in lines:
+            writer.writerow([level, *(_cell(line, column) for column in COLUMNS)])
+    return out.getvalue()
+
+
+def _cell(line: Rollup, column: str) -> Any:
+    value = getattr(line, column)
+    return "" if value is None else value
+
+
+def to_rich(view: GamingDayView | MonthToDateView, console: Console) -> None:
+    grid = RichTable(title=title(view), box=box.SIMPLE_HEAD, pad_edge=False)
+    money_columns = [heading(name) for name in ("handle", "ledger win", "drop", "acct. win")]
+    for column in ("", "rounds", *money_columns, "hold%", "flagged"):
+        grid.add_column(column, justify="left" if column == "" else "right", no_wrap=True,
+                        min_width=10 if column in money_columns else None)
+    for level, lines in sections(view):
+        for line in lines:
+            grid.add_row(*_row(label(level, line.name), line))
+        grid.add_section()
+    console.print(grid)
+    console.print(state(view), highlight=False)
+    for line in _notes(view):
+        console.print(f"[yellow]note[/]: {line}", highlight=False)
+
+
+def _notes(view: GamingDayView | MonthToDateView) -> Iterable[str]:
+    if view.floor.uncounted:
+        yield counted(view.floor)
+    unassigned = len(view.unassigned) if isinstance(view, GamingDayView) else view.unassigned
+    if unassigned:
+        yield (f"{unassigned} round(s) played outside every shift are in no figure here "
+               "(the shift report lists them)")
+
+
+def _row(name: str, line: Rollup) -> list[str]:
+    rounds = f"{line.rounds_played}" + (f" +{line.rounds_voided}v" if line.rounds_voided else "")
+    hold = "-" if line.hold_pct is None or not line.drop else f"{line.hold_pct}"
+    return [name, rounds, amount(line.handle), amount(line.ledger_win), amount(line.drop),
+            amount(line.accounting_win), hold, str(line.flagged or "")]
