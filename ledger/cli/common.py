@@ -20,12 +20,8 @@ from ledger.commands import Command
 from ledger.identity.credentials import acting
 from ledger.identity.envelope import SignedCommand, sign
 from ledger.identity.keys import Credential
-from ledger.cli.console import console, err_console, print_json  # noqa: F401 - shared
+from ledger.cli.console import JsonOption, console, err_console, print_json  # noqa: F401 - shared
 from ledger.render import safe
-
-
-JsonOption = Annotated[bool, typer.Option(
-    "--json", help="Print as JSON: amounts as exact decimal strings, times with their offset.")]
 
 CosignerOption = Annotated[
     list[Path] | None,

@@ -1,11 +1,14 @@
-"""The CLI's two consoles, standard output and standard error: Rich only, so that printing a
-line (`ledger --help`, an error) imports nothing of the ledger."""
+"""The CLI's two consoles, standard output and standard error, and a read command's `--json`:
+Rich and Typer only, so that printing a line (`ledger --help`, an error) imports nothing of the
+ledger."""
 
 from __future__ import annotations
 
 import os
 import sys
+from typing import Annotated
 
+import typer
 from rich.console import Console
 
 
@@ -21,6 +24,11 @@ def _console(stderr: bool = False) -> Console:
 PIPED_WIDTH = 400
 console = _console()
 err_console = _console(stderr=True)
+
+
+JsonOption = Annotated[bool, typer.Option(
+    "--json", help="Print as JSON: amounts as exact decimal strings, times with their offset.")]
+"""A read command's `--json`, printed with `print_json`."""
 
 
 def print_json(value: object) -> None:

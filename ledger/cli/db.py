@@ -6,19 +6,21 @@ import typer
 from psycopg import sql
 from rich.table import Table as RichTable
 
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 from ledger.bootstrap import init_database, is_initialised, open_ledger, resolve_database
-from ledger.cli.common import console, err_console
+from ledger.cli.common import JsonOption, console, err_console, print_json
 from ledger.config import LedgerSettings
 from ledger.errors import InvalidInput
 from ledger.identity.bootstrap import bootstrap_registry, is_bootstrapped, registry_summary
 from ledger.identity.credentials import configured
 from ledger.identity.keys import Credential
 from ledger.infrastructure.roles import GroupRoles
-from ledger.infrastructure.database import EVENTS_TABLE
-from ledger.audit.open_rounds import open_rounds
+from ledger.infrastructure.database import EVENTS_TABLE, Database
+from ledger.audit.open_rounds import OpenRound, open_rounds
+from ledger.formatting import iso
 from ledger.render import safe
 from projections.tracking import positions, stalled
 
@@ -66,15 +68,40 @@ def init(
 
 
 @app.command()
-def status() -> None:
+def status(as_json: JsonOption = False) -> None:
     """Where the database is, how many events it holds, and each projection's position."""
-    database = resolve_database(LedgerSettings())
+    state = _status(resolve_database(LedgerSettings()))
+    if as_json:
+        print_json(state)
+        return
     grid = RichTable(show_header=False, box=None)
-    grid.add_row("database", database.describe())
-    if not is_initialised(database):
+    grid.add_row("database", state["database"])
+    if not state["initialised"]:
         grid.add_row("state", "[yellow]not initialised: run `ledger db init`[/]")
         console.print(grid)
         return
+    grid.add_row("events", f"{state['events']:,}")
+    grid.add_row("last position", str(state["last_position"]))
+    for p in state["projections"]:
+        stopped = p["stopped"]
+        grid.add_row(f"projection {p['name']}", f"{p['position']} (lag {p['lag']})"
+                     + (f"\n[red]stopped[/]: {safe(stopped)}" if stopped is not None else ""))
+    if not state["projections"]:
+        grid.add_row("projections", "none has run yet")
+    grid.add_row("open rounds", str(len(state["open_rounds"])) if state["open_rounds"] else "none")
+    for round_ in state["open_rounds"]:
+        line = safe(round_["description"])
+        grid.add_row("", f"[yellow]{line}[/]" if round_["stale"] else line)
+    console.print(grid)
+
+
+def _status(database: Database) -> dict[str, Any]:
+    """What `db status` prints, as plain values: its terminal grid and its `--json`."""
+    state: dict[str, Any] = {"database": database.describe(), "initialised": False,
+                             "events": None, "last_position": None, "projections": [],
+                             "open_rounds": []}
+    if not is_initialised(database):
+        return state
     with database.connect() as conn:
         count, last = conn.execute(
             sql.SQL("SELECT count(*), max(notification_id) FROM {}").format(
@@ -84,15 +111,15 @@ def status() -> None:
         tracked = positions(conn)
         stopped = stalled(conn)
         rounds = open_rounds(conn)
-    grid.add_row("events", f"{count:,}")
-    grid.add_row("last position", str(last or 0))
-    for name, position in tracked.items():
-        grid.add_row(f"projection {name}", f"{position} (lag {(last or 0) - position})"
-                     + (f"\n[red]stopped[/]: {safe(stopped[name])}" if name in stopped else ""))
-    if not tracked:
-        grid.add_row("projections", "none has run yet")
-    grid.add_row("open rounds", str(len(rounds)) if rounds else "none")
-    for round_ in rounds:
-        line = safe(round_.describe())
-        grid.add_row("", f"[yellow]{line}[/]" if round_.is_stale() else line)
-    console.print(grid)
+    last = last or 0
+    now = datetime.now(UTC)
+    return {**state, "initialised": True, "events": count, "last_position": last,
+            "projections": [{"name": name, "position": position, "lag": last - position,
+                             "stopped": stopped.get(name)} for name, position in tracked.items()],
+            "open_rounds": [_open_round(round_, now) for round_ in rounds]}
+
+
+def _open_round(round_: OpenRound, now: datetime) -> dict[str, Any]:
+    return {"round_id": round_.round_id, "table": round_.table, "number": round_.number,
+            "opened_at": iso(round_.opened_at), "last_event_at": iso(round_.last_event_at),
+            "stale": round_.is_stale(now), "description": round_.describe(now)}

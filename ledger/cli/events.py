@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 import json
+from datetime import datetime
 from typing import Annotated, Any
 from uuid import UUID
 
 import typer
 
-from ledger.cli.common import console
+from ledger.cli.common import JsonOption, console, print_json
 from ledger.bootstrap import open_ledger
 from ledger.domain.table import check_table_code, table_id
 from ledger.errors import NotFound
 from ledger.render import printable, safe
-from ledger.formatting import when
+from ledger.formatting import iso, when
 
 app = typer.Typer(help="Read the stored events.", no_args_is_help=True)
 
@@ -21,36 +22,56 @@ ENVELOPE = {"originator_id", "originator_version", "timestamp", "originator_topi
 COLUMNS = "position, stream_id, version, event_type, recorded_at, body"
 
 
-def _render(rows: list[tuple[Any, ...]], title: str) -> None:
+def _entry(row: tuple[Any, ...]) -> dict[str, Any]:
+    """One stored event as `events tail|show` print it: where it stands, when it was recorded
+    (Macau time), who recorded it, and its body as stored (the envelope and `by` apart)."""
+    position, stream_id, version, event_type, recorded_at, body = row
+    by = body.get("by") or {}
+    return {
+        "position": position, "stream_id": stream_id, "version": version,
+        "event_type": event_type, "recorded_at": iso(recorded_at),
+        "by": {"role": by["actor"]["role"], "staff_id": by["actor"]["staff_id"],
+               "terminal": by["terminal"]} if by else None,
+        "body": {k: v for k, v in body.items() if k not in ENVELOPE and k != "by"},
+    }
+
+
+def _print(rows: list[tuple[Any, ...]], title: str, as_json: bool) -> None:
+    entries = [_entry(row) for row in rows]
+    if as_json:
+        print_json(entries)
+    else:
+        _render(entries, title)
+
+
+def _render(entries: list[dict[str, Any]], title: str) -> None:
     """One header line per event (position, time, type, stream, who), then its body."""
     console.rule(title)
-    for position, stream_id, version, event_type, recorded_at, body in rows:
-        by = body.get("by") or {}
-        who = (
-            f" by {safe(by['actor']['role'])} {safe(by['actor']['staff_id'])} at "
-            f"{safe(by['terminal'])}"
-            if by else ""
-        )
+    for e in entries:
+        by = e["by"]
+        who = (f" by {safe(by['role'])} {safe(by['staff_id'])} at {safe(by['terminal'])}"
+               if by else "")
         console.print(
-            f"[bold]#{position}[/] {when(recorded_at)} [cyan]{safe(event_type)}[/] "
-            f"stream {stream_id} v{version}[dim]{who}[/]",
+            f"[bold]#{e['position']}[/] {when(datetime.fromisoformat(e['recorded_at']))} "
+            f"[cyan]{safe(e['event_type'])}[/] stream {e['stream_id']} v{e['version']}"
+            f"[dim]{who}[/]",
             highlight=False, soft_wrap=True,
         )
-        shown = {k: v for k, v in body.items() if k not in ENVELOPE and k != "by"}
         console.print(
-            "    " + printable(json.dumps(shown, ensure_ascii=False, separators=(", ", ": "))),
+            "    " + printable(json.dumps(e["body"], ensure_ascii=False, separators=(", ", ": "))),
             highlight=False, soft_wrap=True, markup=False,
         )
 
 
 @app.command()
-def tail(count: Annotated[int, typer.Option("-n", "--count", min=1, help="How many.")] = 20) -> None:
+def tail(count: Annotated[int, typer.Option("-n", "--count", min=1, help="How many.")] = 20,
+         as_json: JsonOption = False) -> None:
     """The last events recorded, oldest first."""
     with open_ledger() as rt, rt.database.connect() as conn:
         rows = conn.execute(
             f"SELECT {COLUMNS} FROM ledger_event_log ORDER BY position DESC LIMIT %s", (count,)
         ).fetchall()
-    _render(list(reversed(rows)), f"last {len(rows)} events")
+    _print(list(reversed(rows)), f"last {len(rows)} events", as_json)
 
 
 def stream_id_for(reference: str) -> UUID:
@@ -62,7 +83,8 @@ def stream_id_for(reference: str) -> UUID:
 
 
 @app.command()
-def show(stream: Annotated[str, typer.Argument(help="Stream id, or a table code.")]) -> None:
+def show(stream: Annotated[str, typer.Argument(help="Stream id, or a table code.")],
+         as_json: JsonOption = False) -> None:
     """Every event of one stream, in order."""
     stream_id = stream_id_for(stream)
     with open_ledger() as rt, rt.database.connect() as conn:
@@ -72,4 +94,4 @@ def show(stream: Annotated[str, typer.Argument(help="Stream id, or a table code.
         ).fetchall()
     if not rows:
         raise NotFound(f"no stream {stream} in the ledger.")
-    _render(rows, f"stream {stream_id}")
+    _print(rows, f"stream {stream_id}", as_json)

@@ -9,24 +9,26 @@ event; `list` and `show` read the registry back, with each change's who and when
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from pydantic import TypeAdapter, ValidationError
 from rich.table import Table as RichTable
 
-from ledger.cli.common import console, runtime, send
+from ledger.cli.common import JsonOption, console, print_json, runtime, send
 from ledger.commands.registry import (
     ChangeStaffRoles, EnrolStaff, Identifier, RegisterTerminal, ReinstateStaff, ReplaceStaffKey,
     RevokeTerminal, SuspendStaff,
 )
 from ledger.domain.base import Role
-from ledger.domain.registry import TerminalKind, role_list, staff_stream_id, terminal_stream_id
+from ledger.domain.registry import (
+    StaffMember, TerminalDevice, TerminalKind, role_list, staff_stream_id, terminal_stream_id,
+)
 from ledger.errors import InvalidInput, NotFound
 from ledger.identity.keys import Credential, Kind, fingerprint
 from ledger.identity.registry_log import registered_ids
 from ledger.render import safe
-from ledger.formatting import when
+from ledger.formatting import iso, when
 
 keys = typer.Typer(help="Make a key pair; show a key's public half.", no_args_is_help=True)
 staff = typer.Typer(help="Enrol, suspend, reinstate staff; change roles and keys.",
@@ -55,9 +57,14 @@ def key_new(
 
 
 @keys.command("show")
-def key_show(path: Annotated[Path, typer.Argument(help="A key file.")]) -> None:
+def key_show(path: Annotated[Path, typer.Argument(help="A key file.")],
+             as_json: JsonOption = False) -> None:
     """Whose key a file holds, its public key and fingerprint (never the private key)."""
     credential = Credential.load(path, _peek_kind(path))
+    if as_json:
+        print_json({"kind": credential.kind, "id": credential.id,
+                    "public_key": credential.public_key, "fingerprint": credential.fingerprint})
+        return
     console.print(f"{credential.kind} {credential.id}\npublic key  {credential.public_key}\n"
                   f"fingerprint {credential.fingerprint}", highlight=False)
 
@@ -94,10 +101,13 @@ def rekey(id: Id, public_key: PublicKey) -> None:
 
 
 @staff.command("list")
-def staff_list() -> None:
+def staff_list(as_json: JsonOption = False) -> None:
     """Everyone enrolled: roles, standing and key fingerprint."""
     with runtime() as rt:
         members = [rt.ledger.staff(i) for i in registered_ids(rt.database, "staff")]
+    if as_json:
+        print_json([_staff_record(m) for m in filter(None, members)])
+        return
     grid = RichTable("staff", "name", "roles", "standing", "key")
     for m in filter(None, members):
         grid.add_row(safe(m.staff_id), safe(m.name), role_list(m.roles), _standing(m.suspended, "suspended"),
@@ -106,9 +116,9 @@ def staff_list() -> None:
 
 
 @staff.command("show")
-def staff_show(id: Id) -> None:
+def staff_show(id: Id, as_json: JsonOption = False) -> None:
     """One member of staff and every change to their record: what, by whom, when."""
-    _history("staff", id)
+    _history("staff", id, as_json)
 
 
 @terminals.command("register")
@@ -128,10 +138,13 @@ def revoke(id: Id, reason: Reason) -> None:
 
 
 @terminals.command("list")
-def terminal_list() -> None:
+def terminal_list(as_json: JsonOption = False) -> None:
     """Every registered device: kind, location, standing and key fingerprint."""
     with runtime() as rt:
         devices = [rt.ledger.terminal(i) for i in registered_ids(rt.database, "terminal")]
+    if as_json:
+        print_json([_terminal_record(d) for d in filter(None, devices)])
+        return
     grid = RichTable("terminal", "kind", "location", "standing", "key")
     for d in filter(None, devices):
         grid.add_row(safe(d.terminal_id), d.kind.value, safe(d.location), _standing(d.revoked, "revoked"),
@@ -140,18 +153,46 @@ def terminal_list() -> None:
 
 
 @terminals.command("show")
-def terminal_show(id: Id) -> None:
+def terminal_show(id: Id, as_json: JsonOption = False) -> None:
     """One device and every change to its record."""
-    _history("terminal", id)
+    _history("terminal", id, as_json)
 
 
-def _history(kind: Kind, id: str) -> None:
+def _staff_record(member: StaffMember) -> dict[str, Any]:
+    """A member of staff as `staff list --json` and `staff show --json` give them; `suspended`
+    is the reason while suspended, None while active."""
+    return {"staff_id": member.staff_id, "name": member.name,
+            "roles": [role.value for role in member.roles], "suspended": member.suspended,
+            "public_key": member.public_key, "fingerprint": fingerprint(member.public_key)}
+
+
+def _terminal_record(device: TerminalDevice) -> dict[str, Any]:
+    """A device as `terminal list --json` and `terminal show --json` give it; `revoked` is the
+    reason once revoked, None while active."""
+    return {"terminal_id": device.terminal_id, "kind": device.kind.value,
+            "location": device.location, "revoked": device.revoked,
+            "public_key": device.public_key, "fingerprint": fingerprint(device.public_key)}
+
+
+def _change(event: Any) -> dict[str, Any]:
+    """One change to a registry record: what, when (Macau time), by whom, from where."""
+    by = event.by
+    return {"version": event.originator_version, "event": type(event).__name__,
+            "at": iso(by.at), "role": by.actor.role.value, "staff_id": by.actor.staff_id,
+            "terminal": by.terminal, "vouched": by.vouched}
+
+
+def _history(kind: Kind, id: str, as_json: bool) -> None:
     with runtime() as rt:
         found = rt.ledger.staff(id) if kind == "staff" else rt.ledger.terminal(id)
         if found is None:
             raise NotFound(f"no {kind} {id} in the registry: `ledger {kind} list` shows who is.")
         stream = staff_stream_id(id) if kind == "staff" else terminal_stream_id(id)
         events = list(rt.ledger.stream_events(stream))
+    if as_json:
+        record = _staff_record(found) if kind == "staff" else _terminal_record(found)
+        print_json({**record, "history": [_change(event) for event in events]})
+        return
     what = (f"{safe(found.name)}, {role_list(found.roles)}" if kind == "staff"
             else f"{found.kind.value} at {safe(found.location)}")
     standing = found.suspended if kind == "staff" else found.revoked

@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.table import Table as RichTable
 
 from ledger.audit.seal import Witness
-from ledger.audit.sealer import Sealer, seal_status
+from ledger.audit.sealer import SealStatus, Sealer, seal_status
 from ledger.bootstrap import open_ledger, sealer_for
-from ledger.cli.common import console, stop_on_signals
-from ledger.formatting import TIME_LABEL, clock
+from ledger.cli.common import JsonOption, console, print_json, stop_on_signals
+from ledger.formatting import TIME_LABEL, clock, iso
 
 app = typer.Typer(help="Seal the global order: signed checkpoints, and their witness.",
                   no_args_is_help=True)
@@ -45,11 +45,14 @@ def run(
 
 
 @app.command()
-def status() -> None:
+def status(as_json: JsonOption = False) -> None:
     """How many events are sealed, the last checkpoints, and the witness directory."""
     with open_ledger() as rt, rt.database.connect() as conn:
         state = seal_status(conn)
         witness = Witness(rt.settings.witness_root / state.ledger_id)
+    if as_json:
+        print_json(_view(state, witness))
+        return
     console.print(f"ledger {state.ledger_id}: {state.sealed:,} events sealed, "
                   f"{state.checkpointed:,} under a signed checkpoint, "
                   f"{state.recorded - state.checkpointed:,} not yet; witness: {witness.directory}",
@@ -62,3 +65,15 @@ def status() -> None:
                           clock(checkpoint.when),
                           checkpoint.key)
         console.print(table)
+
+
+def _view(state: SealStatus, witness: Witness) -> dict[str, Any]:
+    """`seal status --json`: the counts, the witness directory, the last checkpoints with their
+    whole root (hex) and the moment each was sealed, in Macau time."""
+    return {
+        "ledger_id": state.ledger_id, "recorded": state.recorded, "sealed": state.sealed,
+        "checkpointed": state.checkpointed, "not_checkpointed": state.recorded - state.checkpointed,
+        "witness": str(witness.directory),
+        "checkpoints": [{"size": c.size, "position": c.position, "root": c.root.hex(),
+                         "sealed_at": iso(c.when), "key": c.key} for c in state.checkpoints],
+    }

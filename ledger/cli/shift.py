@@ -7,18 +7,20 @@ the gaming day and shift in force now by `LEDGER_SHIFT_SCHEDULE`.
 from __future__ import annotations
 
 from datetime import date
+from decimal import Decimal
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 from rich.table import Table as RichTable
 
-from ledger.cli.common import CosignerOption, console, runtime, signed
+from ledger.cli.common import CosignerOption, JsonOption, console, print_json, runtime, signed
 from ledger.commands import (
     AdjustDrop, CloseGamingDay, CloseShift, EnterDrop, OpenShift, RecordCredit, RecordFill,
     VoidSlip, utc_now,
 )
 from ledger.commands.shift import ShiftCommand
+from ledger.domain.base import Actor
 from ledger.domain.shift import Shift, describe_shift, parse_chips, plain
 from ledger.domain.shift_schedule import ShiftSchedule, parse_gaming_day
 from ledger.domain.table import check_table_code
@@ -184,12 +186,40 @@ def close_day(
 
 
 @app.command()
-def show(table: Code, day: DayOption = None, shift: ShiftOption = None) -> None:
+def show(table: Code, day: DayOption = None, shift: ShiftOption = None,
+         as_json: JsonOption = False) -> None:
     """A shift as its events say it stands: inventories, slips, drop and accounting win."""
     with runtime() as rt:
         gaming_day, name = shift_slot(rt.settings.shift_schedule, day, shift)
         loaded = load_shift(rt.ledger, table, gaming_day, name)
+    if as_json:
+        print_json(_view(loaded))
+        return
     _render(loaded)
+
+
+def _view(shift: Shift) -> dict[str, Any]:
+    """`shift show --json`: what `_render` prints, chips as {face: count} (`"1000": 50`)."""
+    def chips(counted: dict[Decimal, int] | None) -> dict[str, int] | None:
+        return None if counted is None else {plain(d): n for d, n in sorted(counted.items())}
+
+    def signed_by(pair: tuple[str, Actor] | None) -> dict[str, Any] | None:
+        return None if pair is None else {"dealer": pair[0], "supervisor": pair[1]}
+
+    return {
+        "table": shift.code, "gaming_day": shift.gaming_day, "shift": shift.shift,
+        "label": shift.label, "is_closed": shift.is_closed,
+        "opened_by": signed_by(shift.opened_by), "closed_by": signed_by(shift.closed_by),
+        "opening_chips": chips(shift.opening_chips), "closing_chips": chips(shift.closing_chips),
+        "slips": [{"number": s.number, "kind": s.kind.value, "amount": s.amount,
+                   "chips": chips(s.chips), "runner": s.runner_id, "supervisor": s.supervisor,
+                   "voided": s.voided}
+                  for s in sorted(shift.slips.values(), key=lambda s: s.number)],
+        "drop": None if shift.drop is None else {
+            "cash": shift.drop.cash, "markers": shift.drop.markers,
+            "counted_by": list(shift.drop.counted_by)},
+        "figures": shift.figures(),
+    }
 
 
 def _render(shift: Shift) -> None:

@@ -6,7 +6,7 @@ from typing import Annotated, cast
 
 import typer
 
-from ledger.cli.common import console, runtime, send
+from ledger.cli.common import JsonOption, console, print_json, runtime, send
 from ledger.commands import BurnCards, CloseShoe, CutShoe, ShuffleShoe
 from ledger.domain.shoe import Shoe, ShuffleMethod
 from ledger.domain.table import Table, check_table_code, table_id
@@ -50,7 +50,7 @@ def close(table: Code,
 
 
 @app.command()
-def show(table: Code) -> None:
+def show(table: Code, as_json: JsonOption = False) -> None:
     """The table's current shoe."""
     code = check_table_code(table)
     with runtime() as rt:
@@ -58,6 +58,15 @@ def show(table: Code) -> None:
         if owner.current_shoe is None:
             raise WrongState(f"table {code} has no shoe yet.")
         shoe = cast(Shoe, rt.ledger.load(owner.current_shoe, "the shoe"))
+    if as_json:
+        print_json({
+            "shoe_id": shoe.id, "table": code, "game": shoe.game, "decks": shoe.decks,
+            "method": shoe.method.value, "shuffler_serial": shoe.shuffler_serial,
+            "cards_out": shoe.position, "cards_remaining": shoe.cards_remaining,
+            "is_closed": shoe.is_closed, "cut_card_reached": shoe.cut_card_reached,
+            "cut_by": shoe.cut_by, "cut_at": shoe.cut_at, "commitment": shoe.commitment,
+        })
+        return
     console.print(
         f"shoe {shoe.id} of {code}: {shoe.decks} deck(s), {shoe.method.value}, "
         f"{shoe.position} out, {shoe.cards_remaining} left, "

@@ -48,11 +48,19 @@ def test_a_whole_shift_is_opened_filled_credited_dropped_closed_and_shown(cli, a
          "--counted-by", "C-2"),
         ("close", "--chips", "1000=45,100=40", "--dealer", "D-2", "--supervisor", "S-1", "--cosigner", key_file("S-1")),
     ]
+    said = []
     for action, *options in steps:
         done = cli("shift", action, "BAC-01", *DAY, *options,
                    extra_env=count_room if action == "drop" else None)
         assert done.code == 0, done.err
         assert f"the day shift of BAC-01 on {GAMING_DAY}" in done.out
+        said.append(done.out)
+    # each write says what the money did, not only which events it recorded
+    assert "fill slip 1043: MOP 20,000.00" in said[0]
+    assert "credit slip 1044: MOP 10,000.00" in said[1]
+    assert "slip 1045 voided: keyed twice" in said[3]
+    assert "drop MOP 35,000.00 (cash MOP 30,000.00, markers MOP 5,000.00)" in said[4]
+    assert "closing count MOP 49,000.00" in said[5]
     shown = cli("shift", "show", "BAC-01", *DAY)
     assert shown.code == 0, shown.err
     out = shown.out
