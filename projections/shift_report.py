@@ -216,6 +216,8 @@ class ShiftReport(Projection):
     # -- rounds -----------------------------------------------------------------------------
     @handles("Round.Opened")
     def round_opened(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
+        if event.body.get("demonstration"):
+            return  # baccarat art. 2(2): no bets, in no shift's figures nor among the unassigned
         cursor.execute(
             self.sql("INSERT INTO {report_rounds} (round_id, table_code, shift_id, number, "
                      "opened_at) SELECT %(round)s, %(code)s, open_shift, %(number)s, %(at)s "
@@ -294,7 +296,7 @@ class ShiftReport(Projection):
         self._round(cursor, event, "jackpot_contributions = jackpot_contributions + %(amount)s",
                     {"amount": event.body["to_pool"]}, round_id=event.body["round_id"])
 
-    @folds(*shift_report_fold.TYPES, deferred=True)
+    @folds(*shift_report_fold.TYPES)
     def fold_round_figures(self, cursor: Cursor[Any], lo: int, hi: int) -> None:
         """The batch's round figures added to their shifts at its end, in one statement
         (`projections.shift_report_fold`): what the handlers above add, one by one."""

@@ -48,9 +48,13 @@ CREATE TABLE IF NOT EXISTS {table_rounds} (
     dealer_cards jsonb,
     jackpot jsonb NOT NULL DEFAULT '[]',
     events_applied bigint NOT NULL,
-    updated_position bigint NOT NULL
+    updated_position bigint NOT NULL,
+    demonstration boolean NOT NULL DEFAULT false  -- baccarat art. 2(2): not in the results
 )
 """
+# A column an older version's table lacks (its rows keep the default until a rebuild).
+ADDED_COLUMNS = ("ALTER TABLE {table_rounds} ADD COLUMN IF NOT EXISTS demonstration boolean "
+                 "NOT NULL DEFAULT false",)
 
 SHOES_DDL = """
 CREATE TABLE IF NOT EXISTS {table_shoes} (
@@ -68,27 +72,45 @@ MOVED = "updated_position = greatest(t.updated_position, %(position)s)"
 
 # Each round and shoe of `%(streams)s` (with the last position that touched it) copied onto the
 # table that points at it: a table points at one round and one shoe, so each is copied once.
+# Each round and shoe the batch touched, at the greatest position that touched it: those the
+# handlers noted (`%(streams)s`, `%(positions)s`) and, when the batch staged its round and shoe
+# events (`{staged}`), those in the batch table between `%(lo)s` and `%(hi)s`.
+SHOWN = """
+shown AS (
+    SELECT stream, max(position) AS position FROM (
+        SELECT * FROM unnest(%(streams)s::uuid[], %(positions)s::bigint[]) AS n(stream, position)
+        {staged}) AS every GROUP BY stream
+)"""
+STAGED = """
+        UNION ALL  -- a jackpot prize shows nothing
+        SELECT stream_id, position FROM pg_temp.ledger_projection_batch
+         WHERE position BETWEEN %(lo)s AND %(hi)s AND event_type LIKE %(kind)s
+           AND event_type <> 'Round.JackpotPrizeAwarded'
+"""
+
 SHOW_ROUNDS = """
-UPDATE {table_state} t
+WITH {shown}
+UPDATE {{table_state}} t
    SET round_number = r.number, round_phase = r.phase, bets = r.bets,
        updated_position = greatest(t.updated_position, s.position),
        cards_shown = (
-           SELECT coalesce(jsonb_object_agg(target, cards), '{{}}'::jsonb)
+           SELECT coalesce(jsonb_object_agg(target, cards), '{{{{}}}}'::jsonb)
              FROM (SELECT e->>'to' AS target, jsonb_agg(e->'card' ORDER BY ord) AS cards
                      FROM jsonb_array_elements(r.cards) WITH ORDINALITY AS c(e, ord)
                     WHERE r.all_shown OR (e->>'shown')::boolean
                     GROUP BY e->>'to') AS shown)
-  FROM unnest(%(streams)s::uuid[], %(positions)s::bigint[]) AS s(round_id, position)
-  JOIN {table_rounds} r ON r.round_id = s.round_id
+  FROM shown s
+  JOIN {{table_rounds}} r ON r.round_id = s.stream
  WHERE t.round_id = r.round_id
 """
 
 SHOW_SHOES = """
-UPDATE {table_state} t
+WITH {shown}
+UPDATE {{table_state}} t
    SET shoe_cards_remaining = h.cards - h.position,
        updated_position = greatest(t.updated_position, s.position)
-  FROM unnest(%(streams)s::uuid[], %(positions)s::bigint[]) AS s(shoe_id, position)
-  JOIN {table_shoes} h ON h.shoe_id = s.shoe_id
+  FROM shown s
+  JOIN {{table_shoes}} h ON h.shoe_id = s.stream
  WHERE t.shoe_id = h.shoe_id
 """
 
@@ -115,7 +137,7 @@ UPDATE {{table_state}} t
                   ) WITH ORDINALITY AS x(e, ord)
             WHERE ord <= {RESULTS_KEPT}), {MOVED}
   FROM {{table_rounds}} r
- WHERE r.round_id = %(round)s AND t.code = r.table_code
+ WHERE r.round_id = %(round)s AND t.code = r.table_code AND NOT r.demonstration
 """
 
 # A later adjustment (paid to the player) of a round still among the last results.
@@ -138,6 +160,11 @@ class RoundColumns(Projection):
     """The round and shoe handlers of table state (which adds the Table stream's)."""
 
     # -- shoes -------------------------------------------------------------------------
+    def create_tables(self, conn: Any) -> None:
+        super().create_tables(conn)
+        for statement in ADDED_COLUMNS:
+            conn.execute(self.sql(statement))
+
     @handles("Shoe.Shuffled")
     def shoe_shuffled(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
         cursor.execute(
@@ -176,8 +203,10 @@ class RoundColumns(Projection):
                    for bet in body["carried_jackpot_bets"]]
         cursor.execute(
             self.sql("INSERT INTO {table_rounds} (round_id, table_code, number, phase, bets, "
-                     "events_applied, updated_position) VALUES (%s, %s, %s, 'betting', %s, 1, %s)"),
-            (event.stream_id, body["table"], body["number"], Jsonb(carried), event.position),
+                     "events_applied, updated_position, demonstration) "
+                     "VALUES (%s, %s, %s, 'betting', %s, 1, %s, %s)"),
+            (event.stream_id, body["table"], body["number"], Jsonb(carried), event.position,
+             body.get("demonstration", False)),
         )
         self.show_round(cursor, event.stream_id, event.position)
 
@@ -225,7 +254,7 @@ class RoundColumns(Projection):
     @handles("Round.Settled")
     def settled(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
         self._round(cursor, event, "phase = 'settled', all_shown = true", {})
-        self._add_result(cursor, event, {
+        self._add_result(cursor, event, {  # a demonstration coup's is not (`ADD_RESULT`)
             "status": "settled", "outcome": event.body["outcome"],
             "house_win": event.body["house_win"], "adjustments": "0.00",
         })
@@ -252,7 +281,7 @@ class RoundColumns(Projection):
         self._rounds[_uuid(round_)] = position  # written once, at `finish`
 
     # -- the layout, set-based ----------------------------------------------------------------
-    @folds(*table_rounds_fold.TYPES, deferred=True,
+    @folds(*table_rounds_fold.TYPES,
            until=("Round.CardExposed", "Round.Adjusted"))
     def fold_rounds(self, cursor: Cursor[Any], lo: int, hi: int) -> None:
         """The batch's round and shoe events set-based at its end, or before a card exposed or
@@ -261,17 +290,17 @@ class RoundColumns(Projection):
         for statement in table_rounds_fold.STATEMENTS:
             cursor.execute(self.sql(statement), {"lo": lo, "hi": hi})
 
-    def staged(self, position: int, stream_id: Any, event_type: str) -> None:
-        """What each folded event's handler shows at `finish` (a jackpot prize shows nothing)."""
-        if event_type.startswith("Shoe."):
-            self._shoes[stream_id] = position
-        elif event_type != "Round.JackpotPrizeAwarded":
-            self._rounds[stream_id] = position
+    def staged(self, method: str, first: int, last: int) -> None:
+        """The batch's round and shoe events lie between `first` and `last` in the batch table:
+        `finish` shows each round and shoe they touched from there."""
+        if method == "fold_rounds":
+            self._staged = (first, last)
 
     # -- once per row per batch ---------------------------------------------------------
     def begin(self) -> None:
         self._rounds: dict[Any, int] = {}  # round or shoe -> the last position touching it
         self._shoes: dict[Any, int] = {}
+        self._staged: tuple[int, int] | None = None  # where the batch's folded events lie
 
     def finish(self, cursor: Cursor[Any]) -> None:
         """Each round and shoe the batch touched shown on its table once, as it stands at the
@@ -282,11 +311,17 @@ class RoundColumns(Projection):
         the batch shows it as it now is (its pointer's position is the later one). Every
         round event used to copy a round's cards and bets onto its table: 70% of table
         state's catch-up time on a simulated floor's events. All the rounds in one statement,
-        all the shoes in another."""
-        for statement, shows in ((SHOW_ROUNDS, self._rounds), (SHOW_SHOES, self._shoes)):
-            if shows:
-                cursor.execute(self.sql(statement), {
-                    "streams": list(shows), "positions": list(shows.values())})
+        all the shoes in another, the folded events' read from the batch table."""
+        staged = self._staged
+        for statement, shows, kind in ((SHOW_ROUNDS, self._rounds, "Round.%"),
+                                       (SHOW_SHOES, self._shoes, "Shoe.%")):
+            if shows or staged:
+                params: dict[str, Any] = {"streams": list(shows),
+                                          "positions": list(shows.values())}
+                if staged:
+                    params.update(lo=staged[0], hi=staged[1], kind=kind)
+                cursor.execute(self.sql(statement.format(
+                    shown=SHOWN.format(staged=STAGED if staged else ""))), params)
         self.begin()
 
     def _add_bet(self, cursor: Cursor[Any], event: StoredEvent, bet: dict[str, Any]) -> None:

@@ -49,11 +49,12 @@ class Recall(Frozen):
 
 
 def recall(conn: Connection[Any], table: str, last: int = 10) -> Recall:
-    """The last `last` rounds of `table`, newest first."""
+    """The last `last` rounds of `table`, newest first; a demonstration coup (baccarat art.
+    2(2)) is no round a player bet on, so it is left out."""
     code = check_table_code(table)
     if not read_stream(conn, table_id(code), limit=1):
         raise NotFound(f"table {code} is not in the ledger.")
-    started = rounds_started(conn, table_id(code), limit=last)
+    started = rounds_started(conn, table_id(code), limit=last, demonstrations=False)
     return Recall(table=code, rounds=[_recalled(conn, e.event.round_id) for e in started])
 
 

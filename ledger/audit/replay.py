@@ -158,6 +158,8 @@ class RoundReplay(Frozen):
     rule_set: str
     dealing: str
     status: str = Field(description="betting, dealing, revealed, settled or void")
+    demonstration: bool = Field(default=False, description="a baccarat demonstration coup "
+                                "(art. 2(2)): dealt and settled with no bets")
     void_reason: str | None = None
     opened_at: datetime | None
     finished_at: datetime | None
@@ -200,7 +202,7 @@ def replay_round(conn: Connection[Any], rid: UUID) -> RoundReplay:
     return RoundReplay(
         round_id=rid, table=round_.table, number=round_.number, game=round_.game,
         rule_set=round_.rule_set, dealing=round_.dealing, status=str(round_.phase),
-        void_reason=voided.reason if voided else None,
+        demonstration=round_.demonstration, void_reason=voided.reason if voided else None,
         opened_at=played.events[0].by.at if played.events[0].by else None,
         finished_at=_finished_at(played), shoe=shoe,
         steps=timeline(played.events, shoe_events, pool_events), bets=bets_of(round_),

@@ -170,11 +170,14 @@ def _pool_amount(event: Any) -> Decimal | None:
 ROUND_STARTED = get_topic(Table.RoundStarted)
 
 
-def rounds_started(conn: Connection[Any], table_stream: UUID,
-                   newest_first: bool = True, limit: int | None = None) -> list[RecordedEvent]:
-    """A table's RoundStarted events (each names the round's id, number and time)."""
-    query = (f"SELECT {COLUMNS} FROM ledger_events WHERE originator_id = %s AND topic = %s "
-             "ORDER BY originator_version" + (" DESC" if newest_first else ""))
+def rounds_started(conn: Connection[Any], table_stream: UUID, newest_first: bool = True,
+                   limit: int | None = None, demonstrations: bool = True) -> list[RecordedEvent]:
+    """A table's RoundStarted events (each names the round's id, number and time); without
+    baccarat's demonstration coups (art. 2(2)) if `demonstrations` is False."""
+    played = "" if demonstrations else (
+        " AND convert_from(state, 'UTF8')::jsonb->>'demonstration' IS DISTINCT FROM 'true'")
+    query = (f"SELECT {COLUMNS} FROM ledger_events WHERE originator_id = %s AND topic = %s"
+             f"{played} ORDER BY originator_version" + (" DESC" if newest_first else ""))
     params: list[Any] = [table_stream, ROUND_STARTED]
     if limit is not None:
         query += " LIMIT %s"

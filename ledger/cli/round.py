@@ -8,8 +8,8 @@ from typing import Annotated, Any, cast
 import typer
 from rich.table import Table as RichTable
 
-from ledger.audit.outcome import describe_outcome
-from ledger.cli.common import console, runtime, send
+from ledger.wording import describe_outcome
+from ledger.cli.common import JsonOption, console, print_json, runtime, send
 from ledger.render import safe
 from ledger.formatting import amount, heading, money
 from ledger.commands import (
@@ -24,11 +24,12 @@ Code = Annotated[str, typer.Argument(help="Table code, e.g. BAC-01.")]
 RoundNumber = Annotated[int | None, typer.Option("--round", help="The round you mean (checked).")]
 
 
-
 @app.command("open")
-def open_(table: Code) -> None:
+def open_(table: Code, demonstration: Annotated[bool, typer.Option(
+        "--demonstration", help="A baccarat demonstration coup (art. 2(2)): no bets, only at "
+        "a shoe's start, as many as the house settings allow.")] = False) -> None:
     """Open the table's next round."""
-    send(OpenRound(table=table))
+    send(OpenRound(table=table, demonstration=demonstration))
 
 
 @app.command()
@@ -38,9 +39,12 @@ def bet(
     amount: Annotated[Decimal, typer.Argument(help="Patacas.")],
     player: Annotated[str | None, typer.Option(help="Player id, where several share a box.")] = None,
     round_: RoundNumber = None,
+    standing: Annotated[bool, typer.Option(
+        "--standing", help="The player stands (baccarat art. 15: not in a seated box).")] = False,
 ) -> None:
     """Place a bet."""
-    send(PlaceBet(table=table, box=box, spot=spot, amount=amount, player=player, round=round_))
+    send(PlaceBet(table=table, box=box, spot=spot, amount=amount, player=player, round=round_,
+                  standing=standing))
 
 
 @app.command("close-betting")
@@ -138,41 +142,75 @@ def adjust(
 
 
 @app.command()
-def show(table: Code, number: Annotated[int | None, typer.Argument(help="Round number.")] = None) -> None:
+def show(table: Code, number: Annotated[int | None, typer.Argument(help="Round number.")] = None,
+         as_json: JsonOption = False) -> None:
     """A round as its events say it stands (default: the latest)."""
     code = check_table_code(table)
     with runtime() as rt:
         owner = cast(Table, rt.ledger.load(table_id(code), f"table {code}"))
         n = number or owner.round_count
         round_ = cast(Round, rt.ledger.load(round_id(table_id(code), n), f"round {n} of {code}"))
+    view = round_view(round_)
+    if as_json:
+        print_json(view)
+        return
     console.print(f"[bold]{round_.label}[/] {round_.game} {round_.rule_set}: {round_.phase}")
-    said = describe_outcome(getattr(round_, "outcome", None))
-    if said:
-        console.print(f"result: {safe(said)}", highlight=False)
+    if view["result"]:
+        console.print(f"result: {safe(view['result'])}", highlight=False)
     cards = RichTable("to", "card", "face", "shoe pos", title="cards")
-    for c in round_.cards:
-        cards.add_row(c.to, str(c.card), "up" if c.face_up else "down", str(c.shoe_position))
+    for c in view["cards"]:
+        cards.add_row(c["to"], c["card"], "up" if c["face_up"] else "down", str(c["shoe_position"]))
     console.print(cards)
     results = RichTable("box", "spot", "player", heading("stake"), "outcome",
                         heading("returned"), heading("payout"), heading("commission"),
                         title="bets")
-    unmatched = list(round_.results)
-    for b in round_.bets:  # each bet with its own result, taken once
-        r = _result_of(b, unmatched)
-        results.add_row(str(b.box), b.spot, b.player or "-", amount(b.amount),
-                        *((r.outcome.value, amount(r.returned), amount(r.payout),
-                           amount(r.commission)) if r else ("-", "-", "-", "-")))
-    for r in unmatched:  # settled without a bet placed: the Stud Poker raise
-        results.add_row(str(r.box), r.spot, r.player or "-", amount(r.stake), r.outcome.value,
-                        amount(r.returned), amount(r.payout), amount(r.commission))
+    for b in view["bets"]:
+        results.add_row(str(b["box"]), b["spot"], b["player"] or "-", amount(b["stake"]),
+                        b["outcome"] or "-", amount(b["returned"]), amount(b["payout"]),
+                        amount(b["commission"]))
     console.print(results)
-    for kind, fact in round_.log:
-        if kind == "jackpot":
-            box, category, prize = fact
-            console.print(f"jackpot: box {box} {category} {money(prize)}", highlight=False)
-    for adj in round_.adjustments:
+    for j in view["jackpots"]:
+        console.print(f"jackpot: box {j['box']} {j['category']} {money(j['prize'])}",
+                      highlight=False)
+    for adj in view["adjustments"]:
         console.print(f"adjustment: box {adj['box']} {safe(adj['spot'])} {money(adj['amount'])} "
                       f"({safe(adj['reason'])})", highlight=False)
+
+
+def round_view(round_: Round) -> dict[str, Any]:
+    """What `round show` prints, as plain values: its terminal tables and its `--json`. Each bet
+    comes with its own result (None until settled); a result settled without a bet placed (the
+    Stud Poker raise) follows the bets."""
+    unmatched = list(round_.results)
+    bets = [_bet_line(b.box, b.spot, b.player, b.amount, _result_of(b, unmatched), b.carried_from)
+            for b in round_.bets]  # each bet with its own result, taken once
+    bets += [_bet_line(r.box, r.spot, r.player, r.stake, r, None) for r in unmatched]
+    outcome = getattr(round_, "outcome", None)
+    return {
+        "round_id": round_.id, "table": round_.table, "number": round_.number,
+        "game": round_.game, "rule_set": round_.rule_set, "phase": round_.phase.value,
+        "demonstration": round_.demonstration,
+        "gaming_day": round_.gaming_day, "result": describe_outcome(outcome) or None,
+        "outcome": outcome,
+        "cards": [{"to": c.to, "card": str(c.card), "face_up": c.face_up,
+                   "shoe_position": c.shoe_position} for c in round_.cards],
+        "bets": bets,
+        "jackpots": [{"box": fact[0], "category": fact[1], "prize": fact[2]}
+                     for kind, fact in round_.log if kind == "jackpot"],
+        "adjustments": [{"box": adj["box"], "spot": adj["spot"], "player": adj.get("player"),
+                         "amount": adj["amount"], "reason": adj["reason"],
+                         "dispute": adj.get("dispute") or None} for adj in round_.adjustments],
+    }
+
+
+def _bet_line(box: int, spot: str, player: str | None, stake: Decimal, result: Any | None,
+              carried_from: str | None) -> dict[str, Any]:
+    return {"box": box, "spot": spot, "player": player, "stake": stake,
+            "outcome": result.outcome.value if result else None,
+            "returned": result.returned if result else None,
+            "payout": result.payout if result else None,
+            "commission": result.commission if result else None,
+            "carried_from": carried_from}
 
 
 def _result_of(bet: Any, unmatched: list[Any]) -> Any | None:

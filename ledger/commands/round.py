@@ -24,6 +24,9 @@ class RoundCommand(Command):
 class OpenRound(Command):
     command: Literal["open_round"] = "open_round"
     table: Identifier
+    demonstration: bool = Field(
+        default=False, description="a baccarat demonstration coup (art. 2(2)): no bets, at most "
+        "three (as the house settings allow) at the start of a shoe, before its first coup")
 
 
 class PlaceBet(RoundCommand):
@@ -32,6 +35,8 @@ class PlaceBet(RoundCommand):
     spot: Word = Field(description="ante/jackpot, bonus/play, L/8/H, player/banker/tie/...")
     amount: Money
     player: Identifier | None = None
+    standing: bool = Field(default=False, description="the player stands (has no seat): baccarat "
+                           "art. 15 keeps their bets out of the seated players' boxes")
 
 
 class CloseBetting(RoundCommand):

@@ -87,6 +87,7 @@ class Round(Aggregate):
         carried_jackpot_bets: list[CarriedBet]
         by: Provenance
         gaming_day: date | None = None  # of the shift it opened in (None: before shifts were)
+        demonstration: bool = False  # a baccarat demonstration coup (art. 2(2)): no bets
 
     @staticmethod
     def create_id(table: str, number: int, **_: object) -> UUID:
@@ -97,9 +98,10 @@ class Round(Aggregate):
         self, table: str, number: int, game: str, rule_set: str,
         settings: dict[str, Any], dealing: str, shoe_id: UUID | None, pool_id: UUID | None,
         carried_jackpot_bets: list[CarriedBet], by: Provenance, gaming_day: date | None = None,
+        demonstration: bool = False,
     ) -> None:
         self.table, self.number, self.game, self.rule_set = table, number, game, rule_set
-        self.gaming_day = gaming_day
+        self.gaming_day, self.demonstration = gaming_day, demonstration
         self.settings_data, self.dealing = settings, dealing
         self.shoe_id, self.pool_id = shoe_id, pool_id
         self.phase = Phase.BETTING
@@ -119,7 +121,8 @@ class Round(Aggregate):
 
     @property
     def label(self) -> str:
-        return f"{self.table} round {self.number}"
+        kind = "demonstration coup" if self.demonstration else "round"
+        return f"{self.table} {kind} {self.number}"
 
     def facts(self) -> RoundFacts:
         return RoundFacts(
@@ -147,10 +150,11 @@ class Round(Aggregate):
         amount: Decimal
         player: str | None
         by: Provenance
+        standing: bool = False  # a standing player's bet (baccarat art. 15)
 
     @event(BetPlaced)
     def place_bet(self, box: int, spot: str, amount: Decimal, player: str | None,
-                  by: Provenance) -> None:
+                  by: Provenance, standing: bool = False) -> None:
         self._add_bet(BetFact(box, spot, amount, player))
 
     class BettingClosed(Aggregate.Event):

@@ -70,6 +70,8 @@ class Table(Aggregate):
         self.round_count = 0
         self.current_round: UUID | None = None
         self.current_shoe: UUID | None = None
+        self.shoe_coups = 0  # rounds dealt from the current shoe, demonstration coups aside
+        self.shoe_demonstrations = 0  # demonstration coups of the current shoe (art. 2(2))
         self.carried_jackpot_bets: list[dict[str, Any]] = []
         self.pool: UUID | None = None
         self.open_shift: tuple[UUID, str, date] | None = None  # (stream, label, gaming day)
@@ -180,16 +182,23 @@ class Table(Aggregate):
     @event(ShoeStarted)
     def start_shoe(self, shoe_id: UUID, by: Provenance) -> None:
         self.current_shoe = shoe_id
+        self.shoe_coups = self.shoe_demonstrations = 0
 
     class RoundStarted(Aggregate.Event):
         round_id: UUID
         number: int
         by: Provenance
+        demonstration: bool = False  # a baccarat demonstration coup (art. 2(2))
 
     @event(RoundStarted)
-    def start_round(self, round_id: UUID, number: int, by: Provenance) -> None:
+    def start_round(self, round_id: UUID, number: int, by: Provenance,
+                    demonstration: bool = False) -> None:
         self.current_round, self.round_count = round_id, number
         self.carried_jackpot_bets = []
+        if demonstration:
+            self.shoe_demonstrations += 1
+        else:
+            self.shoe_coups += 1
 
     class RoundFinished(Aggregate.Event):
         round_id: UUID

@@ -28,6 +28,7 @@ from ledger.games.settings import HouseSettings
 
 REGULATION = "DICJ 55/2004"
 MIN_DECKS, MAX_DECKS = 6, 12  # art. 1(1)
+MIN_SEATS, MAX_BOXES = 7, 14  # art. 1(5): seven or more seats; one or two layouts of seven
 MAX_DEMONSTRATION_COUPS = 3  # art. 2(2)
 BANKER_COMMISSION = Fraction(5, 100)  # art. 18: fixed by the regulation, not a house option
 
@@ -251,6 +252,7 @@ class BaccaratSettings(HouseSettings):
     tie_handling: TieHandling = TieHandling.WITHDRAWN
     players_handle_cards: bool = False  # art. 16
     commission_rate: Decimal = Decimal("0.05")
+    seats: int = MIN_SEATS  # boxes 1 to seats are the seated players' spaces (art. 15)
 
     @model_validator(mode="after")
     def _within_regulation(self) -> BaccaratSettings:
@@ -260,12 +262,28 @@ class BaccaratSettings(HouseSettings):
                 f"{self.demonstration_coups} demonstration coups: art. 2(2) of {REGULATION} "
                 f"allows 0 to {MAX_DEMONSTRATION_COUPS} at the start of each shoe."
             )
+        if not MIN_SEATS <= self.seats <= MAX_BOXES:
+            raise SettingOutsideRegulation(
+                f"{self.seats} seats: art. 1(5) of {REGULATION} requires seven or more, and the "
+                f"layouts hold {MAX_BOXES} boxes."
+            )
         if Fraction(self.commission_rate) != BANKER_COMMISSION:
             raise SettingOutsideRegulation(
                 f"a banker commission of {self.commission_rate}: art. 18 of {REGULATION} "
                 f"fixes it at 5% (0.05) of the banker's win."
             )
         return self
+
+
+def check_standing_bet(box: int, seats: int) -> None:
+    """Art. 15: a standing player may not bet in the space reserved for the seated players
+    (boxes 1 to `seats`); the boxes after them are the standing players'."""
+    if box <= seats:
+        spaces = (f"standing players bet on boxes {seats + 1} to {MAX_BOXES}"
+                  if seats < MAX_BOXES else "this layout has no space for standing players")
+        raise RuleViolation(
+            f"box {box} is a seated player's space: a standing player may not bet there (art. "
+            f"15 of {REGULATION}); {spaces}.")
 
 
 def check_decks(decks: int) -> None:

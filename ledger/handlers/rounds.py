@@ -23,7 +23,7 @@ from ledger.domain.table import Table, table_id
 from ledger.errors import ConcurrencyConflict, InvalidInput, NotFound, RuleViolation, WrongState
 from ledger.formatting import money
 from ledger.handlers.days import day_closed
-from ledger.games.baccarat import BaccaratSettings, TieHandling
+from ledger.games.baccarat import BaccaratSettings, TieHandling, check_standing_bet
 from ledger.games.common import BetResult, Consequence, Outcome
 from ledger.games.rulesets import parse_settings, settings_in_force
 from ledger.handlers.jackpots import settle_jackpot
@@ -77,6 +77,8 @@ def open_round(ledger: Ledger, command: OpenRound) -> tuple[Aggregate, ...]:
     history = [parse_settings(table.rule_set, data) for data in table.settings_history]
     in_force = settings_in_force(history, command.at.date())
     check_ready_for_round(table, shoe, in_force)
+    if command.demonstration:
+        _check_demonstration(table, shoe, in_force)
     number = table.round_count + 1
     carried = [CarriedBet(box=b["box"], amount=Decimal(b["amount"]), from_round=b["from_round"])
                for b in table.carried_jackpot_bets]
@@ -85,20 +87,47 @@ def open_round(ledger: Ledger, command: OpenRound) -> tuple[Aggregate, ...]:
         settings=in_force.model_dump(mode="json"), dealing=_dealing(shoe), shoe_id=shoe.id,
         pool_id=table.pool, carried_jackpot_bets=carried, by=command.provenance,
         gaming_day=table.open_shift[2] if table.open_shift else None,
+        demonstration=command.demonstration,
     )
-    table.start_round(round_id=round_.id, number=number, by=command.provenance)
+    table.start_round(round_id=round_.id, number=number, by=command.provenance,
+                      demonstration=command.demonstration)
     return table, round_
+
+
+def _check_demonstration(table: Table, shoe: Shoe, settings: object) -> None:
+    """Art. 2(2) of the baccarat regulation: the house may play up to three demonstration coups
+    at the start of each shoe; how many is a house setting (`demonstration_coups`, DICJ
+    authorised). None with the automatic shuffler-dealer (art. 2(3)), where no shoe starts."""
+    if not isinstance(settings, BaccaratSettings):
+        raise RuleViolation(f"demonstration coups are baccarat's (art. 2(2) of its regulation): "
+                            f"{table.game} has none.")
+    if shoe.method is ShuffleMethod.AUTOMATIC:
+        raise RuleViolation("no demonstration coup with the automatic shuffler-dealer: its "
+                            "cards go back after every coup, no shoe starts (art. 2(3)).")
+    if table.shoe_coups:
+        raise WrongState(f"a demonstration coup is played only at the start of a shoe (art. "
+                         f"2(2)): table {table.code} has dealt {table.shoe_coups} coup(s) from "
+                         "this one.")
+    allowed = settings.demonstration_coups
+    if table.shoe_demonstrations >= allowed:
+        raise RuleViolation(
+            f"table {table.code}'s house settings allow {allowed} demonstration coup(s) a shoe "
+            f"(art. 2(2) allows up to 3), and this shoe has had {table.shoe_demonstrations}.")
 
 
 @Ledger.handles(PlaceBet)
 def place_bet(ledger: Ledger, command: PlaceBet) -> tuple[Aggregate, ...]:
     table, round_ = round_in_play(ledger, command)
+    if round_.demonstration:
+        raise RuleViolation(f"{round_.label} takes no bets (art. 2(2)).")
     bet = BetFact(command.box, command.spot, command.amount, command.player)
     facts = round_.facts()
     procedure_for(round_.game).check_bet(facts, bet)
+    if command.standing and isinstance(facts.settings, BaccaratSettings):
+        check_standing_bet(bet.box, facts.settings.seats)
     _check_limits(facts.settings, bet, has_pool=round_.pool_id is not None)
     round_.place_bet(box=bet.box, spot=bet.spot, amount=bet.amount, player=bet.player,
-                     by=command.provenance)
+                     by=command.provenance, standing=command.standing)
     return (round_,)
 
 

@@ -61,6 +61,7 @@ def shoe_facts(replay: RoundReplay) -> list[str]:
 def to_html(replay: RoundReplay, property_name: str = "", dispute: str | None = None) -> str:
     """The page; `dispute` is the reference of the dispute it is filed under, if any."""
     hands = [(hand, [card(c) for c in hand.cards]) for hand in replay.hands]
-    return render("replay.html", title=f"Replay of {replay.table} round {replay.number}",
+    kind = "demonstration coup" if replay.demonstration else "round"
+    return render("replay.html", title=f"Replay of {replay.table} {kind} {replay.number}",
                   replay=replay, hands=hands, results=results(replay),
                   shoe_facts=shoe_facts(replay), property_name=property_name, dispute=dispute)

@@ -72,7 +72,7 @@ def _allowed_after_tie(pushed: BetResult, fact: BetFact,
 class BaccaratProcedure(Procedure):
     game = "baccarat"
     spots = tuple(spot.value for spot in baccarat.Spot)
-    boxes = range(1, 15)  # one or two layouts of seven seats (art. 1(5))
+    boxes = range(1, baccarat.MAX_BOXES + 1)  # one or two layouts of seven (art. 1(5))
 
     def check_bet(self, facts: RoundFacts, bet: BetFact) -> None:
         super().check_bet(facts, bet)

@@ -42,7 +42,8 @@ SHUFFLER_GAMES = ("stud-poker", "q-poker")
 def floor_plan(tables: int, games: tuple[str, ...] = GAME_ORDER) -> list[TableSpec]:
     """`tables` tables spread over the games in turn, two pits, limits by game; every other
     Stud and Q Poker table deals by shuffler, the rest from a hand-shuffled shoe; every other
-    baccarat table keeps a tie's player and banker bets for the next coup (art. 12(2))."""
+    baccarat table keeps a tie's player and banker bets for the next coup (art. 12(2)); the
+    others play a demonstration coup at the start of each shoe (art. 2(2))."""
     limits = {"baccarat": ("300", "50000"), "stud-poker": ("100", "10000"),
               "q-poker": ("100", "10000"), "fortune-8": ("100", "5000")}
     prefix = {"baccarat": "BAC", "stud-poker": "SP", "q-poker": "QP", "fortune-8": "F8"}
@@ -53,7 +54,9 @@ def floor_plan(tables: int, games: tuple[str, ...] = GAME_ORDER) -> list[TableSp
         counts[game] = counts.get(game, 0) + 1
         low, high = limits[game]
         odd = counts[game] % 2 == 1
-        settings = {"tie_handling": "kept"} if game == "baccarat" and not odd else {}
+        settings: dict[str, object] = {}
+        if game == "baccarat":
+            settings = {"tie_handling": "kept"} if not odd else {"demonstration_coups": 1}
         plan.append(TableSpec(f"{prefix[game]}-{counts[game]:02d}", game,
                               "A" if n % 2 == 0 else "B", Decimal(low), Decimal(high),
                               shuffler=game in SHUFFLER_GAMES and odd, settings=settings))

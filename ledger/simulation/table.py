@@ -12,7 +12,7 @@ from uuid import NAMESPACE_URL, uuid5
 from ledger.application import Ledger
 from ledger.cards import DECK, Card
 from ledger.commands import (
-    BurnCards, CloseShoe, Command, CutShoe, OpenRound, PlaceBet, RecordIrregularity,
+    BurnCards, CloseShoe, Command, CutShoe, DealCard, OpenRound, PlaceBet, RecordIrregularity,
     SettleRound, ShuffleShoe, SignInDealer, SignOutDealer,
 )
 from ledger.domain.base import Actor, Role
@@ -20,6 +20,7 @@ from ledger.domain.round import Round, round_id
 from ledger.domain.shoe import commitment_of
 from ledger.domain.table import table_id
 from ledger.errors import DatabaseUnavailable
+from ledger.games import baccarat as baccarat_rules
 from ledger.simulation import games
 from ledger.simulation.strategy import players_at, stake
 from ledger.simulation.staffing import FloorStaff, dealer_id, pit_supervisor
@@ -48,6 +49,7 @@ class Tally:
 
     rounds: int = 0
     voids: int = 0
+    demonstrations: int = 0  # baccarat's demonstration coups (art. 2(2)): no bets
     commands: int = 0
     events: int = 0
     rack: Decimal = Decimal("0.00")
@@ -143,6 +145,20 @@ class TableSimulator:
         if self.spec.game == "baccarat":
             self.send(BurnCards, table=self.spec.code, count=decks)
             self.position += decks
+            for _ in range(int(self.spec.settings.get("demonstration_coups", 0))):
+                self.demonstration_coup()
+
+    def demonstration_coup(self) -> None:
+        """Art. 2(2): a coup dealt and settled at the shoe's start, with no bet on it."""
+        self.send(OpenRound, table=self.spec.code, demonstration=True)
+        cards: list[Card] = []
+        while (side := baccarat_rules.next_card_to(cards)) is not None:
+            card = self.draw()
+            self.send(DealCard, table=self.spec.code, to=side.value, card=str(card),
+                      face_up=True)
+            cards.append(card)
+        self.send(SettleRound, table=self.spec.code)
+        self.tally.demonstrations += 1
 
     @property
     def shuffler_serial(self) -> str:
@@ -189,7 +205,8 @@ class TableSimulator:
         self.players = players_at(self.rng, self.spec.seats, self.players)
         self.send(OpenRound, table=self.spec.code)
         self._jackpot_boxes = []
-        number = self.first_round + self.tally.rounds + self.tally.voids + 1
+        number = (self.first_round + self.tally.rounds + self.tally.voids
+                  + self.tally.demonstrations + 1)
         play = games.PLAYERS[self.spec.game]
         voided = play(self, settle_turn)
         if voided:

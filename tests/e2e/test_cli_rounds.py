@@ -5,6 +5,7 @@ Every refusal is one red line on stderr, exit code 1, and nothing recorded.
 
 from __future__ import annotations
 
+import json
 from decimal import Decimal
 
 from ledger.domain.registry import TerminalKind
@@ -51,7 +52,8 @@ def test_a_baccarat_coup_through_the_cli(cli, superuser, as_staff):
     ok(cli, "shoe", "cut", "BAC-01", "--by", "player P-3", "--at", "404")
     assert "recorded: cards burned" in ok(cli, "shoe", "burn", "BAC-01", "--count", "8")
     ok(cli, "round", "open", "BAC-01")
-    ok(cli, "round", "bet", "BAC-01", "1", "banker", "1000", "--player", "P-1")
+    assert "box 1 (P-1) banker MOP 1,000.00" in ok(cli, "round", "bet", "BAC-01", "1", "banker",
+                                                   "1000", "--player", "P-1")
     ok(cli, "round", "bet", "BAC-01", "3", "player_pair", "100")
     assert refused(cli, superuser, "round", "bet", "BAC-01", "2", "player", "60000") == (
         "error: box 2 player: MOP 60,000.00 is above the table maximum MOP 50,000.00.")
@@ -63,7 +65,12 @@ def test_a_baccarat_coup_through_the_cli(cli, superuser, as_staff):
     assert refused(cli, superuser, "round", "deal", "BAC-01", "banker", "5D") == (
         "error: the banker stands on 4 when the player's third card is worth 9: a third card "
         "is not allowed.")
-    assert "recorded: 2 bets settled, round settled, round finished" in ok(cli, "round", "settle", "BAC-01")
+    settled = ok(cli, "round", "settle", "BAC-01")
+    assert "recorded: 2 bets settled, round settled, round finished" in settled
+    # what the money did, as a pit boss says it
+    assert "box 1 (P-1) banker MOP 1,000.00 wins MOP 950.00 after commission MOP 50.00" in settled
+    assert "box 3 player pair MOP 100.00 wins MOP 1,100.00" in settled
+    assert "banker wins, player 3 banker 4; player pair; house loses MOP 2,050.00" in settled
 
     assert _settled(superuser) == {
         (1, "banker", "P-1"): ("won", Decimal("1000.00"), Decimal("1000.00"), Decimal("50.00")),
@@ -169,3 +176,32 @@ def test_cli_refusals_are_one_red_line_and_exit_1(cli, superuser, as_staff):
     assert "amount" in refused(cli, superuser, "round", "bet", "F8-02", "3", "H", "10.005")
     assert refused(cli, superuser, "round", "settle", "QP-99") == (
         "error: table QP-99 does not exist.")
+
+
+def test_a_demonstration_coup_and_a_standing_bet_through_the_cli(cli, superuser, as_staff):
+    """Baccarat art. 2(2) and art. 15 as a pit terminal sends them: a demonstration coup is
+    dealt and settled with no bet; a standing player's bet on a seated box is one line."""
+    ok(cli, "table", "open", "BAC-01", "--game", "baccarat", "--min", "100", "--max", "50000",
+       "--setting", "demonstration_coups=1")
+    open_shift(cli, "BAC-01")
+    ok(cli, "table", "sign-in", "BAC-01", "D-101")
+    ok(cli, "shoe", "shuffle", "BAC-01")
+    ok(cli, "shoe", "cut", "BAC-01", "--by", "player P-3", "--at", "404")
+    ok(cli, "shoe", "burn", "BAC-01", "--count", "8")
+    ok(cli, "round", "open", "BAC-01", "--demonstration")
+    assert refused(cli, superuser, "round", "bet", "BAC-01", "1", "banker", "100") == (
+        "error: BAC-01 demonstration coup 1 takes no bets (art. 2(2)).")
+    for to, card in (("player", "2S"), ("banker", "4H"), ("player", "2D"), ("banker", "KC"),
+                     ("player", "9S")):
+        ok(cli, "round", "deal", "BAC-01", to, card)
+    assert "banker wins, player 3 banker 4; player pair; house even" in ok(
+        cli, "round", "settle", "BAC-01")
+    shown = json.loads(ok(cli, "round", "show", "BAC-01", "1", "--json"))
+    assert shown["demonstration"] is True and shown["bets"] == []
+    ok(cli, "round", "open", "BAC-01")
+    assert refused(cli, superuser, "round", "bet", "BAC-01", "3", "banker", "100",
+                   "--standing") == (
+        "error: box 3 is a seated player's space: a standing player may not bet there (art. 15 "
+        "of DICJ 55/2004); standing players bet on boxes 8 to 14.")
+    assert "box 9 banker MOP 100.00" in ok(cli, "round", "bet", "BAC-01", "9", "banker", "100",
+                                          "--standing")

@@ -95,7 +95,8 @@ def test_shuffler_tables_fail_now_and_then_and_the_next_shuffle_is_by_another_sh
 def test_a_kept_tie_table_records_the_pushed_bets_again_in_the_next_coup(settings):
     """Baccarat art. 12(2) on the floor: BAC-02 keeps a tie's player and banker bets."""
     plan = floor_plan(2, ("baccarat",))
-    assert [spec.settings for spec in plan] == [{}, {"tie_handling": "kept"}]
+    assert [spec.settings for spec in plan] == [{"demonstration_coups": 1},
+                                                {"tie_handling": "kept"}]
     with open_ledger(settings) as rt:
         playing_other_days(rt.ledger)  # DAY is a fixed date, replayed whatever today is
         result = run_floor(rt.ledger, floor_staff(rt.ledger), plan, rounds=30, seed=3, day=DAY)
@@ -108,6 +109,24 @@ def test_a_kept_tie_table_records_the_pushed_bets_again_in_the_next_coup(setting
         assert all(bet in placed for bet in pushed), (coup.number, pushed, placed)
         kept += len(pushed)
     assert kept > 0
+
+
+def test_the_simulated_floor_plays_a_demonstration_coup_at_each_shoes_start(settings):
+    """Baccarat art. 2(2) on the floor: BAC-01 plays one demonstration coup, with no bet, after
+    each shoe's burn and before its first coup; BAC-02 plays none."""
+    plan = floor_plan(2, ("baccarat",))
+    with open_ledger(settings) as rt:
+        playing_other_days(rt.ledger)
+        result = run_floor(rt.ledger, floor_staff(rt.ledger), plan, rounds=8, seed=5, day=DAY)
+        assert not result.errors, result.errors
+        demonstrations = {code: [n for n in range(1, tally.rounds + tally.voids
+                                                  + tally.demonstrations + 1)
+                                 if rt.ledger.load(round_id(table_id(code), n), "coup").demonstration]
+                          for code, tally in result.tables.items()}
+        first = rt.ledger.load(round_id(table_id("BAC-01"), 1), "coup")
+    assert demonstrations["BAC-01"] == [1] and demonstrations["BAC-02"] == []
+    assert first.bets == [] and first.cards and first.results == []
+    assert result.tables["BAC-01"].rounds + result.tables["BAC-01"].voids == 8
 
 
 def test_a_second_simulated_day_opens_each_table_with_the_tray_its_closer_left(settings):
