@@ -86,15 +86,20 @@ def read_line(raw: bytes) -> str:
                           f"0x{raw[error.start]:02x}); nothing recorded.") from None
 
 
-def parse_object(line: str) -> dict[str, Any]:
-    """One JSON object, strictly: no duplicate keys, no NaN or Infinity, not nested past reason."""
+def parse_json(text: str) -> Any:
+    """JSON, strictly: no duplicate keys, no NaN or Infinity, not nested past reason."""
     try:
-        data = json.loads(line, object_pairs_hook=_no_duplicates, parse_constant=_no_constant)
+        return json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_no_constant)
     except RecursionError:
-        raise LedgerError("the line is nested too deeply to be a command; nothing "
+        raise LedgerError("the JSON is nested too deeply to be a command; nothing "
                           "recorded.") from None
     except json.JSONDecodeError as error:
         raise LedgerError(f"not JSON: {error.msg} at column {error.colno}.") from None
+
+
+def parse_object(line: str) -> dict[str, Any]:
+    """One JSON object, strictly (`parse_json`)."""
+    data = parse_json(line)
     if not isinstance(data, dict):
         raise LedgerError("each line must be one JSON object.")
     return data

@@ -50,6 +50,8 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     # the ledger's upkeep
     ("verify", "ledger.cli.checks:verify",
      "Check the whole ledger: hash chains, versions, shoes, money, pools, projections."),
+    ("serve", "ledger.cli.serve:serve",
+     "Serve the terminal API and the live floor pages over HTTP."),
     ("projections", "ledger.cli.projections:app", "Keep the read models live, and rebuild them."),
     ("seal", "ledger.cli.seal:app",
      "Seal the global order: signed checkpoints, and their witness."),

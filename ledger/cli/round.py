@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Annotated, Any, cast
+from typing import Annotated, cast
 
 import typer
 from rich.table import Table as RichTable
 
-from ledger.wording import describe_outcome
 from ledger.cli.common import JsonOption, console, print_json, runtime, send
 from ledger.render import safe
 from ledger.formatting import amount, heading, money
@@ -150,6 +149,8 @@ def show(table: Code, number: Annotated[int | None, typer.Argument(help="Round n
         owner = cast(Table, rt.ledger.load(table_id(code), f"table {code}"))
         n = number or owner.round_count
         round_ = cast(Round, rt.ledger.load(round_id(table_id(code), n), f"round {n} of {code}"))
+    from ledger.reports.round import round_view
+
     view = round_view(round_)
     if as_json:
         print_json(view)
@@ -175,52 +176,3 @@ def show(table: Code, number: Annotated[int | None, typer.Argument(help="Round n
     for adj in view["adjustments"]:
         console.print(f"adjustment: box {adj['box']} {safe(adj['spot'])} {money(adj['amount'])} "
                       f"({safe(adj['reason'])})", highlight=False)
-
-
-def round_view(round_: Round) -> dict[str, Any]:
-    """What `round show` prints, as plain values: its terminal tables and its `--json`. Each bet
-    comes with its own result (None until settled); a result settled without a bet placed (the
-    Stud Poker raise) follows the bets."""
-    unmatched = list(round_.results)
-    bets = [_bet_line(b.box, b.spot, b.player, b.amount, _result_of(b, unmatched), b.carried_from)
-            for b in round_.bets]  # each bet with its own result, taken once
-    bets += [_bet_line(r.box, r.spot, r.player, r.stake, r, None) for r in unmatched]
-    outcome = getattr(round_, "outcome", None)
-    return {
-        "round_id": round_.id, "table": round_.table, "number": round_.number,
-        "game": round_.game, "rule_set": round_.rule_set, "phase": round_.phase.value,
-        "demonstration": round_.demonstration,
-        "gaming_day": round_.gaming_day, "result": describe_outcome(outcome) or None,
-        "outcome": outcome,
-        "cards": [{"to": c.to, "card": str(c.card), "face_up": c.face_up,
-                   "shoe_position": c.shoe_position} for c in round_.cards],
-        "bets": bets,
-        "jackpots": [{"box": fact[0], "category": fact[1], "prize": fact[2]}
-                     for kind, fact in round_.log if kind == "jackpot"],
-        "adjustments": [{"box": adj["box"], "spot": adj["spot"], "player": adj.get("player"),
-                         "amount": adj["amount"], "reason": adj["reason"],
-                         "dispute": adj.get("dispute") or None} for adj in round_.adjustments],
-    }
-
-
-def _bet_line(box: int, spot: str, player: str | None, stake: Decimal, result: Any | None,
-              carried_from: str | None) -> dict[str, Any]:
-    return {"box": box, "spot": spot, "player": player, "stake": stake,
-            "outcome": result.outcome.value if result else None,
-            "returned": result.returned if result else None,
-            "payout": result.payout if result else None,
-            "commission": result.commission if result else None,
-            "carried_from": carried_from}
-
-
-def _result_of(bet: Any, unmatched: list[Any]) -> Any | None:
-    """The settled result of `bet`, removed from `unmatched`: the same box, spot and player, or
-    the same box and spot settled without the player's name (a Stud Poker ante)."""
-    for same_player in (True, False):
-        for result in unmatched:
-            if (result.box, result.spot) == (bet.box, bet.spot) and (
-                    result.player == bet.player if same_player else None in (result.player,
-                                                                             bet.player)):
-                unmatched.remove(result)
-                return result
-    return None

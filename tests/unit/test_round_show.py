@@ -5,7 +5,7 @@ from __future__ import annotations
 from decimal import Decimal
 
 from ledger.wording import describe_outcome
-from ledger.cli.round import _result_of
+from ledger.reports.round import _result_of
 from ledger.domain.round import SettledBet
 from ledger.games.common import Outcome
 from ledger.rounds.facts import BetFact

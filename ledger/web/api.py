@@ -1,0 +1,279 @@
+"""The terminal API, /v1: commands in (signed, one or an ordered batch), the floor read out.
+
+Writes carry their own proof (each command is a signed envelope, verified at the ledger's door
+exactly as the CLI's and ingest's are), so `POST /v1/commands` needs no session. Reads need a
+signed-in member of staff whose roles may see what is asked (`ledger.identity.sign_in`).
+Every refusal is a JSON error with a stable code (`ledger.web.errors`).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any, Literal
+
+from anyio import to_thread
+from fastapi import APIRouter, Depends, Header, Query, Request
+from fastapi.responses import HTMLResponse, JSONResponse, Response
+from pydantic import BaseModel, ValidationError
+
+from ledger.application import Recorded
+from ledger.batch import execute_batch
+from ledger.bootstrap import Runtime
+from ledger.domain.shift_schedule import parse_gaming_day
+from ledger.domain.table import check_table_code
+from ledger.errors import LedgerError
+from ledger.identity.envelope import SignedCommand
+from ledger.identity.sign_in import FLOOR, REPLAY, REPORTS
+from ledger.ingest import parse_json
+from ledger.web.errors import SIGN_IN_FIRST, ApiError, ErrorOut, refusal
+from ledger.web.sessions import COOKIE, Sessions
+
+MAX_BODY_BYTES = 2_000_000
+"""The largest request read: a batch of the most commands, each of the largest size, with room."""
+
+router = APIRouter(prefix="/v1")
+REFUSALS: dict[int | str, dict[str, Any]] = {
+    status: {"model": ErrorOut, "description": what} for status, what in (
+        (400, "not JSON, or refused"), (401, "a signature or sign-in refused"),
+        (403, "not allowed to this role or device"), (404, "not found"),
+        (409, "the ledger's state refuses it (wrong state, conflict)"),
+        (422, "invalid input, or the game's rules refuse it"),
+        (503, "the database cannot be reached"))}
+
+
+class EventOut(BaseModel):
+    stream: str
+    version: int
+    type: str
+
+
+class RecordedOut(BaseModel):
+    status: Literal["recorded", "already_recorded"]
+    command_id: str
+    summary: str
+    details: list[str]
+    events: list[EventOut]
+
+    @classmethod
+    def of(cls, recorded: Recorded) -> RecordedOut:
+        return cls(status="already_recorded" if recorded.duplicate else "recorded",
+                   command_id=str(recorded.command_id), summary=recorded.summary(between="; "),
+                   details=list(recorded.details),
+                   events=[EventOut(stream=str(s), version=v, type=t)
+                           for s, v, t in recorded.events])
+
+
+class SessionOut(BaseModel):
+    token: str
+    staff_id: str
+    roles: list[str]
+    expires_in_seconds: int
+
+
+def runtime(request: Request) -> Runtime:
+    return request.app.state.runtime  # type: ignore[no-any-return]
+
+
+def sessions(request: Request) -> Sessions:
+    return request.app.state.sessions  # type: ignore[no-any-return]
+
+
+Bearer = Annotated[str | None, Header(alias="Authorization", include_in_schema=False)]
+
+
+def _token(authorization: str | None) -> str:
+    scheme, _, token = (authorization or "").partition(" ")
+    if scheme.lower() != "bearer" or not token:
+        raise ApiError(401, *SIGN_IN_FIRST)
+    return token.strip()
+
+
+def reader(what: str) -> Any:
+    """A read's guard: a bearer token (a terminal, a client) or the pages' session cookie."""
+    def check(request: Request, authorization: Bearer = None) -> None:
+        cookie = request.cookies.get(COOKIE)
+        token = cookie if cookie and not authorization else _token(authorization)
+        sessions(request).reader(token, what)
+    return Depends(check)
+
+
+async def _envelopes(request: Request) -> SignedCommand | list[SignedCommand]:
+    raw = await request.body()
+    if len(raw) > MAX_BODY_BYTES:
+        raise ApiError(413, "too_large", f"the request is {len(raw):,} bytes: at most "
+                       f"{MAX_BODY_BYTES:,}; nothing recorded.")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise ApiError(400, "invalid_json", f"the body is not UTF-8 (byte {error.start + 1}); "
+                       "nothing recorded.") from None
+    try:
+        data = parse_json(text)
+    except LedgerError as error:
+        raise ApiError(400, "invalid_json", str(error)) from None
+    if isinstance(data, list):
+        return [_envelope(item, f"command {index + 1} of {len(data)}")
+                for index, item in enumerate(data)]
+    return _envelope(data, "the command")
+
+
+def _envelope(data: Any, which: str) -> SignedCommand:
+    if not isinstance(data, dict):
+        raise ApiError(400, "invalid_json", f"{which} is not a JSON object: send a signed "
+                       "command, or an array of them; nothing recorded.")
+    try:
+        return SignedCommand.model_validate(data)
+    except ValidationError as error:
+        status, body = refusal(error)
+        raise ApiError(status, "invalid_input", f"{which}: {body['error']['message']}") from None
+
+
+ENVELOPE_SCHEMA = SignedCommand.model_json_schema(ref_template="#/components/schemas/{model}")
+BODY = {"requestBody": {"required": True, "content": {"application/json": {"schema": {
+    "oneOf": [{"$ref": "#/components/schemas/SignedCommand"},
+              {"type": "array", "items": {"$ref": "#/components/schemas/SignedCommand"}}]}}}}}
+
+
+@router.post("/commands", response_model=RecordedOut | list[RecordedOut],
+             responses=REFUSALS, openapi_extra=BODY)
+async def commands(request: Request) -> Any:
+    """Record one signed command (a JSON object) or an ordered batch (an array), all of the
+    batch or none of it. A command already recorded (its `command_id`) answers
+    "already_recorded" and records nothing new."""
+    sent = await _envelopes(request)
+    ledger = runtime(request).ledger
+    if isinstance(sent, list):
+        done = await to_thread.run_sync(execute_batch, ledger, sent)
+        return JSONResponse([RecordedOut.of(r).model_dump() for r in done],
+                            status_code=200 if all(r.duplicate for r in done) else 201)
+    try:
+        recorded = await to_thread.run_sync(ledger.execute, sent)
+    except LedgerError as error:
+        status, body = refusal(error)
+        body["error"]["command"] = sent.name
+        return JSONResponse(body, status_code=status)
+    return JSONResponse(RecordedOut.of(recorded).model_dump(),
+                        status_code=200 if recorded.duplicate else 201)
+
+
+@router.post("/sessions", response_model=SessionOut, responses=REFUSALS,
+             openapi_extra={"requestBody": {"required": True, "content": {"application/json": {
+                 "schema": {"$ref": "#/components/schemas/SignedCommand"}}}}})
+async def sign_in(request: Request) -> Any:
+    """Sign in to read: a signed `sign_in` (`{"command": "sign_in", "command_id", "at"}`),
+    answered with a bearer token for the reads."""
+    sent = await _envelopes(request)
+    if isinstance(sent, list):
+        raise ApiError(400, "invalid_json", "sign in with one signed sign_in, not an array.")
+    session, member = await to_thread.run_sync(sessions(request).sign_in, sent)
+    return JSONResponse(SessionOut(
+        token=session.token, staff_id=member.staff_id, roles=[r.value for r in member.roles],
+        expires_in_seconds=int(sessions(request).lifetime)).model_dump(), status_code=201)
+
+
+@router.delete("/sessions", status_code=204)
+def sign_out(request: Request, authorization: Bearer = None) -> Response:
+    sessions(request).sign_out(_token(authorization))
+    return Response(status_code=204)
+
+
+def _json(text: str) -> Response:
+    return Response(text, media_type="application/json")
+
+
+@router.get("/tables", responses=REFUSALS, dependencies=[reader(FLOOR)])
+def tables(request: Request) -> Any:
+    """Every table as the table-state projection has it, brought up to date first."""
+    from projections.floor import floor_tables
+
+    return _json("[" + ",".join(t.model_dump_json() for t in
+                                floor_tables(runtime(request).database)) + "]")
+
+
+@router.get("/tables/{code}", responses=REFUSALS, dependencies=[reader(FLOOR)])
+def table(request: Request, code: str) -> Any:
+    from projections.floor import table_view
+
+    return _json(table_view(runtime(request).ledger, code).model_dump_json())
+
+
+@router.get("/tables/{code}/round", responses=REFUSALS, dependencies=[reader(FLOOR)])
+def current_round(request: Request, code: str,
+                  number: Annotated[int | None, Query(ge=1)] = None) -> Any:
+    """A round of the table as its events say it stands (default: the latest)."""
+    from ledger.domain.round import round_id
+    from ledger.domain.table import table_id
+    from ledger.reports.round import round_view
+
+    ledger, code = runtime(request).ledger, check_table_code(code)
+    n = number or ledger.load(table_id(code), f"table {code}").round_count
+    round_ = ledger.load(round_id(table_id(code), n), f"round {n} of {code}")
+    return _json(json.dumps(round_view(round_), default=str))
+
+
+@router.get("/tables/{code}/recall", responses=REFUSALS, dependencies=[reader(FLOOR)])
+def recall(request: Request, code: str, last: Annotated[int, Query(ge=1, le=200)] = 10) -> Any:
+    """The table's last rounds, newest first, as `ledger recall` gives them."""
+    from ledger.audit.recall import recall as recalled
+
+    with runtime(request).database.connect() as conn:
+        return _json(recalled(conn, code, last).model_dump_json())
+
+
+@router.get("/tables/{code}/rounds/{number}/replay", responses=REFUSALS,
+            dependencies=[reader(REPLAY)])
+def replay(request: Request, code: str, number: int,
+           format: Literal["json", "html"] = "json", dispute: str | None = None) -> Any:
+    """A round replayed from its events, with its evidence (JSON, or the printable page)."""
+    from ledger.audit.replay import find_round, replay_round
+
+    rt = runtime(request)
+    with rt.database.connect() as conn:
+        replayed = replay_round(conn, find_round(conn, check_table_code(code), number))
+    if format == "html":
+        from ledger.pages.replay import to_html
+
+        return HTMLResponse(to_html(replayed, rt.settings.property_name, dispute))
+    return _json(replayed.model_dump_json())
+
+
+@router.get("/reports/shift/{gaming_day}/{shift}", responses=REFUSALS,
+            dependencies=[reader(REPORTS)])
+def shift_report(request: Request, gaming_day: str, shift: str, table: str | None = None) -> Any:
+    """A shift's report (ledger win, accounting win, variance, hold), brought up to date."""
+    from ledger.reports.shift import to_json
+    from projections.reports import shift_report as report
+
+    rt = runtime(request)
+    schedule = rt.settings.shift_schedule
+    _caught_up(rt)
+    with rt.database.connect() as conn:
+        view = report(conn, parse_gaming_day(gaming_day), schedule.check_name(shift),
+                      check_table_code(table) if table else None,
+                      day_starts=schedule.day_starts)
+    return _json(to_json(view))
+
+
+@router.get("/reports/day/{gaming_day}", responses=REFUSALS, dependencies=[reader(REPORTS)])
+def day_report(request: Request, gaming_day: str) -> Any:
+    from ledger.reports.period import to_json
+    from projections.period_reports import gaming_day_report
+
+    rt = runtime(request)
+    schedule = rt.settings.shift_schedule
+    _caught_up(rt)
+    with rt.database.connect() as conn:
+        view = gaming_day_report(conn, parse_gaming_day(gaming_day), schedule.names,
+                                 day_starts=schedule.day_starts)
+    return _json(to_json(view))
+
+
+def _caught_up(rt: Runtime) -> None:
+    from projections.registry import select
+    from projections.runner import ProjectionRunner
+
+    with ProjectionRunner(rt.database, select(["shift_report"])) as runner:
+        runner.catch_up()
+
+
+

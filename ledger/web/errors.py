@@ -1,0 +1,79 @@
+"""Refusals over HTTP: each kind of `LedgerError` has one status and one stable code, and the
+body carries the same sentence the CLI prints.
+
+    {"error": {"code": "rule_violation", "message": "...", "command": "place_bet", "index": 2}}
+
+`command` names the refused command and `index` (from 0) its place in a batch, when there is
+one. Clients branch on `code`, never on the message, whose words may improve.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from ledger.batch import BatchRefused
+from ledger.errors import (
+    ConcurrencyConflict, CredentialRefused, DamagedStream, DatabaseUnavailable,
+    IdempotencyConflict, InvalidInput, LedgerError, NotAllowed, NotFound, PrivilegeMissing,
+    ProjectionStalled, RuleViolation, WrongState, describe_validation_error,
+)
+
+KINDS: tuple[tuple[type[LedgerError], int, str], ...] = (
+    (CredentialRefused, 401, "credential_refused"),
+    (NotAllowed, 403, "not_allowed"),
+    (NotFound, 404, "not_found"),
+    (IdempotencyConflict, 409, "idempotency_conflict"),
+    (ConcurrencyConflict, 409, "concurrency_conflict"),
+    (WrongState, 409, "wrong_state"),
+    (InvalidInput, 422, "invalid_input"),
+    (RuleViolation, 422, "rule_violation"),
+    (DamagedStream, 500, "damaged_stream"),
+    (ProjectionStalled, 503, "projection_stalled"),
+    (PrivilegeMissing, 503, "privilege_missing"),
+    (DatabaseUnavailable, 503, "database_unavailable"),
+    (LedgerError, 400, "refused"),
+)
+"""Most specific first: the first kind an error is decides its status and code."""
+
+SIGN_IN_FIRST = ("unauthenticated", "sign in first: POST /v1/sessions with a signed sign_in, "
+                 "then send its token as 'Authorization: Bearer <token>'.")
+
+
+class ErrorBody(BaseModel):
+    code: str
+    message: str
+    command: str | None = None
+    index: int | None = None
+
+
+class ErrorOut(BaseModel):
+    error: ErrorBody
+
+
+class ApiError(Exception):
+    """A refusal made by the HTTP layer itself (a body that is not JSON, no sign-in)."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status, self.code, self.message = status, code, message
+
+
+def refusal(error: Exception) -> tuple[int, dict[str, Any]]:
+    """The HTTP status and JSON body for a refusal."""
+    if isinstance(error, ApiError):
+        return error.status, _body(error.code, error.message)
+    if isinstance(error, ValidationError):
+        return 422, _body("invalid_input", describe_validation_error(error) + "; nothing "
+                          "recorded.")
+    cause = error.cause if isinstance(error, BatchRefused) else error
+    status, code = next((s, c) for kind, s, c in KINDS if isinstance(cause, kind))
+    if isinstance(error, BatchRefused):
+        return status, _body(code, str(error), command=error.name, index=error.index)
+    return status, _body(code, str(error))
+
+
+def _body(code: str, message: str, **more: Any) -> dict[str, Any]:
+    return ErrorOut(error=ErrorBody(code=code, message=message, **more)).model_dump(
+        exclude_none=True)
