@@ -133,6 +133,7 @@ def run_demo(console: Console) -> bool:
         verified = _verify(rt, console, sealer) and not sealed.error
     _summary(console, view, kinds, files, replays, verified)
     console.print(signed, highlight=False)
+    _serve_hint(console, settings)
     return verified and not result.errors and all(ok for _, ok in replays if ok is not None)
 
 
@@ -251,6 +252,19 @@ def _by_the_chips(floor: Any) -> str:
         return "has no accounting win yet (a shift open or a drop box not counted)"
     return (f"{_won(floor.accounting_win)} by the chips and the drop: variance "
             f"{money(floor.variance)}")
+
+
+def _serve_hint(console: Console, settings: LedgerSettings) -> None:
+    """How to watch this floor live: `ledger serve` as one of its pit workstations, signed in
+    as the floor supervisor, whose keys the simulator kept."""
+    keys = settings.simulator_keys_dir
+    terminal, staff = keys / "terminal-PIT-A.key", keys / "staff-S-FLOOR.key"
+    if not (terminal.exists() and staff.exists()):
+        return
+    console.rule("[bold]the live floor")
+    console.print(f"LEDGER_TERMINAL_CREDENTIAL={terminal} ledger serve\n"
+                  "then open http://127.0.0.1:8080/floor and sign in with the floor "
+                  f"supervisor's key file {staff}", highlight=False, soft_wrap=True)
 
 
 def _summary(console: Console, view: Any, kinds: dict[str, int], files: list[Path],

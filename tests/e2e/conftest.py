@@ -112,3 +112,6 @@ def sealed(cli, settings, tmp_path, monkeypatch) -> Sealed:
     assert clean.code == 0, clean.out + clean.err
     assert "0 events not yet sealed" in clean.out
     return Sealed(tmp_path / "witness", public)
+
+
+from tests.e2e.served import served, served_floor  # noqa: E402,F401 - `ledger serve`

@@ -11,7 +11,7 @@ from uuid import uuid4
 
 import pytest
 
-from ledger.commands import OpenRound, OpenTable, PlaceBet, SignInDealer
+from ledger.commands import OpenRound, PlaceBet, SignInDealer
 from ledger.domain.base import Role
 from ledger.domain.registry import TerminalKind
 from ledger.identity.envelope import sign

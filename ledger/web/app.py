@@ -1,0 +1,113 @@
+"""The web application: the terminal API on the ledger a `Runtime` holds (the composition root's,
+`ledger.bootstrap.open_ledger`), refusals as JSON with stable codes, OpenAPI at /docs."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.openapi.utils import get_openapi
+from fastapi.responses import JSONResponse, RedirectResponse
+from fastapi.staticfiles import StaticFiles
+
+from ledger import software_version
+from ledger.bootstrap import Runtime
+from ledger.errors import LedgerError
+from ledger.identity.envelope import SignedCommand
+from ledger.identity.credentials import configured
+from ledger.identity.keys import Credential
+from ledger.web import api, floor_pages
+from ledger.web.feed import FloorFeed
+from projections.registry import select
+from ledger.web.errors import ApiError, refusal
+from ledger.web.sessions import Sessions
+
+log = logging.getLogger("ledger.web")
+FLOOR_PROJECTIONS = ["table_state", "shift_report", "jackpot_pools"]
+"""The projections the floor reads, which the server keeps up to date unless told not to."""
+
+
+def create_app(rt: Runtime, *, follow: bool = True) -> FastAPI:
+    """The application on `rt`; its floor feed follows the projections unless `follow` is
+    False (another process runs `ledger projections run`)."""
+    feed = FloorFeed(rt.database, rt.settings.shift_schedule, follow=follow,
+                     projections=select(FLOOR_PROJECTIONS))
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        feed.start()
+        try:
+            yield
+        finally:
+            feed.close()
+
+    app = FastAPI(title="Round ledger", version=software_version(), lifespan=lifespan,
+                  description="The terminal API of the round ledger: signed commands in, the "
+                              "floor, recall, replays and reports out. Every refusal is "
+                              "`{\"error\": {\"code\", \"message\"}}` with a stable code.")
+    app.state.runtime = rt
+    app.state.sessions = Sessions(rt.ledger)
+    app.state.feed = feed
+    app.state.terminal = _terminal(rt)
+    app.include_router(api.router)
+    app.include_router(floor_pages.router)
+    app.mount("/static", StaticFiles(directory=Path(__file__).with_name("static")), name="static")
+
+    @app.get("/", include_in_schema=False)
+    def home() -> RedirectResponse:
+        return RedirectResponse("/floor", status_code=303)
+    app.openapi = lambda: _openapi(app)  # type: ignore[method-assign]
+
+    @app.exception_handler(ApiError)
+    @app.exception_handler(LedgerError)
+    async def refused(request: Request, error: Exception) -> JSONResponse:
+        status, body = refusal(error)
+        return JSONResponse(body, status_code=status)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(request: Request, error: RequestValidationError) -> JSONResponse:
+        where = ", ".join(f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}"
+                          for e in error.errors()[:3])
+        return JSONResponse({"error": {"code": "invalid_input", "message": where}},
+                            status_code=422)
+
+    @app.exception_handler(Exception)
+    async def failed(request: Request, error: Exception) -> JSONResponse:
+        log.exception("%s %s failed", request.method, request.url.path)
+        return JSONResponse({"error": {"code": "internal_error", "message": (
+            f"the server failed ({type(error).__name__}); nothing was recorded unless a "
+            "resend with the same command_id says 'already_recorded'.")}}, status_code=500)
+
+    return app
+
+
+def _terminal(rt: Runtime) -> Credential | None:
+    """The terminal this server is, whose key co-signs the pages' sign-ins (none: no sign-in
+    from a browser, the API still works)."""
+    try:
+        return configured(rt.settings, "terminal")
+    except LedgerError:
+        return None
+
+
+def _openapi(app: FastAPI) -> dict[str, Any]:
+    """FastAPI's schema, with the signed envelope the commands and sign-in bodies are (read by
+    hand, so that a body with duplicate keys or a float amount is refused as ingest refuses it)."""
+    if app.openapi_schema is None:
+        schema = get_openapi(title=app.title, version=app.version, description=app.description,
+                             routes=app.routes)
+        envelope = SignedCommand.model_json_schema(ref_template="#/components/schemas/{model}")
+        components = schema.setdefault("components", {}).setdefault("schemas", {})
+        components.update(envelope.pop("$defs", {}))
+        envelope["properties"]["command"]["description"] = (
+            "the command's body: one of the commands `ledger schema` prints (or sign_in)")
+        components["SignedCommand"] = envelope
+        app.openapi_schema = schema
+    return app.openapi_schema
+
+

@@ -1,0 +1,181 @@
+"""The floor's live feed: one thread for the whole server, whatever the number of viewers.
+
+It LISTENs on the channel the events table NOTIFYs on each insert, brings the floor's
+projections up to date (unless another process runs them: `ledger serve --no-follow`), reads
+the floor, renders each part, and hands the parts that changed to every connected page as
+server-sent events. A page that cannot keep up (its queue full: a slow or vanished client) is
+dropped, never waited for; its browser reconnects and is sent the whole floor again. Recording
+never waits for a viewer: the feed only reads, after the fact. A lost database is waited for,
+and the feed resumes where the projections stand.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from psycopg import sql
+
+from ledger.domain.shift_schedule import ShiftSchedule
+from ledger.errors import DatabaseUnavailable
+from ledger.infrastructure.database import Database
+from ledger.pages.floor import fragments, whole_floor
+from ledger.web.floor import FloorView, floor_view
+from projections.runner import CHANNEL, LOST_CONNECTION, ProjectionRunner
+
+log = logging.getLogger("ledger.web.feed")
+QUEUE = 256
+"""Messages a page may fall behind by before it is dropped (it reconnects)."""
+POLL_SECONDS = 1.0
+"""How often the floor is read without news (the shift changes, a projection lags)."""
+
+
+@dataclass(frozen=True)
+class Message:
+    event: str
+    data: str
+
+    def encoded(self) -> bytes:
+        lines = "".join(f"data: {line}\n" for line in self.data.split("\n"))
+        return f"event: {self.event}\n{lines}\n".encode()
+
+
+class Viewer:
+    """One connected page: its event loop and its queue."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self.queue: asyncio.Queue[Message | None] = asyncio.Queue(maxsize=QUEUE)
+        self.dropped = False
+
+    def offer(self, message: Message | None) -> None:  # on the viewer's loop
+        if self.dropped:
+            return
+        try:
+            self.queue.put_nowait(message)
+        except asyncio.QueueFull:
+            self.dropped = True  # too slow: its stream ends, the browser reconnects
+            self.queue.get_nowait()
+            self.queue.put_nowait(None)
+
+
+class FloorFeed:
+    def __init__(self, database: Database, schedule: ShiftSchedule, *, follow: bool = True,
+                 projections: list[type[Any]] | None = None) -> None:
+        self.database = database
+        self.schedule = schedule
+        self.follow = follow
+        self.projections = projections or []
+        self.parts: dict[str, str] = {}
+        self.tables: tuple[str, ...] = ()
+        self.view: FloorView | None = None
+        self.published = 0  # times a change went out (for the benchmark and the tests)
+        self._viewers: set[Viewer] = set()
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._ready = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="ledger-floor-feed", daemon=True)
+
+    # -- viewers (called on the server's event loop) -----------------------------------------
+    def start(self) -> None:
+        self._thread.start()
+
+    def close(self) -> None:
+        self._stop.set()
+        self._thread.join(timeout=10)
+        with self._lock:
+            viewers = list(self._viewers)
+        for viewer in viewers:
+            viewer.loop.call_soon_threadsafe(viewer.offer, None)
+
+    def subscribe(self, loop: asyncio.AbstractEventLoop) -> Viewer:
+        """A new page: it is sent the whole floor first, then what changes."""
+        viewer = Viewer(loop)
+        with self._lock:
+            self._viewers.add(viewer)
+            if self.view is not None:
+                viewer.offer(Message("floor", whole_floor(self.view)))
+                for event in ("pools", "alerts"):
+                    viewer.offer(Message(event, self.parts[event]))
+        return viewer
+
+    def unsubscribe(self, viewer: Viewer) -> None:
+        with self._lock:
+            self._viewers.discard(viewer)
+
+    @property
+    def viewers(self) -> int:
+        with self._lock:
+            return len(self._viewers)
+
+    def wait_ready(self, timeout: float) -> bool:  # money-safe: seconds
+        return self._ready.wait(timeout)
+
+    # -- the feed's thread --------------------------------------------------------------------
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            try:
+                self._follow()
+            except (*LOST_CONNECTION, DatabaseUnavailable) as error:
+                log.warning("the floor feed lost the database (%s); waiting", error)
+                self._stop.wait(1.0)
+            except Exception:  # never let the feed die: the floor would freeze unnoticed
+                log.exception("the floor feed failed; starting again")
+                self._stop.wait(1.0)
+
+    def _follow(self) -> None:
+        runner = ProjectionRunner(self.database, self.projections) if self.follow else None
+        with self.database.connect() as listener:
+            listener.execute(sql.SQL("LISTEN {}").format(sql.Identifier(CHANNEL)))
+            if runner is not None:
+                runner.__enter__()
+            try:
+                while not self._stop.is_set():
+                    if runner is not None:
+                        runner.catch_up(self._stop)
+                    self._read()
+                    self._ready.set()
+                    _wait(listener, self._stop, POLL_SECONDS)
+            finally:
+                if runner is not None:
+                    runner.__exit__(None, None, None)
+
+    def _read(self) -> None:
+        with self.database.connect() as conn:
+            view = floor_view(conn, self.schedule)
+        parts = fragments(view)
+        tables = tuple(table.dom_id for table in view.tables)
+        with self._lock:
+            if tables != self.tables:
+                messages = [Message("floor", whole_floor(view))] + [
+                    Message(event, parts[event]) for event in ("pools", "alerts")]
+            else:
+                messages = [Message(event, data) for event, data in parts.items()
+                            if self.parts.get(event) != data]
+            self.view, self.parts, self.tables = view, parts, tables
+            viewers = list(self._viewers)
+        if messages:
+            self.published += 1
+            for viewer in viewers:
+                viewer.loop.call_soon_threadsafe(_offer_all, viewer, messages)
+
+
+def _offer_all(viewer: Viewer, messages: list[Message]) -> None:
+    for message in messages:
+        viewer.offer(message)
+
+
+def _wait(listener: Any, stop: threading.Event, seconds: float) -> None:  # money-safe
+    """Until a NOTIFY (an insert), `seconds`, or `stop`."""
+    deadline = time.monotonic() + seconds
+    while not stop.is_set():
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            return
+        if any(True for _ in listener.notifies(timeout=min(remaining, 0.5), stop_after=1)):
+            return
+

@@ -1,0 +1,135 @@
+"""The floor as the pit sees it, read from the projections: each table's game, limits, dealer,
+round and phase, bets on the layout, cards shown, cards left in the shoe, last ten results
+(baccarat's as a bead plate and a big road), the shift's win so far against its expected band;
+the jackpot meters; and the alerts a pit boss acts on.
+
+Alerts: a void among the table's last ten rounds; irregularities recorded this shift; what the
+shift report flags (a win outside its band, a variance, a hold beyond ±100%, an opener that
+differs from the last closer); and, for the whole floor, projections lagging behind the ledger
+(the page would be showing the past).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from psycopg import Connection
+from psycopg.rows import dict_row
+
+from ledger.domain.shift_schedule import ShiftSchedule
+from ledger.reports.roads import Road, bead_plate, big_road
+from ledger.wording import describe_outcome
+from projections.queries import (
+    JackpotPoolView, TableState, jackpot_pools, projection_statuses, table_states,
+)
+from projections.reports import TableShift, table_shifts
+
+LAG_EVENTS = 200
+"""Events recorded but not yet applied that make the floor say it is behind."""
+LAG_SECONDS = 5
+"""How long a projection may stand behind the ledger before the floor says so."""
+QUIET_FLAGS = ("shift not closed", "drop not counted yet")
+"""Report flags that are the normal state of a shift in play: not alerts on the floor."""
+
+
+@dataclass
+class FloorTable:
+    state: TableState
+    shift: TableShift | None
+    alerts: list[str]
+    results: list[str]  # the last ten, newest first, in words
+    bead: Road | None = None
+    road: Road | None = None
+
+    @property
+    def dom_id(self) -> str:
+        return f"table-{self.state.code}"
+
+
+@dataclass
+class FloorView:
+    gaming_day: Any
+    shift: str
+    pits: list[tuple[str, list[FloorTable]]]
+    pools: list[JackpotPoolView]
+    alerts: list[str]
+    generated_at: datetime = field(default_factory=lambda: datetime.now(UTC))
+
+    @property
+    def tables(self) -> list[FloorTable]:
+        return [table for _, tables in self.pits for table in tables]
+
+
+def floor_view(conn: Connection[Any], schedule: ShiftSchedule,
+               now: datetime | None = None) -> FloorView:
+    """The floor now: the current shift's figures by the schedule."""
+    now = now or datetime.now(UTC)
+    slot = schedule.locate(now)
+    with conn.cursor(row_factory=dict_row) as cursor:
+        lines = table_shifts(cursor, slot.gaming_day - timedelta(days=1), slot.gaming_day)
+    shifts = current_shifts(lines, schedule)
+    tables = [floor_table(state, shifts.get(state.code)) for state in table_states(conn)]
+    pits: dict[str, list[FloorTable]] = {}
+    for table in tables:
+        pits.setdefault(table.state.pit, []).append(table)
+    return FloorView(slot.gaming_day, slot.shift, sorted(pits.items()), jackpot_pools(conn),
+                     lagging(conn, now))
+
+
+def current_shifts(lines: list[TableShift], schedule: ShiftSchedule) -> dict[str, TableShift]:
+    """Each table's shift in play: the one open (a table keeps its shift past the schedule's
+    change of shift until it is counted), else its latest of these gaming days."""
+    rank = {name: index for index, name in enumerate(schedule.names)}
+    current: dict[str, TableShift] = {}
+    for line in lines:
+        key = (line.status == "open", line.gaming_day, rank.get(line.shift, -1))
+        held = current.get(line.table)
+        if held is None or key > (held.status == "open", held.gaming_day,
+                                  rank.get(held.shift, -1)):
+            current[line.table] = line
+    return current
+
+
+def floor_table(state: TableState, shift: TableShift | None) -> FloorTable:
+    results = state.last_results or []
+    alerts = [f"round {r.number} voided: {_reason(r.reason)}"
+              for r in results if r.status == "void"]
+    if shift is not None:
+        if shift.irregularities:
+            alerts.append(f"{shift.irregularities} irregularit"
+                          f"{'y' if shift.irregularities == 1 else 'ies'} this shift")
+        alerts += [flag for flag in shift.flags if not flag.startswith(QUIET_FLAGS)]
+    table = FloorTable(state, shift, alerts, [_said(r) for r in results])
+    if state.game == "baccarat":
+        winners = [r.outcome["winner"] for r in reversed(results)
+                   if r.status != "void" and r.outcome.get("winner")]
+        table.bead, table.road = bead_plate(winners), big_road(winners)
+    return table
+
+
+def _said(result: Any) -> str:
+    if result.status == "void":
+        return f"#{result.number} void ({_reason(result.reason)})"
+    said = describe_outcome(result.outcome) or "settled"
+    return f"#{result.number} {said}"
+
+
+def _reason(code: str | None) -> str:
+    return code.replace("_", " ") if code else "no reason given"
+
+
+def lagging(conn: Connection[Any], now: datetime) -> list[str]:
+    """A sentence for each projection the floor reads that stands behind the ledger."""
+    alerts = []
+    for status in projection_statuses(conn):
+        if status.name not in ("table_state", "shift_report", "jackpot_pools") or not status.lag:
+            continue
+        stale = status.updated_at is None or now - status.updated_at > timedelta(
+            seconds=LAG_SECONDS)
+        if status.lag >= LAG_EVENTS or stale:
+            alerts.append(f"projections lagging: {status.name} is {status.lag:,} events behind "
+                          "the ledger; the floor shows the past (is `ledger projections run` "
+                          "running?)")
+    return alerts

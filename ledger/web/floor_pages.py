@@ -1,0 +1,207 @@
+"""The pages, under /floor: sign-in, the live floor and its server-sent events, a table's
+rounds, a round's replay, the shift and gaming-day reports. A page asks for a sign-in (the
+session cookie) and the role its contents need, as the API does; a person not signed in is sent
+to the sign-in page, one whose role may not see a page is told so on it."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from typing import Any
+
+from anyio import to_thread
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, StreamingResponse
+from pydantic import BaseModel, ConfigDict
+
+from ledger.errors import CredentialRefused, LedgerError, NotAllowed
+from ledger.identity.envelope import PROTOCOL, Signature, SignedCommand, signed_bytes
+from ledger.identity.keys import fingerprint
+from ledger.identity.sign_in import FLOOR, REPLAY, REPORTS, may_read
+from ledger.pages import render
+from ledger.web.errors import refusal
+from ledger.web.feed import FloorFeed
+from ledger.web.sessions import COOKIE, Sessions
+
+router = APIRouter(prefix="/floor", include_in_schema=False)
+HEARTBEAT_SECONDS = 15.0  # money-safe: a comment line that keeps proxies from closing the stream
+
+
+class BrowserSignIn(BaseModel):
+    """What the sign-in page sends: who, the sign-in body, and their signature over the
+    envelope this server completes with its own terminal id (and signature)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    staff: str
+    command: dict[str, Any]
+    signature: str
+
+
+def _sessions(request: Request) -> Sessions:
+    return request.app.state.sessions  # type: ignore[no-any-return]
+
+
+def _page(request: Request, what: str) -> tuple[Any, Any]:
+    """(the runtime, the signed-in member of staff) for a page of `what`; raises the refusal."""
+    member = _sessions(request).reader(request.cookies.get(COOKIE), what)
+    return request.app.state.runtime, member
+
+
+def refused_page(request: Request, error: LedgerError) -> HTMLResponse | RedirectResponse:
+    if isinstance(error, CredentialRefused):
+        return RedirectResponse("/floor/sign-in", status_code=303)
+    status, body = refusal(error)
+    rt = request.app.state.runtime
+    return HTMLResponse(render("refused.html", title=f"{rt.settings.property_name}: refused",
+                               message=body["error"]["message"]), status_code=status)
+
+
+@router.get("/sign-in", response_class=HTMLResponse)
+def sign_in_page(request: Request) -> HTMLResponse:
+    rt, terminal = request.app.state.runtime, request.app.state.terminal
+    return HTMLResponse(render("sign_in.html", title=f"{rt.settings.property_name}: sign in",
+                               terminal=terminal.id if terminal else None, protocol=PROTOCOL))
+
+
+@router.post("/sign-in")
+async def sign_in(request: Request, sent: BrowserSignIn) -> JSONResponse:
+    terminal = request.app.state.terminal
+    if terminal is None:
+        raise NotAllowed("this server has no terminal credential: no one can sign in here.")
+    ledger = request.app.state.runtime.ledger
+    member = await to_thread.run_sync(ledger.staff, sent.staff)
+    message = signed_bytes(sent.command, terminal.id, sent.staff)
+    signed = SignedCommand(command=sent.command, terminal=terminal.id, staff=sent.staff,
+                           signatures=[
+        Signature(signer="terminal", id=terminal.id, key=terminal.fingerprint,
+                  value=terminal.sign(message)),
+        Signature(signer="staff", id=sent.staff, value=sent.signature,
+                  key=fingerprint(member.public_key) if member else "not-enrolled")])
+    session, _ = await to_thread.run_sync(_sessions(request).sign_in, signed)
+    answer = JSONResponse({"next": "/floor"})
+    answer.set_cookie(COOKIE, session.token, max_age=int(_sessions(request).lifetime),
+                      httponly=True, samesite="strict", secure=request.url.scheme == "https")
+    return answer
+
+
+@router.post("/sign-out")
+def sign_out(request: Request) -> RedirectResponse:
+    _sessions(request).sign_out(request.cookies.get(COOKIE) or "")
+    answer = RedirectResponse("/floor/sign-in", status_code=303)
+    answer.delete_cookie(COOKIE)
+    return answer
+
+
+@router.get("", response_class=HTMLResponse)
+def floor(request: Request) -> Any:
+    try:
+        rt, member = _page(request, FLOOR)
+    except LedgerError as error:
+        return refused_page(request, error)
+    feed: FloorFeed = request.app.state.feed
+    feed.wait_ready(10)
+    from ledger.pages.floor import floor_page
+    from ledger.web.floor import floor_view
+
+    view = feed.view
+    if view is None:  # the feed has not read the floor yet (the database is slow to answer)
+        with rt.database.connect() as conn:
+            view = floor_view(conn, rt.settings.shift_schedule)
+    roles = ", ".join(role.value.replace("_", " ") for role in member.roles)
+    return HTMLResponse(floor_page(view, rt.settings.property_name,
+                                   f"{member.staff_id} ({roles})"))
+
+
+@router.get("/events")
+async def events(request: Request) -> Any:
+    try:
+        _page(request, FLOOR)
+    except LedgerError as error:
+        status, body = refusal(error)
+        return JSONResponse(body, status_code=status)
+    feed: FloorFeed = request.app.state.feed
+    viewer = feed.subscribe(asyncio.get_running_loop())
+
+    async def stream() -> AsyncIterator[bytes]:
+        try:
+            yield b"retry: 1000\n\n"
+            while True:
+                try:
+                    message = await asyncio.wait_for(viewer.queue.get(), HEARTBEAT_SECONDS)
+                except asyncio.TimeoutError:
+                    yield b": still here\n\n"
+                    continue
+                if message is None:
+                    return  # dropped (too slow) or the server stops: the browser reconnects
+                yield message.encoded()
+        finally:
+            feed.unsubscribe(viewer)
+
+    return StreamingResponse(stream(), media_type="text/event-stream",
+                             headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+
+@router.get("/tables/{code}", response_class=HTMLResponse)
+def table_page(request: Request, code: str) -> Any:
+    from ledger.audit.recall import recall
+    from ledger.wording import describe_outcome
+
+    try:
+        rt, member = _page(request, FLOOR)
+        with rt.database.connect() as conn:
+            recalled = recall(conn, code, 20)
+    except LedgerError as error:
+        return refused_page(request, error)
+    return HTMLResponse(render("table_rounds.html", title=f"Table {recalled.table}",
+                               recall=recalled, describe=describe_outcome,
+                               may_replay=may_read(member.roles, REPLAY)))
+
+
+@router.get("/tables/{code}/rounds/{number}/replay", response_class=HTMLResponse)
+def replay_page(request: Request, code: str, number: int, dispute: str | None = None) -> Any:
+    from ledger.audit.replay import find_round, replay_round
+    from ledger.pages.replay import to_html
+
+    try:
+        rt, _ = _page(request, REPLAY)
+        with rt.database.connect() as conn:
+            replayed = replay_round(conn, find_round(conn, code, number))
+    except LedgerError as error:
+        return refused_page(request, error)
+    return HTMLResponse(to_html(replayed, rt.settings.property_name, dispute))
+
+
+@router.get("/reports/shift/{gaming_day}/{shift}", response_class=HTMLResponse)
+def shift_report_page(request: Request, gaming_day: str, shift: str) -> Any:
+    from ledger.domain.shift_schedule import parse_gaming_day
+    from ledger.pages.shift_report import to_html
+    from projections.reports import shift_report
+
+    try:
+        rt, _ = _page(request, REPORTS)
+        schedule = rt.settings.shift_schedule
+        with rt.database.connect() as conn:
+            view = shift_report(conn, parse_gaming_day(gaming_day), schedule.check_name(shift),
+                                day_starts=schedule.day_starts)
+    except LedgerError as error:
+        return refused_page(request, error)
+    return HTMLResponse(to_html(view, rt.settings.property_name))
+
+
+@router.get("/reports/day/{gaming_day}", response_class=HTMLResponse)
+def day_report_page(request: Request, gaming_day: str) -> Any:
+    from ledger.domain.shift_schedule import parse_gaming_day
+    from ledger.pages.period import to_html
+    from projections.period_reports import gaming_day_report
+
+    try:
+        rt, _ = _page(request, REPORTS)
+        schedule = rt.settings.shift_schedule
+        with rt.database.connect() as conn:
+            view = gaming_day_report(conn, parse_gaming_day(gaming_day), schedule.names,
+                                     day_starts=schedule.day_starts)
+    except LedgerError as error:
+        return refused_page(request, error)
+    return HTMLResponse(to_html(view, rt.settings.property_name))
+
