@@ -19,9 +19,11 @@ def fragment(template: str, **context: Any) -> str:
     return environment().get_template(template).render(**context)
 
 
-def fragments(view: Any) -> dict[str, str]:
-    """Every part of the floor by its event name: `table-<code>` each, `pools`, `alerts`."""
-    parts = {table.dom_id: fragment("floor_article.html", table=table) for table in view.tables}
+def fragments(view: Any, tables: Any = None) -> dict[str, str]:
+    """The parts of the floor by event name: `table-<code>` for each of `tables` (default: every
+    table), `pools`, `alerts`."""
+    parts = {table.dom_id: fragment("floor_article.html", table=table)
+             for table in (view.tables if tables is None else tables)}
     parts["pools"] = fragment("floor_pools.html", view=view)
     parts["alerts"] = fragment("floor_alerts.html", view=view)
     return parts

@@ -3,8 +3,9 @@
 It LISTENs on the channel the events table NOTIFYs on each insert, brings the floor's
 projections up to date (unless another process runs them: `ledger serve --no-follow`), reads
 the floor, renders each part, and hands the parts that changed to every connected page as
-server-sent events. A page that cannot keep up (its queue full: a slow or vanished client) is
-dropped, never waited for; its browser reconnects and is sent the whole floor again. Recording
+server-sent events. A page that cannot keep up (a slow client) is sent only the newest state of
+each part, never a backlog, and never waited for; a vanished one is forgotten when its
+connection closes, and a browser that reconnects is sent the whole floor again. Recording
 never waits for a viewer: the feed only reads, after the fact. A lost database is waited for,
 and the feed resumes where the projections stand.
 """
@@ -28,8 +29,6 @@ from ledger.web.floor import FloorView, floor_view
 from projections.runner import CHANNEL, LOST_CONNECTION, ProjectionRunner
 
 log = logging.getLogger("ledger.web.feed")
-QUEUE = 256
-"""Messages a page may fall behind by before it is dropped (it reconnects)."""
 POLL_SECONDS = 1.0
 """How often the floor is read without news (the shift changes, a projection lags)."""
 
@@ -45,22 +44,32 @@ class Message:
 
 
 class Viewer:
-    """One connected page: its event loop and its queue."""
+    """One connected page: the latest part for each event name not yet sent to it. A page that
+    reads slowly skips the states it had no time for and gets the newest (a screen shows the
+    present, not a backlog), so no viewer can make the feed or the ledger wait."""
 
     def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
         self.loop = loop
-        self.queue: asyncio.Queue[Message | None] = asyncio.Queue(maxsize=QUEUE)
-        self.dropped = False
+        self.pending: dict[str, Message | None] = {}
+        self.wake = asyncio.Event()
 
     def offer(self, message: Message | None) -> None:  # on the viewer's loop
-        if self.dropped:
-            return
+        if message is None:
+            self.pending[""] = None  # the server stops: the stream ends
+        else:
+            self.pending.pop(message.event, None)  # the newest goes last, in order
+            self.pending[message.event] = message
+        self.wake.set()
+
+    async def next(self, timeout: float) -> list[Message | None]:  # money-safe: seconds
+        """What is pending (a `None` in it: the stream ends); [] after `timeout` of quiet."""
         try:
-            self.queue.put_nowait(message)
-        except asyncio.QueueFull:
-            self.dropped = True  # too slow: its stream ends, the browser reconnects
-            self.queue.get_nowait()
-            self.queue.put_nowait(None)
+            await asyncio.wait_for(self.wake.wait(), timeout)
+        except asyncio.TimeoutError:
+            return []
+        self.wake.clear()
+        taken, self.pending = list(self.pending.values()), {}
+        return taken
 
 
 class FloorFeed:
@@ -71,6 +80,7 @@ class FloorFeed:
         self.follow = follow
         self.projections = projections or []
         self.parts: dict[str, str] = {}
+        self.keys: dict[str, Any] = {}
         self.tables: tuple[str, ...] = ()
         self.view: FloorView | None = None
         self.published = 0  # times a change went out (for the benchmark and the tests)
@@ -147,7 +157,12 @@ class FloorFeed:
     def _read(self) -> None:
         with self.database.connect() as conn:
             view = floor_view(conn, self.schedule)
-        parts = fragments(view)
+        keys = {table.dom_id: _key(table) for table in view.tables}
+        changed = [table for table in view.tables
+                   if self.keys.get(table.dom_id) != keys[table.dom_id]]
+        parts = {**{event: data for event, data in self.parts.items() if event in keys},
+                 **fragments(view, changed)}  # only the tables that moved are rendered again
+        self.keys = keys
         tables = tuple(table.dom_id for table in view.tables)
         with self._lock:
             if tables != self.tables:
@@ -162,6 +177,12 @@ class FloorFeed:
             self.published += 1
             for viewer in viewers:
                 viewer.loop.call_soon_threadsafe(_offer_all, viewer, messages)
+
+
+def _key(table: Any) -> tuple[Any, ...]:
+    """What a table's part shows changes only if one of these does."""
+    return (table.state.updated_position, table.state.events_applied, table.state.is_open,
+            table.shift.model_dump_json() if table.shift else None, tuple(table.alerts))
 
 
 def _offer_all(viewer: Viewer, messages: list[Message]) -> None:

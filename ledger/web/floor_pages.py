@@ -127,14 +127,13 @@ async def events(request: Request) -> Any:
         try:
             yield b"retry: 1000\n\n"
             while True:
-                try:
-                    message = await asyncio.wait_for(viewer.queue.get(), HEARTBEAT_SECONDS)
-                except asyncio.TimeoutError:
+                messages = await viewer.next(HEARTBEAT_SECONDS)
+                if not messages:
                     yield b": still here\n\n"
-                    continue
-                if message is None:
-                    return  # dropped (too slow) or the server stops: the browser reconnects
-                yield message.encoded()
+                for message in messages:
+                    if message is None:
+                        return  # the server stops: the browser reconnects elsewhere or later
+                    yield message.encoded()
         finally:
             feed.unsubscribe(viewer)
 

@@ -1,0 +1,220 @@
+"""The floor through the HTTP API while the floor page is watched: the simulator's 64 tables
+send their signed commands to `ledger serve` (each table a terminal thread with its own
+keep-alive connection, `POST /v1/commands`), while 50 signed-in viewers hold the floor page's
+event stream open. Printed, from one run on one database server: events/s through HTTP against
+the same floor through the Python API (`Ledger.execute`, group commit), p50/p99 per command as
+a terminal waits for it, and event-to-screen latency: from the moment a terminal's command is
+answered to the moment each viewer receives the part of the floor showing it (the table's
+fragment carries the last ledger position it includes; the command's position is looked up
+afterwards), p50 and p99 over every viewer and command.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from collections import defaultdict
+from datetime import UTC, date, datetime
+from pathlib import Path
+from typing import Any
+from uuid import UUID, uuid4
+
+import httpx
+from bench_floor import measure_floor
+from benchlib import console, signer, throwaway_database
+from rich.table import Table
+
+from ledger.application import Recorded
+from ledger.bootstrap import open_ledger
+from ledger.domain.registry import TerminalKind
+from ledger.errors import LedgerError
+from ledger.identity.envelope import sign
+from ledger.simulation.floor import floor_plan, run_floor
+
+LEDGER = str(Path(sys.executable).with_name("ledger"))
+POSITION = re.compile(r'data-position="(\d+)"')
+SCREEN = "BENCH-SCREEN"
+
+
+class HttpLedger:
+    """The ledger as the simulator's tables reach it: `execute` over HTTP, one connection per
+    table thread; reads (which the simulator makes to pick its next move) in process."""
+
+    def __init__(self, inner: Any, url: str) -> None:
+        self.inner, self.url = inner, url
+        self.local = threading.local()
+        self.acks: list[tuple[str, float, list[tuple[UUID, int]]]] = []  # table, when, events
+        self.latencies: list[float] = []  # money-safe: seconds
+        self._lock = threading.Lock()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+    def execute(self, signed: Any) -> Recorded:
+        client = getattr(self.local, "client", None)
+        if client is None:
+            client = self.local.client = httpx.Client(base_url=self.url, timeout=120)
+        started = time.perf_counter()
+        answer = client.post("/v1/commands", content=signed.model_dump_json(),
+                             headers={"Content-Type": "application/json"})
+        done = time.perf_counter()
+        body = answer.json()
+        if answer.status_code >= 400:
+            raise LedgerError(body["error"]["message"])
+        events = [(UUID(e["stream"]), e["version"]) for e in body["events"]]
+        with self._lock:
+            if threading.current_thread() is not threading.main_thread():
+                self.latencies.append(done - started)  # the tables' commands, not the set-up
+            self.acks.append((threading.current_thread().name, done, events))
+        return Recorded(UUID(body["command_id"]), body["status"] != "recorded",
+                        tuple((UUID(e["stream"]), e["version"], e["type"])
+                              for e in body["events"]), details=tuple(body["details"]))
+
+
+class Viewer(threading.Thread):
+    """One floor page: its event stream, each table part kept with when it arrived."""
+
+    def __init__(self, url: str, token: str, stop: threading.Event) -> None:
+        super().__init__(daemon=True)
+        self.url, self.token, self.stop = url, token, stop
+        self.seen: dict[str, list[tuple[int, float]]] = defaultdict(list)  # table: (pos, when)
+        self.connected = threading.Event()
+
+    def run(self) -> None:
+        event = None
+        with httpx.Client(base_url=self.url, timeout=None,
+                          cookies={"ledger_session": self.token}) as client:
+            with client.stream("GET", "/floor/events") as stream:
+                self.connected.set()
+                for line in stream.iter_lines():
+                    if self.stop.is_set():
+                        return
+                    if line.startswith("event: "):
+                        event = line[7:]
+                    elif line.startswith("data: ") and event and event.startswith("table-"):
+                        found = POSITION.search(line)
+                        if found:
+                            self.seen[event[6:]].append((int(found[1]), time.perf_counter()))
+                            event = None
+
+
+def sign_in(url: str, keyring: Any, staff_id: str) -> str:
+    body = {"command": "sign_in", "command_id": str(uuid4()), "at": datetime.now(UTC).isoformat()}
+    signed = sign(body, keyring.credential("terminal", SCREEN), keyring.credential("staff", staff_id))
+    answer = httpx.post(f"{url}/v1/sessions", content=signed.model_dump_json(),
+                        headers={"Content-Type": "application/json"})
+    answer.raise_for_status()
+    return str(answer.json()["token"])
+
+
+def measure_http(settings: Any, tables: int, rounds: int, seed: int, viewers: int,
+                 port: int) -> dict[str, Any]:
+    url = f"http://127.0.0.1:{port}"
+    with open_ledger(settings) as rt:
+        plan = floor_plan(tables)
+        staff = signer(rt).floor_staff()
+        staff.enrol(plan, rounds)
+        staff.administrator.ensure_terminal(SCREEN, TerminalKind.PIT_WORKSTATION, "bench screen")
+        env = {**os.environ, "LEDGER_DATABASE_URL": settings.database_url,
+               "LEDGER_GROUP_COMMIT": "true", "LEDGER_POOL_SIZE": str(settings.pool_size),
+               "LEDGER_CLOCK_PAST_MINUTES": str(settings.clock_past_minutes),
+               "LEDGER_DB_ROLE_PREFIX": settings.db_role_prefix}
+        server = subprocess.Popen([LEDGER, "serve", "--port", str(port)], env=env,
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        stop = threading.Event()
+        try:
+            _wait_up(url, server)
+            watching = [Viewer(url, sign_in(url, staff.keyring, "S-FLOOR"), stop)
+                        for _ in range(viewers)]
+            for viewer in watching:
+                viewer.start()
+            for viewer in watching:
+                viewer.connected.wait(30)
+            http = HttpLedger(rt.ledger, url)
+            started = time.perf_counter()
+            result = run_floor(http, staff, plan, rounds=rounds, seed=seed,  # type: ignore[arg-type]
+                               day=date(2026, 11, 22))
+            elapsed = time.perf_counter() - started
+            time.sleep(3)  # the last parts reach the viewers
+        finally:
+            stop.set()
+            server.terminate()
+            server.wait(timeout=30)
+        if result.errors:
+            raise SystemExit(f"the floor through HTTP failed: {result.errors[0]}")
+        with rt.database.connect() as conn:
+            positions = dict(((row[0], row[1]), row[2]) for row in conn.execute(
+                "SELECT originator_id, originator_version, notification_id FROM ledger_events"))
+    to_screen = []
+    for table, acked, events in http.acks:
+        if table == "MainThread":
+            continue
+        needed = max(positions[event] for event in events)
+        for viewer in watching:
+            arrived = next((when for position, when in viewer.seen.get(table, ())
+                            if position >= needed), None)
+            if arrived is not None:
+                to_screen.append(max(arrived - acked, 0.0))
+    events = sum(t.events for t in result.tables.values())
+    latencies = sorted(http.latencies)
+    to_screen.sort()
+    return {"events": events, "seconds": elapsed, "commands": len(latencies),
+            "p50": statistics.median(latencies) * 1000,
+            "p99": latencies[int(0.99 * (len(latencies) - 1))] * 1000,
+            "screen_p50": statistics.median(to_screen) * 1000 if to_screen else float("nan"),
+            "screen_p99": to_screen[int(0.99 * (len(to_screen) - 1))] * 1000
+            if to_screen else float("nan"), "seen": len(to_screen),
+            "expected": sum(1 for t, _, _ in http.acks if t != "MainThread") * viewers}
+
+
+def _wait_up(url: str, server: subprocess.Popen[bytes]) -> None:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            raise SystemExit("ledger serve exited")
+        try:
+            if httpx.get(f"{url}/openapi.json", timeout=1).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.2)
+    raise SystemExit("ledger serve did not start")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--tables", type=int, default=64)
+    parser.add_argument("--rounds", type=int, default=3, help="rounds per table")
+    parser.add_argument("--viewers", type=int, default=50)
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--port", type=int, default=8765)
+    args = parser.parse_args()
+    with throwaway_database("ledger_bench_api") as (settings, _):
+        python = measure_floor(settings, args.tables, args.rounds, args.seed, True)
+    console.print("[dim]the Python API floor done[/]")
+    with throwaway_database("ledger_bench_http") as (settings, _):
+        http = measure_http(settings, args.tables, args.rounds, args.seed, args.viewers,
+                            args.port)
+    table = Table(title=f"{args.tables} tables, {args.rounds} rounds each")
+    for column in ("path", "events", "ev/s", "cmds", "p50 ms", "p99 ms", "vs Python API"):
+        table.add_column(column, justify="right")
+    base = python["events"] / python["seconds"]
+    for name, run in (("Python API (group commit)", python),
+                      (f"HTTP, {args.viewers} viewers", http)):
+        rate = run["events"] / run["seconds"]
+        table.add_row(name, f"{run['events']:,}", f"{rate:,.0f}", f"{run['commands']:,}",
+                      f"{run['p50']:.1f}", f"{run['p99']:.1f}", f"{rate / base:.2f}x")
+    console.print(table)
+    console.print(f"event to screen (answer to the viewer's receipt of the table's part), over "
+                  f"{http['seen']:,} of {http['expected']:,} (viewer, command) pairs: "
+                  f"p50 {http['screen_p50']:.0f} ms, p99 {http['screen_p99']:.0f} ms.")
+
+
+if __name__ == "__main__":
+    main()
