@@ -19,12 +19,12 @@ from pydantic import BaseModel, ValidationError
 from ledger.application import Recorded
 from ledger.batch import execute_batch
 from ledger.bootstrap import Runtime
-from ledger.domain.shift_schedule import parse_gaming_day
 from ledger.domain.table import check_table_code
 from ledger.errors import LedgerError
 from ledger.identity.envelope import SignedCommand
 from ledger.identity.sign_in import FLOOR, REPLAY, REPORTS
 from ledger.ingest import parse_json
+from ledger.web import reads
 from ledger.web.errors import SIGN_IN_FIRST, ApiError, ErrorOut, refusal
 from ledger.web.sessions import COOKIE, Sessions
 
@@ -225,16 +225,13 @@ def recall(request: Request, code: str, last: Annotated[int, Query(ge=1, le=200)
 def replay(request: Request, code: str, number: int,
            format: Literal["json", "html"] = "json", dispute: str | None = None) -> Any:
     """A round replayed from its events, with its evidence (JSON, or the printable page)."""
-    from ledger.audit.replay import find_round, replay_round
-
     rt = runtime(request)
-    with rt.database.connect() as conn:
-        replayed = replay_round(conn, find_round(conn, check_table_code(code), number))
+    replay_ = reads.replayed(rt, code, number)
     if format == "html":
         from ledger.pages.replay import to_html
 
-        return HTMLResponse(to_html(replayed, rt.settings.property_name, dispute))
-    return _json(replayed.model_dump_json())
+        return HTMLResponse(to_html(replay_, rt.settings.property_name, dispute))
+    return _json(replay_.model_dump_json())
 
 
 @router.get("/reports/shift/{gaming_day}/{shift}", responses=REFUSALS,
@@ -242,38 +239,16 @@ def replay(request: Request, code: str, number: int,
 def shift_report(request: Request, gaming_day: str, shift: str, table: str | None = None) -> Any:
     """A shift's report (ledger win, accounting win, variance, hold), brought up to date."""
     from ledger.reports.shift import to_json
-    from projections.reports import shift_report as report
 
-    rt = runtime(request)
-    schedule = rt.settings.shift_schedule
-    _caught_up(rt)
-    with rt.database.connect() as conn:
-        view = report(conn, parse_gaming_day(gaming_day), schedule.check_name(shift),
-                      check_table_code(table) if table else None,
-                      day_starts=schedule.day_starts)
-    return _json(to_json(view))
+    return _json(to_json(reads.shift_view(runtime(request), gaming_day, shift, table,
+                                          catch_up=True)))
 
 
 @router.get("/reports/day/{gaming_day}", responses=REFUSALS, dependencies=[reader(REPORTS)])
 def day_report(request: Request, gaming_day: str) -> Any:
     from ledger.reports.period import to_json
-    from projections.period_reports import gaming_day_report
 
-    rt = runtime(request)
-    schedule = rt.settings.shift_schedule
-    _caught_up(rt)
-    with rt.database.connect() as conn:
-        view = gaming_day_report(conn, parse_gaming_day(gaming_day), schedule.names,
-                                 day_starts=schedule.day_starts)
-    return _json(to_json(view))
-
-
-def _caught_up(rt: Runtime) -> None:
-    from projections.registry import select
-    from projections.runner import ProjectionRunner
-
-    with ProjectionRunner(rt.database, select(["shift_report"])) as runner:
-        runner.catch_up()
+    return _json(to_json(reads.day_view(runtime(request), gaming_day, catch_up=True)))
 
 
 

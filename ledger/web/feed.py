@@ -16,6 +16,7 @@ import asyncio
 import logging
 import threading
 import time
+from contextlib import nullcontext
 from dataclasses import dataclass
 from typing import Any
 
@@ -138,21 +139,16 @@ class FloorFeed:
                 self._stop.wait(1.0)
 
     def _follow(self) -> None:
-        runner = ProjectionRunner(self.database, self.projections) if self.follow else None
-        with self.database.connect() as listener:
+        following = (ProjectionRunner(self.database, self.projections) if self.follow
+                     else nullcontext(None))
+        with self.database.connect() as listener, following as runner:
             listener.execute(sql.SQL("LISTEN {}").format(sql.Identifier(CHANNEL)))
-            if runner is not None:
-                runner.__enter__()
-            try:
-                while not self._stop.is_set():
-                    if runner is not None:
-                        runner.catch_up(self._stop)
-                    self._read()
-                    self._ready.set()
-                    _wait(listener, self._stop, POLL_SECONDS)
-            finally:
+            while not self._stop.is_set():
                 if runner is not None:
-                    runner.__exit__(None, None, None)
+                    runner.catch_up(self._stop)
+                self._read()
+                self._ready.set()
+                _wait(listener, self._stop, POLL_SECONDS)
 
     def _read(self) -> None:
         with self.database.connect() as conn:

@@ -82,12 +82,13 @@ def current_shifts(lines: list[TableShift], schedule: ShiftSchedule) -> dict[str
     """Each table's shift in play: the one open (a table keeps its shift past the schedule's
     change of shift until it is counted), else its latest of these gaming days."""
     rank = {name: index for index, name in enumerate(schedule.names)}
+
+    def later(line: TableShift) -> tuple[bool, Any, int]:
+        return line.status == "open", line.gaming_day, rank.get(line.shift, -1)
+
     current: dict[str, TableShift] = {}
     for line in lines:
-        key = (line.status == "open", line.gaming_day, rank.get(line.shift, -1))
-        held = current.get(line.table)
-        if held is None or key > (held.status == "open", held.gaming_day,
-                                  rank.get(held.shift, -1)):
+        if line.table not in current or later(line) > later(current[line.table]):
             current[line.table] = line
     return current
 

@@ -19,6 +19,7 @@ from ledger.identity.envelope import PROTOCOL, Signature, SignedCommand, signed_
 from ledger.identity.keys import fingerprint
 from ledger.identity.sign_in import FLOOR, REPLAY, REPORTS, may_read
 from ledger.pages import render
+from ledger.web import reads
 from ledger.web.errors import refusal
 from ledger.web.feed import FloorFeed
 from ledger.web.sessions import COOKIE, Sessions
@@ -159,13 +160,11 @@ def table_page(request: Request, code: str) -> Any:
 
 @router.get("/tables/{code}/rounds/{number}/replay", response_class=HTMLResponse)
 def replay_page(request: Request, code: str, number: int, dispute: str | None = None) -> Any:
-    from ledger.audit.replay import find_round, replay_round
     from ledger.pages.replay import to_html
 
     try:
         rt, _ = _page(request, REPLAY)
-        with rt.database.connect() as conn:
-            replayed = replay_round(conn, find_round(conn, code, number))
+        replayed = reads.replayed(rt, code, number)
     except LedgerError as error:
         return refused_page(request, error)
     return HTMLResponse(to_html(replayed, rt.settings.property_name, dispute))
@@ -173,16 +172,11 @@ def replay_page(request: Request, code: str, number: int, dispute: str | None = 
 
 @router.get("/reports/shift/{gaming_day}/{shift}", response_class=HTMLResponse)
 def shift_report_page(request: Request, gaming_day: str, shift: str) -> Any:
-    from ledger.domain.shift_schedule import parse_gaming_day
     from ledger.pages.shift_report import to_html
-    from projections.reports import shift_report
 
     try:
         rt, _ = _page(request, REPORTS)
-        schedule = rt.settings.shift_schedule
-        with rt.database.connect() as conn:
-            view = shift_report(conn, parse_gaming_day(gaming_day), schedule.check_name(shift),
-                                day_starts=schedule.day_starts)
+        view = reads.shift_view(rt, gaming_day, shift, catch_up=False)
     except LedgerError as error:
         return refused_page(request, error)
     return HTMLResponse(to_html(view, rt.settings.property_name))
@@ -190,17 +184,11 @@ def shift_report_page(request: Request, gaming_day: str, shift: str) -> Any:
 
 @router.get("/reports/day/{gaming_day}", response_class=HTMLResponse)
 def day_report_page(request: Request, gaming_day: str) -> Any:
-    from ledger.domain.shift_schedule import parse_gaming_day
     from ledger.pages.period import to_html
-    from projections.period_reports import gaming_day_report
 
     try:
         rt, _ = _page(request, REPORTS)
-        schedule = rt.settings.shift_schedule
-        with rt.database.connect() as conn:
-            view = gaming_day_report(conn, parse_gaming_day(gaming_day), schedule.names,
-                                     day_starts=schedule.day_starts)
+        view = reads.day_view(rt, gaming_day, catch_up=False)
     except LedgerError as error:
         return refused_page(request, error)
     return HTMLResponse(to_html(view, rt.settings.property_name))
-

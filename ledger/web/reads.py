@@ -1,0 +1,51 @@
+"""What the API and the pages both read: a round's replay, a shift's and a gaming day's
+report. One place, so the JSON and the page of the same thing cannot drift apart."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ledger.bootstrap import Runtime
+from ledger.domain.shift_schedule import parse_gaming_day
+from ledger.domain.table import check_table_code
+
+
+def replayed(rt: Runtime, code: str, number: int) -> Any:
+    from ledger.audit.replay import find_round, replay_round
+
+    with rt.database.connect() as conn:
+        return replay_round(conn, find_round(conn, check_table_code(code), number))
+
+
+def shift_view(rt: Runtime, gaming_day: str, shift: str, table: str | None = None, *,
+               catch_up: bool) -> Any:
+    """A shift's report; with `catch_up`, the shift-report projection brought up to date first."""
+    from projections.reports import shift_report
+
+    schedule = rt.settings.shift_schedule
+    if catch_up:
+        _caught_up(rt)
+    with rt.database.connect() as conn:
+        return shift_report(conn, parse_gaming_day(gaming_day), schedule.check_name(shift),
+                            check_table_code(table) if table else None,
+                            day_starts=schedule.day_starts)
+
+
+def day_view(rt: Runtime, gaming_day: str, *, catch_up: bool) -> Any:
+    """A gaming day's report; with `catch_up`, as `shift_view`."""
+    from projections.period_reports import gaming_day_report
+
+    schedule = rt.settings.shift_schedule
+    if catch_up:
+        _caught_up(rt)
+    with rt.database.connect() as conn:
+        return gaming_day_report(conn, parse_gaming_day(gaming_day), schedule.names,
+                                 day_starts=schedule.day_starts)
+
+
+def _caught_up(rt: Runtime) -> None:
+    from projections.registry import select
+    from projections.runner import ProjectionRunner
+
+    with ProjectionRunner(rt.database, select(["shift_report"])) as runner:
+        runner.catch_up()
