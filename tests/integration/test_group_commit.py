@@ -118,9 +118,24 @@ def test_group_commit_records_exactly_what_the_per_command_path_records_for_the_
     grouped, alone = ({k: e for k, e in events.items() if k not in extra}
                       for events, extra in zip((grouped, alone), setup))
     grouped, alone = _named(grouped, shared), _named(alone, shared)
-    differing = sorted(set(grouped) ^ set(alone)) or [
+    # the tables' threads close their shifts on the gaming day in whichever order they finish:
+    # that stream is compared as a set of events, every other stream event by event
+    grouped, alone = _days_unordered(grouped), _days_unordered(alone)
+    differing = sorted(set(grouped) ^ set(alone), key=str) or [
         key for key in grouped if grouped[key] != alone[key]]
     assert not differing, [(grouped.get(k), alone.get(k)) for k in differing[:2]]
+
+
+def _days_unordered(events: dict[tuple[str, int], Any]) -> dict[Any, Any]:
+    """The gaming days' events keyed by stream and content instead of by version."""
+    kept: dict[Any, Any] = {}
+    for (stream, version), (topic, body) in events.items():
+        if ":GamingDay." in topic:
+            body = {k: v for k, v in body.items() if k != "originator_version"}
+            kept[(stream, json.dumps([topic, body], sort_keys=True))] = (topic, body)
+        else:
+            kept[(stream, version)] = (topic, body)
+    return kept
 
 
 def _pending(count: int, make: Any, ledger: Any) -> list[Any]:

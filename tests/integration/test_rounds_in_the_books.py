@@ -3,7 +3,8 @@ time, and the opener's count is checked against the last closer's (issue 15, ite
 
 from __future__ import annotations
 
-from datetime import date, timedelta
+import time
+from datetime import date, datetime, timedelta
 from decimal import Decimal
 
 import pytest
@@ -15,6 +16,7 @@ from ledger.commands import (
 from ledger.domain.base import Actor, Role
 from ledger.domain.shift import parse_chips
 from ledger.audit.verify import verify_ledger
+from ledger.domain.shift_schedule import DEFAULT_SCHEDULE, MACAU, ShiftSchedule
 from ledger.domain.table import Table
 from ledger.errors import WrongState
 from ledger.reports.shift import unassigned_lines
@@ -132,21 +134,35 @@ def test_the_count_handed_over_unchanged_is_not_flagged(ledger, database):
     assert not [flag for flag in swing.flags if "last closing" in flag]
 
 
+def _one_gaming_day_ahead() -> date:
+    """The gaming day in force now, once no change of gaming day is due in the next three
+    minutes: the round left out of the books is listed under the gaming day it was played on
+    (which starts at 06:00 Macau time), so the test's rounds and shift must all fall on one.
+    A run that reaches this test at 05:58 waits until 06:00 (the suite's GAMING_DAY, taken
+    when it started, may then be the day before)."""
+    schedule = ShiftSchedule.parse(DEFAULT_SCHEDULE)
+    while (schedule.locate(datetime.now(MACAU) + timedelta(minutes=3)).gaming_day
+           != schedule.locate(datetime.now(MACAU)).gaming_day):
+        time.sleep(5)
+    return schedule.locate(datetime.now(MACAU)).gaming_day
+
+
 def test_a_round_recorded_before_the_rule_is_listed_unassigned_and_verify_names_it(
         ledger, database, superuser, monkeypatch):
     """A ledger recorded before rounds were refused outside the books: its report lists the
     round as unassigned, and `ledger verify` no longer says all holds."""
+    day = _one_gaming_day_ahead()
     with monkeypatch.context() as before_the_rule:
         before_the_rule.setattr(Table, "check_in_shift", lambda self: None)
         ledger.execute(open_round())
     ledger.execute(VoidRound(table="BAC-01", reason="wrong_count", actor=PIT_BOSS,
                              terminal="pit-1"))
-    ledger.execute(opening("day"))
+    ledger.execute(opening("day").model_copy(update={"gaming_day": day}))
     ledger.execute(open_round())  # inside the day shift: not listed
     with ProjectionRunner(database, [ShiftReport]) as runner:
         runner.catch_up()
     with database.connect() as conn:
-        view = shift_report(conn, GAMING_DAY, "day")
+        view = shift_report(conn, day, "day")
         found = verify_ledger(conn, projections=False)
     assert [(r.table, r.number) for r in view.unassigned] == [("BAC-01", 1)]
     assert unassigned_lines(view)[0].startswith("round 1 at BAC-01, opened ")
