@@ -36,6 +36,7 @@ from ledger.domain.registry import TerminalKind
 from ledger.errors import LedgerError
 from ledger.identity.envelope import sign
 from ledger.simulation.floor import floor_plan, run_floor
+from ledger.web.app import FLOOR_PROJECTIONS
 
 LEDGER = str(Path(sys.executable).with_name("ledger"))
 POSITION = re.compile(r'data-position="(\d+)"')
@@ -114,7 +115,7 @@ def sign_in(url: str, keyring: Any, staff_id: str) -> str:
 
 
 def measure_http(settings: Any, tables: int, rounds: int, seed: int, viewers: int,
-                 port: int) -> dict[str, Any]:
+                 port: int, apart: bool = False) -> dict[str, Any]:
     url = f"http://127.0.0.1:{port}"
     with open_ledger(settings) as rt:
         plan = floor_plan(tables)
@@ -125,8 +126,12 @@ def measure_http(settings: Any, tables: int, rounds: int, seed: int, viewers: in
                "LEDGER_GROUP_COMMIT": "true", "LEDGER_POOL_SIZE": str(settings.pool_size),
                "LEDGER_CLOCK_PAST_MINUTES": str(settings.clock_past_minutes),
                "LEDGER_DB_ROLE_PREFIX": settings.db_role_prefix}
-        server = subprocess.Popen([LEDGER, "serve", "--port", str(port)], env=env,
+        server = subprocess.Popen([LEDGER, "serve", "--port", str(port),
+                                   *(["--no-follow"] if apart else [])], env=env,
                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        runner = subprocess.Popen([LEDGER, "projections", "run", *FLOOR_PROJECTIONS], env=env,
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+                                  ) if apart else None
         stop = threading.Event()
         try:
             _wait_up(url, server)
@@ -144,8 +149,10 @@ def measure_http(settings: Any, tables: int, rounds: int, seed: int, viewers: in
             time.sleep(3)  # the last parts reach the viewers
         finally:
             stop.set()
-            server.terminate()
-            server.wait(timeout=30)
+            for process in (server, runner):
+                if process is not None:
+                    process.terminate()
+                    process.wait(timeout=30)
         if result.errors:
             raise SystemExit(f"the floor through HTTP failed: {result.errors[0]}")
         with rt.database.connect() as conn:
@@ -194,13 +201,15 @@ def main() -> None:
     parser.add_argument("--viewers", type=int, default=50)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--port", type=int, default=8765)
+    parser.add_argument("--projections-apart", action="store_true",
+                        help="serve with --no-follow and run `ledger projections run` beside it")
     args = parser.parse_args()
     with throwaway_database("ledger_bench_api") as (settings, _):
         python = measure_floor(settings, args.tables, args.rounds, args.seed, True)
     console.print("[dim]the Python API floor done[/]")
     with throwaway_database("ledger_bench_http") as (settings, _):
         http = measure_http(settings, args.tables, args.rounds, args.seed, args.viewers,
-                            args.port)
+                            args.port, args.projections_apart)
     table = Table(title=f"{args.tables} tables, {args.rounds} rounds each")
     for column in ("path", "events", "ev/s", "cmds", "p50 ms", "p99 ms", "vs Python API"):
         table.add_column(column, justify="right")

@@ -37,6 +37,7 @@ REFUSALS: dict[int | str, dict[str, Any]] = {
         (400, "not JSON, or refused"), (401, "a signature or sign-in refused"),
         (403, "not allowed to this role or device"), (404, "not found"),
         (409, "the ledger's state refuses it (wrong state, conflict)"),
+        (413, "the request is over 2 MB"),
         (422, "invalid input, or the game's rules refuse it"),
         (503, "the database cannot be reached"))}
 
@@ -98,10 +99,7 @@ def reader(what: str) -> Any:
 
 
 async def _envelopes(request: Request) -> SignedCommand | list[SignedCommand]:
-    raw = await request.body()
-    if len(raw) > MAX_BODY_BYTES:
-        raise ApiError(413, "too_large", f"the request is {len(raw):,} bytes: at most "
-                       f"{MAX_BODY_BYTES:,}; nothing recorded.")
+    raw = await _body(request)
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as error:
@@ -115,6 +113,25 @@ async def _envelopes(request: Request) -> SignedCommand | list[SignedCommand]:
         return [_envelope(item, f"command {index + 1} of {len(data)}")
                 for index, item in enumerate(data)]
     return _envelope(data, "the command")
+
+
+async def _body(request: Request) -> bytes:
+    """The request's body, read only up to the limit: a body declared larger is refused unread,
+    and one streamed past it is cut off there (a client cannot make the server hold more)."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > MAX_BODY_BYTES:
+        raise _too_large(f"the request is {int(declared):,} bytes")
+    raw = bytearray()
+    async for chunk in request.stream():
+        raw += chunk
+        if len(raw) > MAX_BODY_BYTES:
+            raise _too_large("the request is larger than that")
+    return bytes(raw)
+
+
+def _too_large(what: str) -> ApiError:
+    return ApiError(413, "too_large", f"{what}: at most {MAX_BODY_BYTES:,} bytes a request; "
+                    "send a batch in parts; nothing recorded.")
 
 
 def _envelope(data: Any, which: str) -> SignedCommand:

@@ -11,8 +11,9 @@ from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
+from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.openapi.utils import get_openapi
-from fastapi.responses import JSONResponse, RedirectResponse
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
 
 from ledger import software_version
@@ -47,6 +48,7 @@ def create_app(rt: Runtime, *, follow: bool = True) -> FastAPI:
             feed.close()
 
     app = FastAPI(title="Round ledger", version=software_version(), lifespan=lifespan,
+                  docs_url=None, redoc_url=None,
                   description="The terminal API of the round ledger: signed commands in, the "
                               "floor, recall, replays and reports out. Every refusal is "
                               "`{\"error\": {\"code\", \"message\"}}` with a stable code.")
@@ -62,6 +64,15 @@ def create_app(rt: Runtime, *, follow: bool = True) -> FastAPI:
     def home() -> RedirectResponse:
         return RedirectResponse("/floor", status_code=303)
     app.openapi = lambda: _openapi(app)  # type: ignore[method-assign]
+
+    @app.get("/docs", include_in_schema=False)
+    def docs() -> HTMLResponse:
+        """Swagger UI on the schema, served from the package like the floor's scripts."""
+        return get_swagger_ui_html(
+            openapi_url="/openapi.json", title="Round ledger: the terminal API",
+            swagger_js_url="/static/swagger/swagger-ui-bundle.js",
+            swagger_css_url="/static/swagger/swagger-ui.css",
+            swagger_favicon_url="/static/swagger/favicon-32x32.png")
 
     @app.exception_handler(ApiError)
     @app.exception_handler(LedgerError)

@@ -135,3 +135,20 @@ def test_a_dealer_cannot_sign_in_to_the_floor_and_surveillance_opens_a_replay_fr
     assert "MATCH" in watching.text_content("body")
     report = watching.goto(f"{served_floor.url}/floor/reports/day/2026-01-01")
     assert report.status == 403 and "may not read them" in watching.text_content("body")
+
+
+def test_the_api_documentation_draws_the_schema_from_the_server_alone(
+        served: Served, browser):
+    """/docs is Swagger UI on the API's own schema, its script and style served by the ledger:
+    a floor network with no way out still shows it, and nothing is fetched from a CDN."""
+    page = browser.new_page()
+    asked: list[str] = []
+    page.on("request", lambda request: asked.append(request.url))
+    page.goto(f"{served.url}/docs")
+    page.locator(".opblock-summary-path", has_text="/v1/commands").first.wait_for(
+        timeout=LIVE_SECONDS)
+    assert "Round ledger" in page.text_content("body")
+    assert page.locator(".opblock-summary-path", has_text="/v1/sessions").count() >= 1
+    outside = [url for url in asked if not url.startswith(served.url)]
+    assert not outside, outside
+    assert f"{served.url}/static/swagger/swagger-ui-bundle.js" in asked

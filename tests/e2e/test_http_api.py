@@ -5,10 +5,12 @@ recorded by a refused command or by any part of a refused batch (issue 16)."""
 from __future__ import annotations
 
 import json
-from datetime import UTC, datetime
+import socket
+from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 from uuid import uuid4
 
+import httpx
 import pytest
 
 from ledger.commands import OpenRound, PlaceBet, SignInDealer
@@ -100,6 +102,82 @@ def test_every_kind_of_refusal_has_its_status_its_code_and_the_ledgers_sentence(
         seen[case] = (got_status, error["code"], words in error["message"])
     assert seen == {case: (status, code, True)
                     for case, (_, status, code, _) in cases.items()}
+
+
+def test_the_door_refuses_over_http_what_it_refuses_from_the_cli(
+        served: Served, signer, superuser):
+    """Who sent it and when, checked at the ledger's door for HTTP exactly as for the CLI:
+    a stranger's device, a revoked one, a suspended dealer, a key the registry does not hold,
+    a time outside the clock window; and what is not a command at all."""
+    from ledger.commands.registry import RevokeTerminal, SuspendStaff
+    from ledger.identity.keys import Credential
+
+    signer.execute(open_table("BAC-07"))
+    signer.admin.ensure_staff("D-102", "D-102", [Role.DEALER])
+    signer.admin.ensure_terminal("BAC-07-DT", TerminalKind.DEALER_TERMINAL, "BAC-07")
+    signer.admin.ensure_terminal("BAC-08-DT", TerminalKind.DEALER_TERMINAL, "BAC-08")
+    signer.admin.send(RevokeTerminal(terminal_id="BAC-08-DT", reason="stolen from the pit"))
+    signer.admin.send(SuspendStaff(staff_id="D-102", reason="under investigation"))
+    bet = PlaceBet(table="BAC-07", box=1, spot="banker", amount=Decimal("100.00"))
+
+    def by(staff: str, terminal: str, command=bet) -> str:
+        return body(KEYRING.sign(command.model_copy(update={"command_id": uuid4()}),
+                                 staff=staff, terminal=terminal))
+
+    impostor = sign(bet, KEYRING.credential("terminal", "BAC-07-DT"),
+                    Credential.generate("staff", DEALER.staff_id))
+    stale = bet.model_copy(update={"at": datetime.now(UTC) - timedelta(hours=37)})
+    unknown = json.loads(by(DEALER.staff_id, "BAC-07-DT"))
+    unknown["command"]["command"] = "pay_everyone"
+    cases = {
+        "a stranger's laptop": (by(DEALER.staff_id, "LAPTOP-9"), 401, "credential_refused",
+                                "terminal LAPTOP-9 is not registered"),
+        "a revoked terminal": (by(DEALER.staff_id, "BAC-08-DT"), 401, "credential_refused",
+                               "terminal BAC-08-DT was revoked (stolen from the pit)"),
+        "a suspended dealer": (by("D-102", "BAC-07-DT"), 401, "credential_refused",
+                               "who is suspended (under investigation)"),
+        "a key not in the registry": (body(impostor), 401, "credential_refused",
+                                      "the staff signature of D-101 is by key"),
+        "a time 37 h ago": (by(DEALER.staff_id, "BAC-07-DT", stale), 422, "invalid_input",
+                            "check the terminal's clock"),
+        "no such command": (json.dumps(unknown), 422, "invalid_input", "pay_everyone"),
+        "an empty batch": ("[]", 422, "invalid_input", "the batch is empty"),
+        "a batch of 101": ("[" + ",".join([by(DEALER.staff_id, "BAC-07-DT")] * 101) + "]",
+                           422, "invalid_input", "at most 100 commands"),
+        "3 MB": (json.dumps({"padding": "x" * 3_000_000}), 413, "too_large",
+                 "at most 2,000,000"),
+    }
+    seen = {}
+    for case, (sent, status, code, words) in cases.items():
+        got_status, error = _refused(served, superuser, sent)
+        seen[case] = (got_status, error["code"], words in error["message"])
+        assert words in error["message"], (case, error["message"])
+    assert seen == {case: (status, code, True)
+                    for case, (_, status, code, _) in cases.items()}
+
+
+def test_a_body_larger_than_the_limit_is_refused_before_it_is_read_whole(served: Served):
+    """A body sent in chunks of unknown total (no Content-Length) is refused once it passes the
+    limit, and one that declares too large a length is refused without being read at all."""
+    def chunks():
+        yield b"["
+        for _ in range(80):  # 5 MB
+            yield b" " * 65536
+        yield b"]"
+
+    streamed = served.client.post("/v1/commands", content=chunks(),
+                                  headers={"Content-Type": "application/json"})
+    assert (streamed.status_code, streamed.json()["error"]["code"]) == (413, "too_large")
+    host, port = served.url.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=10) as raw:
+        raw.sendall(b"POST /v1/commands HTTP/1.1\r\nHost: ledger\r\nContent-Type: "
+                    b"application/json\r\nContent-Length: 9000000\r\n\r\n{")
+        answer = b""
+        while b"too_large" not in answer and (part := raw.recv(4096)):
+            answer += part
+    answer = answer.decode()
+    assert answer.startswith("HTTP/1.1 413 "), answer
+    assert '"code":"too_large"' in answer
 
 
 def test_a_bet_the_rules_refuse_is_a_rule_violation_and_records_nothing(
@@ -203,3 +281,57 @@ def test_surveillance_replays_a_round_over_http_and_accounting_may_not(served: S
     missing = served.get("/v1/tables/BAC-01/rounds/9/replay", token=watching)
     assert (missing.status_code, missing.json()["error"]["message"]) == (
         404, "table BAC-01 has no round 9.")
+
+
+LAST = 239
+
+
+def _stalled_viewer(served: Served, token: str) -> socket.socket:
+    """A page that opens the floor's event stream and then never reads from it."""
+    host, port = served.url.removeprefix("http://").split(":")
+    stalled = socket.socket()
+    stalled.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    stalled.connect((host, int(port)))
+    stalled.sendall(f"GET /floor/events HTTP/1.1\r\nHost: ledger\r\nCookie: ledger_session="
+                    f"{token}\r\nAccept: text/event-stream\r\n\r\n".encode())
+    return stalled
+
+
+def test_viewers_that_stop_reading_or_vanish_hold_up_neither_recording_nor_other_viewers(
+        served: Served, signer, superuser):
+    """140 tables opened one by one send the whole floor 140 times, over 4 MB to a viewer that
+    reads: more than the kernel holds for one that does not (seen: 2.8 MB queued to each, then
+    the server's writes to them stall), and the feed, the reading viewer and recording go on
+    regardless; four viewers that vanished are forgotten."""
+    import threading
+
+    token = sign_in(served, "PB-7")
+    stalled = [_stalled_viewer(served, token) for _ in range(4)]
+    for _ in range(4):
+        _stalled_viewer(served, token).close()  # vanished before reading anything
+    seen: list[str] = []
+    watching = threading.Event()
+
+    def watch() -> None:
+        with httpx.stream("GET", f"{served.url}/floor/events", cookies={"ledger_session": token},
+                          timeout=60) as stream:
+            for line in stream.iter_lines():
+                watching.set()
+                seen.append(line)
+                if f"table-BAC-{LAST}" in line:
+                    return
+
+    viewer = threading.Thread(target=watch, daemon=True)
+    viewer.start()
+    assert watching.wait(30), "the floor's event stream did not open"
+    try:
+        answers = [served.post("/v1/commands", body(signer.sign(open_table(f"BAC-{n}"))))
+                   for n in range(100, LAST + 1)]  # each a new table: the whole floor again
+        assert [a.status_code for a in answers] == [201] * (LAST - 99)
+        viewer.join(timeout=60)
+        assert not viewer.is_alive(), "a viewer that reads never saw the last table"
+    finally:
+        for connection in stalled:
+            connection.close()
+    assert superuser.execute("SELECT count(*) FROM ledger_event_log WHERE event_type = "
+                             "'Table.Opened'").fetchone()[0] == LAST - 99
