@@ -191,7 +191,7 @@ class Ledger:
                         f"{outcome}.") from None
                 if not sent.waiting:
                     sent.waiting = True
-                    self.on_wait(f"{name}: the database does not answer ({reason}); waiting up "
+                    self.on_wait(f"{name}: the database cannot record it now ({reason}); waiting up "
                                  f"to {self.deadline:.0f} s...")
                 time.sleep(min(1.0, max(self.deadline - waited, 0.0)))
 

@@ -8,6 +8,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import timedelta
 
+from psycopg import sql
+
 from ledger.application import Ledger, LedgerApplication
 from ledger.config import LedgerSettings
 from ledger.errors import DatabaseUnavailable, WrongState
@@ -26,7 +28,7 @@ from projections.tracking import create_tracking_table
 def resolve_database(settings: LedgerSettings) -> Database:
     """The server named by `LEDGER_DATABASE_URL`, or the embedded one (started if need be)."""
     limits = SessionLimits(settings.statement_timeout_seconds, settings.lock_timeout_seconds,
-                           settings.idle_in_transaction_seconds)
+                           settings.idle_in_transaction_seconds, settings.property_code)
     if settings.database_url:
         return Database(settings.database_url, connect_timeout=settings.connect_timeout_seconds,
                         limits=limits)
@@ -51,6 +53,9 @@ def init_database(settings: LedgerSettings, database: Database) -> str | None:
     the login may not make them."""
     with database.connect() as conn:
         conn.execute("SELECT 1")  # a clear error now rather than a library retry loop later
+        if database.limits.schema:  # the property's own schema
+            conn.execute(sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(
+                sql.Identifier(database.limits.schema)))
     build_application(settings, database, create_tables=True).close()
     with database.connect(autocommit=False) as conn, conn.transaction():
         schema.install(conn, EVENTS_TABLE, SNAPSHOTS_TABLE)
@@ -69,7 +74,8 @@ def is_initialised(database: Database) -> bool:
     triggers = (f"{EVENTS_TABLE}_chain", schema.serialiser_trigger(EVENTS_TABLE))
     with database.connect() as conn:
         row = conn.execute(
-            "SELECT count(DISTINCT tgname) FROM pg_trigger WHERE tgname = ANY(%s)",
+            "SELECT count(DISTINCT tgname) FROM pg_trigger t JOIN pg_class c ON c.oid = tgrelid "
+            "WHERE tgname = ANY(%s) AND c.relnamespace = current_schema()::regnamespace",
             (list(triggers),)).fetchone()
     return bool(row and row[0] == len(triggers))
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from pydantic import Field, SecretStr
+from pydantic import AliasChoices, Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from ledger.domain.shift_schedule import DEFAULT_SCHEDULE, ShiftSchedule
@@ -56,6 +56,11 @@ class LedgerSettings(BaseSettings):
         description="the gaming day's shifts and their start times (Macau time), in order",
     )
 
+    property_code: str | None = Field(
+        default=None, pattern=r"^[a-z][a-z0-9_]{0,40}$",
+        validation_alias=AliasChoices("LEDGER_PROPERTY", "property_code"),
+        description="the property's code: its ledger lives in the PostgreSQL schema of that "
+        "name (made by `ledger db init`), so that properties never share a table")
     db_role_prefix: str = Field(
         default="ledger", pattern=r"^[a-z_][a-z0-9_]{0,40}$",
         description="`ledger db init` makes the group roles <prefix>_owner, _writer, _reader")

@@ -10,7 +10,7 @@ import psycopg
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
 
 from ledger.errors import DatabaseUnavailable, InvalidInput, first_line
-from ledger.infrastructure.recorder import FACTORY_TOPIC, limits_env
+from ledger.infrastructure.recorder import CONNINFO_KEY, FACTORY_TOPIC, limits_env
 from ledger.infrastructure.recorder import TOPIC as RECORDER_TOPIC
 from ledger.infrastructure.session import SessionLimits, guarded
 
@@ -34,13 +34,18 @@ class Database:
             raise InvalidInput(f"LEDGER_DATABASE_URL is not a PostgreSQL URL: {error}") from None
 
     def describe(self) -> str:
-        """Where the data lives, without the password."""
+        """Where the data lives, without the password (every host of a multi-host URL)."""
         params = self.params
-        host = params.get("host") or "localhost"
-        where = f"{params.get('user', '')}@{host}:{params.get('port', 5432)}/{params.get('dbname')}"
+        hosts = str(params.get("host") or "localhost").split(",")
+        ports = str(params.get("port") or "5432").split(",")
+        servers = ",".join(f"{host}:{ports[min(i, len(ports) - 1)]}"
+                           for i, host in enumerate(hosts))
+        where = f"{params.get('user', '')}@{servers}/{params.get('dbname')}"
+        named = f"property {self.limits.schema}" if self.limits.schema else ""
         if self.embedded_dir is not None:
-            return f"embedded PostgreSQL in {self.embedded_dir} ({params.get('dbname')})"
-        return f"postgresql://{where}"
+            return (f"embedded PostgreSQL in {self.embedded_dir} ({params.get('dbname')}"
+                    f"{', ' + named if named else ''})")
+        return f"postgresql://{where}" + (f" ({named})" if named else "")
 
     def connect(self, *, autocommit: bool = True, long: bool = False) -> psycopg.Connection[Any]:
         """A connection with the session limits (`long`: no statement timeout, for verify's and
@@ -57,6 +62,10 @@ class Database:
                 f"cannot reach the database at {self.describe()}: {reason}"
             ) from None
 
+    def with_schema(self, schema: str) -> Database:
+        """The same server and database, a property's schema (`LEDGER_PROPERTY`)."""
+        return replace(self, limits=replace(self.limits, schema=schema))
+
     def with_dbname(self, dbname: str) -> Database:
         params = self.params
         params["dbname"] = dbname
@@ -71,9 +80,15 @@ class Database:
             "PERSISTENCE_MODULE": FACTORY_TOPIC,
             "APPLICATION_RECORDER_TOPIC": RECORDER_TOPIC,
             **limits_env(self.limits),
+            # The library names its tables with their schema: the property's, if one is set.
+            "POSTGRES_SCHEMA": self.limits.schema or "public",
             "POSTGRES_DBNAME": str(params.get("dbname", "postgres")),
-            "POSTGRES_HOST": str(params.get("host", "localhost")),
-            "POSTGRES_PORT": str(params.get("port", "5432")),
+            # The library's settings hold one host and port; the whole URL (every host,
+            # target_session_attrs, TLS, application_name: all libpq reads) is given to the
+            # pool by `LedgerFactory`, overriding these.
+            CONNINFO_KEY: self.url,
+            "POSTGRES_HOST": str(params.get("host") or "localhost").split(",")[0],
+            "POSTGRES_PORT": str(params.get("port") or "5432").split(",")[0],
             "POSTGRES_USER": str(params.get("user", "postgres")),
             "POSTGRES_PASSWORD": str(params.get("password", "")),
             "POSTGRES_CONNECT_TIMEOUT": str(self.connect_timeout),

@@ -20,7 +20,8 @@ trigger (`ledger.infrastructure.schema`), which needs no UPDATE privilege.
 
 `LedgerFactory` is the library's PostgreSQL factory (named by `PERSISTENCE_MODULE`), whose pool
 knows only host, port, user, password and database: it gives the pool's connections, before
-the first one is opened, the session limits and client-side guard every ledger connection has
+the first one is opened, everything the ledger's URL says (several hosts, target_session_attrs,
+TLS options), and the session limits and client-side guard every ledger connection has
 (`ledger.infrastructure.session`).
 """
 
@@ -35,27 +36,40 @@ from eventsourcing.postgres import (
     PostgresAggregateRecorder, PostgresApplicationRecorder, PostgresFactory,
 )
 from eventsourcing.utils import Environment
-from psycopg import sql
+import psycopg
+from psycopg import errors, sql
+from psycopg.conninfo import conninfo_to_dict
 
 from ledger.infrastructure.session import SessionLimits, guarded, idle_check
 
 TOPIC = "ledger.infrastructure.recorder:LedgerRecorder"
 FACTORY_TOPIC = "ledger.infrastructure.recorder:LedgerFactory"
 LIMIT_KEYS = ("LEDGER_STATEMENT_TIMEOUT", "LEDGER_LOCK_TIMEOUT", "LEDGER_IDLE_TIMEOUT")
+SCHEMA_KEY = "LEDGER_SCHEMA"
+CONNINFO_KEY = "LEDGER_CONNINFO"
+"""The library's environment keys carrying the session limits, the property's schema and the
+ledger's whole connection URL to `LedgerFactory`."""
 
 
 def limits_env(limits: SessionLimits) -> dict[str, str]:
     """The session limits as the library's environment carries them to `LedgerFactory`."""
     values = (limits.statement_timeout, limits.lock_timeout, limits.idle_in_transaction_timeout)
-    return {key: str(value) for key, value in zip(LIMIT_KEYS, values, strict=True)}
+    env = {key: str(value) for key, value in zip(LIMIT_KEYS, values, strict=True)}
+    if limits.schema:
+        env[SCHEMA_KEY] = limits.schema
+    return env
 
 
 class LedgerFactory(PostgresFactory):
     def __init__(self, env: Environment) -> None:
         super().__init__(env)
         limits = SessionLimits(*(int(env.get(key) or default) for key, default in
-                                 zip(LIMIT_KEYS, (30, 5, 30), strict=True)))
+                                 zip(LIMIT_KEYS, (30, 5, 30), strict=True)),
+                               schema=env.get(SCHEMA_KEY) or None)
         pool = self.datastore.pool
+        conninfo = env.get(CONNINFO_KEY)
+        if conninfo:
+            pool.kwargs.update(conninfo_to_dict(conninfo))  # type: ignore[union-attr]
         pool.kwargs.update(limits.kwargs())  # type: ignore[union-attr]
         pool.connection_class = guarded(limits)
         # The library pings every connection on every use (POSTGRES_PRE_PING), a third of a
@@ -77,6 +91,12 @@ INSERT_IF_UNMOVED = (
     "WHERE NOT EXISTS (SELECT FROM moved) "
     "RETURNING notification_id"
 )
+
+
+class ServerReadOnly(psycopg.OperationalError):
+    """The insert reached a server that may not write: a standby, or a primary being demoted in
+    a failover. Nothing was recorded; the connection is closed, so the command, sent again
+    within its deadline, reaches whichever node is the primary by then."""
 
 
 class StreamsMoved(Exception):
@@ -110,7 +130,12 @@ class LedgerRecorder(PostgresApplicationRecorder):
             statement = self.insert_if_unmoved_statement
             columns = (list(unmoved), list(unmoved.values()), *columns)
         with self.datastore.get_connection() as conn, conn.cursor() as curs:
-            curs.execute(statement, columns, prepare=True)
+            try:
+                curs.execute(statement, columns, prepare=True)
+            except errors.ReadOnlySqlTransaction as error:
+                conn.close()  # the pool drops it: the next connection may reach the primary
+                raise ServerReadOnly(f"the server is read-only (a standby: a failover?): "
+                                     f"{error}") from error
             ids = [row["notification_id"] for row in curs.fetchall()]
         if not ids:
             raise StreamsMoved()

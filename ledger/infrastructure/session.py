@@ -39,12 +39,16 @@ class SessionLimits:
     """Seconds a statement may run (0: none, for verify's and a rebuild's long reads)."""
     lock_timeout: int = 5
     idle_in_transaction_timeout: int = 30
+    schema: str | None = None
+    """The property's schema (`LEDGER_PROPERTY`): the session's search_path, so every table
+    the ledger names is the property's own. None: the login's default (public)."""
 
     def kwargs(self) -> dict[str, Any]:
         options = " ".join([
             f"-c statement_timeout={self.statement_timeout * 1000}",
             f"-c lock_timeout={self.lock_timeout * 1000}",
             f"-c idle_in_transaction_session_timeout={self.idle_in_transaction_timeout * 1000}",
+            *([f"-c search_path={self.schema}"] if self.schema else []),
         ])
         return {"options": options, "keepalives": 1, "keepalives_idle": 10,
                 "keepalives_interval": 5, "keepalives_count": 3, "tcp_user_timeout": 30_000}
@@ -147,6 +151,8 @@ def is_lost(error: BaseException) -> bool:
         if isinstance(seen, psycopg.OperationalError):
             state = seen.sqlstate
             return state is None or state.startswith(TRANSIENT_STATES)
+        if isinstance(seen, psycopg.Error) and seen.sqlstate:  # 25006 is an InternalError
+            return seen.sqlstate.startswith(TRANSIENT_STATES)
         seen = seen.__cause__
     return False
 

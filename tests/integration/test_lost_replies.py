@@ -55,3 +55,38 @@ def test_a_command_refused_by_the_rules_is_not_retried_as_an_outage(settings, su
         with pytest.raises(WrongState, match="already open"):
             rt.ledger.execute(open_table("BAC-08"))
         assert tries == []  # refused before any save: no wait, no resend
+
+
+def test_a_command_that_meets_a_read_only_server_waits_for_a_primary_and_is_recorded_once(
+        settings, superuser, database):
+    """In a failover the old primary is demoted (read-only) before a new one is promoted: an
+    insert that reaches it is refused by the server, the command says it is waiting, and it is
+    sent again, on a new connection, until a server takes it; recorded exactly once."""
+    import threading
+    from psycopg import sql
+
+    dbname = sql.Identifier(database.params["dbname"])
+    with open_ledger(settings) as rt:
+        rt.ledger.execute(open_table("BAC-01"))
+        sent = rt.ledger.sign(open_table("BAC-02"))  # as the terminal signed it
+    superuser.execute(sql.SQL("ALTER DATABASE {} SET default_transaction_read_only = on"
+                              ).format(dbname))  # the node the terminal reaches is demoted
+
+    def promote() -> None:  # a session of its own that may write, as a new primary's
+        with psycopg.connect(database.url, autocommit=True,
+                             options="-c default_transaction_read_only=off") as conn:
+            conn.execute(sql.SQL("ALTER DATABASE {} RESET default_transaction_read_only"
+                                 ).format(dbname))
+
+    with open_ledger(settings) as rt:
+        said: list[str] = []
+        rt.ledger.inner.on_wait = said.append
+        promoted = threading.Timer(2.0, promote)
+        promoted.start()
+        try:
+            recorded = rt.ledger.execute(sent)
+        finally:
+            promoted.join()
+    assert not recorded.duplicate
+    assert said and "read-only" in said[0] and "waiting up to" in said[0], said
+    assert _opened(superuser, "BAC-02") == 1
