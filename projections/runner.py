@@ -53,9 +53,10 @@ from typing import Any
 import psycopg
 from psycopg import Connection, sql
 
-from ledger.errors import DatabaseUnavailable, ProjectionStalled, first_line
+from ledger.errors import DatabaseUnavailable, ProjectionStalled, WrongState, first_line
 
 from ledger.infrastructure.database import EVENTS_TABLE, Database
+from ledger.infrastructure.standby import Standby, standby
 from projections.base import Projection, StoredEvent
 from projections.folding import apply_batch, read_batch, read_events
 from projections.tracking import create_tracking_table
@@ -208,12 +209,15 @@ class ProjectionRunner:
         self.poll_seconds = poll_seconds
         self.on_batch = on_batch
         self._conn: Connection[Any] | None = None
+        self.standby: Standby | None = None
 
     def __enter__(self) -> ProjectionRunner:
         self._conn = self.database.connect()
         session(self._conn, "ledger projections")
-        for projection in self.projections:
-            ensure_tracked(self._conn, projection)
+        self.standby = standby(self._conn)
+        if self.standby is None:  # on a standby the primary's read models are read as they are
+            for projection in self.projections:
+                ensure_tracked(self._conn, projection)
         return self
 
     def __exit__(
@@ -237,8 +241,19 @@ class ProjectionRunner:
         ).fetchall()
         return {name: int(position) for name, position in rows}
 
+    def refuse_on_standby(self) -> None:
+        """For a runner that is to write: a standby's read models are the primary's."""
+        if self.standby is not None:
+            raise WrongState(f"{self.database.describe()} is a hot standby (read-only): the "
+                             "projections are kept on the primary and reach it by "
+                             "replication; run `ledger projections run` against the primary "
+                             "(a multi-host URL with target_session_attrs=read-write finds it).")
+
     def catch_up(self, stop: threading.Event | None = None) -> int:
-        """Apply every event recorded so far to every projection; how many events were read."""
+        """Apply every event recorded so far to every projection; how many events were read
+        (none on a hot standby: its read models are the primary's, replicated)."""
+        if self.standby is not None:
+            return 0
         read = 0
         for projection in self.projections:
             while not (stop and stop.is_set()):
@@ -255,6 +270,7 @@ class ProjectionRunner:
         """Catch up, then apply new events as they are recorded, until `stop` is set. A lost
         database (restarted, failed over, frozen past the timeouts) is waited for and the
         runner resumes from the committed positions; `on_lost` is told each time."""
+        self.refuse_on_standby()
         while not stop.is_set():
             try:
                 with self.database.connect() as listener:

@@ -14,8 +14,8 @@ import typer
 
 from ledger.audit.seal_check import SealReport
 from ledger.audit.verify import verify_ledger
-from ledger.bootstrap import open_ledger, trusted_seal_keys
-from ledger.cli.common import console, runtime
+from ledger.bootstrap import trusted_seal_keys
+from ledger.cli.common import console, reading, runtime
 from ledger.commands import ALL_COMMANDS
 from ledger.render import safe
 
@@ -28,7 +28,7 @@ def verify(
     """Check the whole ledger: hash chains, versions, shoes, money, pools, projections.
 
     Exit 1 on any failure, each one named."""
-    with open_ledger() as rt, rt.database.connect(long=True) as conn:
+    with reading() as rt, rt.database.connect(long=True) as conn:
         report = verify_ledger(conn, projections=projections,
                                seal_keys=trusted_seal_keys(rt.settings),
                                witness_root=rt.settings.witness_root)
@@ -90,7 +90,7 @@ def ingest(
     from ledger.ingest import LineStatus, Voucher, ingest_lines
 
     counts = {status: 0 for status in LineStatus}
-    with runtime() as rt, file.open("rb") as lines:
+    with runtime(writing=True) as rt, file.open("rb") as lines:
         voucher = None
         if vouch:
             staff_key, terminal_key = acting(rt.settings)

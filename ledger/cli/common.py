@@ -31,9 +31,33 @@ CosignerOption = Annotated[
 
 
 @contextmanager
-def runtime() -> Iterator[Runtime]:
+def runtime(*, writing: bool = False) -> Iterator[Runtime]:
+    """The ledger, waiting for a database that is down; a command that only reads is told
+    when it reads a hot standby (one that writes is refused there, and says so as it waits)."""
     with open_ledger(on_wait=say_waiting) as rt:
+        if not writing:
+            say_if_standby(rt)
         yield rt
+
+
+@contextmanager
+def reading() -> Iterator[Runtime]:
+    """The ledger for a command that only reads: no wait for a database that is down (a
+    reader is told at once), and a line when it is a hot standby."""
+    with open_ledger() as rt:
+        say_if_standby(rt)
+        yield rt
+
+
+def say_if_standby(rt: Runtime) -> None:
+    """On a hot standby, one line saying so and how far behind the primary it is."""
+    from ledger.infrastructure.standby import standby
+
+    with rt.database.connect() as conn:
+        replica = standby(conn)
+    if replica is not None:
+        err_console.print(f"[yellow]note:[/] {safe(replica.describe())}", highlight=False,
+                          soft_wrap=True)
 
 
 def say_waiting(message: str) -> None:
@@ -49,7 +73,7 @@ def signed(rt: Runtime, command: Command, cosigners: list[Path] | None = None) -
 
 def send(command: Command, cosigners: list[Path] | None = None) -> None:
     """Sign and execute one command on the configured ledger; print what it recorded."""
-    with runtime() as rt:
+    with runtime(writing=True) as rt:
         console.print(rt.ledger.execute(signed(rt, command, cosigners)).summary(),
                       highlight=False)
 

@@ -1,4 +1,4 @@
-"""`ledger db init|status`."""
+"""`ledger db init|status|publish`."""
 
 from __future__ import annotations
 
@@ -38,11 +38,18 @@ def init(
     admin_name: Annotated[str | None, typer.Option(
         "--admin-name", help="The first administrator's full name (needed the first time).")
     ] = None,
+    replica_of: Annotated[str | None, typer.Option(
+        "--replica-of", metavar="URL", help="On a group database: receive the property "
+        "LEDGER_PROPERTY names by logical replication from its ledger at URL (which has run "
+        "`ledger db publish`).")] = None,
 ) -> None:
     """Create every table, trigger, view and group role (safe to run twice); the first time,
     enrol the first administrator and register their console from the keys you supply."""
     settings = LedgerSettings()
     database = resolve_database(settings)
+    if replica_of is not None:
+        _replica(settings, database, replica_of)
+        return
     note = init_database(settings, database)
     console.print(f"[green]ready:[/] {database.describe()}", highlight=False)
     roles = GroupRoles.named(settings.db_role_prefix)
@@ -123,3 +130,38 @@ def _open_round(round_: OpenRound, now: datetime) -> dict[str, Any]:
     return {"round_id": round_.round_id, "table": round_.table, "number": round_.number,
             "opened_at": iso(round_.opened_at), "last_event_at": iso(round_.last_event_at),
             "stale": round_.is_stale(now), "description": round_.describe(now)}
+
+
+def _replica(settings: LedgerSettings, database: Database, publisher_url: str) -> None:
+    from ledger.infrastructure.replication import prepare_replica, subscribe
+
+    code = settings.property_code
+    if code is None:
+        raise InvalidInput("--replica-of needs LEDGER_PROPERTY: the property's code, the same "
+                           "as on its own ledger (its schema there and here).")
+    init_database(settings, database)
+    publisher = Database(publisher_url, limits=database.limits)
+    with database.connect() as conn, publisher.connect() as source:
+        prepare_replica(conn)
+        made = subscribe(conn, source, code, publisher_url)
+    console.print(f"[green]{'replicating' if made else 'already replicating'}:[/] property "
+                  f"{code} from {publisher.describe()} into {database.describe()}",
+                  highlight=False)
+
+
+@app.command()
+def publish() -> None:
+    """On a property's ledger: publish its events for a group database (needs
+    wal_level = logical and LEDGER_PROPERTY)."""
+    from ledger.infrastructure.replication import publish as make_publication
+
+    settings = LedgerSettings()
+    if settings.property_code is None:
+        raise InvalidInput("publish needs LEDGER_PROPERTY: the group database keeps each "
+                           "property in a schema of its code.")
+    database = resolve_database(settings)
+    with database.connect() as conn:
+        name = make_publication(conn, settings.property_code)
+    console.print(f"[green]published:[/] {name} ({database.describe()}); on the group "
+                  f"database: LEDGER_PROPERTY={settings.property_code} ledger db init "
+                  "--replica-of URL", highlight=False)

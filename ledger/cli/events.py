@@ -9,8 +9,7 @@ from uuid import UUID
 
 import typer
 
-from ledger.cli.common import JsonOption, console, print_json
-from ledger.bootstrap import open_ledger
+from ledger.cli.common import JsonOption, console, print_json, reading
 from ledger.domain.table import check_table_code, table_id
 from ledger.errors import NotFound
 from ledger.render import printable, safe
@@ -67,7 +66,7 @@ def _render(entries: list[dict[str, Any]], title: str) -> None:
 def tail(count: Annotated[int, typer.Option("-n", "--count", min=1, help="How many.")] = 20,
          as_json: JsonOption = False) -> None:
     """The last events recorded, oldest first."""
-    with open_ledger() as rt, rt.database.connect() as conn:
+    with reading() as rt, rt.database.connect() as conn:
         rows = conn.execute(
             f"SELECT {COLUMNS} FROM ledger_event_log ORDER BY position DESC LIMIT %s", (count,)
         ).fetchall()
@@ -87,7 +86,7 @@ def show(stream: Annotated[str, typer.Argument(help="Stream id, or a table code.
          as_json: JsonOption = False) -> None:
     """Every event of one stream, in order."""
     stream_id = stream_id_for(stream)
-    with open_ledger() as rt, rt.database.connect() as conn:
+    with reading() as rt, rt.database.connect() as conn:
         rows = conn.execute(
             f"SELECT {COLUMNS} FROM ledger_event_log WHERE stream_id = %s ORDER BY version",
             (stream_id,),

@@ -11,8 +11,8 @@ import typer
 from ledger.audit.bundle import export_round
 from ledger.pages.replay import to_html
 from ledger.audit.bundle_verify import check
-from ledger.bootstrap import open_ledger, trusted_seal_keys
-from ledger.cli.common import console
+from ledger.bootstrap import trusted_seal_keys
+from ledger.cli.common import console, reading
 from ledger.cli.replay import which_round
 from ledger.config import LedgerSettings
 from ledger.errors import InvalidInput
@@ -29,7 +29,7 @@ def export_round_command(
 ) -> None:
     """The round's events with their proofs against a signed checkpoint, the checkpoint, the
     replay (JSON and HTML), signed by you (LEDGER_STAFF_CREDENTIAL)."""
-    with open_ledger() as rt, rt.database.connect() as conn:
+    with reading() as rt, rt.database.connect() as conn:
         exporter = configured(rt.settings, "staff")
         bundle = export_round(conn, which_round(conn, ref, None, None), exporter,
                               page=lambda replay: to_html(replay, rt.settings.property_name))

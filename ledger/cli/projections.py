@@ -73,6 +73,7 @@ def run(
                               on_batch=report)
     with stop_on_signals() as stop, _connection_errors_as_one_line(), runner:
         if once:
+            runner.refuse_on_standby()
             runner.catch_up(stop)
         else:
             console.print(f"following {', '.join(p.name for p in projections)} "

@@ -11,8 +11,7 @@ from uuid import UUID
 
 import typer
 
-from ledger.bootstrap import open_ledger
-from ledger.cli.common import console
+from ledger.cli.common import console, reading
 from ledger.errors import InvalidInput
 from ledger.audit.recall import recall as recall_rounds
 from ledger.audit.replay import RoundReplay, Verdict, find_round, replay_round
@@ -67,7 +66,7 @@ def replay(
     if schema:
         sys.stdout.write(json.dumps(RoundReplay.model_json_schema(), indent=2) + "\n")
         return
-    with open_ledger() as rt, rt.database.connect() as conn:
+    with reading() as rt, rt.database.connect() as conn:
         replayed = replay_round(conn, which_round(conn, ref or [], table, at))
     if html is not None:
         from ledger.pages.replay import to_html  # Jinja2 only when a page is asked for
@@ -89,7 +88,7 @@ def recall(
     as_json: Annotated[bool, typer.Option("--json", help="Print as JSON.")] = False,
 ) -> None:
     """The last rounds of a table, with hands, results and payouts, from the event store."""
-    with open_ledger() as rt, rt.database.connect() as conn:
+    with reading() as rt, rt.database.connect() as conn:
         recalled = recall_rounds(conn, table, last)
     if as_json:
         sys.stdout.write(recalled.model_dump_json(indent=2) + "\n")

@@ -11,8 +11,7 @@ from typing import Annotated, Any
 import psycopg
 import typer
 
-from ledger.bootstrap import open_ledger
-from ledger.cli.common import JsonOption, console, err_console
+from ledger.cli.common import JsonOption, console, err_console, reading
 from ledger.reports.shift import to_csv, to_json, to_rich
 from projections.registry import select
 from projections.reports import ShiftReportView, shift_report
@@ -45,7 +44,7 @@ def shift(
     """Print the shift report (ledger win, accounting win, variance, hold) and write files."""
     from ledger.cli.shift import shift_slot
 
-    with open_ledger() as rt:
+    with reading() as rt:
         gaming_day, shift_name = shift_slot(rt.settings.shift_schedule, day, shift_name)
         if catch_up:
             _catch_up(rt)
@@ -101,7 +100,7 @@ def _period(kind: str, day: str | None, formats: list[Format] | None, output: Pa
     from ledger.cli.shift import shift_slot
     from ledger.reports import period
 
-    with open_ledger() as rt:
+    with reading() as rt:
         on, _ = shift_slot(rt.settings.shift_schedule, day, None)
         if catch_up:
             _catch_up(rt)
@@ -141,3 +140,20 @@ def _render(fmt: Format, view: ShiftReportView, property_name: str) -> str:
 
         return to_html(view, property_name)
     return to_csv(view) if fmt is Format.CSV else to_json(view)
+
+
+@app.command()
+def group(day: DayOption = None, catch_up: CatchUpOption = True,
+          as_json: JsonOption = False) -> None:
+    """On a group database: each replicated property's gaming day by game and pit, side by
+    side (`ledger db init --replica-of` feeds it)."""
+    from ledger.cli.shift import shift_slot
+    from ledger.reports.group import group_day, to_json as group_json, to_rich as group_rich
+
+    with reading() as rt:
+        gaming_day, _ = shift_slot(rt.settings.shift_schedule, day, None)
+        view = group_day(rt.database, gaming_day, rt.settings.shift_schedule, catch_up=catch_up)
+    if as_json:
+        sys.stdout.write(group_json(view) + "\n")
+    else:
+        group_rich(view, console)

@@ -10,7 +10,7 @@ from rich.table import Table as RichTable
 from ledger.audit.seal import Witness
 from ledger.audit.sealer import SealStatus, Sealer, seal_status
 from ledger.bootstrap import open_ledger, sealer_for
-from ledger.cli.common import JsonOption, console, print_json, stop_on_signals
+from ledger.cli.common import JsonOption, console, print_json, reading, stop_on_signals
 from ledger.formatting import TIME_LABEL, clock, iso
 
 app = typer.Typer(help="Seal the global order: signed checkpoints, and their witness.",
@@ -47,7 +47,7 @@ def run(
 @app.command()
 def status(as_json: JsonOption = False) -> None:
     """How many events are sealed, the last checkpoints, and the witness directory."""
-    with open_ledger() as rt, rt.database.connect() as conn:
+    with reading() as rt, rt.database.connect() as conn:
         state = seal_status(conn)
         witness = Witness(rt.settings.witness_root / state.ledger_id)
     if as_json:

@@ -76,7 +76,7 @@ def _record(
     kind: type[ShiftCommand], table: str, day: str | None, shift: str | None,
     cosigners: list[Path] | None = None, **fields: Any,
 ) -> None:
-    with runtime() as rt:
+    with runtime(writing=True) as rt:
         gaming_day, name = shift_slot(rt.settings.shift_schedule, day, shift)
         command = kind(table=table, gaming_day=gaming_day, shift=name, **fields)
         result = rt.ledger.execute(signed(rt, command, cosigners))
@@ -179,7 +179,7 @@ def close_day(
 ) -> None:
     """Close the gaming day once every shift of it has closed: nothing more is recorded for it
     but a late drop and a supervisor's adjustment, each shown as after the close."""
-    with runtime() as rt:
+    with runtime(writing=True) as rt:
         gaming_day, _ = shift_slot(rt.settings.shift_schedule, day, None)
         result = rt.ledger.execute(signed(rt, CloseGamingDay(gaming_day=gaming_day)))
     console.print(f"gaming day {gaming_day.isoformat()}: {result.summary()}", highlight=False)

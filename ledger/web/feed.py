@@ -1,6 +1,7 @@
 """The floor's live feed: one thread for the whole server, whatever the number of viewers.
 
-It LISTENs on the channel the events table NOTIFYs on each insert, brings the floor's
+It LISTENs on the channel the events table NOTIFYs on each insert (on a hot standby, which
+refuses LISTEN, it reads every second instead), brings the floor's
 projections up to date (unless another process runs them: `ledger serve --no-follow`), reads
 the floor, renders each part, and hands the parts that changed to every connected page as
 server-sent events. A page that cannot keep up (a slow client) is sent only the newest state of
@@ -25,6 +26,7 @@ from psycopg import sql
 from ledger.domain.shift_schedule import ShiftSchedule
 from ledger.errors import DatabaseUnavailable
 from ledger.infrastructure.database import Database
+from ledger.infrastructure.standby import standby
 from ledger.pages.floor import fragments, whole_floor
 from ledger.web.floor import FloorView, floor_view
 from projections.runner import CHANNEL, LOST_CONNECTION, ProjectionRunner
@@ -142,13 +144,18 @@ class FloorFeed:
         following = (ProjectionRunner(self.database, self.projections) if self.follow
                      else nullcontext(None))
         with self.database.connect() as listener, following as runner:
-            listener.execute(sql.SQL("LISTEN {}").format(sql.Identifier(CHANNEL)))
+            polling = standby(listener) is not None  # a hot standby refuses LISTEN
+            if not polling:
+                listener.execute(sql.SQL("LISTEN {}").format(sql.Identifier(CHANNEL)))
             while not self._stop.is_set():
                 if runner is not None:
                     runner.catch_up(self._stop)
                 self._read()
                 self._ready.set()
-                _wait(listener, self._stop, POLL_SECONDS)
+                if polling:
+                    self._stop.wait(POLL_SECONDS)
+                else:
+                    _wait(listener, self._stop, POLL_SECONDS)
 
     def _read(self) -> None:
         with self.database.connect() as conn:

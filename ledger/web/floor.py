@@ -6,7 +6,7 @@ the jackpot meters; and the alerts a pit boss acts on.
 Alerts: a void among the table's last ten rounds; irregularities recorded this shift; what the
 shift report flags (a win outside its band, a variance, a hold beyond ±100%, an opener that
 differs from the last closer); and, for the whole floor, projections lagging behind the ledger
-(the page would be showing the past).
+(the page would be showing the past); on a hot standby, how far behind the primary it reads.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from psycopg import Connection
 from psycopg.rows import dict_row
 
 from ledger.domain.shift_schedule import ShiftSchedule
+from ledger.infrastructure.standby import standby
 from ledger.reports.roads import Road, bead_plate, big_road
 from ledger.wording import describe_outcome
 from projections.queries import (
@@ -74,8 +75,9 @@ def floor_view(conn: Connection[Any], schedule: ShiftSchedule,
     pits: dict[str, list[FloorTable]] = {}
     for table in tables:
         pits.setdefault(table.state.pit, []).append(table)
+    replica = standby(conn)
     return FloorView(slot.gaming_day, slot.shift, sorted(pits.items()), jackpot_pools(conn),
-                     lagging(conn, now))
+                     ([replica.describe()] if replica else []) + lagging(conn, now))
 
 
 def current_shifts(lines: list[TableShift], schedule: ShiftSchedule) -> dict[str, TableShift]:

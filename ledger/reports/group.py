@@ -1,0 +1,93 @@
+"""The group's gaming day: each property's figures side by side, by game and pit, read in the
+group database from the events each property replicates there (`ledger.infrastructure.
+replication`). Each property's shift-report projection is brought up to date in its own schema
+first, and its gaming-day report is added up by game and pit: the same figures its own
+`ledger report day` gives, never mixed with another property's."""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from datetime import date
+from decimal import Decimal
+from typing import Any
+
+from pydantic import BaseModel
+from rich.console import Console
+from rich.table import Table
+
+from ledger.domain.shift_schedule import ShiftSchedule
+from ledger.formatting import amount
+from ledger.infrastructure.database import Database
+from ledger.infrastructure.replication import replicated_properties
+from projections.period_reports import gaming_day_report
+from projections.registry import select
+from projections.runner import ProjectionRunner
+
+ZERO = Decimal("0.00")
+
+
+class GroupLine(BaseModel):
+    property: str
+    game: str
+    pit: str
+    tables: int
+    rounds_played: int
+    handle: Decimal
+    ledger_win: Decimal
+    drop: Decimal | None  # None: a drop box of the line not counted yet
+
+
+class GroupDay(BaseModel):
+    gaming_day: date
+    properties: list[str]
+    lines: list[GroupLine]
+
+
+def group_day(database: Database, gaming_day: date, schedule: ShiftSchedule, *,
+              catch_up: bool = True) -> GroupDay:
+    with database.connect() as conn:
+        properties = replicated_properties(conn)
+    lines: list[GroupLine] = []
+    for code in properties:
+        own = database.with_schema(code)
+        if catch_up:
+            with ProjectionRunner(own, select(["shift_report"])) as runner:
+                runner.catch_up()
+        with own.connect() as conn:
+            view = gaming_day_report(conn, gaming_day, schedule.names,
+                                     day_starts=schedule.day_starts)
+        lines += _by_game_and_pit(code, view.tables)
+    return GroupDay(gaming_day=gaming_day, properties=properties, lines=lines)
+
+
+def _by_game_and_pit(code: str, tables: list[Any]) -> list[GroupLine]:
+    grouped: dict[tuple[str, str], list[Any]] = defaultdict(list)
+    for line in tables:
+        grouped[(line.game, line.pit)].append(line)
+    return [GroupLine(
+        property=code, game=game, pit=pit, tables=len({line.table for line in lines}),
+        rounds_played=sum(line.rounds_played for line in lines),
+        handle=sum((line.handle for line in lines), ZERO),
+        ledger_win=sum((line.ledger_win for line in lines), ZERO),
+        drop=None if any(line.drop is None for line in lines)
+        else sum((line.drop for line in lines), ZERO))
+        for (game, pit), lines in sorted(grouped.items())]
+
+
+def to_json(view: GroupDay) -> str:
+    return json.dumps(view.model_dump(mode="json"), indent=2)
+
+
+def to_rich(view: GroupDay, console: Console) -> None:
+    table = Table(title=f"Group gaming day {view.gaming_day}: "
+                        f"{', '.join(view.properties) or 'no property replicated here'} (MOP)")
+    for column in ("property", "game", "pit", "tables", "rounds", "handle", "ledger win",
+                   "drop"):
+        table.add_column(column, justify="right" if column not in ("property", "game") else
+                         "left")
+    for line in view.lines:
+        table.add_row(line.property, line.game, line.pit, str(line.tables),
+                      f"{line.rounds_played:,}", amount(line.handle), amount(line.ledger_win),
+                      amount(line.drop) if line.drop is not None else "not counted")
+    console.print(table)

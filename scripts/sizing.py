@@ -1,0 +1,96 @@
+"""Sizing figures for an operator (`scripts/sizing`): each game's floor played by the simulator
+on a throw-away database, one game at a time, and measured: events per round (everything a
+round writes: its own stream, the table's, the shoe's, the shift's, the pool's, the receipts of
+every command), bytes per event on disk (the events table with its indexes and TOAST, and the
+database as a whole with the seal's and the projections' tables once they are run), and from
+those, a table's events and bytes for an eight-hour shift of continuous play at the
+simulator's pace, and a year of three shifts a day."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from benchlib import console, signer, throwaway_database
+from rich.table import Table
+
+from ledger.bootstrap import open_ledger
+from ledger.simulation.floor import floor_plan, run_floor
+from ledger.simulation.table import ROUND_SECONDS
+
+LEDGER = str(Path(sys.executable).with_name("ledger"))
+SHIFT_SECONDS = 8 * 3600
+
+
+def measure(game: str, tables: int, rounds: int) -> dict[str, Any]:
+    with throwaway_database(f"ledger_sizing_{game.replace('-', '_')}") as (settings, database):
+        with database.connect() as conn:
+            before = _sizes(conn)
+        with open_ledger(settings) as rt:
+            result = run_floor(rt.ledger, signer(rt).floor_staff(),
+                               floor_plan(tables, (game,)), rounds=rounds, seed=3,
+                               day=date(2026, 11, 22))
+        if result.errors:
+            raise SystemExit(f"the {game} floor failed: {result.errors[0]}")
+        subprocess.run([LEDGER, "projections", "run", "--once"], check=True,
+                       capture_output=True, env={**os.environ,
+                                                 "LEDGER_DATABASE_URL": settings.database_url})
+        with database.connect() as conn:
+            conn.execute("VACUUM ANALYZE")
+            after = _sizes(conn)
+    played = sum(t.rounds + t.voids for t in result.tables.values())
+    events = after["events"] - before["events"]
+    return {"game": game, "rounds": played, "events": events,
+            "events_bytes": after["events_bytes"] - before["events_bytes"],
+            "database_bytes": after["database_bytes"] - before["database_bytes"]}
+
+
+def _sizes(conn: Any) -> dict[str, int]:
+    row = conn.execute("SELECT (SELECT count(*) FROM ledger_events), "
+                       "pg_total_relation_size('ledger_events'), "
+                       "pg_database_size(current_database())").fetchone()
+    values = list(row.values()) if isinstance(row, dict) else list(row)
+    return {"events": int(values[0]), "events_bytes": int(values[1]),
+            "database_bytes": int(values[2])}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--tables", type=int, default=4, help="tables of each game")
+    parser.add_argument("--rounds", type=int, default=40, help="rounds per table")
+    parser.add_argument("--property-tables", type=int, default=100,
+                        help="tables of the property the yearly total is for (an equal mix)")
+    args = parser.parse_args()
+    runs = [measure(game, args.tables, args.rounds) for game in ROUND_SECONDS]
+    table = Table(title=f"{args.tables} tables of each game, {args.rounds} rounds each")
+    for column in ("game", "rounds", "events/round", "bytes/event (events table)",
+                   "bytes/event (database)", "rounds/shift", "events/table/shift",
+                   "MB/table/shift", "GB/table/year"):
+        table.add_column(column, justify="right")
+    yearly = 0.0
+    for run in runs:
+        per_round = run["events"] / run["rounds"]
+        per_event = run["database_bytes"] / run["events"]
+        rounds_shift = SHIFT_SECONDS / ROUND_SECONDS[run["game"]]
+        shift_events = per_round * rounds_shift
+        shift_bytes = shift_events * per_event
+        year = shift_bytes * 3 * 365
+        yearly += year * args.property_tables / len(runs)
+        table.add_row(run["game"], f"{run['rounds']:,}", f"{per_round:.1f}",
+                      f"{run['events_bytes'] / run['events']:,.0f}", f"{per_event:,.0f}",
+                      f"{rounds_shift:.0f}", f"{shift_events:,.0f}",
+                      f"{shift_bytes / 1e6:.1f}", f"{year / 1e9:.2f}")
+    console.print(table)
+    console.print(f"a property of {args.property_tables} tables (an equal mix of the four "
+                  f"games), every table in continuous play three shifts a day: "
+                  f"{yearly / 1e12:.2f} TB a year on the primary, and as much on each standby "
+                  "and in the WAL archive's base backups.", highlight=False)
+
+
+if __name__ == "__main__":
+    main()
