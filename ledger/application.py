@@ -12,6 +12,7 @@ refused with the reason.
 from __future__ import annotations
 
 import random
+from importlib import import_module
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -24,7 +25,7 @@ from eventsourcing.persistence import IntegrityError, JSONTranscoder, Mapper
 from eventsourcing.persistence import InterfaceError as LibraryInterfaceError
 from eventsourcing.persistence import OperationalError as LibraryOperationalError
 
-from ledger.commands import Command
+from ledger.commands import AREA_OF, Command
 from ledger.domain.base import Aggregate
 from ledger.domain.receipt import CommandReceipt, receipt_id
 from ledger.domain.registry import (
@@ -95,10 +96,17 @@ class Writer(Protocol):
         ...
 
 
+HANDLERS_OF_AREA: dict[str, tuple[str, ...]] = {
+    "table": ("tables",), "shoe": ("shoes",), "round": ("rounds",), "jackpot": ("jackpots",),
+    "shift": ("shift", "days"), "registry": ("registry",)}
+"""Where each command area's handlers are (`ledger.handlers.<module>`)."""
+
+
 class Ledger:
     """The service layer: one method to execute commands, a few to read streams."""
 
     handlers: dict[type[Command], Handler] = {}
+    areas_loaded: set[str] = set()
 
     def __init__(self, app: LedgerApplication, clock: ClockWindow | None = None,
                  deadline: float = 60.0) -> None:  # money-safe: seconds
@@ -142,6 +150,17 @@ class Ledger:
             self.registry.forget(reads.versions)
             reads = self.registry.reads()
             return admit(signed, reads.staff, reads.terminal, self.clock), reads.versions
+
+    @classmethod
+    def handler_for(cls, command_type: type[Command]) -> Handler:
+        """The command's handler, its module imported the first time one is asked for (a CLI
+        command loads its own area's handlers and aggregates, not every one)."""
+        area = AREA_OF[command_type.__name__]
+        if area not in cls.areas_loaded:  # import_module waits for another thread's import
+            for module in HANDLERS_OF_AREA[area]:
+                import_module(f"ledger.handlers.{module}")
+            cls.areas_loaded.add(area)
+        return cls.handlers[command_type]
 
     @classmethod
     def handles(cls, command_type: type[Command]) -> Callable[[Handler], Handler]:
@@ -207,7 +226,7 @@ class Ledger:
     def record(self, command: Command, signed: SignedCommand | None,
                sent: Sent | None = None) -> Recorded:
         """Record a command the door admitted (or `ledger db init`'s bootstrap)."""
-        handler = self.handlers[type(command)]
+        handler = self.handler_for(type(command))
         sent = sent or Sent()
         for attempt in range(MAX_ATTEMPTS):
             if self.is_recorded(command):

@@ -105,7 +105,7 @@ def _record(ledger: Ledger, commands: list[Command], batch: list[SignedCommand],
                 if ledger.is_recorded(command):
                     results.append(sent.found(command.command_id))
                     continue
-                aggregates = Ledger.handlers[type(command)](view, command)  # type: ignore[arg-type]
+                aggregates = Ledger.handler_for(type(command))(view, command)  # type: ignore[arg-type]
             except LedgerError as error:
                 raise BatchRefused(index, signed.name, len(batch), error) from None
             mine = [event for aggregate in aggregates for event in aggregate.collect_events()]

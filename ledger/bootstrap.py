@@ -6,6 +6,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 from datetime import timedelta
 
 from psycopg import sql
@@ -20,9 +21,9 @@ from ledger.infrastructure.database import EVENTS_TABLE, SNAPSHOTS_TABLE, Databa
 from ledger.infrastructure.embedded import embedded_server_url
 from ledger.infrastructure.session import SessionLimits
 from ledger.infrastructure.roles import GroupRoles, install_roles
-from ledger.audit.sealer import Cadence, Sealer, create_seal_tables
-from projections.registry import create_projection_tables
-from projections.tracking import create_tracking_table
+
+if TYPE_CHECKING:
+    from ledger.audit.sealer import Sealer
 
 
 def resolve_database(settings: LedgerSettings) -> Database:
@@ -51,6 +52,10 @@ def init_database(settings: LedgerSettings, database: Database) -> str | None:
     """Create every table, trigger and view, and the owner, writer and reader group roles.
     Idempotent: running it twice changes nothing. Returns why the roles were not made, if
     the login may not make them."""
+    from ledger.audit.sealer import create_seal_tables
+    from projections.registry import create_projection_tables
+    from projections.tracking import create_tracking_table
+
     with database.connect() as conn:
         conn.execute("SELECT 1")  # a clear error now rather than a library retry loop later
         if database.limits.schema:  # the property's own schema
@@ -82,6 +87,7 @@ def is_initialised(database: Database) -> bool:
 
 def sealer_for(settings: LedgerSettings, database: Database) -> Sealer:
     """The sealing follower, with the key LEDGER_SEAL_KEY names (there is no default key)."""
+    from ledger.audit.sealer import Cadence, Sealer
     from ledger.identity.keys import Credential
 
     if settings.seal_key is None:
@@ -133,8 +139,6 @@ def open_ledger(settings: LedgerSettings | None = None,
                 on_wait: Callable[[str], None] | None = None) -> Iterator[Runtime]:
     """The ledger on the configured database; refuses a database `ledger db init` never saw.
     With `on_wait`, an unreachable server is waited for up to the command deadline."""
-    import ledger.handlers  # noqa: F401  (registers every command handler)
-
     settings = settings or LedgerSettings()
     database = resolve_database(settings)
     initialised = (wait_for_database(database, settings.command_deadline_seconds, on_wait)

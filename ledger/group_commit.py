@@ -225,7 +225,7 @@ class GroupWriter:
             if pending.sent.unknown:
                 alone.append(pending)  # a resend after a lost reply: its receipt first
                 continue
-            handler = Ledger.handlers[type(pending.command)]
+            handler = Ledger.handler_for(type(pending.command))
             try:
                 aggregates = handler(view, pending.command)  # type: ignore[arg-type]
             except LedgerError:  # its copies are dropped; the staged streams are as they were

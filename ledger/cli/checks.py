@@ -16,7 +16,7 @@ from ledger.audit.seal_check import SealReport
 from ledger.audit.verify import verify_ledger
 from ledger.bootstrap import trusted_seal_keys
 from ledger.cli.common import console, reading, runtime
-from ledger.commands import ALL_COMMANDS
+from ledger.commands import all_commands
 from ledger.render import safe
 
 
@@ -69,7 +69,7 @@ def schema(
 ) -> None:
     """Print the JSON Schema of every command a terminal can send."""
     schemas = {
-        cls.model_fields["command"].default: cls.model_json_schema() for cls in ALL_COMMANDS
+        cls.model_fields["command"].default: cls.model_json_schema() for cls in all_commands()
     }
     text = json.dumps(schemas, indent=2)
     if output:

@@ -1,7 +1,5 @@
 """Command handlers: each loads what a command touches, checks it, and records events.
 
-Importing this package registers every handler with `Ledger`.
+A module registers its handlers with `Ledger` when imported; `Ledger.handler_for` imports the
+module of a command's area the first time one of its commands is executed.
 """
-
-from ledger.handlers import jackpots, rounds, shoes, tables  # noqa: F401
-from ledger.handlers import days, registry, shift  # noqa: F401

@@ -22,11 +22,9 @@ from ledger.domain.shoe import Shoe, ShuffleMethod
 from ledger.domain.table import Table, table_id
 from ledger.errors import ConcurrencyConflict, InvalidInput, NotFound, RuleViolation, WrongState
 from ledger.formatting import money
-from ledger.handlers.days import day_closed
 from ledger.games.baccarat import BaccaratSettings, TieHandling, check_standing_bet
 from ledger.games.common import BetResult, Consequence, Outcome
 from ledger.games.rulesets import parse_settings, settings_in_force
-from ledger.handlers.jackpots import settle_jackpot
 from ledger.handlers.shoes import (
     SINGLE_DECK_GAMES, check_ready_for_round, current_shoe, draw_card,
 )
@@ -295,6 +293,8 @@ def settle_round(ledger: Ledger, command: SettleRound) -> tuple[Aggregate, ...]:
     results = procedure.settle(facts)
     changed: list[Aggregate] = [round_, table]
     if round_.pool_id is not None and hasattr(procedure, "jackpot_claims"):
+        from ledger.handlers.jackpots import settle_jackpot  # only a pool's tables load pools
+
         changed += settle_jackpot(ledger, table, round_, facts, command.provenance)
     for result in results:
         round_.settle_bet(bet=SettledBet.of(result), by=command.provenance)
@@ -315,6 +315,8 @@ def void_round(ledger: Ledger, command: VoidRound) -> tuple[Aggregate, ...]:
 
 @Ledger.handles(AdjustRound)
 def adjust_round(ledger: Ledger, command: AdjustRound) -> tuple[Aggregate, ...]:
+    from ledger.handlers.days import day_closed  # the gaming day's area, loaded when adjusting
+
     require_supervisor(command.actor, "adjusting a settled round")
     table = load_table(ledger, command.table)
     rid = round_id(table_id(table.code), command.round)

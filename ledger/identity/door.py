@@ -19,7 +19,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from ledger.commands import COMMAND_ADAPTER, Command
+from ledger.commands import Command, command_class
 from ledger.domain.base import SUPERVISING_ROLES, Actor
 from ledger.domain.grammar import normal_identifier, shown
 from ledger.domain.registry import StaffMember, TerminalDevice, role_list
@@ -75,9 +75,9 @@ def admit(signed: SignedCommand, staff_of: StaffLookup, terminal_of: TerminalLoo
         fields["supervisor"] = _supervisor(signed.command["supervisor"], name, signers, staff_of)
     _check_named_staff(signed.command, staff_of)
     try:
-        command = COMMAND_ADAPTER.validate_python(fields)
+        command = command_class(name).model_validate(fields)
     except ValidationError as error:
-        raise InvalidInput(f"{name}: {describe_validation_error(error, skip=1)}; nothing "
+        raise InvalidInput(f"{name}: {describe_validation_error(error)}; nothing "
                            "recorded.") from None
     if clock is not None:
         clock.check(type(command).__name__, command.at)

@@ -34,3 +34,21 @@ def test_the_help_imports_no_database_client_no_event_store_and_no_rules():
     names = [name for name, _, _ in COMMANDS]
     assert [n for n in listed if n in names] == names  # all of them, in the shift's order
 
+
+
+def test_a_bet_loads_its_own_area_and_not_every_command_handler_or_projection():
+    """`ledger round bet` imports the round commands and handlers it runs, not the shift's,
+    the registry's or the pools' commands, nor the projections (the start a script pays)."""
+    probe = ("import sys\n"
+             "import ledger.cli.main, ledger.cli.round, ledger.bootstrap\n"
+             "from ledger.application import Ledger\n"
+             "from ledger.commands import PlaceBet\n"
+             "Ledger.handler_for(PlaceBet)\n"
+             "loaded = [m for m in ('ledger.commands.shift', 'ledger.commands.registry', "
+             "'ledger.commands.jackpot', 'ledger.handlers.shift', 'ledger.handlers.registry', "
+             "'ledger.handlers.jackpots', 'ledger.audit.sealer', 'projections') "
+             "if m in sys.modules]\n"
+             "print('LOADED', loaded, 'rounds' in sys.modules['ledger.handlers.rounds'].__name__)")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          timeout=60, check=False)
+    assert "LOADED [] True" in done.stdout, (done.stdout + done.stderr)[-2000:]

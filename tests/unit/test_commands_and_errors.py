@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+import json
 from decimal import Decimal
 
 import pytest
 from pydantic import ValidationError
 
 from ledger.cli.errors import one_line
-from ledger.commands import COMMAND_ADAPTER, OpenTable
+from ledger.commands import OpenTable, command_class
 from ledger.domain.base import Actor, Role
-from ledger.errors import NotFound
+from ledger.errors import InvalidInput, NotFound
 from ledger.audit.chain import GENESIS, chain_hash
 
 PB = Actor(staff_id="PB-1", role=Role.PIT_BOSS)
@@ -40,12 +41,13 @@ def test_an_ingested_line_finds_its_command_by_name():
         '{"command": "open_table", "table": "BAC-1", "game": "baccarat", "min_bet": "100", '
         '"max_bet": "500", "actor": {"staff_id": "PB-1", "role": "pit_boss"}}'
     )
-    assert isinstance(COMMAND_ADAPTER.validate_json(line), OpenTable)
+    assert isinstance(command_class(json.loads(line)["command"]).model_validate_json(line),
+                      OpenTable)
 
 
 def test_an_unknown_command_name_is_refused():
-    with pytest.raises(ValidationError):
-        COMMAND_ADAPTER.validate_json('{"command": "pay_me", "actor": {}}')
+    with pytest.raises(InvalidInput, match="unknown command 'pay_me'"):
+        command_class("pay_me")
 
 
 def test_ledger_errors_print_as_their_sentence_and_bugs_are_not_hidden():
@@ -65,3 +67,30 @@ def test_the_chain_hash_depends_on_every_part_of_an_event():
     assert base != chain_hash(base, stream, 1, "t:E", b"{}")
     # topic and body cannot trade bytes: the topic's length is part of the hash
     assert chain_hash(GENESIS, stream, 1, "t:E{", b"}") != chain_hash(GENESIS, stream, 1, "t:E", b"{}")
+
+
+def test_every_area_module_defines_exactly_the_commands_the_package_names_for_it():
+    """The package imports an area's module only when one of its commands is used: its list
+    of names must be the module's own."""
+    from importlib import import_module
+
+    from ledger.commands import AREAS, wire_name
+    from ledger.identity.authority import AUTHORITY
+
+    for area, names in AREAS.items():
+        module = import_module(f"ledger.commands.{area}")
+        defined = next(value for key, value in vars(module).items() if key.endswith("_COMMANDS"))
+        assert names == tuple(cls.__name__ for cls in defined), area
+        for cls in defined:
+            assert cls.model_fields["command"].default == wire_name(cls.__name__)
+    assert set(AUTHORITY) == {wire_name(name) for names in AREAS.values() for name in names}
+
+
+def test_every_command_finds_its_handler_in_the_module_named_for_its_area():
+    from ledger.application import HANDLERS_OF_AREA, Ledger
+    from ledger.commands import AREA_OF, all_commands
+
+    for cls in all_commands():
+        handler = Ledger.handler_for(cls)
+        module = handler.__module__.removeprefix("ledger.handlers.")
+        assert module in HANDLERS_OF_AREA[AREA_OF[cls.__name__]], cls.__name__

@@ -19,8 +19,6 @@ pytestmark = pytest.mark.slow
 
 
 def _play(plan_size: int, games: tuple[str, ...], rounds: int):
-    import ledger.handlers  # noqa: F401  (registers the handlers)
-
     app = LedgerApplication(env={"PERSISTENCE_MODULE": "eventsourcing.popo",
                                  "AGGREGATE_CACHE_MAXSIZE": "5000"})
     ledger = Ledger(app)
