@@ -1,7 +1,8 @@
 """How long a `ledger` command takes before it does anything: Python's own start as the raw
-baseline, then the imports of `ledger --help`, of a write command (`ledger round bet`) and of a
-read command (`ledger replay`), each in a fresh interpreter, several times; the median of each
-and its ratio to the bare interpreter. Also the wall time of `ledger --help` as a person waits
+baseline, then the imports of `ledger --help`, of a write command (`ledger round bet`: its CLI module, the
+composition root and the handler it runs) and of a read command (`ledger replay`), each in a
+fresh interpreter, several times; the median of each, its ratio to the bare interpreter, and
+the time to the interpreter's exit. Also the wall time of `ledger --help` as a person waits
 for it. No database is needed: a command's imports come before it connects.
 """
 
@@ -20,40 +21,56 @@ from rich.table import Table
 CASES = (
     ("python -c pass (raw)", None),
     ("ledger --help", "ledger.cli.main"),
-    ("ledger round bet (a write)", "ledger.cli.main,ledger.cli.round"),
+    # a write: its CLI module, the composition root it opens and the handler it runs
+    ("ledger round bet (a write)", "ledger.cli.main,ledger.cli.round,ledger.bootstrap,"
+                                   "ledger.handlers.rounds"),
+    # the same write with LEDGER_API_URL: signed here, sent to `ledger serve`
+    ("ledger round bet, sent to the API", "ledger.cli.main,ledger.cli.round,ledger.cli.remote,"
+                                          "ledger.commands.round"),
     ("ledger replay (a read)", "ledger.cli.main,ledger.cli.replay"),
     ("everything (before: all at once)", "ledger.cli.main," + ",".join(
         f"ledger.cli.{m}" for m in ("db", "registry", "table", "shift", "shoe", "round",
                                     "jackpot", "checks", "replay", "hand", "events",
-                                    "evidence", "report", "projections", "seal", "simulate"))),
+                                    "evidence", "report", "projections", "seal", "simulate"))
+     + "," + ",".join(f"ledger.handlers.{m}" for m in ("tables", "shoes", "rounds", "jackpots",
+                                                       "shift", "days", "registry"))),
 )
 
 
-def started(modules: str | None) -> float:  # money-safe: seconds
-    """Seconds from a fresh interpreter's start to the modules imported (the interpreter's own
-    start included, as a person waits for it)."""
-    code = "pass" if modules is None else "; ".join(f"import {m}" for m in modules.split(","))
-    begun = time.perf_counter()
-    subprocess.run([sys.executable, "-c", code], check=True)
-    return time.perf_counter() - begun
+def started(modules: str | None) -> tuple[float, float]:  # money-safe: seconds
+    """Seconds from a fresh interpreter's spawn to its modules imported (the interpreter's own
+    start included, as a person waits for it), and to its exit (Python's tear-down too). The
+    child reads the same monotonic clock as the parent when its imports are done."""
+    code = "import time" if modules is None else "; ".join(
+        f"import {m}" for m in modules.split(",")) + "; import time"
+    code += "; print(time.monotonic())"
+    begun = time.monotonic()
+    done = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True,
+                          text=True)
+    ended = time.monotonic()
+    return float(done.stdout.split()[-1]) - begun, ended - begun
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=7, help="fresh interpreters per case")
     args = parser.parse_args()
-    medians = {}
+    medians: dict[str, tuple[float, float]] = {}
     for name, modules in CASES:
         started(modules)  # warm the file cache
-        medians[name] = statistics.median(started(modules) for _ in range(args.runs))
-    raw = medians[CASES[0][0]]
+        runs = [started(modules) for _ in range(args.runs)]
+        medians[name] = (statistics.median(r[0] for r in runs),
+                         statistics.median(r[1] for r in runs))
+    raw, raw_exit = medians[CASES[0][0]]
     table = Table(title=f"a command's start (median of {args.runs} fresh interpreters)")
-    for column in ("what", "seconds", "imports alone", "vs raw"):
+    for column in ("what", "to the command (s)", "imports alone", "vs raw", "to exit (s)"):
         table.add_column(column, justify="left" if column == "what" else "right")
-    for name, seconds in medians.items():
+    for name, (seconds, exiting) in medians.items():
         table.add_row(name, f"{seconds:.3f}", f"{max(seconds - raw, 0):.3f}",
-                      f"{seconds / raw:.1f}x")
+                      f"{seconds / raw:.1f}x", f"{exiting:.3f}")
     console.print(table)
+    console.print("'to the command': from the spawn to the imports done, where the command "
+                  "starts its work; 'to exit' adds Python's tear-down of what was imported.")
     ledger = shutil.which("ledger")
     if ledger:
         walls = []

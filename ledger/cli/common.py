@@ -11,17 +11,20 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from ledger.bootstrap import Runtime, open_ledger
 from ledger.commands import Command
+from ledger.config import LedgerSettings
 from ledger.identity.credentials import acting
 from ledger.identity.envelope import SignedCommand, sign
 from ledger.identity.keys import Credential
 from ledger.cli.console import JsonOption, console, err_console, print_json  # noqa: F401 - shared
 from ledger.render import safe
+
+if TYPE_CHECKING:  # opened when a command needs the database, not when one is sent to the API
+    from ledger.bootstrap import Runtime
 
 CosignerOption = Annotated[
     list[Path] | None,
@@ -34,6 +37,8 @@ CosignerOption = Annotated[
 def runtime(*, writing: bool = False) -> Iterator[Runtime]:
     """The ledger, waiting for a database that is down; a command that only reads is told
     when it reads a hot standby (one that writes is refused there, and says so as it waits)."""
+    from ledger.bootstrap import open_ledger
+
     with open_ledger(on_wait=say_waiting) as rt:
         if not writing:
             say_if_standby(rt)
@@ -44,6 +49,8 @@ def runtime(*, writing: bool = False) -> Iterator[Runtime]:
 def reading() -> Iterator[Runtime]:
     """The ledger for a command that only reads: no wait for a database that is down (a
     reader is told at once), and a line when it is a hot standby."""
+    from ledger.bootstrap import open_ledger
+
     with open_ledger() as rt:
         say_if_standby(rt)
         yield rt
@@ -66,13 +73,26 @@ def say_waiting(message: str) -> None:
 
 def signed(rt: Runtime, command: Command, cosigners: list[Path] | None = None) -> SignedCommand:
     """The command signed by this terminal and this person (and any co-signer)."""
-    staff, terminal = acting(rt.settings)
+    return signed_under(rt.settings, command, cosigners)
+
+
+def signed_under(settings: LedgerSettings, command: Command,
+                 cosigners: list[Path] | None = None) -> SignedCommand:
+    staff, terminal = acting(settings)
     return sign(command, terminal, staff,
                 [Credential.load(path, "staff") for path in cosigners or ()])
 
 
 def send(command: Command, cosigners: list[Path] | None = None) -> None:
-    """Sign and execute one command on the configured ledger; print what it recorded."""
+    """Sign and execute one command on the configured ledger; print what it recorded. With
+    LEDGER_API_URL, the signed command is sent to the ledger's API instead of the database."""
+    settings = LedgerSettings()
+    if settings.api_url:
+        from ledger.cli.remote import send_over_api
+
+        said = send_over_api(settings, signed_under(settings, command, cosigners), say_waiting)
+        console.print(said, highlight=False)
+        return
     with runtime(writing=True) as rt:
         console.print(rt.ledger.execute(signed(rt, command, cosigners)).summary(),
                       highlight=False)

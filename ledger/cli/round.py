@@ -6,7 +6,6 @@ from decimal import Decimal
 from typing import Annotated, cast
 
 import typer
-from rich.table import Table as RichTable
 
 from ledger.cli.common import JsonOption, console, print_json, runtime, send
 from ledger.render import safe
@@ -15,8 +14,6 @@ from ledger.commands import (
     AdjustRound, AnnounceDealMode, CloseBetting, Decide, DealCard, ExposeCard, OpenRound,
     PlaceBet, RecordIrregularity, RevealDealer, SettleRound, VoidRound,
 )
-from ledger.domain.round import Round, round_id
-from ledger.domain.table import Table, check_table_code, table_id
 
 app = typer.Typer(help="Record a round: bets, cards, decisions, settlement.", no_args_is_help=True)
 Code = Annotated[str, typer.Argument(help="Table code, e.g. BAC-01.")]
@@ -144,11 +141,16 @@ def adjust(
 def show(table: Code, number: Annotated[int | None, typer.Argument(help="Round number.")] = None,
          as_json: JsonOption = False) -> None:
     """A round as its events say it stands (default: the latest)."""
+    from ledger.domain.round import Round, round_id
+    from ledger.domain.table import Table, check_table_code, table_id
+
     code = check_table_code(table)
     with runtime() as rt:
         owner = cast(Table, rt.ledger.load(table_id(code), f"table {code}"))
         n = number or owner.round_count
         round_ = cast(Round, rt.ledger.load(round_id(table_id(code), n), f"round {n} of {code}"))
+    from rich.table import Table as RichTable
+
     from ledger.reports.round import round_view
 
     view = round_view(round_)

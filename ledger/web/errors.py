@@ -14,28 +14,8 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from ledger.batch import BatchRefused
-from ledger.errors import (
-    ConcurrencyConflict, CredentialRefused, DamagedStream, DatabaseUnavailable,
-    IdempotencyConflict, InvalidInput, LedgerError, NotAllowed, NotFound, PrivilegeMissing,
-    ProjectionStalled, RuleViolation, WrongState, describe_validation_error,
-)
-
-KINDS: tuple[tuple[type[LedgerError], int, str], ...] = (
-    (CredentialRefused, 401, "credential_refused"),
-    (NotAllowed, 403, "not_allowed"),
-    (NotFound, 404, "not_found"),
-    (IdempotencyConflict, 409, "idempotency_conflict"),
-    (ConcurrencyConflict, 409, "concurrency_conflict"),
-    (WrongState, 409, "wrong_state"),
-    (InvalidInput, 422, "invalid_input"),
-    (RuleViolation, 422, "rule_violation"),
-    (DamagedStream, 500, "damaged_stream"),
-    (ProjectionStalled, 503, "projection_stalled"),
-    (PrivilegeMissing, 503, "privilege_missing"),
-    (DatabaseUnavailable, 503, "database_unavailable"),
-    (LedgerError, 400, "refused"),
-)
-"""Most specific first: the first kind an error is decides its status and code."""
+from ledger.errors import describe_validation_error
+from ledger.web.codes import KINDS
 
 SIGN_IN_FIRST = ("unauthenticated", "sign in first: POST /v1/sessions with a signed sign_in, "
                  "then send its token as 'Authorization: Bearer <token>'.")

@@ -1,0 +1,95 @@
+"""A write command sent to the ledger's terminal API (`LEDGER_API_URL`, `ledger serve`) rather
+than recorded on the database from here: signed on this machine with its terminal's key and
+the person's, as a terminal signs, and recorded by the server's door like any terminal's.
+
+The machine then needs no database login, and the command loads no database client and no
+event store. What is printed is what the server answers, the same sentence either way. A
+server that cannot be reached, or an answer that is lost, is tried again with the same signed
+envelope until the command deadline: the ledger records one command id once, so a resend that
+meets a command already recorded is told so and records nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable
+from typing import Any
+
+from ledger.config import LedgerSettings
+from ledger.errors import LedgerError
+from ledger.identity.envelope import SignedCommand
+from ledger.web.codes import kind_of
+
+RETRY_SECONDS = 1.0  # money-safe: seconds between attempts at an unreachable server
+
+
+class ApiUnavailable(LedgerError):
+    """The terminal API did not answer within the command deadline."""
+
+
+def send_over_api(settings: LedgerSettings, signed: SignedCommand,
+                  on_wait: Callable[[str], None]) -> str:
+    """The command posted to the API; what the server says it recorded (lines), or the
+    server's refusal raised as the same kind of `LedgerError` the ledger raised there."""
+    assert settings.api_url is not None
+    url = settings.api_url.rstrip("/") + "/v1/commands"
+    body = signed.model_dump_json().encode()
+    deadline = settings.command_deadline_seconds
+    started = time.monotonic()
+    told = False
+    while True:
+        try:
+            status, answer = _post(url, body, timeout=deadline + 10.0)
+            break
+        except OSError as error:  # refused, reset, timed out: the answer may be lost
+            reason = getattr(error, "reason", None) or error
+            waited = time.monotonic() - started
+            if waited >= deadline:
+                raise ApiUnavailable(
+                    f"the ledger's API at {settings.api_url} did not answer ({reason}; waited "
+                    f"{waited:.0f} s, the deadline): send the command again; if it was "
+                    "recorded, the ledger says so and records nothing more.") from None
+            if not told:
+                told = True
+                on_wait(f"the ledger's API at {settings.api_url} does not answer ({reason}); "
+                        f"sending again up to {deadline} s...")
+            time.sleep(RETRY_SECONDS)
+    if status >= 400:
+        raise _refusal(status, answer)
+    return _said(answer)
+
+
+def _post(url: str, body: bytes, timeout: float) -> tuple[int, Any]:  # money-safe: seconds
+    request = urllib.request.Request(url, data=body, method="POST",
+                                     headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as response:  # noqa: S310
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as refused:
+        text = refused.read()
+        try:
+            return refused.code, json.loads(text)
+        except ValueError:
+            return refused.code, {"error": {"code": "refused", "message": (
+                f"the server answered {refused.code} {refused.reason}, not the ledger's JSON: "
+                "is LEDGER_API_URL the ledger's API?")}}
+
+
+def _refusal(status: int, answer: Any) -> LedgerError:
+    error = answer.get("error", {}) if isinstance(answer, dict) else {}
+    message = str(error.get("message") or f"the server refused the command ({status})")
+    return kind_of(str(error.get("code", "")))(message)
+
+
+def _said(answer: dict[str, Any]) -> str:
+    """The server's summary, as the CLI prints a local one: what was recorded, then a line
+    for each thing the money did."""
+    details = [str(line) for line in answer.get("details", [])]
+    summary = str(answer["summary"])
+    tail = "; ".join(details)
+    if details and summary.endswith("; " + tail):
+        summary = summary[: -len(tail) - 2]
+    return "\n  ".join((summary, *details))
