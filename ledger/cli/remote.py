@@ -67,15 +67,18 @@ def _post(url: str, body: bytes, timeout: float) -> tuple[int, Any]:  # money-sa
                                      headers={"Content-Type": "application/json"})
     try:
         with urllib.request.urlopen(request, timeout=timeout) as response:  # noqa: S310
-            return response.status, json.loads(response.read())
+            status, text = response.status, response.read()
     except urllib.error.HTTPError as refused:
-        text = refused.read()
-        try:
-            return refused.code, json.loads(text)
-        except ValueError:
-            return refused.code, {"error": {"code": "refused", "message": (
-                f"the server answered {refused.code} {refused.reason}, not the ledger's JSON: "
-                "is LEDGER_API_URL the ledger's API?")}}
+        status, text = refused.code, refused.read()
+    try:
+        answer = json.loads(text)
+    except ValueError:
+        answer = None
+    if not isinstance(answer, dict) or ("summary" not in answer and "error" not in answer):
+        return max(status, 400), {"error": {"code": "refused", "message": (
+            f"the server answered {status} without the ledger's JSON: is LEDGER_API_URL the "
+            "ledger's API (`ledger serve`)?")}}
+    return status, answer
 
 
 def _refusal(status: int, answer: Any) -> LedgerError:

@@ -92,3 +92,12 @@ def test_a_command_sent_to_the_api_loads_no_database_client_and_no_event_store(s
                           text=True, timeout=120, check=False)
     assert "LOADED []" in done.stdout, done.stdout + done.stderr
     assert "error: " in done.stderr  # the server answered: no such table
+
+
+def test_a_podium_pointed_at_something_other_than_the_ledgers_api_is_told_so(
+        cli, superuser, served):
+    assert refused(cli, superuser, "round", "bet", "BAC-09", "1", "banker", "100",
+                   env={"LEDGER_API_URL": f"{served.url}/floor",
+                        "LEDGER_DATABASE_URL": NO_DATABASE}) == (
+        "error: the server answered 404 without the ledger's JSON: is LEDGER_API_URL the "
+        "ledger's API (`ledger serve`)?")
