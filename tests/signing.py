@@ -10,10 +10,13 @@ the signed command to the real door, which verifies everything as it would for a
 
 from __future__ import annotations
 
+import os
+import sys
 import tempfile
+import time as clock
 from collections.abc import Iterator
 from contextlib import contextmanager
-from datetime import datetime
+from datetime import datetime, time, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -94,6 +97,28 @@ def open_ledger(settings: LedgerSettings | None = None) -> Iterator[Any]:
         yield rt
 
 
+def wait_out_a_gaming_day_change(now: datetime | None = None, sleep: Any = clock.sleep) -> None:
+    """A whole run (`scripts/test` with no arguments, CI) sets LEDGER_TEST_DAY_MARGIN_MINUTES to
+    about its own length: if the gaming day changes (06:00 Macau) within that many minutes, the
+    run waits for the change before any test is collected, saying so, rather than open a shift
+    on one gaming day and play or report on the next (the ledger's clock is the real one)."""
+    margin = float(os.environ.pop("LEDGER_TEST_DAY_MARGIN_MINUTES", None) or 0)  # not for
+    # the processes the tests start, which begin later in the run
+    schedule = ShiftSchedule.parse(DEFAULT_SCHEDULE)
+    now = now or datetime.now(MACAU)
+    following = schedule.locate(now).gaming_day + timedelta(days=1)
+    change = datetime.combine(following, time(0), tzinfo=MACAU) + schedule.day_starts
+    left = (change - now).total_seconds()
+    if left < margin * 60:
+        sys.__stderr__.write(
+            f"tests: the gaming day changes at {change:%H:%M} Macau time, in {left / 60:.0f} "
+            f"min, within this run's {margin:g} min (LEDGER_TEST_DAY_MARGIN_MINUTES): waiting "
+            "for it, so that no test opens a shift on one gaming day and plays on the next\n")
+        sys.__stderr__.flush()
+        sleep(left + 5)
+
+
+wait_out_a_gaming_day_change()
 GAMING_DAY = ShiftSchedule.parse(DEFAULT_SCHEDULE).locate(datetime.now(MACAU)).gaming_day
 """The gaming day in force now (it starts at 06:00 Macau time, so at 00:30 it is still
 yesterday's). A shift is opened on its gaming day (or the evening before), so a test that opens
