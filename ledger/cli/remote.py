@@ -6,7 +6,8 @@ The machine then needs no database login, and the command loads no database clie
 event store. What is printed is what the server answers, the same sentence either way. A
 server that cannot be reached, or an answer that is lost, is tried again with the same signed
 envelope until the command deadline: the ledger records one command id once, so a resend that
-meets a command already recorded is told so and records nothing.
+meets a command already recorded is told so and records nothing. Past the deadline the line
+says whether the command may have been received (a command typed again is a new one).
 """
 
 from __future__ import annotations
@@ -40,18 +41,23 @@ def send_over_api(settings: LedgerSettings, signed: SignedCommand,
     deadline = settings.command_deadline_seconds
     started = time.monotonic()
     told = False
+    delivered = False  # whether any attempt may have reached the server
     while True:
         try:
             status, answer = _post(url, body, timeout=deadline + 10.0)
             break
         except OSError as error:  # refused, reset, timed out: the answer may be lost
             reason = getattr(error, "reason", None) or error
+            delivered = delivered or not isinstance(reason, ConnectionRefusedError)
             waited = time.monotonic() - started
             if waited >= deadline:
                 raise ApiUnavailable(
                     f"the ledger's API at {settings.api_url} did not answer ({reason}; waited "
-                    f"{waited:.0f} s, the deadline): send the command again; if it was "
-                    "recorded, the ledger says so and records nothing more.") from None
+                    f"{waited:.0f} s, the deadline): " + (
+                        f"whether command {signed.command['command_id']} was recorded is not "
+                        "known; look (`ledger round show`, the floor) before typing it again, "
+                        "for a command typed again is a new one." if delivered else
+                        "it was never received, so nothing was recorded.")) from None
             if not told:
                 told = True
                 on_wait(f"the ledger's API at {settings.api_url} does not answer ({reason}); "

@@ -75,7 +75,7 @@ def test_a_podium_whose_api_does_not_answer_waits_to_the_deadline_then_says_so(c
     lines = result.err.strip().splitlines()
     assert lines[0].startswith(f"waiting: the ledger's API at {gone} does not answer")
     assert lines[-1].startswith(f"error: the ledger's API at {gone} did not answer")
-    assert "send the command again" in lines[-1]
+    assert lines[-1].endswith("it was never received, so nothing was recorded.")
     assert superuser.execute("SELECT count(*) FROM ledger_events").fetchone() == before
 
 
@@ -101,3 +101,22 @@ def test_a_podium_pointed_at_something_other_than_the_ledgers_api_is_told_so(
                         "LEDGER_DATABASE_URL": NO_DATABASE}) == (
         "error: the server answered 404 without the ledger's JSON: is LEDGER_API_URL the "
         "ledger's API (`ledger serve`)?")
+
+
+def test_a_podium_whose_command_was_taken_but_never_answered_is_told_it_may_be_recorded(
+        cli, superuser):
+    """A server that takes the request and never answers (the socket listens, nobody reads):
+    the command may have been recorded, and typing it again would be a new one."""
+    import socket
+
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(8)
+        port = silent.getsockname()[1]
+        result = cli("round", "bet", "BAC-09", "1", "banker", "100",
+                     extra_env={"LEDGER_API_URL": f"http://127.0.0.1:{port}",
+                                "LEDGER_DATABASE_URL": NO_DATABASE,
+                                "LEDGER_COMMAND_DEADLINE_SECONDS": "1"})
+    assert result.code == 1, result.out
+    last = result.err.strip().splitlines()[-1]
+    assert "was recorded is not known" in last and "a command typed again is a new one" in last
