@@ -63,9 +63,9 @@ class LedgerSettings(BaseSettings):
         "name (made by `ledger db init`), so that properties never share a table")
     api_url: str | None = Field(
         default=None, pattern=r"^https?://[^\s/]+(/[^\s]*)?$",
-        description="the ledger's terminal API (`ledger serve`): the table, shoe, round, jackpot "
-        "and registry commands are signed here and sent there, so this machine needs no "
-        "database login (reads and the shift's slips still use the database)")
+        description="the ledger's terminal API (`ledger serve`): the table, shoe, round, "
+        "jackpot, staff and terminal commands are signed here and sent there, so this machine "
+        "needs no database login (reads and the shift's slips still use the database)")
     db_role_prefix: str = Field(
         default="ledger", pattern=r"^[a-z_][a-z0-9_]{0,40}$",
         description="`ledger db init` makes the group roles <prefix>_owner, _writer, _reader")
