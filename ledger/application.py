@@ -12,10 +12,10 @@ refused with the reason.
 from __future__ import annotations
 
 import random
-from importlib import import_module
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from importlib import import_module
 from typing import Any, Protocol
 from uuid import UUID
 
