@@ -34,12 +34,13 @@ CosignerOption = Annotated[
 
 
 @contextmanager
-def runtime(*, writing: bool = False) -> Iterator[Runtime]:
+def runtime(*, writing: bool = False, settings: LedgerSettings | None = None
+            ) -> Iterator[Runtime]:
     """The ledger, waiting for a database that is down; a command that only reads is told
     when it reads a hot standby (one that writes is refused there, and says so as it waits)."""
     from ledger.bootstrap import open_ledger
 
-    with open_ledger(on_wait=say_waiting) as rt:
+    with open_ledger(settings, on_wait=say_waiting) as rt:
         if not writing:
             say_if_standby(rt)
         yield rt
@@ -93,7 +94,7 @@ def send(command: Command, cosigners: list[Path] | None = None) -> None:
         said = send_over_api(settings, signed_under(settings, command, cosigners), say_waiting)
         console.print(said, highlight=False)
         return
-    with runtime(writing=True) as rt:
+    with runtime(writing=True, settings=settings) as rt:
         console.print(rt.ledger.execute(signed(rt, command, cosigners)).summary(),
                       highlight=False)
 

@@ -87,8 +87,9 @@ def _post(url: str, body: bytes, timeout: float) -> tuple[int, Any]:  # money-sa
     return status, answer
 
 
-def _refusal(status: int, answer: Any) -> LedgerError:
-    error = answer.get("error", {}) if isinstance(answer, dict) else {}
+def _refusal(status: int, answer: dict[str, Any]) -> LedgerError:
+    error = answer.get("error")
+    error = error if isinstance(error, dict) else {}
     message = str(error.get("message") or f"the server refused the command ({status})")
     return kind_of(str(error.get("code", "")))(message)
 
