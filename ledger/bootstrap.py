@@ -13,6 +13,7 @@ from psycopg import sql
 
 from ledger.application import Ledger, LedgerApplication
 from ledger.config import LedgerSettings
+from ledger.domain.base import build_event_classes
 from ledger.errors import DatabaseUnavailable, WrongState
 from ledger.group_commit import GroupWriter
 from ledger.identity.door import ClockWindow
@@ -136,10 +137,15 @@ def wait_for_database(database: Database, deadline: float,  # money-safe: second
 
 @contextmanager
 def open_ledger(settings: LedgerSettings | None = None,
-                on_wait: Callable[[str], None] | None = None) -> Iterator[Runtime]:
+                on_wait: Callable[[str], None] | None = None,
+                warm: bool = True) -> Iterator[Runtime]:
     """The ledger on the configured database; refuses a database `ledger db init` never saw.
-    With `on_wait`, an unreachable server is waited for up to the command deadline."""
+    With `on_wait`, an unreachable server is waited for up to the command deadline. `warm`
+    builds every event class first, for a process that records from many threads; a single
+    command (the CLI) builds only the classes it meets."""
     settings = settings or LedgerSettings()
+    if warm:
+        build_event_classes()
     database = resolve_database(settings)
     initialised = (wait_for_database(database, settings.command_deadline_seconds, on_wait)
                    if on_wait is not None else is_initialised(database))

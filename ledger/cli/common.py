@@ -40,7 +40,7 @@ def runtime(*, writing: bool = False, settings: LedgerSettings | None = None
     when it reads a hot standby (one that writes is refused there, and says so as it waits)."""
     from ledger.bootstrap import open_ledger
 
-    with open_ledger(settings, on_wait=say_waiting) as rt:
+    with open_ledger(settings, on_wait=say_waiting, warm=False) as rt:
         if not writing:
             say_if_standby(rt)
         yield rt
@@ -52,7 +52,7 @@ def reading() -> Iterator[Runtime]:
     reader is told at once), and a line when it is a hot standby."""
     from ledger.bootstrap import open_ledger
 
-    with open_ledger() as rt:
+    with open_ledger(warm=False) as rt:
         say_if_standby(rt)
         yield rt
 
@@ -94,7 +94,9 @@ def send(command: Command, cosigners: list[Path] | None = None) -> None:
         said = send_over_api(settings, signed_under(settings, command, cosigners), say_waiting)
         console.print(said, highlight=False)
         return
-    with runtime(writing=True, settings=settings) as rt:
+    # one command: recorded by this thread, without the group writer's thread and queue
+    with runtime(writing=True, settings=settings.model_copy(update={"group_commit": False})
+                 ) as rt:
         console.print(rt.ledger.execute(signed(rt, command, cosigners)).summary(),
                       highlight=False)
 

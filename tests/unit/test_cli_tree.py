@@ -51,6 +51,20 @@ def test_a_bet_loads_its_own_area_and_not_every_command_handler_or_projection():
     assert "LOADED [] True" in done.stdout, (done.stdout + done.stderr)[-2000:]
 
 
+def test_a_command_builds_only_the_event_classes_it_meets_and_a_server_builds_all_first():
+    """pydantic builds an event class when it is first used (a bet meets a handful of the
+    ledger's event classes); a process that records from many threads builds every one before
+    its first command (`open_ledger(warm=True)`, its default)."""
+    probe = ("from ledger.domain.round import Round\n"
+             "from ledger.domain.base import build_event_classes\n"
+             "before = Round.BetPlaced.__pydantic_complete__\n"
+             "built = build_event_classes()\n"
+             "print('BUILT', before, built > 100, build_event_classes(), "
+             "Round.BetPlaced.__pydantic_complete__)")
+    done = _in_a_fresh_interpreter(probe)
+    assert "BUILT False True 0 True" in done.stdout, (done.stdout + done.stderr)[-2000:]
+
+
 def _in_a_fresh_interpreter(code: str) -> subprocess.CompletedProcess[str]:
     """What a new process loads: this one has imported everything already."""
     return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
