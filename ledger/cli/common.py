@@ -34,13 +34,14 @@ CosignerOption = Annotated[
 
 
 @contextmanager
-def runtime(*, writing: bool = False, settings: LedgerSettings | None = None
-            ) -> Iterator[Runtime]:
+def runtime(*, writing: bool = False, settings: LedgerSettings | None = None,
+            serving: bool = False) -> Iterator[Runtime]:
     """The ledger, waiting for a database that is down; a command that only reads is told
-    when it reads a hot standby (one that writes is refused there, and says so as it waits)."""
+    when it reads a hot standby (one that writes is refused there, and says so as it waits).
+    `serving`: a process that records from many threads (every event class built first)."""
     from ledger.bootstrap import open_ledger
 
-    with open_ledger(settings, on_wait=say_waiting, warm=False) as rt:
+    with open_ledger(settings, on_wait=say_waiting, warm=serving) as rt:
         if not writing:
             say_if_standby(rt)
         yield rt

@@ -29,7 +29,7 @@ def serve(
     from ledger.web.app import create_app
 
     scheme = "https" if certfile else "http"
-    with runtime() as rt:
+    with runtime(serving=True) as rt:
         app = create_app(rt, follow=follow)
         console.print(f"serving the ledger: the floor at {scheme}://{host}:{port}/floor, the API "
                       f"at {scheme}://{host}:{port}/v1 (OpenAPI at /docs); Ctrl-C stops.",
