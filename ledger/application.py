@@ -27,7 +27,7 @@ from eventsourcing.persistence import OperationalError as LibraryOperationalErro
 
 from ledger.commands import AREA_OF, Command
 from ledger.domain.base import Aggregate
-from ledger.domain.receipt import CommandReceipt, receipt_id
+from ledger.domain.receipt import CommandReceipt, accepted, receipt_id
 from ledger.domain.registry import (
     StaffMember, TerminalDevice, staff_stream_id, terminal_stream_id,
 )
@@ -261,10 +261,10 @@ class Ledger:
 
     @staticmethod
     def receipt(command: Command, signed: SignedCommand | None,
-                aggregates: tuple[Aggregate, ...]) -> CommandReceipt:
-        """The command's idempotency receipt, naming the streams it wrote and keeping the
-        signed envelope."""
-        return CommandReceipt(
+                aggregates: tuple[Aggregate, ...]) -> CommandReceipt.Accepted:
+        """The command's idempotency receipt (its one event), naming the streams it wrote and
+        keeping the signed envelope."""
+        return accepted(
             command_type=type(command).__name__,
             command=command.model_dump(mode="json"),
             streams=[str(aggregate.id) for aggregate in aggregates],

@@ -109,7 +109,7 @@ def _record(ledger: Ledger, commands: list[Command], batch: list[SignedCommand],
             except LedgerError as error:
                 raise BatchRefused(index, signed.name, len(batch), error) from None
             mine = [event for aggregate in aggregates for event in aggregate.collect_events()]
-            mine += ledger.receipt(command, signed, aggregates).collect_events()
+            mine.append(ledger.receipt(command, signed, aggregates))
             for aggregate in aggregates:
                 view.staged[aggregate.id] = aggregate
             events += mine

@@ -80,6 +80,9 @@ class Card:
 
     @classmethod
     def parse(cls, text: str) -> Card:
+        known = _BY_CODE.get(text)  # a card as the ledger writes it: a whole shoe is parsed
+        if known is not None:       # when it closes, every card of every stored event loads
+            return known
         code = text.strip()
         if len(code) not in (2, 3):
             raise InvalidCard(
@@ -107,3 +110,4 @@ def format_cards(cards: Iterable[Card]) -> str:
 
 DECK: tuple[Card, ...] = tuple(Card(rank, suit) for rank in Rank for suit in Suit)
 """The 52 cards of one deck, in `Card.index` order."""
+_BY_CODE: dict[str, Card] = {str(card): card for card in DECK}

@@ -235,8 +235,7 @@ class GroupWriter:
                 pending.fail(error)
                 continue
             events = [event for aggregate in aggregates for event in aggregate.collect_events()]
-            receipt = self.ledger.receipt(pending.command, pending.signed, aggregates)
-            events += receipt.collect_events()
+            events.append(self.ledger.receipt(pending.command, pending.signed, aggregates))
             view.keep(aggregates)
             staged.append((pending, events))
         read = {i: v for i, v in view.read.items() if i not in view.staged}

@@ -12,6 +12,7 @@ from typing import Any
 from uuid import NAMESPACE_URL, UUID, uuid5
 
 from eventsourcing.domain import event
+from eventsourcing.utils import get_topic
 
 from ledger.domain.base import Aggregate, Provenance
 
@@ -41,3 +42,18 @@ class CommandReceipt(Aggregate):
     ) -> None:
         self.command_type = command_type
         self.streams = streams
+
+
+RECEIPT_TOPIC = get_topic(CommandReceipt)
+
+
+def accepted(command_type: str, command: dict[str, Any], streams: list[str], by: Provenance,
+             signed: dict[str, Any] | None = None) -> CommandReceipt.Accepted:
+    """A receipt's one event, made as the library makes a created event (the same id, topic,
+    version and time) without building the aggregate it would start: a receipt is written once
+    and never changed, and the group writer makes one per command."""
+    return CommandReceipt.Accepted(
+        originator_id=receipt_id(by.command_id), originator_version=CommandReceipt.INITIAL_VERSION,
+        timestamp=CommandReceipt.Accepted.create_timestamp(), originator_topic=RECEIPT_TOPIC,
+        command_type=command_type, command=command, streams=streams, by=by, signed=signed)
+

@@ -28,7 +28,7 @@ from ledger.errors import (
 )
 from ledger.identity import authority
 from ledger.identity.envelope import Signature, SignedCommand
-from ledger.identity.keys import canonical_json, fingerprint, verify
+from ledger.identity.keys import fingerprint, verify
 
 StaffLookup = Callable[[str], StaffMember | None]
 TerminalLookup = Callable[[str], TerminalDevice | None]
@@ -116,7 +116,7 @@ def _same_id(value: Any) -> Any:
 
 def _check_body(signed: SignedCommand) -> str:
     name = signed.name
-    size = len(canonical_json(signed.command))
+    size = signed.command_size
     if size > MAX_COMMAND_BYTES:
         raise InvalidInput(f"{shown(name)}: a command is at most {MAX_COMMAND_BYTES:,} bytes, "
                            f"this one is {size:,}: nothing recorded.")

@@ -15,7 +15,8 @@ registered key can produce this without the ledger's code.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from functools import cached_property
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
@@ -72,7 +73,28 @@ class SignedCommand(BaseModel):
         return str(self.command.get("command", "?"))
 
     def message(self) -> bytes:
+        """The bytes every signature covers (made once per envelope: the caller's thread
+        verifies ahead with them, the door again, under group commit)."""
+        return self.signed_message
+
+    @cached_property
+    def signed_message(self) -> bytes:
+        """Kept with the envelope, which is frozen (its command is never changed in place); a
+        copy with changes makes its own."""
         return signed_bytes(self.command, self.terminal, self.staff, self.vouched)
+
+    def model_copy(self, *, update: Mapping[str, Any] | None = None,
+                   deep: bool = False) -> SignedCommand:
+        copied = super().model_copy(update=update, deep=deep)
+        copied.__dict__.pop("signed_message", None)
+        return copied
+
+    @property
+    def command_size(self) -> int:
+        """The command's length as canonical JSON, read off the signed bytes: they hold it
+        once, in the place of the empty object here."""
+        rest = signed_bytes({}, self.terminal, self.staff, self.vouched)
+        return len(self.signed_message) - len(rest) + len(b"{}")
 
     def by(self, signer: str) -> list[Signature]:
         return [s for s in self.signatures if s.signer == signer]

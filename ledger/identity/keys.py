@@ -14,7 +14,7 @@ import hashlib
 import json
 import os
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any, Literal
 
@@ -68,12 +68,12 @@ class Credential:
     def generate(cls, kind: Kind, id: str) -> Credential:
         return cls(kind, id, Ed25519PrivateKey.generate())
 
-    @property
+    @cached_property  # the key never changes: a terminal names it in every signature
     def public_key(self) -> str:
         raw = self.private_key.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw)
         return base64.b64encode(raw).decode("ascii")
 
-    @property
+    @cached_property
     def fingerprint(self) -> str:
         return fingerprint(self.public_key)
 

@@ -94,3 +94,18 @@ def test_every_command_finds_its_handler_in_the_module_named_for_its_area():
         handler = Ledger.handler_for(cls)
         module = handler.__module__.removeprefix("ledger.handlers.")
         assert module in HANDLERS_OF_AREA[AREA_OF[cls.__name__]], cls.__name__
+
+
+def test_an_envelope_copied_with_a_changed_command_is_signed_bytes_of_its_own_command():
+    """The signed bytes are made once per envelope; a copy with another command must not
+    carry the first one's (a changed command would then pass for the signed one)."""
+    from ledger.identity.envelope import Signature, SignedCommand
+    from ledger.identity.keys import canonical_json
+
+    signature = Signature(signer="terminal", id="T-1", key="k", value="v")
+    first = SignedCommand(command={"command": "place_bet", "amount": "100.00"}, terminal="T-1",
+                          staff="D-1", signatures=[signature])
+    assert first.message() is first.message()
+    changed = first.model_copy(update={"command": {"command": "place_bet", "amount": "900.00"}})
+    assert b'"900.00"' in changed.message() and b'"100.00"' not in changed.message()
+    assert changed.command_size == len(canonical_json(changed.command))
