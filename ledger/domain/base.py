@@ -8,7 +8,8 @@ for which command: `by`.
 from __future__ import annotations
 
 from copy import copy
-from datetime import datetime
+from datetime import date, datetime
+from decimal import Decimal
 from enum import StrEnum
 from importlib import import_module
 from inspect import Parameter, Signature
@@ -104,6 +105,11 @@ class DomainEvent(BaseModel):
             [Parameter(name, Parameter.KEYWORD_ONLY) for name in cls.model_fields])
 
 
+_IMMUTABLE = frozenset({str, int, bool, float, type(None), Decimal, UUID, datetime, date, tuple,
+                        frozenset})
+"""Values an aggregate's copy shares as they are (the most common kinds, checked first)."""
+
+
 class Aggregate(LibraryAggregate):
     """Base of every stream. Subclasses raise `LedgerError`s in `check_*` before mutating.
 
@@ -129,6 +135,8 @@ class Aggregate(LibraryAggregate):
         attributes = self.__dict__.copy()
         for name, value in attributes.items():  # replacing values, never keys: safe in the loop
             kind = type(value)
+            if kind in _IMMUTABLE:
+                continue
             if kind is list or kind is dict or kind is set or isinstance(value, dict):
                 attributes[name] = value.copy()  # a Counter's copy is a Counter
             elif isinstance(value, list | set):

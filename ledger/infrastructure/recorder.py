@@ -109,8 +109,11 @@ class LedgerRecorder(PostgresApplicationRecorder):
         super().__init__(*args, **kwargs)
         names = {"schema": sql.Identifier(self.datastore.schema),
                  "table": sql.Identifier(self.events_table_name)}
-        self.insert_columns_statement = sql.SQL(INSERT_COLUMNS).format(**names)
-        self.insert_if_unmoved_statement = sql.SQL(INSERT_IF_UNMOVED).format(**names)
+        # rendered once: psycopg keeps a parsed text query, a composed one it renders and parses
+        # on every execute
+        self.insert_columns_statement = sql.SQL(INSERT_COLUMNS).format(**names).as_string(None)
+        self.insert_if_unmoved_statement = sql.SQL(INSERT_IF_UNMOVED).format(
+            **names).as_string(None)
 
     def insert_events(self, stored_events: Sequence[StoredEvent], *,
                       unmoved: dict[UUID, int] | None = None,
