@@ -58,6 +58,9 @@ class Tally:
     shuffler_failures: int = 0
     resent: int = 0  # commands sent again after the database did not answer by the deadline
     latencies: list[float] = field(default_factory=list)  # money-safe: seconds per command
+    recorded_at: list[tuple[float, int]] = field(default_factory=list)
+    """When each command was answered (`time.perf_counter`) and the events it recorded: the
+    floor's rate over any stretch of its run (`bench-floor`)."""
 
 
 class TableSimulator:
@@ -113,7 +116,9 @@ class TableSimulator:
                 if resend == RESENDS - 1:
                     raise
                 self.tally.resent += 1
-        self.tally.latencies.append(time.perf_counter() - started)
+        answered = time.perf_counter()
+        self.tally.latencies.append(answered - started)
+        self.tally.recorded_at.append((answered, len(recorded.events)))
         self.tally.commands += 1
         self.tally.events += len(recorded.events)
         self.now += timedelta(seconds=1)
