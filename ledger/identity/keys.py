@@ -35,6 +35,7 @@ def canonical_json(value: Any) -> bytes:
                       allow_nan=False).encode("utf-8")
 
 
+@lru_cache(maxsize=4096)  # the door names the registered keys of every command it admits
 def fingerprint(public_key: str) -> str:
     return "ed25519:" + hashlib.sha256(base64.b64decode(public_key)).hexdigest()[:16]
 
