@@ -155,12 +155,22 @@ class Ledger:
     def handler_for(cls, command_type: type[Command]) -> Handler:
         """The command's handler, its module imported the first time one is asked for (a CLI
         command loads its own area's handlers and aggregates, not every one)."""
-        area = AREA_OF[command_type.__name__]
+        cls.load_area(AREA_OF[command_type.__name__])
+        return cls.handlers[command_type]
+
+    @classmethod
+    def load_area(cls, area: str) -> None:
         if area not in cls.areas_loaded:  # import_module waits for another thread's import
             for module in HANDLERS_OF_AREA[area]:
                 import_module(f"ledger.handlers.{module}")
             cls.areas_loaded.add(area)
-        return cls.handlers[command_type]
+
+    @classmethod
+    def load_every_area(cls) -> None:
+        """Every command area's handlers imported now, for a process that serves many threads
+        (its first commands then wait for no import)."""
+        for area in HANDLERS_OF_AREA:
+            cls.load_area(area)
 
     @classmethod
     def handles(cls, command_type: type[Command]) -> Callable[[Handler], Handler]:
