@@ -47,8 +47,7 @@ def test_a_bet_loads_its_own_area_and_not_every_command_handler_or_projection():
              "'ledger.handlers.jackpots', 'ledger.audit.sealer', 'projections') "
              "if m in sys.modules]\n"
              "print('LOADED', loaded, 'ledger.handlers.rounds' in sys.modules)")
-    done = _in_a_fresh_interpreter(probe)
-    assert "LOADED [] True" in done.stdout, (done.stdout + done.stderr)[-2000:]
+    _prints(probe, "LOADED [] True")
 
 
 def test_a_command_builds_only_the_event_classes_it_meets_and_a_server_builds_all_first():
@@ -61,8 +60,12 @@ def test_a_command_builds_only_the_event_classes_it_meets_and_a_server_builds_al
              "built = build_event_classes()\n"
              "print('BUILT', before, built > 100, build_event_classes(), "
              "Round.BetPlaced.__pydantic_complete__)")
+    _prints(probe, "BUILT False True 0 True")
+
+
+def _prints(probe: str, expected: str) -> None:
     done = _in_a_fresh_interpreter(probe)
-    assert "BUILT False True 0 True" in done.stdout, (done.stdout + done.stderr)[-2000:]
+    assert expected in done.stdout, (done.stdout + done.stderr)[-2000:]
 
 
 def _in_a_fresh_interpreter(code: str) -> subprocess.CompletedProcess[str]:
