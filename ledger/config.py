@@ -4,14 +4,13 @@
 pydantic checks them as it checks everything else. This takes the place of pydantic-settings,
 whose import (about 55 ms of its own on the reference machine, with loaders for AWS, Azure,
 YAML and TOML the ledger never uses) was the largest single part of a command's start
-(issue 15); the ledger uses none of its other sources.
+(issue 15).
 """
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
-
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr
@@ -27,7 +26,7 @@ def default_data_dir() -> Path:
 
 PREFIX = "LEDGER_"
 RENAMED = {"property_code": "LEDGER_PROPERTY"}
-"""Fields whose variable is not `LEDGER_` and the field's name."""
+"""Fields whose variable is not `LEDGER_` followed by the field's name."""
 
 
 def from_environment(fields: Any, environ: dict[str, str] | None = None) -> dict[str, str]:
@@ -87,8 +86,9 @@ class LedgerSettings(BaseModel):
 
     property_code: str | None = Field(
         default=None, pattern=r"^[a-z][a-z0-9_]{0,40}$",
-        description="`LEDGER_PROPERTY`: the property's code: its ledger lives in the PostgreSQL schema of that "
-        "name (made by `ledger db init`), so that properties never share a table")
+        description="`LEDGER_PROPERTY`: the property's code: its ledger lives in the "
+        "PostgreSQL schema of that name (made by `ledger db init`), so that properties never "
+        "share a table")
     api_url: str | None = Field(
         default=None, pattern=r"^https?://[^\s/]+(/[^\s]*)?$",
         description="the ledger's terminal API (`ledger serve`): the table, shoe, round, "
