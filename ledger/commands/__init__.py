@@ -43,13 +43,21 @@ def wire_name(class_name: str) -> str:
 CLASS_OF_WIRE: dict[str, str] = {wire_name(name): name for name in AREA_OF}
 
 
+def unknown_command(name: str) -> InvalidInput:
+    return InvalidInput(f"unknown command '{shown(name)}' (the protocol's commands are listed "
+                        "in the README, 'The table protocol').")
+
+
 def command_class(name: str) -> type[Command]:
     """The command class of a wire name (`place_bet`), its area's module imported if need be."""
     class_name = CLASS_OF_WIRE.get(name)
     if class_name is None:
-        raise InvalidInput(f"unknown command '{shown(name)}' (the protocol's commands are listed "
-                           "in the README, 'The table protocol').")
-    return getattr(import_module(f"ledger.commands.{AREA_OF[class_name]}"), class_name)  # type: ignore[no-any-return]
+        raise unknown_command(name)
+    return _imported(class_name)
+
+
+def _imported(class_name: str) -> Any:
+    return getattr(import_module(f"ledger.commands.{AREA_OF[class_name]}"), class_name)
 
 
 def all_commands() -> tuple[type[Command], ...]:
@@ -59,7 +67,7 @@ def all_commands() -> tuple[type[Command], ...]:
 
 def __getattr__(name: str) -> Any:
     if name in AREA_OF:
-        return getattr(import_module(f"ledger.commands.{AREA_OF[name]}"), name)
+        return _imported(name)
     if name == "ALL_COMMANDS":
         return all_commands()
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

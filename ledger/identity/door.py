@@ -19,7 +19,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from ledger.commands import Command, command_class
+from ledger.commands import Command, command_class, unknown_command
 from ledger.domain.base import SUPERVISING_ROLES, Actor
 from ledger.domain.grammar import normal_identifier, shown
 from ledger.domain.registry import StaffMember, TerminalDevice, role_list
@@ -121,8 +121,7 @@ def _check_body(signed: SignedCommand) -> str:
         raise InvalidInput(f"{shown(name)}: a command is at most {MAX_COMMAND_BYTES:,} bytes, "
                            f"this one is {size:,}: nothing recorded.")
     if name not in authority.AUTHORITY:
-        raise InvalidInput(f"unknown command '{shown(name)}' (the protocol's commands are listed "
-                           "in the README, 'The table protocol').")
+        raise unknown_command(name)
     for key in RESERVED:
         if key in signed.command:
             raise InvalidInput(f"{name}: '{key}' is not sent: the ledger takes who acted and "
