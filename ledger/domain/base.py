@@ -11,9 +11,11 @@ from copy import copy
 from datetime import date, datetime
 from decimal import Decimal
 from enum import StrEnum
+from collections.abc import Callable
+from functools import wraps
 from importlib import import_module
-from inspect import Parameter, Signature
-from typing import Annotated, Any, ClassVar
+from inspect import Parameter, Signature, signature
+from typing import Annotated, Any, ClassVar, TypeVar
 from uuid import UUID
 
 from eventsourcing.domain import Aggregate as LibraryAggregate
@@ -86,7 +88,7 @@ class Provenance(BaseModel):
 class DomainEvent(BaseModel):
     """The fields every event has. pydantic builds an event class's validator when the class is
     first used (`defer_build`), not when it is defined: a command loads a handful of the
-    ledger's 140 event classes, and building them all was a fifth of a command's start
+    ledger's 64 event classes, and building them all was a fifth of a command's start
     (issue 15)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
@@ -121,10 +123,26 @@ class Aggregate(LibraryAggregate):
     """
 
     class Event(DomainEvent, CanMutateAggregate):
-        pass
+        def apply(self, aggregate: Any) -> None:
+            """Runs the body of the aggregate's method marked `@applies` for this event, with
+            the event's fields: when it is recorded, and when the stream is replayed."""
+            applier = _APPLIERS.get(type(self))
+            if applier is not None:
+                method, names = applier
+                method(aggregate, **{name: getattr(self, name) for name in names})
 
     class Created(Event, CanInitAggregate):
         originator_topic: str
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        # Every stream shares these two event bases. Without them on the class, the event store
+        # library defines a per-stream `Event`, then each nested event a second time as its
+        # subclass (and its `@event` decorator a third): two of every three event classes a
+        # command's start defined were copies (issue 15).
+        for name in ("Event", "Created"):
+            if name not in cls.__dict__:
+                setattr(cls, name, getattr(Aggregate, name))
+        super().__init_subclass__(**kwargs)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Aggregate:
         """The library copies every stream it hands out of its cache, so that a command refused
@@ -143,6 +161,44 @@ class Aggregate(LibraryAggregate):
                 attributes[name] = copy(value)
         copied.__dict__ = attributes
         return copied
+
+
+_APPLIERS: dict[type, tuple[Callable[..., None], tuple[str, ...]]] = {}
+"""Each event class and the method that applies it, with the names of its fields the method
+takes."""
+
+Method = TypeVar("Method", bound=Callable[..., None])
+
+
+def applies(event_class: type[Aggregate.Event]) -> Callable[[Method], Method]:
+    """Marks an aggregate method as the one that applies `event_class`: calling the method
+    records the event, its fields taken from the method's arguments (with the method's defaults
+    for any not given), and applying the event, now or when the stream is replayed, runs the
+    method's body. The event store library's `@event` does the same by defining a subclass of
+    the event; this uses the class as written, so each event is defined once (and the
+    `__init__` that creates a stream keeps the library's `@event`)."""
+    fields = frozenset(event_class.model_fields)
+
+    def decorate(method: Method) -> Method:
+        parameters = [p for p in signature(method).parameters.values() if p.name != "self"]
+        names = tuple(p.name for p in parameters)
+        defaults = {p.name: p.default for p in parameters
+                    if p.default is not Parameter.empty and p.name in fields}
+        _APPLIERS[event_class] = (method, tuple(name for name in names if name in fields))
+
+        @wraps(method)
+        def record(self: Aggregate, *args: Any, **kwargs: Any) -> None:
+            if len(args) > len(names):
+                raise TypeError(f"{method.__qualname__}() takes {len(names)} arguments")
+            given = defaults.copy()
+            given.update(zip(names, args))
+            given.update(kwargs)
+            self.trigger_event(event_class, **{name: value for name, value in given.items()
+                                               if name in fields})
+
+        return record  # type: ignore[return-value]
+
+    return decorate
 
 
 EVENT_MODULES = ("ledger.domain.table", "ledger.domain.shoe", "ledger.domain.round",

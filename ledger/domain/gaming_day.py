@@ -14,7 +14,7 @@ from uuid import NAMESPACE_URL, UUID, uuid5
 
 from eventsourcing.domain import event
 
-from ledger.domain.base import Aggregate, Provenance
+from ledger.domain.base import Aggregate, Provenance, applies
 from ledger.errors import WrongState
 from ledger.formatting import when
 
@@ -59,7 +59,7 @@ class GamingDay(Aggregate):
         label: str
         by: Provenance
 
-    @event(ShiftOpened)
+    @applies(ShiftOpened)
     def shift_opened(self, shift_id: UUID, label: str, by: Provenance) -> None:
         self.open_shifts[str(shift_id)] = label
 
@@ -67,7 +67,7 @@ class GamingDay(Aggregate):
         shift_id: UUID
         by: Provenance
 
-    @event(ShiftClosed)
+    @applies(ShiftClosed)
     def shift_closed(self, shift_id: UUID, by: Provenance) -> None:
         self.open_shifts.pop(str(shift_id), None)
 
@@ -81,6 +81,6 @@ class GamingDay(Aggregate):
     class Closed(Aggregate.Event):
         by: Provenance
 
-    @event(Closed)
+    @applies(Closed)
     def close(self, by: Provenance) -> None:
         self.closed = by

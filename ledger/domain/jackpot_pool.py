@@ -14,7 +14,7 @@ from uuid import NAMESPACE_URL, UUID, uuid5
 
 from eventsourcing.domain import event
 
-from ledger.domain.base import Aggregate, Provenance
+from ledger.domain.base import Aggregate, Provenance, applies
 from ledger.domain.grammar import kept_ids, normal_identifier
 from ledger.errors import RuleViolation
 from ledger.formatting import money
@@ -60,7 +60,7 @@ class JackpotPool(Aggregate):
         table: str
         by: Provenance
 
-    @event(TableLinked)
+    @applies(TableLinked)
     def link(self, table: str, by: Provenance) -> None:
         self.tables.append(table)
 
@@ -73,7 +73,7 @@ class JackpotPool(Aggregate):
         pool_after: Decimal
         by: Provenance
 
-    @event(ContributionReceived)
+    @applies(ContributionReceived)
     def receive(self, table: str, round_id: UUID, stakes: Decimal, to_pool: Decimal,
                 to_reserve: Decimal, pool_after: Decimal, by: Provenance) -> None:
         self.amount = pool_after
@@ -93,7 +93,7 @@ class JackpotPool(Aggregate):
         pool_after: Decimal
         by: Provenance
 
-    @event(JackpotHit)
+    @applies(JackpotHit)
     def hit(self, sequence: int, table: str, round_id: UUID, box: int, category: str,
             prize: Decimal, pool_before: Decimal, paid_by_pool: Decimal, paid_by_house: Decimal,
             pool_after: Decimal, by: Provenance) -> None:
@@ -105,7 +105,7 @@ class JackpotPool(Aggregate):
         pool_after: Decimal
         by: Provenance
 
-    @event(JackpotReduced)
+    @applies(JackpotReduced)
     def reduce(self, round_id: UUID, amount: Decimal, pool_after: Decimal, by: Provenance) -> None:
         self.amount = pool_after
 
@@ -114,7 +114,7 @@ class JackpotPool(Aggregate):
         pool_after: Decimal
         by: Provenance
 
-    @event(ResetToSeed)
+    @applies(ResetToSeed)
     def reset(self, seed: Decimal, pool_after: Decimal, by: Provenance) -> None:
         self.amount = pool_after
 
@@ -124,7 +124,7 @@ class JackpotPool(Aggregate):
         pool_after: Decimal
         by: Provenance
 
-    @event(Adjusted)
+    @applies(Adjusted)
     def adjust(self, amount: Decimal, reason: str, pool_after: Decimal, by: Provenance) -> None:
         self.amount = pool_after
 

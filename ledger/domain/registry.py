@@ -14,7 +14,7 @@ from uuid import NAMESPACE_URL, UUID, uuid5
 
 from eventsourcing.domain import event
 
-from ledger.domain.base import Aggregate, Provenance, Role
+from ledger.domain.base import Aggregate, Provenance, Role, applies
 from ledger.domain.grammar import kept_ids, normal_identifier
 from ledger.errors import WrongState
 
@@ -82,7 +82,7 @@ class StaffMember(Aggregate):
         reason: str
         by: Provenance
 
-    @event(Suspended)
+    @applies(Suspended)
     def _suspend(self, reason: str, by: Provenance) -> None:
         self.suspended = reason
 
@@ -95,7 +95,7 @@ class StaffMember(Aggregate):
         reason: str
         by: Provenance
 
-    @event(Reinstated)
+    @applies(Reinstated)
     def _reinstate(self, reason: str, by: Provenance) -> None:
         self.suspended = None
 
@@ -108,7 +108,7 @@ class StaffMember(Aggregate):
         roles: list[Role]
         by: Provenance
 
-    @event(RolesChanged)
+    @applies(RolesChanged)
     def _change_roles(self, roles: list[Role], by: Provenance) -> None:
         self.roles = list(roles)
 
@@ -121,7 +121,7 @@ class StaffMember(Aggregate):
         public_key: str
         by: Provenance
 
-    @event(KeyReplaced)
+    @applies(KeyReplaced)
     def _replace_key(self, public_key: str, by: Provenance) -> None:
         self.public_key = public_key
 
@@ -162,7 +162,7 @@ class TerminalDevice(Aggregate):
         reason: str
         by: Provenance
 
-    @event(Revoked)
+    @applies(Revoked)
     def _revoke(self, reason: str, by: Provenance) -> None:
         self.revoked = reason
 

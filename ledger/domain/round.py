@@ -17,7 +17,7 @@ from uuid import UUID, uuid5
 from eventsourcing.domain import event
 from pydantic import BaseModel, ConfigDict
 
-from ledger.domain.base import Aggregate, CardCode, Provenance
+from ledger.domain.base import Aggregate, CardCode, Provenance, applies
 from ledger.domain.table import table_id
 from ledger.errors import WrongState
 from ledger.formatting import money
@@ -152,7 +152,7 @@ class Round(Aggregate):
         by: Provenance
         standing: bool = False  # a standing player's bet (baccarat art. 15)
 
-    @event(BetPlaced)
+    @applies(BetPlaced)
     def place_bet(self, box: int, spot: str, amount: Decimal, player: str | None,
                   by: Provenance, standing: bool = False) -> None:
         self._add_bet(BetFact(box, spot, amount, player))
@@ -160,7 +160,7 @@ class Round(Aggregate):
     class BettingClosed(Aggregate.Event):
         by: Provenance
 
-    @event(BettingClosed)
+    @applies(BettingClosed)
     def close_betting(self, by: Provenance) -> None:
         self.betting_closed = True
         self.log.append(("close_betting", None))
@@ -169,7 +169,7 @@ class Round(Aggregate):
         mode: str
         by: Provenance
 
-    @event(DealModeAnnounced)
+    @applies(DealModeAnnounced)
     def announce(self, mode: str, by: Provenance) -> None:
         self.mode, self.betting_closed = mode, True
         self.log.append(("announce", mode))
@@ -182,7 +182,7 @@ class Round(Aggregate):
         shoe_position: int | None
         by: Provenance
 
-    @event(CardDealt)
+    @applies(CardDealt)
     def deal(self, to: str, card: Any, face_up: bool, shoe_position: int | None,
              by: Provenance) -> None:
         fact = CardFact(to, card, face_up, shoe_position)
@@ -199,7 +199,7 @@ class Round(Aggregate):
         consequence: Consequence
         by: Provenance
 
-    @event(CardExposed)
+    @applies(CardExposed)
     def expose(self, to: str, card: Any, kind: str, consequence: Consequence,
                by: Provenance) -> None:
         self.exposed.append(CardFact(to, card, True))
@@ -213,7 +213,7 @@ class Round(Aggregate):
         note: str
         by: Provenance
 
-    @event(IrregularityRecorded)
+    @applies(IrregularityRecorded)
     def record_irregularity(self, kind: str, consequence: Consequence, box: int | None,
                             cards: list[Any], note: str, by: Provenance) -> None:
         self._apply_irregularity(IrregularityFact(kind, consequence, box, tuple(cards)))
@@ -232,7 +232,7 @@ class Round(Aggregate):
         amount: Decimal
         by: Provenance
 
-    @event(DecisionMade)
+    @applies(DecisionMade)
     def decide(self, box: int, player: str | None, decision: str, amount: Decimal,
                by: Provenance) -> None:
         fact = DecisionFact(box, player, decision, amount)
@@ -243,7 +243,7 @@ class Round(Aggregate):
         cards: list[CardCode]
         by: Provenance
 
-    @event(DealerRevealed)
+    @applies(DealerRevealed)
     def reveal(self, cards: list[Any], by: Provenance) -> None:
         self.phase = Phase.REVEALED
         self.log.append(("reveal", None))
@@ -253,7 +253,7 @@ class Round(Aggregate):
         bet: SettledBet
         by: Provenance
 
-    @event(BetSettled)
+    @applies(BetSettled)
     def settle_bet(self, bet: SettledBet, by: Provenance) -> None:
         self.results.append(bet)
 
@@ -266,7 +266,7 @@ class Round(Aggregate):
         pool_id: UUID
         by: Provenance
 
-    @event(JackpotPrizeAwarded)
+    @applies(JackpotPrizeAwarded)
     def award_jackpot(self, box: int, category: str, amount: Decimal, paid_by_pool: Decimal,
                       paid_by_house: Decimal, pool_id: UUID, by: Provenance) -> None:
         self.log.append(("jackpot", (box, category, amount)))
@@ -276,7 +276,7 @@ class Round(Aggregate):
         house_win: Decimal
         by: Provenance
 
-    @event(Settled)
+    @applies(Settled)
     def close_settled(self, outcome: dict[str, Any], house_win: Decimal, by: Provenance) -> None:
         self.phase = Phase.SETTLED
         self.outcome = outcome
@@ -286,7 +286,7 @@ class Round(Aggregate):
         jackpot_carried: bool
         by: Provenance
 
-    @event(Voided)
+    @applies(Voided)
     def void(self, reason: str, jackpot_carried: bool, by: Provenance) -> None:
         self.phase = Phase.VOID
 
@@ -300,7 +300,7 @@ class Round(Aggregate):
         dispute: str = ""
         after_close: bool = False  # recorded after the round's gaming day closed
 
-    @event(Adjusted)
+    @applies(Adjusted)
     def _adjusted(self, box: int, spot: str, player: str | None, amount: Decimal, reason: str,
                   by: Provenance, dispute: str = "", after_close: bool = False) -> None:
         self.adjustments.append({"box": box, "spot": spot, "player": player, "amount": amount,

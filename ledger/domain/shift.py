@@ -32,7 +32,7 @@ from uuid import NAMESPACE_URL, UUID, uuid5
 from eventsourcing.domain import event
 from pydantic import BaseModel, ConfigDict
 
-from ledger.domain.base import Actor, Aggregate, Provenance, require_supervisor
+from ledger.domain.base import Actor, Aggregate, Provenance, applies, require_supervisor
 from ledger.domain.chips import (  # noqa: F401  (re-exported: the shift's vocabulary)
     CHIP_SET, Chips, check_chips, chips_total, parse_chips, plain,
 )
@@ -243,14 +243,14 @@ class Shift(Aggregate):
             runner_id=runner_id, supervisor=supervisor, by=by,
         )
 
-    @event(FillRecorded)
+    @applies(FillRecorded)
     def _record_fill(
         self, slip: int, kind: SlipKind, chips: dict[Decimal, int], amount: Decimal,
         runner_id: str, supervisor: Actor, by: Provenance,
     ) -> None:
         self.slips[slip] = Slip(slip, kind, chips, amount, runner_id, supervisor)
 
-    @event(CreditRecorded)
+    @applies(CreditRecorded)
     def _record_credit(
         self, slip: int, kind: SlipKind, chips: dict[Decimal, int], amount: Decimal,
         runner_id: str, supervisor: Actor, by: Provenance,
@@ -270,7 +270,7 @@ class Shift(Aggregate):
         reason: str
         by: Provenance
 
-    @event(SlipVoided)
+    @applies(SlipVoided)
     def void_slip(self, slip: int, reason: str, by: Provenance) -> None:
         self.slips[slip] = replace(self.slips[slip], voided=f"by {by.actor}: {reason}")
 
@@ -290,7 +290,7 @@ class Shift(Aggregate):
         by: Provenance
         after_close: bool = False  # entered after its gaming day closed (a late drop)
 
-    @event(DropEntered)
+    @applies(DropEntered)
     def enter_drop(
         self, cash: Decimal, markers: Decimal, counted_by: tuple[str, ...], by: Provenance,
         after_close: bool = False,
@@ -314,7 +314,7 @@ class Shift(Aggregate):
         by: Provenance
         after_close: bool = False  # adjusted after its gaming day closed
 
-    @event(DropAdjusted)
+    @applies(DropAdjusted)
     def adjust_drop(self, cash: Decimal, markers: Decimal, reason: str, by: Provenance,
                     after_close: bool = False) -> None:
         counted_by = self.drop.counted_by if self.drop else ()
@@ -341,7 +341,7 @@ class Shift(Aggregate):
             supervisor=supervisor, by=by,
         )
 
-    @event(Closed)
+    @applies(Closed)
     def _close(
         self, chips: dict[Decimal, int], total: Decimal, dealer_id: str, supervisor: Actor,
         by: Provenance,

@@ -17,7 +17,7 @@ from uuid import UUID
 from eventsourcing.domain import event
 
 from ledger.cards import Card, format_cards
-from ledger.domain.base import Aggregate, CardCode, Provenance
+from ledger.domain.base import Aggregate, CardCode, Provenance, applies
 from ledger.errors import InvalidInput, RuleViolation, WrongState
 
 
@@ -88,7 +88,7 @@ class Shoe(Aggregate):
         cut_card_position: int | None
         by: Provenance
 
-    @event(CutMade)
+    @applies(CutMade)
     def cut(self, cut_by: str, cut_card_position: int | None, by: Provenance) -> None:
         self.cut_by, self.cut_at = cut_by, cut_card_position
 
@@ -98,7 +98,7 @@ class Shoe(Aggregate):
         first_position: int
         by: Provenance
 
-    @event(CardsBurned)
+    @applies(CardsBurned)
     def burn(self, count: int, cards: list[Any], first_position: int, by: Provenance) -> None:
         self.position += count
         self.burned += count
@@ -112,7 +112,7 @@ class Shoe(Aggregate):
         round_id: UUID | None
         by: Provenance
 
-    @event(CardDrawn)
+    @applies(CardDrawn)
     def draw(self, position: int, card: Any, round_id: UUID | None, by: Provenance) -> None:
         self.drawn.append((position, card, round_id))
         self.counts[card] += 1
@@ -126,7 +126,7 @@ class Shoe(Aggregate):
         position: int
         by: Provenance
 
-    @event(CutCardReached)
+    @applies(CutCardReached)
     def reach_cut_card(self, position: int, by: Provenance) -> None:
         self.cut_card_reached = True
 
@@ -137,7 +137,7 @@ class Shoe(Aggregate):
         mismatches: list[str]
         by: Provenance
 
-    @event(Closed)
+    @applies(Closed)
     def close(self, revealed_order: list[Any] | None, secret: str | None,
               commitment_holds: bool | None, mismatches: list[str], by: Provenance) -> None:
         self.is_closed = True

@@ -15,7 +15,7 @@ from uuid import NAMESPACE_URL, UUID, uuid5
 
 from eventsourcing.domain import event
 
-from ledger.domain.base import Aggregate, Provenance
+from ledger.domain.base import Aggregate, Provenance, applies
 from ledger.domain.grammar import kept_ids, normal_identifier
 from ledger.errors import InvalidInput, WrongState
 from ledger.formatting import money
@@ -102,7 +102,7 @@ class Table(Aggregate):
         settings: dict[str, Any]
         by: Provenance
 
-    @event(Reopened)
+    @applies(Reopened)
     def reopen(
         self, game: str, rule_set: str, min_bet: Decimal, max_bet: Decimal, pit: str,
         settings: dict[str, Any], by: Provenance,
@@ -122,7 +122,7 @@ class Table(Aggregate):
     class Closed(Aggregate.Event):
         by: Provenance
 
-    @event(Closed)
+    @applies(Closed)
     def close(self, by: Provenance) -> None:
         self.is_open = False
 
@@ -142,7 +142,7 @@ class Table(Aggregate):
         dealer_id: str
         by: Provenance
 
-    @event(DealerSignedIn)
+    @applies(DealerSignedIn)
     def sign_in(self, dealer_id: str, by: Provenance) -> None:
         self.dealer = dealer_id
 
@@ -157,7 +157,7 @@ class Table(Aggregate):
         dealer_id: str
         by: Provenance
 
-    @event(DealerSignedOut)
+    @applies(DealerSignedOut)
     def sign_out(self, dealer_id: str, by: Provenance) -> None:
         self.dealer = None
 
@@ -166,7 +166,7 @@ class Table(Aggregate):
         settings: dict[str, Any]
         by: Provenance
 
-    @event(SettingsChanged)
+    @applies(SettingsChanged)
     def change_settings(self, settings: dict[str, Any], by: Provenance) -> None:
         self.settings_history.append(settings)
 
@@ -179,7 +179,7 @@ class Table(Aggregate):
         shoe_id: UUID
         by: Provenance
 
-    @event(ShoeStarted)
+    @applies(ShoeStarted)
     def start_shoe(self, shoe_id: UUID, by: Provenance) -> None:
         self.current_shoe = shoe_id
         self.shoe_coups = self.shoe_demonstrations = 0
@@ -190,7 +190,7 @@ class Table(Aggregate):
         by: Provenance
         demonstration: bool = False  # a baccarat demonstration coup (art. 2(2))
 
-    @event(RoundStarted)
+    @applies(RoundStarted)
     def start_round(self, round_id: UUID, number: int, by: Provenance,
                     demonstration: bool = False) -> None:
         self.current_round, self.round_count = round_id, number
@@ -204,7 +204,7 @@ class Table(Aggregate):
         round_id: UUID
         by: Provenance
 
-    @event(RoundFinished)
+    @applies(RoundFinished)
     def finish_round(self, round_id: UUID, by: Provenance) -> None:
         self.current_round = None
 
@@ -213,7 +213,7 @@ class Table(Aggregate):
         bets: list[dict[str, Any]]
         by: Provenance
 
-    @event(JackpotBetsCarried)
+    @applies(JackpotBetsCarried)
     def carry_jackpot_bets(self, from_round: UUID, bets: list[dict[str, Any]],
                            by: Provenance) -> None:
         self.carried_jackpot_bets = bets
@@ -223,7 +223,7 @@ class Table(Aggregate):
         pool: str
         by: Provenance
 
-    @event(PoolLinked)
+    @applies(PoolLinked)
     def link_pool(self, pool_id: UUID, pool: str, by: Provenance) -> None:
         self.pool = pool_id
 
@@ -254,7 +254,7 @@ class Table(Aggregate):
         label: str
         by: Provenance
 
-    @event(ShiftOpened)
+    @applies(ShiftOpened)
     def shift_opened(self, shift_id: UUID, gaming_day: date, shift: str, label: str,
                      by: Provenance) -> None:
         self.open_shift = (shift_id, label, gaming_day)
@@ -264,7 +264,7 @@ class Table(Aggregate):
         chips: dict[Decimal, int]
         by: Provenance
 
-    @event(ShiftClosed)
+    @applies(ShiftClosed)
     def shift_closed(self, shift_id: UUID, chips: dict[Decimal, int], by: Provenance) -> None:
         if self.open_shift is not None and self.open_shift[0] == shift_id:
             self.open_shift = None
