@@ -13,6 +13,7 @@ from psycopg import sql
 
 from ledger.application import Ledger, LedgerApplication
 from ledger.config import LedgerSettings
+from ledger.commands import build_command_classes
 from ledger.domain.base import build_event_classes
 from ledger.errors import DatabaseUnavailable, WrongState
 from ledger.group_commit import GroupWriter
@@ -141,11 +142,12 @@ def open_ledger(settings: LedgerSettings | None = None,
                 warm: bool = True) -> Iterator[Runtime]:
     """The ledger on the configured database; refuses a database `ledger db init` never saw.
     With `on_wait`, an unreachable server is waited for up to the command deadline. `warm`
-    builds every event class and imports every command area's handlers first, for a process
+    builds every event and command class and imports every command area's handlers first, for a process
     that records from many threads; a single command (the CLI) loads only what it meets."""
     settings = settings or LedgerSettings()
     if warm:
         build_event_classes()
+        build_command_classes()
         Ledger.load_every_area()
     database = resolve_database(settings)
     initialised = (wait_for_database(database, settings.command_deadline_seconds, on_wait)

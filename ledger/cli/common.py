@@ -15,16 +15,16 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from ledger.commands import Command
 from ledger.config import LedgerSettings
-from ledger.identity.credentials import acting
-from ledger.identity.envelope import SignedCommand, sign
-from ledger.identity.keys import Credential
 from ledger.cli.console import JsonOption, console, err_console, print_json  # noqa: F401 - shared
 from ledger.render import safe
 
-if TYPE_CHECKING:  # opened when a command needs the database, not when one is sent to the API
+if TYPE_CHECKING:
+    # opened when a command needs the database, not when one is sent to the API
     from ledger.bootstrap import Runtime
+    # imported by a command that signs, not by one that only reads
+    from ledger.commands import Command
+    from ledger.identity.envelope import SignedCommand
 
 CosignerOption = Annotated[
     list[Path] | None,
@@ -80,6 +80,10 @@ def signed(rt: Runtime, command: Command, cosigners: list[Path] | None = None) -
 
 def signed_under(settings: LedgerSettings, command: Command,
                  cosigners: list[Path] | None = None) -> SignedCommand:
+    from ledger.identity.credentials import acting
+    from ledger.identity.envelope import sign
+    from ledger.identity.keys import Credential
+
     staff, terminal = acting(settings)
     return sign(command, terminal, staff,
                 [Credential.load(path, "staff") for path in cosigners or ()])

@@ -13,6 +13,7 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 from ledger.commands.base import Command, Money, utc_now
+from ledger.domain.base import build_deferred
 from ledger.domain.grammar import shown
 from ledger.errors import InvalidInput
 
@@ -63,6 +64,14 @@ def _imported(class_name: str) -> Any:
 def all_commands() -> tuple[type[Command], ...]:
     """Every command class, every area imported (the schema, the tests)."""
     return tuple(command_class(wire) for wire in CLASS_OF_WIRE)
+
+
+def build_command_classes() -> int:
+    """Every command area imported and each command's validator built now, for a process that
+    takes commands from many threads (its first commands wait for no build); returns how many
+    classes were built."""
+    all_commands()
+    return build_deferred(Command)
 
 
 def __getattr__(name: str) -> Any:

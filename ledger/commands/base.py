@@ -18,6 +18,7 @@ from ledger.domain.base import Actor, Provenance
 from ledger.domain.grammar import WORD_MAX, check_amount, clean_text, normal_identifier, shown
 from ledger.errors import InvalidInput, NotAllowed
 
+
 def _money(value: Any) -> Decimal:
     if isinstance(value, bool | int | float):  # money-safe: refuses a JSON number
         raise InvalidInput(f"money is sent as a string of patacas such as \"100.00\", not as "
@@ -44,6 +45,9 @@ OptionalText = Annotated[str, BeforeValidator(lambda value: clean_text(value, re
 Word = Annotated[str, BeforeValidator(lambda value: clean_text(value, "a word", limit=WORD_MAX))]
 """A short word the game knows (a spot, a decision, a card, a kind): at most 40 characters."""
 Instant = AwareDatetime
+"""A time with its UTC offset: a time without one could be any of 38 zones."""
+
+
 def _setting(value: Any) -> bool | int | str:
     if isinstance(value, bool):
         return value
@@ -61,15 +65,27 @@ Settings = Annotated[
     dict[Word, Annotated[bool | int | str, PlainValidator(_setting)]], Field(max_length=40)]
 """A game's or pool's house settings: at most 40, each a word and a number, true/false or a
 short text such as "100000.00" (never a JSON fraction: amounts are strings)."""
-"""A time with its UTC offset: a time without one could be any of 38 zones."""
 
 
 def utc_now() -> datetime:
     return datetime.now(UTC)
 
 
-class Command(BaseModel):
+class Credentials(BaseModel):
+    """The key fingerprints the door checked for a command (see `Provenance`)."""
+
     model_config = ConfigDict(frozen=True, extra="forbid")
+
+    staff_key: str | None = None
+    terminal_key: str | None = None
+    vouched: str | None = None
+
+
+class Command(BaseModel):
+    """A command's validator is built when the command is first used (`defer_build`): a
+    `ledger` command meets one of an area's commands (issue 15)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     command_id: UUID = Field(default_factory=uuid4, description="idempotency key")
     at: Instant = Field(default_factory=utc_now,
@@ -99,16 +115,3 @@ class Command(BaseModel):
         if isinstance(body.get("supervisor"), dict):
             body["supervisor"] = body["supervisor"]["staff_id"]
         return body
-
-
-class Credentials(BaseModel):
-    """The key fingerprints the door checked for a command (see `Provenance`)."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    staff_key: str | None = None
-    terminal_key: str | None = None
-    vouched: str | None = None
-
-
-Command.model_rebuild()

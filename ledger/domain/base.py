@@ -213,8 +213,14 @@ def build_event_classes() -> int:
     wait for no build. Returns how many classes were built."""
     for name in EVENT_MODULES:
         import_module(name)
+    return build_deferred(DomainEvent)
+
+
+def build_deferred(root: type[BaseModel]) -> int:
+    """Builds `root` and every subclass pydantic has not built yet (`defer_build`); returns how
+    many it built."""
     built = 0
-    pending: list[type[BaseModel]] = [DomainEvent]
+    pending: list[type[BaseModel]] = [root]
     while pending:
         cls = pending.pop()
         pending.extend(cls.__subclasses__())

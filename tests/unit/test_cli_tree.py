@@ -50,17 +50,30 @@ def test_a_bet_loads_its_own_area_and_not_every_command_handler_or_projection():
     _prints(probe, "LOADED [] True")
 
 
-def test_a_command_builds_only_the_event_classes_it_meets_and_a_server_builds_all_first():
-    """pydantic builds an event class when it is first used (a bet meets a handful of the
-    ledger's event classes); a process that records from many threads builds every one before
-    its first command (`open_ledger(warm=True)`, its default)."""
+def test_a_read_imports_neither_the_commands_nor_the_signing_keys():
+    """`ledger replay` reads: it signs nothing, so it loads no command models and no
+    cryptography (a reader's start, issue 15)."""
+    probe = ("import sys\n"
+             "import ledger.cli.main, ledger.cli.replay\n"
+             "signing = [m for m in ('ledger.commands', 'ledger.identity.envelope', "
+             "'cryptography') if m in sys.modules]\n"
+             "print('SIGNING', signing)")
+    _prints(probe, "SIGNING []")
+
+
+def test_a_command_builds_only_the_classes_it_meets_and_a_server_builds_all_first():
+    """pydantic builds an event or command class when it is first used (a bet meets a handful
+    of the ledger's event classes and one command); a process that records from many threads
+    builds every one before its first command (`open_ledger(warm=True)`, its default)."""
     probe = ("from ledger.domain.round import Round\n"
              "from ledger.domain.base import build_event_classes\n"
-             "before = Round.BetPlaced.__pydantic_complete__\n"
-             "built = build_event_classes()\n"
-             "print('BUILT', before, built > 50, build_event_classes(), "
-             "Round.BetPlaced.__pydantic_complete__)")
-    _prints(probe, "BUILT False True 0 True")
+             "from ledger.commands import PlaceBet, build_command_classes\n"
+             "before = (Round.BetPlaced.__pydantic_complete__, PlaceBet.__pydantic_complete__)\n"
+             "built = (build_event_classes(), build_command_classes())\n"
+             "print('BUILT', before, built[0] > 50, built[1] > 30, build_event_classes(), "
+             "build_command_classes(), Round.BetPlaced.__pydantic_complete__, "
+             "PlaceBet.__pydantic_complete__)")
+    _prints(probe, "BUILT (False, False) True True 0 0 True True")
 
 
 def _prints(probe: str, expected: str) -> None:
