@@ -2,7 +2,7 @@
 baseline, then the imports of `ledger --help`, of a write command (`ledger round bet`: its CLI module, the
 composition root and the handler it runs) and of a read command (`ledger replay`), each in a
 fresh interpreter with the package's bytecode compiled (as `pip install` leaves it), several
-times; the median of each, its ratio to the bare interpreter, and
+times, the cases taken in turn; the median of each, its ratio to the bare interpreter, and
 the time to the interpreter's exit. Also the wall time of `ledger --help` as a person waits
 for it. No database is needed: a command's imports come before it connects.
 """
@@ -24,12 +24,13 @@ from rich.table import Table
 CASES = (
     ("python -c pass (raw)", None),
     ("ledger --help", "ledger.cli.main"),
-    # a write: its CLI module, the composition root it opens and the handler it runs
+    # a write: its CLI module, the composition root it opens, the handler it runs and the
+    # credentials it signs with
     ("ledger round bet (a write)", "ledger.cli.main,ledger.cli.round,ledger.bootstrap,"
-                                   "ledger.handlers.rounds"),
+                                   "ledger.handlers.rounds,ledger.identity.credentials"),
     # the same write with LEDGER_API_URL: signed here, sent to `ledger serve`
     ("ledger round bet, sent to the API", "ledger.cli.main,ledger.cli.round,ledger.cli.remote,"
-                                          "ledger.commands.round"),
+                                          "ledger.commands.round,ledger.identity.credentials"),
     ("ledger replay (a read)", "ledger.cli.main,ledger.cli.replay"),
     ("everything (before: all at once)", "ledger.cli.main," + ",".join(
         f"ledger.cli.{m}" for m in ("db", "registry", "table", "shift", "shoe", "round",
@@ -56,19 +57,23 @@ def started(modules: str | None) -> tuple[float, float]:  # money-safe: seconds
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--runs", type=int, default=7, help="fresh interpreters per case")
+    parser.add_argument("--runs", type=int, default=11, help="fresh interpreters per case")
     args = parser.parse_args()
     # as an installed ledger runs: `pip install` compiles a package's bytecode, an editable
     # install under PYTHONDONTWRITEBYTECODE (this project's CI) would compile every module on
     # every start
     root = Path(__file__).resolve().parent.parent
     compileall.compile_dir(root / "ledger", quiet=1)
-    medians: dict[str, tuple[float, float]] = {}
-    for name, modules in CASES:
+    for _, modules in CASES:
         started(modules)  # warm the file cache
-        runs = [started(modules) for _ in range(args.runs)]
-        medians[name] = (statistics.median(r[0] for r in runs),
-                         statistics.median(r[1] for r in runs))
+    # round-robin, one fresh interpreter of each case in turn: a machine whose speed drifts in
+    # the run (this one's does, by a fifth within minutes) slows every case alike
+    runs: dict[str, list[tuple[float, float]]] = {name: [] for name, _ in CASES}
+    for _ in range(args.runs):
+        for name, modules in CASES:
+            runs[name].append(started(modules))
+    medians = {name: (statistics.median(r[0] for r in timed),
+                      statistics.median(r[1] for r in timed)) for name, timed in runs.items()}
     raw, raw_exit = medians[CASES[0][0]]
     table = Table(title=f"a command's start (median of {args.runs} fresh interpreters)")
     for column in ("what", "to the command (s)", "imports alone", "vs raw", "to exit (s)"):
