@@ -20,7 +20,6 @@ from typing import Any, Literal
 
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
-from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
 from ledger.domain.grammar import normal_identifier
 from ledger.errors import InvalidInput
@@ -71,7 +70,9 @@ class Credential:
 
     @cached_property  # the key never changes: a terminal names it in every signature
     def public_key(self) -> str:
-        raw = self.private_key.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw)
+        # the raw 32 bytes (not through the serialization module: its import loads every
+        # cipher and the SSH key formats: several milliseconds of every command's start)
+        raw = self.private_key.public_key().public_bytes_raw()
         return base64.b64encode(raw).decode("ascii")
 
     @cached_property
@@ -82,9 +83,7 @@ class Credential:
         return base64.b64encode(self.private_key.sign(message)).decode("ascii")
 
     def to_json(self) -> str:
-        from cryptography.hazmat.primitives.serialization import NoEncryption, PrivateFormat
-
-        seed = self.private_key.private_bytes(Encoding.Raw, PrivateFormat.Raw, NoEncryption())
+        seed = self.private_key.private_bytes_raw()
         return json.dumps({"kind": self.kind, "id": self.id,
                            "private_key": base64.b64encode(seed).decode("ascii")})
 
