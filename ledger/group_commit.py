@@ -40,7 +40,6 @@ import queue
 import threading
 from collections import OrderedDict
 from collections.abc import Iterable
-from copy import deepcopy
 from dataclasses import dataclass, field
 from typing import Any
 from uuid import UUID
@@ -93,7 +92,7 @@ class _Batch:
 
     def load(self, aggregate_id: UUID, what: str) -> Any:
         if aggregate_id in self.staged:
-            copy = deepcopy(self.staged[aggregate_id])
+            copy = self.staged[aggregate_id].__deepcopy__({})
         else:
             copy = self.writer.known_copy(aggregate_id)
             if copy is not None:
@@ -165,7 +164,7 @@ class GroupWriter:
         if aggregate is None:
             return None
         self._known.move_to_end(aggregate_id)
-        return deepcopy(aggregate)
+        return aggregate.__deepcopy__({})  # the aggregate's own copy, without deepcopy's memo
 
     def knows(self, aggregate_id: UUID) -> bool:
         return aggregate_id in self._known

@@ -7,9 +7,11 @@ the registry gives them) and `terminal`. A body that names its own actor or term
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from decimal import Decimal
-from typing import Annotated, Any
+from functools import cached_property
+from typing import Annotated, Any, Self
 from uuid import UUID, uuid4
 
 from pydantic import AwareDatetime, BaseModel, BeforeValidator, ConfigDict, Field, PlainValidator
@@ -97,8 +99,10 @@ class Command(BaseModel):
     credentials: Credentials | None = Field(
         default=None, exclude=True, description="the keys the door verified (set by the door)")
 
-    @property
+    @cached_property
     def provenance(self) -> Provenance:
+        """Made once per command (its receipt and each event it records carry it); a copy
+        with changes makes its own."""
         if self.actor is None or self.terminal is None:
             raise NotAllowed(f"{type(self).__name__} was not admitted by the ledger's door: "
                              "nothing is recorded without verified credentials.")
@@ -107,6 +111,12 @@ class Command(BaseModel):
             command_id=self.command_id, actor=self.actor, terminal=self.terminal, at=self.at,
             staff_key=keys.staff_key, terminal_key=keys.terminal_key, vouched=keys.vouched,
         )
+
+    def model_copy(self, *, update: Mapping[str, Any] | None = None,
+                   deep: bool = False) -> Self:
+        copied = super().model_copy(update=update, deep=deep)
+        copied.__dict__.pop("provenance", None)
+        return copied
 
     def body(self) -> dict[str, Any]:
         """The command as a terminal sends it: without who and where, which the door sets, and

@@ -51,8 +51,10 @@ def accepted(command_type: str, command: dict[str, Any], streams: list[str], by:
              signed: dict[str, Any] | None = None) -> CommandReceipt.Accepted:
     """A receipt's one event, made as the library makes a created event (the same id, topic,
     version and time) without building the aggregate it would start: a receipt is written once
-    and never changed, and the group writer makes one per command."""
-    return CommandReceipt.Accepted(
+    and never changed, and the group writer makes one per command. Its fields come from the
+    validated command and envelope (their JSON form) and the provenance the door made, so the
+    event is not validated a second time."""
+    return CommandReceipt.Accepted.model_construct(
         originator_id=receipt_id(by.command_id), originator_version=CommandReceipt.INITIAL_VERSION,
         timestamp=CommandReceipt.Accepted.create_timestamp(), originator_topic=RECEIPT_TOPIC,
         command_type=command_type, command=command, streams=streams, by=by, signed=signed)

@@ -109,3 +109,15 @@ def test_an_envelope_copied_with_a_changed_command_is_signed_bytes_of_its_own_co
     changed = first.model_copy(update={"command": {"command": "place_bet", "amount": "900.00"}})
     assert b'"900.00"' in changed.message() and b'"100.00"' not in changed.message()
     assert changed.command_size == len(canonical_json(changed.command))
+
+
+def test_a_command_copied_with_another_actor_carries_its_own_provenance():
+    """A command's provenance is made once; the door's copy that names who acted must not keep
+    a provenance made before (its events would then name the wrong person)."""
+    command = OpenTable(table="BAC-01", game="baccarat", min_bet="100", max_bet="500", pit="A",
+                        actor=PB, terminal="T-1")
+    assert command.provenance is command.provenance
+    other = Actor(staff_id="PB-2", role=Role.PIT_BOSS)
+    copied = command.model_copy(update={"actor": other, "terminal": "T-2"})
+    assert (copied.provenance.actor, copied.provenance.terminal) == (other, "T-2")
+    assert (command.provenance.actor, command.provenance.terminal) == (PB, "T-1")

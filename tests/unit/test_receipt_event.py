@@ -4,6 +4,7 @@ read and verify as before."""
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime
 from uuid import uuid4
 
@@ -28,6 +29,9 @@ def test_the_receipt_event_made_directly_is_the_one_the_receipt_aggregate_makes(
     mapper = PydanticJSONMapper(transcoder=JSONTranscoder())
     stored, stored_made = mapper.to_stored_event(direct), mapper.to_stored_event(made)
     assert stored.topic == stored_made.topic
+    # the stored body, byte for byte but for the time (the direct event is not validated again)
+    untimed = re.compile(rb'"timestamp":"[^"]*"')
+    assert untimed.sub(b"", stored.state) == untimed.sub(b"", stored_made.state)
     assert mapper.to_domain_event(stored) == direct
     loaded = CommandReceipt.Accepted.mutate(direct, None)  # it starts the aggregate, as ever
     assert loaded.streams == body["streams"] and loaded.command_type == "PlaceBet"
