@@ -142,8 +142,9 @@ def open_ledger(settings: LedgerSettings | None = None,
                 warm: bool = True) -> Iterator[Runtime]:
     """The ledger on the configured database; refuses a database `ledger db init` never saw.
     With `on_wait`, an unreachable server is waited for up to the command deadline. `warm`
-    builds every event and command class and imports every command area's handlers first, for a process
-    that records from many threads; a single command (the CLI) loads only what it meets."""
+    builds every event and command class and imports every command area's handlers first,
+    for a process that records from many threads; a single command (the CLI) loads only what
+    it meets."""
     settings = settings or LedgerSettings()
     if warm:
         build_event_classes()
