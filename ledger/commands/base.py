@@ -7,16 +7,15 @@ the registry gives them) and `terminal`. A body that names its own actor or term
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from datetime import UTC, datetime
 from decimal import Decimal
 from functools import cached_property
-from typing import Annotated, Any, Self
+from typing import Annotated, Any
 from uuid import UUID, uuid4
 
 from pydantic import AwareDatetime, BaseModel, BeforeValidator, ConfigDict, Field, PlainValidator
 
-from ledger.domain.base import Actor, Provenance
+from ledger.domain.base import Actor, KeepsDerived, Provenance
 from ledger.domain.grammar import WORD_MAX, check_amount, clean_text, normal_identifier, shown
 from ledger.errors import InvalidInput, NotAllowed
 
@@ -83,7 +82,7 @@ class Credentials(BaseModel):
     vouched: str | None = None
 
 
-class Command(BaseModel):
+class Command(KeepsDerived):
     """A command's validator is built when the command is first used (`defer_build`): a
     `ledger` command meets one of an area's commands (issue 15)."""
 
@@ -111,12 +110,6 @@ class Command(BaseModel):
             command_id=self.command_id, actor=self.actor, terminal=self.terminal, at=self.at,
             staff_key=keys.staff_key, terminal_key=keys.terminal_key, vouched=keys.vouched,
         )
-
-    def model_copy(self, *, update: Mapping[str, Any] | None = None,
-                   deep: bool = False) -> Self:
-        copied = super().model_copy(update=update, deep=deep)
-        copied.__dict__.pop("provenance", None)
-        return copied
 
     def body(self) -> dict[str, Any]:
         """The command as a terminal sends it: without who and where, which the door sets, and

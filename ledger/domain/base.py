@@ -7,15 +7,15 @@ for which command: `by`.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from copy import copy
 from datetime import date, datetime
 from decimal import Decimal
 from enum import StrEnum
-from collections.abc import Callable
-from functools import wraps
+from functools import cache, cached_property, wraps
 from importlib import import_module
-from inspect import Parameter, Signature, signature
-from typing import Annotated, Any, ClassVar, TypeVar
+from inspect import Parameter, signature
+from typing import Annotated, Any, ClassVar, Self, TypeVar
 from uuid import UUID
 
 from eventsourcing.domain import Aggregate as LibraryAggregate
@@ -85,6 +85,25 @@ class Provenance(BaseModel):
     vouched: str | None = None
 
 
+class KeepsDerived(BaseModel):
+    """A frozen model that keeps what it derives from its fields (its `cached_property`s): a
+    copy with changes drops them and derives its own, so a changed copy never carries the
+    first one's (a command's provenance, an envelope's signed bytes)."""
+
+    def model_copy(self, *, update: Mapping[str, Any] | None = None,
+                   deep: bool = False) -> Self:
+        copied = super().model_copy(update=update, deep=deep)
+        for name in _derived(type(self)):
+            copied.__dict__.pop(name, None)
+        return copied
+
+
+@cache
+def _derived(cls: type) -> tuple[str, ...]:
+    return tuple({name for klass in cls.__mro__ for name, value in vars(klass).items()
+                  if isinstance(value, cached_property)})
+
+
 class DomainEvent(BaseModel):
     """The fields every event has. pydantic builds an event class's validator when the class is
     first used (`defer_build`), not when it is defined: a command loads a handful of the
@@ -97,14 +116,6 @@ class DomainEvent(BaseModel):
     originator_id: UUID
     originator_version: int
     timestamp: datetime
-
-    @classmethod
-    def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
-        super().__pydantic_init_subclass__(**kwargs)
-        # Until its validator is built, a class's signature is (**data); the event store library
-        # passes a decorated method's arguments to the event by the names in that signature.
-        cls.__signature__ = Signature(  # type: ignore[misc]
-            [Parameter(name, Parameter.KEYWORD_ONLY) for name in cls.model_fields])
 
 
 _IMMUTABLE = frozenset({str, int, bool, float, type(None), Decimal, UUID, datetime, date, tuple,

@@ -58,4 +58,3 @@ def accepted(command_type: str, command: dict[str, Any], streams: list[str], by:
         originator_id=receipt_id(by.command_id), originator_version=CommandReceipt.INITIAL_VERSION,
         timestamp=CommandReceipt.Accepted.create_timestamp(), originator_topic=RECEIPT_TOPIC,
         command_type=command_type, command=command, streams=streams, by=by, signed=signed)
-

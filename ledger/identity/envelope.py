@@ -15,12 +15,13 @@ registered key can produce this without the ledger's code.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from functools import cached_property
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
+from ledger.domain.base import KeepsDerived
 from ledger.domain.grammar import clean_text, normal_identifier
 from ledger.errors import InvalidInput
 
@@ -56,7 +57,7 @@ class Signature(BaseModel):
     value: str = Field(min_length=1, max_length=128, description="base64 Ed25519 signature")
 
 
-class SignedCommand(BaseModel):
+class SignedCommand(KeepsDerived):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     protocol: Literal["round-ledger/command/1"] = PROTOCOL
@@ -82,12 +83,6 @@ class SignedCommand(BaseModel):
         """Kept with the envelope, which is frozen (its command is never changed in place); a
         copy with changes makes its own."""
         return signed_bytes(self.command, self.terminal, self.staff, self.vouched)
-
-    def model_copy(self, *, update: Mapping[str, Any] | None = None,
-                   deep: bool = False) -> SignedCommand:
-        copied = super().model_copy(update=update, deep=deep)
-        copied.__dict__.pop("signed_message", None)
-        return copied
 
     @property
     def command_size(self) -> int:
