@@ -100,6 +100,8 @@ def clean_text(value: object, what: str = "text", *, limit: int = TEXT_MAX,
 
 
 def _refuse_controls(value: str, what: str) -> None:
+    if value.isascii() and value.isprintable():
+        return  # printable ASCII holds none of the refused categories (its controls are Cc)
     for index, char in enumerate(value):
         if unicodedata.category(char) in REFUSED_CATEGORIES:
             raise InvalidInput(

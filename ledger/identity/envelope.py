@@ -16,7 +16,7 @@ registered key can produce this without the ledger's code.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
@@ -88,11 +88,16 @@ class SignedCommand(KeepsDerived):
     def command_size(self) -> int:
         """The command's length as canonical JSON, read off the signed bytes: they hold it
         once, in the place of the empty object here."""
-        rest = signed_bytes({}, self.terminal, self.staff, self.vouched)
-        return len(self.signed_message) - len(rest) + len(b"{}")
+        return len(self.signed_message) - _frame_length(self.terminal, self.staff, self.vouched)
 
     def by(self, signer: str) -> list[Signature]:
         return [s for s in self.signatures if s.signer == signer]
+
+
+@lru_cache(maxsize=4096)
+def _frame_length(terminal: str, staff: str, vouched: str | None) -> int:
+    """The length of the signed bytes around the command (a terminal and a person send many)."""
+    return len(signed_bytes({}, terminal, staff, vouched)) - len(b"{}")
 
 
 def signed_bytes(command: dict[str, Any], terminal: str, staff: str,
@@ -116,5 +121,7 @@ def sign(command: Any, terminal: Credential, staff: Credential,
         *(Signature(signer="cosigner", id=c.id, key=c.fingerprint, value=c.sign(message))
           for c in cosigners if c.id != staff.id),
     ]
-    return SignedCommand(command=body, terminal=terminal.id, staff=staff.id, vouched=vouched,
-                         signatures=signatures)
+    signed = SignedCommand(command=body, terminal=terminal.id, staff=staff.id, vouched=vouched,
+                           signatures=signatures)
+    signed.__dict__["signed_message"] = message  # the bytes just signed: not made again
+    return signed

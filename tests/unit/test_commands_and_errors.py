@@ -121,3 +121,36 @@ def test_a_command_copied_with_another_actor_carries_its_own_provenance():
     copied = command.model_copy(update={"actor": other, "terminal": "T-2"})
     assert (copied.provenance.actor, copied.provenance.terminal) == (other, "T-2")
     assert (command.provenance.actor, command.provenance.terminal) == (PB, "T-1")
+
+
+def test_an_envelope_signed_here_keeps_the_very_bytes_its_signatures_cover():
+    """`sign` keeps the bytes it signed with the envelope, so they are not made again; they
+    must be the signed bytes of the envelope's own fields, as a verifier makes them."""
+    from ledger.identity.envelope import sign, signed_bytes
+    from ledger.identity.keys import Credential, canonical_json, verify
+
+    terminal, staff = Credential.generate("terminal", "T-1"), Credential.generate("staff", "D-1")
+    signed = sign({"command": "place_bet", "table": "BAC-01", "amount": "100.00"}, terminal,
+                  staff, vouched="line 3 of a feed")
+    made = signed_bytes(signed.command, signed.terminal, signed.staff, signed.vouched)
+    assert signed.message() == made
+    assert all(verify(key.public_key, s.value, made)
+               for key, s in zip((terminal, staff), signed.signatures, strict=True))
+    assert signed.command_size == len(canonical_json(signed.command))
+
+
+def test_text_refuses_every_ascii_control_character_and_keeps_every_printable_one():
+    """Printable ASCII is let through at once (most of what terminals send); every ASCII
+    control character is still refused, at its position, as any other refused character is."""
+    import unicodedata
+
+    from ledger.domain.grammar import REFUSED_CATEGORIES, clean_text
+
+    for code in range(128):
+        char = chr(code)
+        text = f"ab{char}cd"
+        if unicodedata.category(char) in REFUSED_CATEGORIES:
+            with pytest.raises(InvalidInput, match=f"U\\+{code:04X} at position 3"):
+                clean_text(text)
+        else:
+            assert clean_text(text) == text.strip()
