@@ -19,10 +19,11 @@ from pydantic import BaseModel, ConfigDict
 
 from ledger.domain.base import Aggregate, CardCode, Provenance, applies
 from ledger.domain.table import table_id
-from ledger.errors import WrongState
+from ledger.errors import LedgerError, WrongState
 from ledger.formatting import money
 from ledger.games.common import BetResult, Consequence, Outcome
 from ledger.games.rulesets import parse_settings
+from ledger.games.settings import HouseSettings
 from ledger.rounds.facts import (
     BetFact, CardFact, DecisionFact, IrregularityFact, RoundFacts,
 )
@@ -74,6 +75,15 @@ class SettledBet(BaseModel):
         return self.stake - self.returned - self.payout + self.commission
 
 
+def _parsed(rule_set: str, settings: dict[str, Any]) -> HouseSettings | None:
+    """A round's house settings, parsed once when it opens (or is replayed); None for settings
+    no longer valid, which a check then refuses with the reason (`parse_settings`)."""
+    try:
+        return parse_settings(rule_set, settings)
+    except LedgerError:
+        return None
+
+
 class Round(Aggregate):
     class Opened(Aggregate.Created):
         table: str
@@ -103,6 +113,7 @@ class Round(Aggregate):
         self.table, self.number, self.game, self.rule_set = table, number, game, rule_set
         self.gaming_day, self.demonstration = gaming_day, demonstration
         self.settings_data, self.dealing = settings, dealing
+        self.house_settings = _parsed(rule_set, settings)  # read by every command's check
         self.shoe_id, self.pool_id = shoe_id, pool_id
         self.phase = Phase.BETTING
         self.log: list[tuple[str, Any]] = []
@@ -127,7 +138,9 @@ class Round(Aggregate):
     def facts(self) -> RoundFacts:
         return RoundFacts(
             game=self.game, rule_set=self.rule_set,
-            settings=parse_settings(self.rule_set, self.settings_data), dealing=self.dealing,
+            settings=(self.house_settings if self.house_settings is not None
+                      else parse_settings(self.rule_set, self.settings_data)),
+            dealing=self.dealing,
             bets=tuple(self.bets), cards=tuple(self.cards), decisions=tuple(self.decisions),
             exposed=tuple(self.exposed), irregularities=tuple(self.irregularities),
             void_boxes=frozenset(self.void_boxes), mode=self.mode,

@@ -58,3 +58,28 @@ def test_a_copied_table_changes_settings_without_touching_the_original():
     copied.change_settings(settings={"decks": 6}, by=BY)
     assert table.settings_history == [{}] and copied.settings_history == [{}, {"decks": 6}]
     assert copied.settings_history[0] is table.settings_history[0]  # values are shared
+
+
+def test_a_round_checks_every_command_against_the_house_settings_it_opened_with():
+    """A round's house settings are parsed once, when it opens (or is replayed); settings a
+    later rule no longer admits are refused at the round's next check, with the reason."""
+    import pytest
+
+    from ledger.errors import LedgerError
+    from ledger.games.rulesets import parse_settings
+
+    settings = {"effective_from": "2024-01-01", "authorisation": "DICJ 123/2024",
+                "min_bet": "100", "max_bet": "50000", "decks": 6}
+    round_ = Round(table="BAC-01", number=1, game="baccarat", rule_set="baccarat/2004",
+                   settings=settings, dealing="shoe", shoe_id=uuid4(), pool_id=None,
+                   carried_jackpot_bets=[], by=BY)
+    assert round_.facts().settings == parse_settings("baccarat/2004", settings)
+    assert deepcopy(round_).facts().settings is round_.facts().settings  # shared, not re-made
+    odd = Round(table="BAC-01", number=2, game="baccarat", rule_set="baccarat/2004",
+                settings=settings | {"demonstration_coups": 9}, dealing="shoe",
+                shoe_id=uuid4(), pool_id=None, carried_jackpot_bets=[], by=BY)
+    with pytest.raises(LedgerError) as refused:
+        odd.facts()
+    with pytest.raises(LedgerError) as parsed:
+        parse_settings("baccarat/2004", settings | {"demonstration_coups": 9})
+    assert str(refused.value) == str(parsed.value)
