@@ -142,14 +142,17 @@ def open_ledger(settings: LedgerSettings | None = None,
                 warm: bool = True) -> Iterator[Runtime]:
     """The ledger on the configured database; refuses a database `ledger db init` never saw.
     With `on_wait`, an unreachable server is waited for up to the command deadline. `warm`
-    builds every event and command class and imports every command area's handlers first,
-    for a process that records from many threads; a single command (the CLI) loads only what
-    it meets."""
+    builds every event and command class, imports every command area's handlers and makes
+    the Stud Poker hand values first, for a process that records from many threads; a single
+    command (the CLI) loads only what it meets."""
     settings = settings or LedgerSettings()
     if warm:
         build_event_classes()
         build_command_classes()
         Ledger.load_every_area()
+        from ledger.games.stud_poker import prepare  # a single command may never value a hand
+
+        prepare()
     database = resolve_database(settings)
     initialised = (wait_for_database(database, settings.command_deadline_seconds, on_wait)
                    if on_wait is not None else is_initialised(database))

@@ -20,9 +20,11 @@ Points the regulation leaves open, settled here (README rules section):
 
 from __future__ import annotations
 
+import threading
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from decimal import Decimal
 from enum import StrEnum
 from fractions import Fraction
@@ -132,22 +134,33 @@ def _values(ranks: tuple[int, ...], flush: bool) -> tuple[tuple[HandValue, ...],
 _WEIGHT = tuple(5 ** (rank - 2) if rank >= 2 else 0 for rank in range(15))
 Patterns = dict[int, tuple[tuple[HandValue, ...], int, tuple[HandValue, ...] | None]]
 _PATTERNS: Patterns = {}
+_MAKING_PATTERNS = threading.Lock()
 
 
 def _patterns() -> Patterns:
     """Every rank pattern's values, made on the first hand valued (a seventh of a second: not
     at import, which every `ledger` command pays, most of them never valuing a hand). Made
-    whole, then published in one assignment, so no thread sees half of it."""
+    whole, then published in one assignment, so no thread sees half of it; made once, so that
+    a floor's tables valuing their first hands together wait for one making, not each make
+    their own under the interpreter lock."""
     global _PATTERNS
-    if not _PATTERNS:
-        made: Patterns = {}
-        for ranks in combinations_with_replacement(range(14, 1, -1), HAND_SIZE):
-            if max(Counter(ranks).values()) <= 4:
-                plain, shift = _values(ranks, flush=False)
-                flush = _values(ranks, flush=True)[0] if len(set(ranks)) == HAND_SIZE else None
-                made[sum(_WEIGHT[rank] for rank in ranks)] = (plain, shift, flush)
-        _PATTERNS = made
+    with _MAKING_PATTERNS:
+        if not _PATTERNS:
+            made: Patterns = {}
+            for ranks in combinations_with_replacement(range(14, 1, -1), HAND_SIZE):
+                if max(Counter(ranks).values()) <= 4:
+                    plain, shift = _values(ranks, flush=False)
+                    flush = (_values(ranks, flush=True)[0] if len(set(ranks)) == HAND_SIZE
+                             else None)
+                    made[sum(_WEIGHT[rank] for rank in ranks)] = (plain, shift, flush)
+            _PATTERNS = made
     return _PATTERNS
+
+def prepare() -> None:
+    """Makes the rank patterns now, for a process that serves many tables (its first Stud Poker
+    settlement then waits for nothing)."""
+    _patterns()
+
 
 # Per card (index rank * 4 + suit): its rank's weight above bit 64, its own bit below. One sum
 # of five gives the rank pattern and the set of cards, four bits per rank so that a rank's
@@ -447,9 +460,17 @@ def expected_deal(
 ) -> tuple[DealStep, ...]:
     """Every card of the deal in order (art. 7); after a dealer card was exposed by mistake
     the rest are dealt face down (art. 11, 2))."""
-    boxes = sorted(set(boxes_with_bets))
+    boxes = tuple(sorted(set(boxes_with_bets)))
     if not boxes or any(box not in BOXES for box in boxes):
-        raise InvalidInput(f"boxes with bets {boxes}: a deal needs at least one of boxes 1 to 7.")
+        raise InvalidInput(f"boxes with bets {list(boxes)}: a deal needs at least one of boxes 1 "
+                           "to 7.")
+    return _deal_plan(boxes, method, dealer_card_exposed)
+
+
+@lru_cache(maxsize=1024)
+def _deal_plan(boxes: tuple[int, ...], method: DealMethod,
+               dealer_card_exposed: bool) -> tuple[DealStep, ...]:
+    """The deal for one set of boxes (a round asks for it with every card: kept)."""
     positions: list[Position] = [*boxes, DEALER]
     numbers = range(1, HAND_SIZE + 1)
     if method is DealMethod.SHOE:
