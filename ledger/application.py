@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from importlib import import_module
 from typing import Any, Protocol
@@ -300,21 +300,35 @@ class Ledger:
 
     def _get(self, aggregate_id: UUID) -> Any:
         try:
-            return self.app.repository.get(aggregate_id)
+            return self.stream(aggregate_id)
         except AggregateNotFoundError:
             return None
 
     def load(self, aggregate_id: UUID, what: str) -> Any:
         try:
-            return self.app.repository.get(aggregate_id)
+            return self.stream(aggregate_id)
         except AggregateNotFoundError:
             raise NotFound(f"{what} does not exist.") from None
+
+    def stream(self, aggregate_id: UUID) -> Any:
+        """The stream's aggregate as recorded (`AggregateNotFoundError` if it has no event)."""
+        return self.app.repository.get(aggregate_id, projector_func=project)
 
     def exists(self, aggregate_id: UUID) -> bool:
         return next(self.app.events.get(aggregate_id, limit=1), None) is not None
 
     def stream_events(self, aggregate_id: UUID) -> Iterator[Any]:
         return iter(self.app.events.get(aggregate_id))
+
+
+def project(aggregate: Any, events: Iterable[Any]) -> Any:
+    """The event store library's projector without its assert that each event meets a runtime
+    protocol: `isinstance` against a typing `Protocol` scans the class's attributes, and was
+    most of rebuilding a stream's Python. The ledger's events are its own classes, each
+    a mutator by its base (`ledger.domain.base.Aggregate.Event`)."""
+    for event in events:
+        aggregate = event.mutate(aggregate)
+    return aggregate
 
 
 @dataclass

@@ -63,23 +63,39 @@ LAST_VERSIONS = ("SELECT originator_id, max(originator_version) FROM ledger_even
                  "WHERE originator_id = ANY(%s) GROUP BY originator_id")
 
 
+def _taken() -> threading.Lock:
+    lock = threading.Lock()
+    lock.acquire()
+    return lock
+
+
 @dataclass
 class _Pending:
     command: Command | None  # None until the writer admits it at the door
     signed: SignedCommand | None
     sent: Sent
     registry: dict[UUID, int]
-    done: threading.Event = field(default_factory=threading.Event)
     result: Recorded | None = None
     error: BaseException | None = None
+    answered: threading.Lock = field(default_factory=_taken)
+    """Held until the command is answered: its caller waits to take it (a lock released is one
+    call into C, where an Event is set through a Condition's Python)."""
 
     def answer(self, result: Recorded) -> None:
-        self.result = result
-        self.done.set()
+        if not self.is_done():  # answered once
+            self.result = result
+            self.answered.release()
 
     def fail(self, error: BaseException) -> None:
-        self.error = error
-        self.done.set()
+        if not self.is_done():
+            self.error = error
+            self.answered.release()
+
+    def is_done(self) -> bool:
+        return self.result is not None or self.error is not None
+
+    def wait(self) -> None:
+        self.answered.acquire()
 
 
 class _Batch:
@@ -148,7 +164,7 @@ class GroupWriter:
         after every round trip)."""
         pending = _Pending(None, signed, sent, {})
         self._queue.put(pending)
-        pending.done.wait()
+        pending.wait()
         if pending.error is not None:
             raise pending.error
         assert pending.result is not None
@@ -171,7 +187,7 @@ class GroupWriter:
 
     def fresh(self, aggregate_id: UUID, what: str) -> Any:
         try:
-            return self.ledger.app.repository.get(aggregate_id)
+            return self.ledger.stream(aggregate_id)
         except AggregateNotFoundError:
             raise NotFound(f"{what} does not exist.") from None
 
@@ -207,7 +223,7 @@ class GroupWriter:
                 self._record(batch)
             except BaseException as error:  # never leave a caller waiting
                 for pending in batch:
-                    if not pending.done.is_set():
+                    if not pending.is_done():
                         pending.fail(error)
             if stop:
                 return
@@ -253,7 +269,7 @@ class GroupWriter:
         if staged:
             alone = self._commit(view, staged) + alone
         for pending in alone:
-            if not pending.done.is_set():
+            if not pending.is_done():
                 self._alone(pending)
 
     def _admit(self, pending: _Pending, view: _Batch) -> bool:
@@ -280,7 +296,7 @@ class GroupWriter:
         is admitted again by its caller; if any stream moved, the staged commands go alone."""
         last = self._last_versions(read.keys() | {i for p in batch for i in p.registry})
         stale = {i for i, version in read.items() if last.get(i, 0) != version}
-        moved = [p for p in batch if not p.done.is_set()
+        moved = [p for p in batch if not p.is_done()
                  and any(last.get(i, 0) != v for i, v in p.registry.items())]
         if not (stale or moved):
             return staged, alone
@@ -291,7 +307,7 @@ class GroupWriter:
         if staged:  # the staged streams are dropped: the others go alone, on fresh state
             self._forget(view.staged)
             alone = [p for p, _ in staged] + alone
-        return [], [p for p in alone if not p.done.is_set()]
+        return [], [p for p in alone if not p.is_done()]
 
     def _commit(self, view: _Batch, staged: list[tuple[_Pending, list[Any]]],
                 unmoved: dict[UUID, int] | None = None) -> list[_Pending]:

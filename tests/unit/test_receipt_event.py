@@ -35,3 +35,15 @@ def test_the_receipt_event_made_directly_is_the_one_the_receipt_aggregate_makes(
     assert mapper.to_domain_event(stored) == direct
     loaded = CommandReceipt.Accepted.mutate(direct, None)  # it starts the aggregate, as ever
     assert loaded.streams == body["streams"] and loaded.command_type == "PlaceBet"
+
+
+def test_a_receipt_stream_is_the_uuid5_of_its_command_id():
+    """A receipt's stream is named by its command id alone (`uuid5` in the receipt namespace),
+    so that any party can find the receipt of a command it sent."""
+    from uuid import uuid5
+
+    from ledger.domain.receipt import RECEIPT_NAMESPACE
+
+    for _ in range(200):
+        command_id = uuid4()
+        assert receipt_id(command_id) == uuid5(RECEIPT_NAMESPACE, str(command_id))
