@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from psycopg import sql
 
@@ -16,13 +16,11 @@ from ledger.config import LedgerSettings
 from ledger.commands import build_command_classes
 from ledger.domain.base import build_event_classes
 from ledger.errors import DatabaseUnavailable, WrongState
-from ledger.group_commit import GroupWriter
 from ledger.identity.door import ClockWindow
 from ledger.infrastructure import schema
 from ledger.infrastructure.database import EVENTS_TABLE, SNAPSHOTS_TABLE, Database
 from ledger.infrastructure.embedded import embedded_server_url
 from ledger.infrastructure.session import SessionLimits
-from ledger.infrastructure.roles import GroupRoles, install_roles
 
 if TYPE_CHECKING:
     from ledger.audit.sealer import Sealer
@@ -55,6 +53,7 @@ def init_database(settings: LedgerSettings, database: Database) -> str | None:
     Idempotent: running it twice changes nothing. Returns why the roles were not made, if
     the login may not make them."""
     from ledger.audit.sealer import create_seal_tables
+    from ledger.infrastructure.roles import GroupRoles, install_roles
     from projections.registry import create_projection_tables
     from projections.tracking import create_tracking_table
 
@@ -162,14 +161,16 @@ def open_ledger(settings: LedgerSettings | None = None,
             "version: run `ledger db init` (it changes nothing already there)."
         )
     app = build_application(settings, database)
-    writer: GroupWriter | None = None
+    writer: Any = None
     try:
         clock = ClockWindow(timedelta(minutes=settings.clock_past_minutes),
                             timedelta(minutes=settings.clock_ahead_minutes))
         ledger = Ledger(app, clock, settings.command_deadline_seconds)
         if on_wait is not None:
             ledger.on_wait = on_wait
-        if settings.group_commit:
+        if settings.group_commit:  # a process that records from many threads
+            from ledger.group_commit import GroupWriter
+
             ledger.writer = writer = GroupWriter(ledger)
         yield Runtime(settings, database, ledger)
     finally:
