@@ -24,8 +24,8 @@ import threading
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 from decimal import Decimal
+from functools import lru_cache
 from enum import StrEnum
 from fractions import Fraction
 from itertools import combinations_with_replacement
@@ -155,6 +155,7 @@ def _patterns() -> Patterns:
                     made[sum(_WEIGHT[rank] for rank in ranks)] = (plain, shift, flush)
             _PATTERNS = made
     return _PATTERNS
+
 
 def prepare() -> None:
     """Makes the rank patterns now, for a process that serves many tables (its first Stud Poker
