@@ -24,6 +24,7 @@ from ledger.audit.sealer import Cadence, Sealer, seal_status
 from ledger.bootstrap import init_database, open_ledger, resolve_database, sealer_for
 from ledger.cli.simulate import simulate_floor
 from ledger.formatting import money
+from ledger.wording import void_reason
 from ledger.config import LedgerSettings
 from ledger.errors import InvalidInput
 from ledger.identity.bootstrap import bootstrap_registry, is_bootstrapped, registry_summary
@@ -149,7 +150,8 @@ def _replay(rt: Any, console: Console, round_: UUID | None, what: str) -> tuple[
     path = OUTPUT / f"replay-{replay.table}-{replay.number}.html"
     path.write_text(replay_page(replay, rt.settings.property_name), encoding="utf-8")
     verdict = replay.check.verdict
-    status = replay.status + (f", {replay.void_reason}" if replay.void_reason else "")
+    status = replay.status + (f", {void_reason(replay.void_reason)}" if replay.void_reason
+                              else "")
     console.print(f"replayed {what} from the events alone: {replay.table} round {replay.number}"
                   f" ({status}): [bold]{verdict}[/]", highlight=False)
     return path, verdict == "MATCH"

@@ -178,7 +178,7 @@ _DETAILS: dict[str, Callable[[Any], str]] = {
     "Round.BetSettled": _settled_bet,
     "Round.JackpotPrizeAwarded": _prize,
     "Round.Settled": _settled,
-    "Round.Voided": lambda e: f"void: {e.reason.replace('_', ' ')}"
+    "Round.Voided": lambda e: f"void: {void_reason(e.reason)}"
                               + ("; jackpot bets carried" if e.jackpot_carried else ""),
     "Round.Adjusted": lambda e: (f"{_bet(e.box, e.spot, e.player)} adjusted by {money(e.amount)}: "
                                  f"{e.reason}{_after_close(e)}"),
@@ -201,13 +201,20 @@ _DETAILS: dict[str, Callable[[Any], str]] = {
 }
 
 
+def void_reason(reason: str) -> str:
+    """A void's reason as people read it: an irregularity's kind in words (`wrong count`), a
+    supervisor's own reason as they wrote it but for its underscores, as every screen, page and
+    report shows it."""
+    return reason.replace("_", " ")
+
+
 def describe_outcome(outcome: Mapping[str, Any] | None) -> str:
     """Who won a baccarat coup (with its totals and pairs), whether Q Poker's dealer played,
     Fortune 8's mode, a void's reason; "" for an outcome that says nothing more than its bets."""
     if not outcome:
         return ""
     if "void" in outcome:
-        return f"void: {outcome['void']}"
+        return f"void: {void_reason(str(outcome['void']))}"
     if "winner" in outcome:
         winner = str(outcome["winner"])
         said = "tie" if winner == "tie" else f"{winner} wins"

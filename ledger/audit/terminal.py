@@ -12,7 +12,7 @@ from ledger.render import safe
 from ledger.audit.recall import Recall
 from ledger.audit.replay import CardView, HandView, RoundReplay, Verdict
 from ledger.audit.check import BetLine
-from ledger.wording import describe_outcome
+from ledger.wording import describe_outcome, void_reason
 from ledger.formatting import CURRENCY, TIME_LABEL, amount, clock, heading, money, when
 
 SUITS = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
@@ -67,7 +67,7 @@ def render_replay(replay: RoundReplay, console: Console) -> None:
         f"[bold]{replay.table} {'demonstration coup' if replay.demonstration else 'round'} "
         f"{replay.number}[/]: {replay.game} under {replay.rule_set}, "
         f"dealt from a {replay.dealing.replace('_', ' ')}; {replay.status}"
-        + (f" ({safe(replay.void_reason)})" if replay.void_reason else "")
+        + (f" ({safe(void_reason(replay.void_reason))})" if replay.void_reason else "")
         + f"\nround {replay.round_id}", title="replay", title_align="left"), highlight=False)
     if replay.shoe is not None:
         shoe = replay.shoe

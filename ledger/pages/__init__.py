@@ -16,6 +16,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescap
 
 from ledger import software_version
 from ledger.formatting import CURRENCY, TIME_LABEL, amount, clock, iso, money, when
+from ledger.wording import void_reason
 
 
 @lru_cache(maxsize=1)
@@ -26,7 +27,8 @@ def environment() -> Environment:
         undefined=StrictUndefined,  # a misspelt name fails the render, not the page silently
         trim_blocks=True, lstrip_blocks=True,
     )
-    env.filters.update(money=money, amount=amount, clock=clock, when=when, iso=iso)
+    env.filters.update(money=money, amount=amount, clock=clock, when=when, iso=iso,
+                       void_reason=void_reason)
     env.globals.update(CURRENCY=CURRENCY, TIME_LABEL=TIME_LABEL)
     return env
 

@@ -42,7 +42,7 @@ def test_a_baccarat_coup_says_who_won_with_the_totals_and_pairs():
 
 
 def test_a_void_says_its_reason_and_a_q_poker_round_whether_the_dealer_played():
-    assert describe_outcome({"void": "wrong_count"}) == "void: wrong_count"
+    assert describe_outcome({"void": "wrong_count"}) == "void: wrong count"
     assert describe_outcome({"dealer": "high card K", "dealer_qualifies": False,
                              "boxes": {}}) == "dealer high card K: does not qualify"
     assert describe_outcome({}) == ""

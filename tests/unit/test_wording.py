@@ -137,3 +137,15 @@ def test_events_that_move_no_money_add_no_line_and_the_summary_lists_the_lines_u
     recorded = Recorded(uuid4(), duplicate=False,
                         events=((uuid4(), 4, "Round.BetSettled"),), details=lines)
     assert recorded.summary() == "recorded: bet settled\n  box 3 player MOP 500.00 loses"
+
+
+def test_a_void_reads_the_same_in_a_write_s_answer_in_round_show_and_in_a_replay():
+    """One wording for a void's reason: the command's answer, `round show`/`recall`, the replay
+    (terminal and page) and the demo all say `wrong count`, never the code `wrong_count`."""
+    from ledger.wording import describe_outcome, void_reason
+
+    voided = Round.Voided.model_construct(reason="wrong_count", jackpot_carried=False)
+    assert details([voided]) == ("void: wrong count",)
+    assert describe_outcome({"void": "wrong_count"}) == "void: wrong count"
+    assert void_reason("wrong_count") == "wrong count"
+    assert void_reason("dealer dropped the shoe") == "dealer dropped the shoe"
