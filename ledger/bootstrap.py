@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from psycopg import sql
 
@@ -24,6 +24,7 @@ from ledger.infrastructure.session import SessionLimits
 
 if TYPE_CHECKING:
     from ledger.audit.sealer import Sealer
+    from ledger.group_commit import GroupWriter
 
 
 def resolve_database(settings: LedgerSettings) -> Database:
@@ -161,7 +162,7 @@ def open_ledger(settings: LedgerSettings | None = None,
             "version: run `ledger db init` (it changes nothing already there)."
         )
     app = build_application(settings, database)
-    writer: Any = None
+    writer: GroupWriter | None = None
     try:
         clock = ClockWindow(timedelta(minutes=settings.clock_past_minutes),
                             timedelta(minutes=settings.clock_ahead_minutes))

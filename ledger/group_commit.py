@@ -44,12 +44,11 @@ from dataclasses import dataclass, field
 from typing import Any
 from uuid import UUID
 
-from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.persistence import IntegrityError
 
 from ledger.application import Ledger, Recorded, Sent
 from ledger.commands import Command
-from ledger.errors import LedgerError, NotFound
+from ledger.errors import LedgerError
 from ledger.identity.envelope import SignedCommand
 from ledger.identity.registry_cache import RegistryMoved
 from ledger.infrastructure.recorder import StreamsMoved
@@ -186,10 +185,7 @@ class GroupWriter:
         return aggregate_id in self._known
 
     def fresh(self, aggregate_id: UUID, what: str) -> Any:
-        try:
-            return self.ledger.stream(aggregate_id)
-        except AggregateNotFoundError:
-            raise NotFound(f"{what} does not exist.") from None
+        return self.ledger.load(aggregate_id, what)
 
     def _remember(self, aggregates: Iterable[Any]) -> None:
         for aggregate in aggregates:

@@ -8,7 +8,6 @@ that the terminal and the person named really signed exactly this command.
 
 from __future__ import annotations
 
-from hashlib import sha1
 from typing import Any
 from uuid import NAMESPACE_URL, UUID, uuid5
 
@@ -18,14 +17,10 @@ from eventsourcing.utils import get_topic
 from ledger.domain.base import Aggregate, Provenance
 
 RECEIPT_NAMESPACE = uuid5(NAMESPACE_URL, "https://round-ledger/command")
-_RECEIPT_PREFIX = RECEIPT_NAMESPACE.bytes
 
 
 def receipt_id(command_id: UUID) -> UUID:
-    """`uuid5(RECEIPT_NAMESPACE, str(command_id))`, spelt out: the writer names a receipt for
-    every command, and the library function imports and checks on every call."""
-    digest = sha1(_RECEIPT_PREFIX + str(command_id).encode()).digest()
-    return UUID(bytes=digest[:16], version=5)
+    return uuid5(RECEIPT_NAMESPACE, str(command_id))
 
 
 class CommandReceipt(Aggregate):
