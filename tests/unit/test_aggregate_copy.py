@@ -60,10 +60,12 @@ def test_a_copied_table_changes_settings_without_touching_the_original():
     assert copied.settings_history[0] is table.settings_history[0]  # values are shared
 
 
-def test_a_round_checks_every_command_against_the_house_settings_it_opened_with():
+def test_a_round_checks_every_command_against_the_house_settings_it_opened_with(monkeypatch):
     """A round's house settings are parsed once, when it opens (or is replayed); settings a
     later rule no longer admits are refused at the round's next check, with the reason."""
     import pytest
+
+    import ledger.domain.round as rounds
 
     from ledger.errors import LedgerError
     from ledger.games.rulesets import parse_settings
@@ -75,6 +77,13 @@ def test_a_round_checks_every_command_against_the_house_settings_it_opened_with(
                    carried_jackpot_bets=[], by=BY)
     assert round_.facts().settings == parse_settings("baccarat/2004", settings)
     assert deepcopy(round_).facts().settings is round_.facts().settings  # shared, not re-made
+
+    def parsed_again(*_: object) -> None:
+        raise AssertionError("a check parsed the round's settings again")
+
+    with monkeypatch.context() as patched:  # a check reads what the round parsed when it opened
+        patched.setattr(rounds, "parse_settings", parsed_again)
+        assert round_.facts().settings == parse_settings("baccarat/2004", settings)
     odd = Round(table="BAC-01", number=2, game="baccarat", rule_set="baccarat/2004",
                 settings=settings | {"demonstration_coups": 9}, dealing="shoe",
                 shoe_id=uuid4(), pool_id=None, carried_jackpot_bets=[], by=BY)
