@@ -8,7 +8,9 @@ RFC 9162 define it, so that any tool that checks a transparency log can check th
 Pure functions over bytes, no I/O. `Frontier` extends a tree one leaf at a time keeping only
 the roots of its perfect subtrees (at most log2(n) hashes), which is what the sealing follower
 stores between batches. `inclusion_proof` and `verify_inclusion` give and check the audit path
-of one leaf (RFC 9162 section 2.1.3), which a dispute bundle carries.
+of one leaf (RFC 9162 section 2.1.3), which a dispute bundle carries; `consistency_proof` and
+`verify_consistency` show that a larger tree only appended to a smaller one (section 2.1.4),
+which a witness checks before it cosigns a checkpoint.
 """
 
 from __future__ import annotations
@@ -120,3 +122,66 @@ def verify_inclusion(leaf: bytes, index: int, size: int, proof: Sequence[bytes],
     """RFC 9162 2.1.3.2: does `proof` place `leaf` at `index` of the tree of `size` with `root`?
     The standalone verifier's own check (`bundle_verify.included`), so there is one."""
     return included(leaf, index, size, list(proof), root)
+
+
+def consistency_proof(leaves: Sequence[bytes], old_size: int) -> list[bytes]:
+    """PROOF(old_size, leaves), RFC 9162 2.1.4.1: the hashes that take the root of the first
+    `old_size` leaves to the root of them all. Empty when `old_size` is 0 (the empty tree is
+    consistent with any) or the whole tree (then the roots must simply be equal)."""
+    if not 0 <= old_size <= len(leaves):
+        raise ValueError(f"a tree of {old_size} leaves is not a prefix of one of {len(leaves)}")
+    if old_size in (0, len(leaves)):
+        return []
+    proof: list[bytes] = []
+
+    def subproof(m: int, lo: int, hi: int, whole: bool) -> None:
+        if hi - lo == m:
+            if not whole:
+                proof.append(root_of(leaves[lo:hi]))
+            return
+        middle = lo + _split(hi - lo)
+        if m <= middle - lo:
+            subproof(m, lo, middle, whole)
+            proof.append(root_of(leaves[middle:hi]))
+        else:
+            subproof(m - (middle - lo), middle, hi, False)
+            proof.append(root_of(leaves[lo:middle]))
+
+    subproof(old_size, 0, len(leaves), True)
+    return proof
+
+
+def verify_consistency(old_size: int, new_size: int, old_root: bytes, new_root: bytes,
+                       proof: Sequence[bytes]) -> bool:
+    """RFC 9162 2.1.4.2: does `proof` show the tree of `new_size` leaves with `new_root` to be
+    the tree of `old_size` leaves with `old_root` and nothing but leaves appended?"""
+    if not 0 <= old_size <= new_size or any(len(digest) != 32 for digest in proof):
+        return False
+    if old_size == new_size:
+        return not proof and old_root == new_root
+    if old_size == 0:
+        return not proof and old_root == EMPTY_ROOT
+    path = list(proof)
+    if not path:
+        return False
+    if old_size & (old_size - 1) == 0:  # a perfect subtree: its root is the first step
+        path.insert(0, old_root)
+    fn, sn = old_size - 1, new_size - 1
+    while fn & 1:
+        fn >>= 1
+        sn >>= 1
+    old_digest = new_digest = path[0]
+    for step in path[1:]:
+        if sn == 0:
+            return False
+        if fn & 1 or fn == sn:
+            old_digest = node_hash(step, old_digest)
+            new_digest = node_hash(step, new_digest)
+            while fn and not fn & 1:
+                fn >>= 1
+                sn >>= 1
+        else:
+            new_digest = node_hash(new_digest, step)
+        fn >>= 1
+        sn >>= 1
+    return sn == 0 and old_digest == old_root and new_digest == new_root

@@ -55,6 +55,8 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("projections", "ledger.cli.projections:app", "Keep the read models live, and rebuild them."),
     ("seal", "ledger.cli.seal:app",
      "Seal the global order: signed checkpoints, and their witness."),
+    ("witness", "ledger.cli.witness:app",
+     "Run a witness that cosigns the seal's checkpoints; export its memory."),
     ("schema", "ledger.cli.checks:schema",
      "Print the JSON Schema of every command a terminal can send."),
     ("simulate", "ledger.cli.simulate:simulate",

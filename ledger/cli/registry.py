@@ -44,7 +44,7 @@ Roles = Annotated[list[Role], typer.Option("--role", help="A role held (repeat f
 
 @keys.command("new")
 def key_new(
-    kind: Annotated[str, typer.Argument(help="staff, terminal or seal.")], id: Id,
+    kind: Annotated[str, typer.Argument(help="staff, terminal, seal or witness.")], id: Id,
     out: Annotated[Path, typer.Option("--out", help="Where to write the private key "
                                       "(mode 0600; never overwritten).")],
 ) -> None:
@@ -210,9 +210,10 @@ def _standing(reason: str | None, word: str) -> str:
 
 
 def _kind(text: str) -> Kind:
-    kinds: dict[str, Kind] = {"staff": "staff", "terminal": "terminal", "seal": "seal"}
+    kinds: dict[str, Kind] = {"staff": "staff", "terminal": "terminal", "seal": "seal",
+                              "witness": "witness"}
     if text not in kinds:
-        raise InvalidInput(f"'{text}' is not a kind of key: staff, terminal or seal.")
+        raise InvalidInput(f"'{text}' is not a kind of key: staff, terminal, seal or witness.")
     return kinds[text]
 
 

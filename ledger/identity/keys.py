@@ -24,7 +24,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 from ledger.domain.grammar import normal_identifier
 from ledger.errors import InvalidInput
 
-Kind = Literal["staff", "terminal", "seal"]
+Kind = Literal["staff", "terminal", "seal", "witness"]
 
 
 def canonical_json(value: Any) -> bytes:
@@ -97,9 +97,9 @@ class Credential:
         except (ValueError, KeyError, TypeError):
             raise InvalidInput(f"{where} is not a ledger credential: expected JSON with kind, "
                                "id and private_key (see `ledger key new`).") from None
-        if kind not in ("staff", "terminal", "seal"):
-            raise InvalidInput(f"{where} is a credential of kind '{kind}': staff, terminal "
-                               "or seal.")
+        if kind not in ("staff", "terminal", "seal", "witness"):
+            raise InvalidInput(f"{where} is a credential of kind '{kind}': staff, terminal, "
+                               "seal or witness.")
         return cls(kind, id, key)
 
     @classmethod

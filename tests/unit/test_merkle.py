@@ -7,8 +7,8 @@ import hashlib
 import pytest
 
 from ledger.audit.merkle import (
-    EMPTY_ROOT, Frontier, inclusion_proof, inclusion_proofs, leaf_hash, node_hash, root_of,
-    verify_inclusion,
+    EMPTY_ROOT, Frontier, consistency_proof, inclusion_proof, inclusion_proofs, leaf_hash,
+    node_hash, root_of, verify_consistency, verify_inclusion,
 )
 
 
@@ -72,3 +72,67 @@ def test_proofs_of_many_leaves_at_once_are_each_leafs_own_path():
     root = root_of(LEAVES)
     for index in indices:
         assert verify_inclusion(LEAVES[index], index, len(LEAVES), proofs[index], root)
+
+
+GROWN = [leaf_hash(f"event {i}".encode()) for i in range(41)]
+ROOTS = [reference_root(GROWN[:size]) for size in range(len(GROWN) + 1)]
+
+
+def test_every_smaller_tree_is_proven_a_prefix_of_every_larger_one():
+    for new_size in range(len(GROWN) + 1):
+        for old_size in range(new_size + 1):
+            proof = consistency_proof(GROWN[:new_size], old_size)
+            assert verify_consistency(old_size, new_size, ROOTS[old_size], ROOTS[new_size],
+                                      proof), (old_size, new_size)
+
+
+def test_a_consistency_proof_takes_at_most_a_hash_per_level_and_two():
+    for new_size in range(2, len(GROWN) + 1):
+        for old_size in range(1, new_size):
+            proof = consistency_proof(GROWN[:new_size], old_size)
+            assert 1 <= len(proof) <= (new_size - 1).bit_length() + 1
+
+
+@pytest.mark.parametrize(("old_size", "new_size"), [(1, 2), (3, 7), (4, 8), (6, 8), (7, 40),
+                                                    (16, 33), (32, 41), (21, 22)])
+def test_a_consistency_proof_fails_against_a_rewritten_history(old_size, new_size):
+    proof = consistency_proof(GROWN[:new_size], old_size)
+    assert verify_consistency(old_size, new_size, ROOTS[old_size], ROOTS[new_size], proof)
+    forged = root_of([leaf_hash(b"forged")] + GROWN[1:old_size])
+    assert not verify_consistency(old_size, new_size, forged, ROOTS[new_size], proof)
+    assert not verify_consistency(old_size, new_size, ROOTS[old_size], ROOTS[new_size - 1],
+                                  proof)
+    for index in range(len(proof)):
+        wrong = list(proof)
+        wrong[index] = hashlib.sha256(wrong[index]).digest()
+        assert not verify_consistency(old_size, new_size, ROOTS[old_size], ROOTS[new_size],
+                                      wrong), index
+    assert not verify_consistency(old_size, new_size, ROOTS[old_size], ROOTS[new_size],
+                                  proof[:-1])
+    assert not verify_consistency(old_size, new_size, ROOTS[old_size], ROOTS[new_size],
+                                  proof + [EMPTY_ROOT])
+
+
+def test_a_proof_from_the_empty_tree_is_empty_and_anything_else_fails():
+    assert consistency_proof(GROWN[:9], 0) == []
+    assert verify_consistency(0, 9, EMPTY_ROOT, ROOTS[9], [])
+    assert not verify_consistency(0, 9, EMPTY_ROOT, ROOTS[9], [ROOTS[9]])
+    assert not verify_consistency(0, 9, ROOTS[3], ROOTS[9], [])
+
+
+def test_a_tree_is_consistent_with_itself_only_with_the_same_root_and_no_proof():
+    assert consistency_proof(GROWN[:9], 9) == []
+    assert verify_consistency(9, 9, ROOTS[9], ROOTS[9], [])
+    assert not verify_consistency(9, 9, ROOTS[9], ROOTS[8], [])
+    assert not verify_consistency(9, 9, ROOTS[9], ROOTS[9], [ROOTS[9]])
+
+
+def test_a_tree_cannot_shrink_nor_be_proven_against_one_it_does_not_reach():
+    assert not verify_consistency(9, 8, ROOTS[9], ROOTS[8], [])
+    with pytest.raises(ValueError, match="not a prefix"):
+        consistency_proof(GROWN[:8], 9)
+
+
+def test_a_proof_with_a_hash_of_the_wrong_length_fails():
+    proof = consistency_proof(GROWN[:10], 3)
+    assert not verify_consistency(3, 10, ROOTS[3], ROOTS[10], [proof[0] + b"\x00"] + proof[1:])
