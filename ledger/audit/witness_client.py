@@ -83,7 +83,7 @@ def latest(url: str, origin: str, timeout: float = 10.0) -> str | None:
 
 def _exchange(url: str, request: urllib.request.Request, timeout: float) -> str:
     try:
-        with urllib.request.urlopen(request, timeout=timeout) as response:  # noqa: S310
+        with urllib.request.urlopen(request, timeout=timeout) as response:
             return str(response.read().decode("utf-8"))
     except urllib.error.HTTPError as error:
         body = error.read().decode("utf-8", "replace")

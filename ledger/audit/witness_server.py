@@ -32,8 +32,8 @@ from starlette.concurrency import run_in_threadpool
 
 from ledger.audit.merkle import EMPTY_ROOT, verify_consistency
 from ledger.audit.note import (
-    COSIGNATURE_V1, ED25519, NoteError, TreeHead, VerifierKey, checkpoint_body, cosign, key_id,
-    parse_checkpoint, parse_note, parse_vkey, verifies,
+    COSIGNATURE_V1, ED25519, Note, NoteError, TreeHead, VerifierKey, checkpoint_body, cosign,
+    key_id, parse_checkpoint, parse_note, parse_vkey, verifies,
 )
 from ledger.audit.witness_store import Witnessed, WitnessStore
 
@@ -110,25 +110,12 @@ class Witness:
         if len(body) > MAX_BODY:
             raise Refused(400, f"a submission of more than {MAX_BODY} bytes")
         submission = parse_submission(body)
-        try:
-            note = parse_note(submission.note_text)
-            head = parse_checkpoint(note.text)
-        except NoteError as error:
-            raise Refused(400, f"not a signed checkpoint: {error}") from None
-        log_key = self.logs.get(head.origin)
-        if log_key is None:
-            raise Refused(404, f"this witness does not witness the log {head.origin}")
-        if not verifies(note, head.origin, log_key):
-            raise Refused(403, f"the checkpoint carries no valid signature of {head.origin}'s "
-                               "key")
+        note, head, log_lines = self._signed_by_the_log(submission.note_text)
         if submission.old_size > head.size:
             raise Refused(400, f"old size {submission.old_size} is above the checkpoint's "
                                f"{head.size}: a log never shrinks")
         if head.size == 0 and head.root != EMPTY_ROOT:
             raise Refused(422, "a checkpoint of an empty tree must have the empty tree's root")
-        log_lines = "".join(s.line for s in note.signatures
-                            if s.name == head.origin and s.key_id == key_id(head.origin, log_key))
-
         answer: list[str] = []
 
         def decide(held: Witnessed | None) -> Witnessed:
@@ -140,6 +127,25 @@ class Witness:
 
         self.store.advance(head.origin, decide)
         return answer[0]
+
+    def _signed_by_the_log(self, text: str) -> tuple[Note, TreeHead, str]:
+        """The note, what it says, and the signature lines of the log's own key (the rest,
+        other witnesses' among them, are not the witness's to repeat)."""
+        try:
+            note = parse_note(text)
+            head = parse_checkpoint(note.text)
+        except NoteError as error:
+            raise Refused(400, f"not a signed checkpoint: {error}") from None
+        log_key = self.logs.get(head.origin)
+        if log_key is None:
+            raise Refused(404, f"this witness does not witness the log {head.origin}")
+        if not verifies(note, head.origin, log_key):
+            raise Refused(403, f"the checkpoint carries no valid signature of {head.origin}'s "
+                               "key")
+        log_id = key_id(head.origin, log_key)
+        lines = "".join(s.line for s in note.signatures
+                        if s.name == head.origin and s.key_id == log_id)
+        return note, head, lines
 
     @staticmethod
     def _check_extends(held: Witnessed | None, submission: Submission, head: TreeHead) -> None:

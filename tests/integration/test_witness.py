@@ -226,6 +226,28 @@ def test_a_witness_answers_a_wrong_old_size_with_the_size_it_holds(witness, logs
     submit(witness.url, conflict.value.known_size, log.proof(12, 20), log.checkpoint(20))
 
 
+def test_of_simultaneous_submissions_from_one_state_the_witness_cosigns_one(witness, logs):
+    """The check against what it holds and the write that moves it on are one transaction:
+    never two cosignatures from the same old size (tlog-witness's rollback race)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    log = logs[0]
+    notes = [log.checkpoint(size) for size in range(3, 11)]
+
+    def send(note: str) -> str:
+        try:
+            submit(witness.url, 0, [], note)
+        except WitnessConflict:
+            return "conflict"
+        return "cosigned"
+
+    with ThreadPoolExecutor(len(notes)) as pool:
+        results = list(pool.map(send, notes))
+    assert sorted(results) == ["conflict"] * (len(notes) - 1) + ["cosigned"]
+    held = parse_checkpoint(parse_note(witness_client.latest(witness.url, log.origin)).text)
+    assert notes[results.index("cosigned")].startswith(f"{log.origin}\n{held.size}\n")
+
+
 def test_a_witness_refuses_a_log_it_does_not_witness(witness):
     stranger = Log(Ed25519PrivateKey.generate())
     with pytest.raises(WitnessRefused) as refused:
@@ -318,3 +340,20 @@ def test_a_store_is_served_under_the_key_it_was_made_for_only(tmp_path):
     store.bind("W-1+00000000+AA")
     with pytest.raises(StoreError, match="belongs to the witness W-1"):
         store.bind("W-2+00000000+AA")
+
+
+@pytest.mark.parametrize(("arguments", "says"), [
+    (["--key", "missing.key", "--log", "round-ledger/x=" + "A" * 43 + "="],
+     "cannot read the witness credential missing.key"),
+    (["--key", "w1.key"], "a witness needs at least one log"),
+    (["--key", "w1.key", "--log", "round-ledger/x=AAAA"], "is not 32 bytes"),
+    (["--key", "w1.key", "--logs", "missing.txt"], "cannot read the logs file missing.txt"),
+])
+def test_a_witness_given_bad_input_says_why_in_one_line_and_exits_1(tmp_path, arguments, says):
+    Credential.generate("witness", "W-1").save(tmp_path / "w1.key")
+    done = subprocess.run(LEDGER + ["witness", "serve", "--store", "w.sqlite"] + arguments,
+                          capture_output=True, text=True, cwd=tmp_path, timeout=60,
+                          check=False)
+    assert done.returncode == 1
+    assert says in done.stderr and len(done.stderr.strip().splitlines()) == 1, done.stderr
+    assert not (tmp_path / "w.sqlite").exists()
