@@ -10,7 +10,8 @@ the roots of its perfect subtrees (at most log2(n) hashes), which is what the se
 stores between batches. `inclusion_proof` and `verify_inclusion` give and check the audit path
 of one leaf (RFC 9162 section 2.1.3), which a dispute bundle carries; `consistency_proof` and
 `verify_consistency` show that a larger tree only appended to a smaller one (section 2.1.4),
-which a witness checks before it cosigns a checkpoint.
+which a witness checks before it cosigns a checkpoint (`consistency_proof_from` gives the same
+proof from the smaller tree's frontier and the leaves after it).
 """
 
 from __future__ import annotations
@@ -148,6 +149,43 @@ def consistency_proof(leaves: Sequence[bytes], old_size: int) -> list[bytes]:
             proof.append(root_of(leaves[lo:middle]))
 
     subproof(old_size, 0, len(leaves), True)
+    return proof
+
+
+def consistency_proof_from(old: Frontier, appended: Sequence[bytes]) -> list[bytes]:
+    """PROOF(old.size, the old tree then `appended`), from the old tree's frontier and the
+    leaves after it alone: every hash the proof takes from inside the old tree is one of the
+    frontier's perfect subtrees, and every other lies wholly among the appended leaves; so a
+    sealer that kept the frontier of its last witnessed checkpoint reads only what came since."""
+    if old.size == 0 or not appended:
+        return []
+    ends: dict[tuple[int, int], bytes] = {}
+    start = 0
+    for height, digest in old.nodes:
+        ends[(start, start + (1 << height))] = digest
+        start += 1 << height
+
+    def subtree(lo: int, hi: int) -> bytes:
+        if hi <= old.size:
+            return ends[(lo, hi)]
+        return root_of(appended[lo - old.size:hi - old.size])
+
+    proof: list[bytes] = []
+
+    def subproof(m: int, lo: int, hi: int, whole: bool) -> None:
+        if hi - lo == m:
+            if not whole:
+                proof.append(subtree(lo, hi))
+            return
+        middle = lo + _split(hi - lo)
+        if m <= middle - lo:
+            subproof(m, lo, middle, whole)
+            proof.append(subtree(middle, hi))
+        else:
+            subproof(m - (middle - lo), middle, hi, False)
+            proof.append(subtree(lo, middle))
+
+    subproof(old.size, 0, old.size + len(appended), True)
     return proof
 
 

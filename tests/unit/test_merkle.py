@@ -7,8 +7,8 @@ import hashlib
 import pytest
 
 from ledger.audit.merkle import (
-    EMPTY_ROOT, Frontier, consistency_proof, inclusion_proof, inclusion_proofs, leaf_hash,
-    node_hash, root_of, verify_consistency, verify_inclusion,
+    EMPTY_ROOT, Frontier, consistency_proof, consistency_proof_from, inclusion_proof,
+    inclusion_proofs, leaf_hash, node_hash, root_of, verify_consistency, verify_inclusion,
 )
 
 
@@ -84,6 +84,17 @@ def test_every_smaller_tree_is_proven_a_prefix_of_every_larger_one():
             proof = consistency_proof(GROWN[:new_size], old_size)
             assert verify_consistency(old_size, new_size, ROOTS[old_size], ROOTS[new_size],
                                       proof), (old_size, new_size)
+
+
+def test_the_proof_from_the_old_frontier_and_the_new_leaves_is_the_proof_from_all_leaves():
+    for old_size in range(len(GROWN) + 1):
+        frontier = Frontier()
+        for leaf in GROWN[:old_size]:
+            frontier.append(leaf)
+        kept = Frontier.restore(frontier.size, frontier.hashes())
+        for new_size in range(old_size, len(GROWN) + 1):
+            assert consistency_proof_from(kept, GROWN[old_size:new_size]) == consistency_proof(
+                GROWN[:new_size], old_size), (old_size, new_size)
 
 
 def test_a_consistency_proof_takes_at_most_a_hash_per_level_and_two():
