@@ -11,6 +11,7 @@ import subprocess
 import sys
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 import uuid
 from collections.abc import Iterator
@@ -23,7 +24,8 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from ledger.audit import witness_client
 from ledger.audit.merkle import consistency_proof, leaf_hash, root_of
 from ledger.audit.note import (
-    checkpoint_body, cosigned_at, origin_of, parse_checkpoint, parse_note, sign_note, verifies,
+    checkpoint_body, cosigned_at, origin_of, parse_checkpoint, parse_note, parse_vkey, sign_note,
+    verifies,
 )
 from ledger.audit.witness_client import (
     WitnessConflict, WitnessRefused, WitnessUnreachable, add_checkpoint_body, submit,
@@ -148,6 +150,12 @@ def test_a_witness_cosigns_the_first_checkpoint_of_a_log(witness, logs):
     assert latest == note + "".join(lines)
     assert verifies(parse_note(latest), log.origin, log.public_key)
     assert parse_checkpoint(parse_note(latest).text).size == 5
+    for path in ("/latest/" + urllib.parse.quote(log.origin, safe=""), "/latest/" + log.origin):
+        with urllib.request.urlopen(witness.url + path, timeout=10) as answer:
+            assert answer.read().decode() == latest
+    with urllib.request.urlopen(witness.url + "/vkey", timeout=10) as answer:
+        vkey = parse_vkey(answer.read().decode())
+    assert (vkey.name, vkey.public_key, vkey.kind) == ("W-1", witness.public_key, 0x04)
 
 
 def test_a_witness_cosigns_a_grown_tree_proven_consistent_with_the_last(witness, logs):
