@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from importlib import import_module
 from typing import Any, Protocol
-from uuid import UUID
+from uuid import UUID, uuid4
 
 from eventsourcing.application import AggregateNotFoundError, Application
 import psycopg
@@ -109,8 +109,13 @@ class Ledger:
     areas_loaded: set[str] = set()
 
     def __init__(self, app: LedgerApplication, clock: ClockWindow | None = None,
-                 deadline: float = 60.0) -> None:  # money-safe: seconds
+                 deadline: float = 60.0,  # money-safe: seconds
+                 ledger_id: str | None = None) -> None:
         self.app = app
+        self.ledger_id = ledger_id or str(uuid4())
+        """The id `ledger db init` drew for this ledger (`ledger_seal_state`), read once when it
+        opens: every envelope is signed for it and the door refuses any other. A ledger not on
+        a database (a unit test's) draws its own."""
         self.clock = clock
         """The window a command's time must fall in; None for a simulation, which plays its
         own days (set by the composition root, never by a terminal)."""
@@ -145,11 +150,13 @@ class Ledger:
         made on what memory held is asked again of the database before it is given."""
         reads = self.registry.reads()
         try:
-            return admit(signed, reads.staff, reads.terminal, self.clock), reads.versions
+            return admit(signed, reads.staff, reads.terminal, self.clock,
+                         ledger_id=self.ledger_id), reads.versions
         except LedgerError:
             self.registry.forget(reads.versions)
             reads = self.registry.reads()
-            return admit(signed, reads.staff, reads.terminal, self.clock), reads.versions
+            return admit(signed, reads.staff, reads.terminal, self.clock,
+                         ledger_id=self.ledger_id), reads.versions
 
     @classmethod
     def handler_for(cls, command_type: type[Command]) -> Handler:
@@ -186,7 +193,8 @@ class Ledger:
 
         def once() -> Recorded:
             if self.writer is None:
-                command = admit(signed, self.staff, self.terminal, self.clock)
+                command = admit(signed, self.staff, self.terminal, self.clock,
+                                ledger_id=self.ledger_id)
                 return self.record(command, signed, sent)
             self._verify_ahead(signed)
             while True:  # the registry in memory, checked by the writer at the insert

@@ -82,7 +82,8 @@ def execute_batch(ledger: Ledger, batch: list[SignedCommand]) -> list[Recorded]:
     commands = []
     for index, signed in enumerate(batch):
         try:
-            commands.append(admit(signed, ledger.staff, ledger.terminal, ledger.clock))
+            commands.append(admit(signed, ledger.staff, ledger.terminal, ledger.clock,
+                                  ledger_id=ledger.ledger_id))
         except LedgerError as error:
             raise BatchRefused(index, signed.name, len(batch), error) from None
     ids = [command.command_id for command in commands]

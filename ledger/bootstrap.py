@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from psycopg import sql
 
@@ -21,6 +21,8 @@ from ledger.infrastructure import schema
 from ledger.infrastructure.database import EVENTS_TABLE, SNAPSHOTS_TABLE, Database
 from ledger.infrastructure.embedded import embedded_server_url
 from ledger.infrastructure.session import SessionLimits
+
+T = TypeVar("T")
 
 if TYPE_CHECKING:
     from ledger.audit.sealer import Sealer
@@ -87,6 +89,23 @@ def is_initialised(database: Database) -> bool:
     return bool(row and row[0] == len(triggers))
 
 
+def initialised_ledger_id(database: Database) -> str | None:
+    """The ledger's id (drawn by `ledger db init`, kept in `ledger_seal_state`), or None when
+    the database is not initialised (by this version): one connection, read once as the ledger
+    opens, for the door to refuse an envelope signed for another ledger."""
+    triggers = (f"{EVENTS_TABLE}_chain", schema.serialiser_trigger(EVENTS_TABLE))
+    with database.connect() as conn:
+        row = conn.execute(
+            "SELECT (SELECT count(DISTINCT tgname) FROM pg_trigger t JOIN pg_class c "
+            "ON c.oid = tgrelid WHERE tgname = ANY(%s) "
+            "AND c.relnamespace = current_schema()::regnamespace), "
+            "to_regclass('ledger_seal_state') IS NOT NULL", (list(triggers),)).fetchone()
+        if not row or row[0] != len(triggers) or not row[1]:
+            return None
+        found = conn.execute("SELECT ledger_id FROM ledger_seal_state").fetchone()
+    return str(found[0]) if found else None
+
+
 def sealer_for(settings: LedgerSettings, database: Database) -> Sealer:
     """The sealing follower, with the key LEDGER_SEAL_KEY names (there is no default key)."""
     from ledger.audit.sealer import Cadence, Sealer
@@ -118,14 +137,15 @@ class Runtime:
 
 
 def wait_for_database(database: Database, deadline: float,  # money-safe: seconds
-                      on_wait: Callable[[str], None]) -> bool:
-    """Whether the ledger is initialised, asking again while the server cannot be reached, up
-    to `deadline` seconds (telling `on_wait` once); `DatabaseUnavailable` after that."""
+                      on_wait: Callable[[str], None], ask: Callable[[Database], T]) -> T:
+    """What `ask` finds (whether the ledger is initialised, its id), asking again while the
+    server cannot be reached, up to `deadline` seconds (telling `on_wait` once);
+    `DatabaseUnavailable` after that."""
     started = time.monotonic()
     told = False
     while True:
         try:
-            return is_initialised(database)
+            return ask(database)
         except DatabaseUnavailable as error:
             waited = time.monotonic() - started
             if waited >= deadline:
@@ -154,9 +174,10 @@ def open_ledger(settings: LedgerSettings | None = None,
 
         prepare()
     database = resolve_database(settings)
-    initialised = (wait_for_database(database, settings.command_deadline_seconds, on_wait)
-                   if on_wait is not None else is_initialised(database))
-    if not initialised:
+    ledger_id = (wait_for_database(database, settings.command_deadline_seconds, on_wait,
+                                   initialised_ledger_id)
+                 if on_wait is not None else initialised_ledger_id(database))
+    if ledger_id is None:
         raise WrongState(
             f"the database at {database.describe()} is not initialised, or was by an older "
             "version: run `ledger db init` (it changes nothing already there)."
@@ -166,7 +187,7 @@ def open_ledger(settings: LedgerSettings | None = None,
     try:
         clock = ClockWindow(timedelta(minutes=settings.clock_past_minutes),
                             timedelta(minutes=settings.clock_ahead_minutes))
-        ledger = Ledger(app, clock, settings.command_deadline_seconds)
+        ledger = Ledger(app, clock, settings.command_deadline_seconds, ledger_id)
         if on_wait is not None:
             ledger.on_wait = on_wait
         if settings.group_commit:  # a process that records from many threads

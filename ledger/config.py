@@ -75,6 +75,10 @@ class LedgerSettings(BaseModel):
     clock_ahead_minutes: int = Field(
         default=5, ge=0, le=24 * 60,
         description="how far ahead of the ledger's clock a terminal's time may run")
+    sign_in_window_seconds: int = Field(
+        default=120, ge=10, le=3600,
+        description="a sign-in's challenge expires this long after it is issued, and a "
+        "sign-in dated further than this from the server's clock is refused")
     property_name: str = Field(
         default="Round Ledger demonstration property", min_length=1, max_length=120,
         description="the casino's name, printed at the head of every report and page",

@@ -135,7 +135,7 @@ def _signed(ledger: Ledger, data: dict[str, Any], number: int, line: str,
     if data.get("command") in SHIFT_LINES:
         _shift_defaults(data, voucher)
     return sign(data, voucher.terminal, voucher.staff,
-                vouched=f"unsigned line {number} of {voucher.source}")
+                vouched=f"unsigned line {number} of {voucher.source}", ledger=ledger.ledger_id)
 
 
 def _shift_defaults(data: dict[str, Any], voucher: Voucher) -> None:

@@ -155,7 +155,8 @@ def unsigned_path(signing: Signer, writers: int, per_writer: int) -> Measurement
     ledger = signing.ledger
 
     def make(w: int) -> Callable[[], None]:
-        admitted: list[Command] = [admit(signed, ledger.staff, ledger.terminal)
+        admitted: list[Command] = [admit(signed, ledger.staff, ledger.terminal,
+                                         ledger_id=ledger.ledger_id)
                                    for signed in writer_commands(signing, w, per_writer)]
         next_one = iter(range(per_writer))
 
@@ -188,7 +189,7 @@ def signature_work(signing: Signer, count: int) -> list[tuple[str, int, float]]:
     ledger = signing.ledger
     started = time.perf_counter()
     for envelope in signed:
-        admit(envelope, ledger.staff, ledger.terminal)
+        admit(envelope, ledger.staff, ledger.terminal, ledger_id=ledger.ledger_id)
     admit_seconds = time.perf_counter() - started
     return [("sign (terminal + staff)", count, sign_seconds),
             ("verify (message + 2 signatures)", count, verify_seconds),

@@ -106,8 +106,11 @@ class Viewer(threading.Thread):
 
 
 def sign_in(url: str, keyring: Any, staff_id: str) -> str:
-    body = {"command": "sign_in", "command_id": str(uuid4()), "at": datetime.now(UTC).isoformat()}
-    signed = sign(body, keyring.credential("terminal", SCREEN), keyring.credential("staff", staff_id))
+    challenge = httpx.post(f"{url}/v1/sessions/challenge").json()["challenge"]
+    body = {"command": "sign_in", "command_id": str(uuid4()), "at": datetime.now(UTC).isoformat(),
+            "challenge": challenge}
+    signed = sign(body, keyring.credential("terminal", SCREEN), keyring.credential("staff", staff_id),
+                  ledger=httpx.get(f"{url}/v1/ledger").json()["ledger"])
     answer = httpx.post(f"{url}/v1/sessions", content=signed.model_dump_json(),
                         headers={"Content-Type": "application/json"})
     answer.raise_for_status()

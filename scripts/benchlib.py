@@ -81,7 +81,8 @@ class Signer:
 
     def sign(self, command: Any, *, staff: str, terminal: str,
              cosigners: tuple[str, ...] = ()) -> SignedCommand:
-        return self.keyring.sign(command, staff=staff, terminal=terminal, cosigners=cosigners)
+        return self.keyring.sign(command, staff=staff, terminal=terminal, cosigners=cosigners,
+                                 ledger=self.ledger.ledger_id)
 
     def floor_staff(self) -> Any:
         """The simulator's floor, enrolled by the benchmark administrator (keys in memory)."""

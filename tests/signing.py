@@ -87,7 +87,7 @@ class SigningLedger:
             self.admin.ensure_staff(supervisor.staff_id, supervisor.staff_id, [supervisor.role])
             cosigners.append(supervisor.staff_id)
         return KEYRING.sign(command, staff=actor.staff_id, terminal=terminal,
-                            cosigners=cosigners)
+                            cosigners=cosigners, ledger=self.inner.ledger_id)
 
 
 @contextmanager

@@ -74,11 +74,12 @@ def say_waiting(message: str) -> None:
 
 
 def signed(rt: Runtime, command: Command, cosigners: list[Path] | None = None) -> SignedCommand:
-    """The command signed by this terminal and this person (and any co-signer)."""
-    return signed_under(rt.settings, command, cosigners)
+    """The command signed by this terminal and this person (and any co-signer), for this
+    ledger."""
+    return signed_under(rt.settings, command, rt.ledger.ledger_id, cosigners)
 
 
-def signed_under(settings: LedgerSettings, command: Command,
+def signed_under(settings: LedgerSettings, command: Command, ledger_id: str,
                  cosigners: list[Path] | None = None) -> SignedCommand:
     from ledger.identity.credentials import acting
     from ledger.identity.envelope import sign
@@ -86,7 +87,7 @@ def signed_under(settings: LedgerSettings, command: Command,
 
     staff, terminal = acting(settings)
     return sign(command, terminal, staff,
-                [Credential.load(path, "staff") for path in cosigners or ()])
+                [Credential.load(path, "staff") for path in cosigners or ()], ledger=ledger_id)
 
 
 def send(command: Command, cosigners: list[Path] | None = None) -> None:
@@ -94,9 +95,11 @@ def send(command: Command, cosigners: list[Path] | None = None) -> None:
     LEDGER_API_URL, the signed command is sent to the ledger's API instead of the database."""
     settings = LedgerSettings()
     if settings.api_url:
-        from ledger.cli.remote import send_over_api
+        from ledger.cli.remote import ledger_id_over_api, send_over_api
 
-        said = send_over_api(settings, signed_under(settings, command, cosigners), say_waiting)
+        ledger_id = ledger_id_over_api(settings, say_waiting)
+        said = send_over_api(settings, signed_under(settings, command, ledger_id, cosigners),
+                             say_waiting)
         console.print(said, highlight=False)
         return
     # one command: recorded by this thread, without the group writer's thread and queue

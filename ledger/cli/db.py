@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated, Any
 
-from ledger.bootstrap import init_database, is_initialised, open_ledger, resolve_database
+from ledger.bootstrap import init_database, initialised_ledger_id, open_ledger, resolve_database
 from ledger.cli.common import JsonOption, console, err_console, print_json
 from ledger.config import LedgerSettings
 from ledger.errors import InvalidInput
@@ -58,6 +58,8 @@ def init(
     else:
         console.print(f"group roles: {', '.join(roles.all)}", highlight=False)
     with open_ledger(settings) as rt:
+        console.print(f"ledger: {rt.ledger.ledger_id} (every command is signed for this id)",
+                      highlight=False)
         if is_bootstrapped(rt.ledger):
             console.print(f"registry: {registry_summary(rt.ledger)}", highlight=False)
             return
@@ -87,6 +89,7 @@ def status(as_json: JsonOption = False) -> None:
         grid.add_row("state", "[yellow]not initialised: run `ledger db init`[/]")
         console.print(grid)
         return
+    grid.add_row("ledger", state["ledger"])
     grid.add_row("events", f"{state['events']:,}")
     grid.add_row("last position", str(state["last_position"]))
     for p in state["projections"]:
@@ -107,7 +110,8 @@ def _status(database: Database) -> dict[str, Any]:
     state: dict[str, Any] = {"database": database.describe(), "initialised": False,
                              "events": None, "last_position": None, "projections": [],
                              "open_rounds": []}
-    if not is_initialised(database):
+    ledger_id = initialised_ledger_id(database)
+    if ledger_id is None:
         return state
     with database.connect() as conn:
         count, last = conn.execute(
@@ -120,7 +124,8 @@ def _status(database: Database) -> dict[str, Any]:
         rounds = open_rounds(conn)
     last = last or 0
     now = datetime.now(UTC)
-    return {**state, "initialised": True, "events": count, "last_position": last,
+    return {**state, "initialised": True, "ledger": ledger_id, "events": count,
+            "last_position": last,
             "projections": [{"name": name, "position": position, "lag": last - position,
                              "stopped": stopped.get(name)} for name, position in tracked.items()],
             "open_rounds": [_open_round(round_, now) for round_ in rounds]}

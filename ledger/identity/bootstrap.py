@@ -64,7 +64,8 @@ def bootstrap_registry(ledger: Ledger, administrator: Credential, console: Crede
     receipts = [
         CommandReceipt(command_type=type(c).__name__, command=c.model_dump(mode="json"),
                        streams=[str(s.id) for s in streams], by=c.provenance,
-                       signed=sign(c, console, administrator, vouched=VOUCHED).model_dump(
+                       signed=sign(c, console, administrator, vouched=VOUCHED,
+                                   ledger=ledger.ledger_id).model_dump(
                            mode="json"))
         for c, streams in ((enrol, (member, root)), (register, (device,)))
     ]

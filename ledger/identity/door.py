@@ -1,7 +1,9 @@
 """The application's door: a signed command in, an admitted command (or a refusal) out.
 
 Everything about identity and authority is decided here, once, before any handler runs: the
-terminal is registered and not revoked, and its key signed these bytes; the member of staff is
+command was signed for this ledger (its `ledger` is this ledger's id, so a command signed for
+one ledger is never recorded on another where the same people are enrolled); the terminal is
+registered and not revoked, and its key signed these bytes; the member of staff is
 enrolled, not suspended, and their key signed the same bytes; the registry (never the command)
 gives the role, and `authority` says whether that role, from that kind of device, may send
 this command; a co-signing supervisor signed too; everyone the command names as a signatory
@@ -38,8 +40,12 @@ MAX_COMMAND_BYTES = 16_384
 
 
 def admit(signed: SignedCommand, staff_of: StaffLookup, terminal_of: TerminalLookup,
-          clock: ClockWindow | None = None) -> Command:
+          clock: ClockWindow | None = None, *, ledger_id: str | None) -> Command:
+    """The command `signed` asks for, admitted; `ledger_id` is this ledger's id, which the
+    envelope must name (None only for `ledger verify` re-checking an envelope recorded
+    before envelopes named their ledger: one that names a ledger is then refused)."""
     name = _check_body(signed)
+    check_ledger(signed, ledger_id)
     device = _terminal(signed, terminal_of)
     message = signed.message()
     _check_signature(signed, "terminal", signed.terminal, device.public_key, message)
@@ -99,6 +105,21 @@ class ClockWindow:
                 f"{name}: its time {at.isoformat()} is not within {_span(self.past)} before and "
                 f"{_span(self.ahead)} after the ledger's clock ({now.isoformat(timespec='seconds')}"
                 "); check the terminal's clock: nothing recorded.")
+
+
+def check_ledger(signed: SignedCommand, ledger_id: str | None) -> None:
+    """The envelope names this ledger: its signatures then cover which ledger it is for."""
+    if ledger_id is None and signed.ledger is None:
+        return  # recorded before envelopes named their ledger (`ledger verify` only)
+    if signed.ledger is None:
+        raise CredentialRefused(
+            f"{shown(signed.name)} names no ledger: a command is signed for one ledger, its "
+            f"'ledger' the id `GET /v1/ledger` gives (this is ledger {ledger_id}); nothing "
+            "recorded.")
+    if signed.ledger != ledger_id:
+        raise CredentialRefused(f"{shown(signed.name)} was signed for ledger "
+                                f"{shown(signed.ledger)}, and this is ledger {ledger_id}: "
+                                "nothing recorded.")
 
 
 def _span(delta: timedelta) -> str:

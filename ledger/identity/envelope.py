@@ -2,12 +2,16 @@
 
     {"protocol": "round-ledger/command/1",
      "command": {"command": "place_bet", "command_id": "...", "at": "...", "table": "BAC-01", ...},
-     "terminal": "BAC-01-T1", "staff": "D-101",
+     "terminal": "BAC-01-T1", "staff": "D-101", "ledger": "<the ledger's id>",
      "signatures": [{"signer": "terminal", "id": "BAC-01-T1", "key": "ed25519:...", "value": "..."},
                     {"signer": "staff", "id": "D-101", "key": "ed25519:...", "value": "..."}]}
 
 Each signature is Ed25519 over `canonical_json` of the envelope without `signatures`
-(`protocol`, `command`, `terminal`, `staff`, and `vouched` when present). The terminal's
+(`protocol`, `command`, `terminal`, `staff`, `ledger`, and `vouched` when present). `ledger` is
+the id `ledger db init` drew for the ledger the command is meant for (`ledger_seal_state`), so
+a command signed for one ledger is refused by another where the same people are enrolled; the
+door requires it, and the model still reads the receipts recorded before it existed (their
+bytes, without it, are what their signatures cover). The terminal's
 signature proves where, the staff member's who; a supervisor who signs with them (a shift's
 inventory, a fill slip) adds a `cosigner` signature over the same bytes. Any party holding a
 registered key can produce this without the ledger's code.
@@ -64,6 +68,10 @@ class SignedCommand(KeepsDerived):
     command: dict[str, Any]
     terminal: SignerId
     staff: SignerId
+    ledger: str | None = Field(
+        default=None, min_length=1, max_length=64,
+        description="the id of the ledger the command is signed for (`GET /v1/ledger`); "
+                    "required: only receipts recorded before it existed lack it")
     vouched: Annotated[str, AfterValidator(_printable)] | None = Field(
         default=None, max_length=200,
         description="set when the terminal signs for a line it did not write (ingest)")
@@ -82,38 +90,44 @@ class SignedCommand(KeepsDerived):
     def signed_message(self) -> bytes:
         """Kept with the envelope, which is frozen (its command is never changed in place); a
         copy with changes makes its own."""
-        return signed_bytes(self.command, self.terminal, self.staff, self.vouched)
+        return signed_bytes(self.command, self.terminal, self.staff, self.vouched, self.ledger)
 
     @property
     def command_size(self) -> int:
         """The command's length as canonical JSON, read off the signed bytes: they hold it
         once, in the place of the empty object here."""
-        return len(self.signed_message) - _frame_length(self.terminal, self.staff, self.vouched)
+        return len(self.signed_message) - _frame_length(self.terminal, self.staff, self.vouched,
+                                                        self.ledger)
 
     def by(self, signer: str) -> list[Signature]:
         return [s for s in self.signatures if s.signer == signer]
 
 
 @lru_cache(maxsize=4096)
-def _frame_length(terminal: str, staff: str, vouched: str | None) -> int:
+def _frame_length(terminal: str, staff: str, vouched: str | None, ledger: str | None) -> int:
     """The length of the signed bytes around the command (a terminal and a person send many)."""
-    return len(signed_bytes({}, terminal, staff, vouched)) - len(b"{}")
+    return len(signed_bytes({}, terminal, staff, vouched, ledger)) - len(b"{}")
 
 
 def signed_bytes(command: dict[str, Any], terminal: str, staff: str,
-                 vouched: str | None = None) -> bytes:
+                 vouched: str | None = None, ledger: str | None = None) -> bytes:
+    """What every signature covers; `ledger` absent only in receipts recorded before it was."""
     unsigned: dict[str, Any] = {"protocol": PROTOCOL, "command": command, "terminal": terminal,
                                 "staff": staff}
+    if ledger is not None:
+        unsigned["ledger"] = ledger
     if vouched is not None:
         unsigned["vouched"] = vouched
     return canonical_json(unsigned)
 
 
 def sign(command: Any, terminal: Credential, staff: Credential,
-         cosigners: Iterable[Credential] = (), vouched: str | None = None) -> SignedCommand:
-    """Sign a command (a `Command` or the dict a terminal would send) as terminal and staff."""
+         cosigners: Iterable[Credential] = (), vouched: str | None = None, *,
+         ledger: str) -> SignedCommand:
+    """Sign a command (a `Command` or the dict a terminal would send) as terminal and staff,
+    for the ledger whose id is `ledger` (`Ledger.ledger_id`, `GET /v1/ledger`)."""
     body = command.body() if hasattr(command, "body") else dict(command)
-    message = signed_bytes(body, terminal.id, staff.id, vouched)
+    message = signed_bytes(body, terminal.id, staff.id, vouched, ledger)
     signatures = [
         Signature(signer="terminal", id=terminal.id, key=terminal.fingerprint,
                   value=terminal.sign(message)),
@@ -121,7 +135,7 @@ def sign(command: Any, terminal: Credential, staff: Credential,
         *(Signature(signer="cosigner", id=c.id, key=c.fingerprint, value=c.sign(message))
           for c in cosigners if c.id != staff.id),
     ]
-    signed = SignedCommand(command=body, terminal=terminal.id, staff=staff.id, vouched=vouched,
-                           signatures=signatures)
+    signed = SignedCommand(command=body, terminal=terminal.id, staff=staff.id, ledger=ledger,
+                           vouched=vouched, signatures=signatures)
     signed.__dict__["signed_message"] = message  # the bytes just signed: not made again
     return signed

@@ -52,11 +52,12 @@ class Keyring:
             key.save(path)
         return key
 
-    def sign(self, command: Any, *, staff: str, terminal: str,
+    def sign(self, command: Any, *, staff: str, terminal: str, ledger: str,
              cosigners: Iterable[str] = ()) -> SignedCommand:
+        """Signed by `staff` at `terminal` for the ledger whose id is `ledger`."""
         return sign(command, self.credential("terminal", terminal),
                     self.credential("staff", staff),
-                    [self.credential("staff", c) for c in cosigners])
+                    [self.credential("staff", c) for c in cosigners], ledger=ledger)
 
 
 class Administrator:
@@ -70,7 +71,8 @@ class Administrator:
         """Record a registry change; one another administrator made meanwhile is left be."""
         try:
             return self.ledger.execute(
-                self.keyring.sign(command, staff=self.staff_id, terminal=self.console))
+                self.keyring.sign(command, staff=self.staff_id, terminal=self.console,
+                                  ledger=self.ledger.ledger_id))
         except WrongState:  # enrolled or registered by a concurrent setup: the same end
             return None
 

@@ -3,11 +3,14 @@
 A reader (the floor page, a surveillance workstation, an accounting client) signs in with the
 envelope of `ledger.identity.envelope` around a `sign_in` body:
 
-    {"command": "sign_in", "command_id": "<a fresh UUID>", "at": "<now, with its offset>"}
+    {"command": "sign_in", "command_id": "<a fresh UUID>", "at": "<now, with its offset>",
+     "challenge": "<the nonce the server issued>"}
 
-signed by a registered, unrevoked terminal and an enrolled, unsuspended member of staff, its
-time within the ledger's clock window (so an old sign-in cannot be replayed later). It records
-nothing. The registry gives the person's roles, and `READS` what those roles may see: a dealer
+signed for this ledger by a registered, unrevoked terminal and an enrolled, unsuspended member
+of staff, answering a challenge the server issued (`ledger.identity.challenge`: accepted once,
+before it expires), its time within `LEDGER_SIGN_IN_WINDOW_SECONDS` of the server's clock: a
+sign-in seen on its way cannot be posted again, now or later. It records nothing. The
+registry gives the person's roles, and `READS` what those roles may see: a dealer
 sees nothing of the floor, surveillance sees the floor and the replays, accounting (the count
 team, the auditor) the reports, a pit boss or supervisor all of it.
 """
@@ -22,8 +25,9 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from ledger.domain.base import Role
 from ledger.domain.registry import StaffMember, role_list
 from ledger.errors import InvalidInput, NotAllowed, describe_validation_error
-from ledger.identity.door import ClockWindow, StaffLookup, TerminalLookup
-from ledger.identity.door import _check_signature, _staff, _terminal
+from ledger.identity.challenge import Challenges
+from ledger.identity.door import StaffLookup, TerminalLookup
+from ledger.identity.door import _check_signature, _staff, _terminal, check_ledger
 from ledger.identity.envelope import SignedCommand
 
 FLOOR, REPLAY, REPORTS = "the floor", "replays", "reports"
@@ -42,25 +46,29 @@ class SignIn(BaseModel):
     command: str
     command_id: UUID
     at: datetime
+    challenge: str | None = None  # required: refused without one, in a sentence, by `redeem`
 
 
 def admit_reader(signed: SignedCommand, staff_of: StaffLookup, terminal_of: TerminalLookup,
-                 clock: ClockWindow | None) -> StaffMember:
-    """The member of staff a `sign_in` envelope proves, or a refusal naming why."""
+                 ledger_id: str, challenges: Challenges) -> StaffMember:
+    """The member of staff a `sign_in` envelope proves, or a refusal naming why; its challenge
+    is spent only once its signatures verify."""
     if signed.name != "sign_in":
         raise InvalidInput(f"'{signed.name[:40]}' is not a sign-in: sign in with the body "
-                           '{"command": "sign_in", "command_id": ..., "at": ...}.')
+                           '{"command": "sign_in", "command_id": ..., "at": ..., '
+                           '"challenge": ...}.')
     try:
         body = SignIn.model_validate(signed.command)
     except ValidationError as error:
         raise InvalidInput(f"sign_in: {describe_validation_error(error)}.") from None
+    check_ledger(signed, ledger_id)
     device = _terminal(signed, terminal_of)
     message = signed.message()
     _check_signature(signed, "terminal", signed.terminal, device.public_key, message)
     member = _staff(signed.staff, staff_of, "signed in by")
     _check_signature(signed, "staff", member.staff_id, member.public_key, message)
-    if clock is not None:
-        clock.check("sign_in", body.at)
+    challenges.check_time(body.at)
+    challenges.redeem(body.challenge)
     if not any(may_read(member.roles, what) for what in READS):
         raise NotAllowed(f"{role_list(member.roles)} {member.staff_id} reads nothing of the "
                          "ledger here: the floor, replays and reports are for the pit, "

@@ -104,4 +104,5 @@ class FloorStaff:
         supervisor = getattr(command, "supervisor", None)
         cosigners = [supervisor.staff_id] if isinstance(supervisor, Actor) else []
         return self.keyring.sign(command, staff=command.actor.staff_id,
-                                 terminal=command.terminal, cosigners=cosigners)
+                                 terminal=command.terminal, cosigners=cosigners,
+                                 ledger=self.administrator.ledger.ledger_id)

@@ -3,7 +3,9 @@
 Writes carry their own proof (each command is a signed envelope, verified at the ledger's door
 exactly as the CLI's and ingest's are), so `POST /v1/commands` needs no session. Reads need a
 signed-in member of staff whose roles may see what is asked (`ledger.identity.sign_in`).
-Every refusal is a JSON error with a stable code (`ledger.web.errors`).
+Every refusal is a JSON error with a stable code (`ledger.web.errors`). A command is signed for
+one ledger: `GET /v1/ledger` says which this is. A sign-in answers a challenge
+(`POST /v1/sessions/challenge`), once (`ledger.identity.challenge`).
 """
 
 from __future__ import annotations
@@ -21,15 +23,13 @@ from ledger.batch import execute_batch
 from ledger.bootstrap import Runtime
 from ledger.domain.table import check_table_code
 from ledger.errors import LedgerError
-from ledger.identity.envelope import SignedCommand
+from ledger.identity.envelope import PROTOCOL, SignedCommand
 from ledger.identity.sign_in import FLOOR, REPLAY, REPORTS
 from ledger.ingest import parse_json
 from ledger.web import reads
 from ledger.web.errors import SIGN_IN_FIRST, ApiError, ErrorOut, refusal
+from ledger.web.limits import MAX_BODY_BYTES, too_large_message
 from ledger.web.sessions import COOKIE, Sessions
-
-MAX_BODY_BYTES = 2_000_000
-"""The largest request read: a batch of the most commands, each of the largest size, with room."""
 
 router = APIRouter(prefix="/v1")
 REFUSALS: dict[int | str, dict[str, Any]] = {
@@ -62,6 +62,19 @@ class RecordedOut(BaseModel):
                    details=list(recorded.details),
                    events=[EventOut(stream=str(s), version=v, type=t)
                            for s, v, t in recorded.events])
+
+
+class LedgerOut(BaseModel):
+    ledger: str
+    protocol: str
+    property_name: str
+    version: str
+
+
+class ChallengeOut(BaseModel):
+    challenge: str
+    expires: str
+    window_seconds: int
 
 
 class SessionOut(BaseModel):
@@ -130,8 +143,7 @@ async def _body(request: Request) -> bytes:
 
 
 def _too_large(what: str) -> ApiError:
-    return ApiError(413, "too_large", f"{what}: at most {MAX_BODY_BYTES:,} bytes a request; "
-                    "send a batch in parts; nothing recorded.")
+    return ApiError(413, "too_large", too_large_message(what))
 
 
 def _envelope(data: Any, which: str) -> SignedCommand:
@@ -149,6 +161,17 @@ ENVELOPE_SCHEMA = SignedCommand.model_json_schema(ref_template="#/components/sch
 BODY = {"requestBody": {"required": True, "content": {"application/json": {"schema": {
     "oneOf": [{"$ref": "#/components/schemas/SignedCommand"},
               {"type": "array", "items": {"$ref": "#/components/schemas/SignedCommand"}}]}}}}}
+
+
+@router.get("/ledger", response_model=LedgerOut)
+def which_ledger(request: Request) -> LedgerOut:
+    """Which ledger this is: every command is signed for its id (the envelope's `ledger`),
+    and refused by any other ledger."""
+    from ledger import software_version
+
+    rt = runtime(request)
+    return LedgerOut(ledger=rt.ledger.ledger_id, protocol=PROTOCOL,
+                     property_name=rt.settings.property_name, version=software_version())
 
 
 @router.post("/commands", response_model=RecordedOut | list[RecordedOut],
@@ -173,12 +196,23 @@ async def commands(request: Request) -> Any:
                         status_code=200 if recorded.duplicate else 201)
 
 
+@router.post("/sessions/challenge", response_model=ChallengeOut, status_code=201)
+def challenge(request: Request) -> ChallengeOut:
+    """A challenge for one sign-in: sign it in the `sign_in`'s `challenge` before it expires;
+    it is accepted once."""
+    challenges = sessions(request).challenges
+    issued = challenges.issue()
+    return ChallengeOut(challenge=issued.nonce, expires=issued.expires.isoformat(),
+                        window_seconds=int(challenges.window))
+
+
 @router.post("/sessions", response_model=SessionOut, responses=REFUSALS,
              openapi_extra={"requestBody": {"required": True, "content": {"application/json": {
                  "schema": {"$ref": "#/components/schemas/SignedCommand"}}}}})
 async def sign_in(request: Request) -> Any:
-    """Sign in to read: a signed `sign_in` (`{"command": "sign_in", "command_id", "at"}`),
-    answered with a bearer token for the reads."""
+    """Sign in to read: a signed `sign_in` (`{"command": "sign_in", "command_id", "at",
+    "challenge"}`, the challenge from `POST /v1/sessions/challenge`), answered with a bearer
+    token for the reads. The same sign-in posted again is refused."""
     sent = await _envelopes(request)
     if isinstance(sent, list):
         raise ApiError(400, "invalid_json", "sign in with one signed sign_in, not an array.")

@@ -19,6 +19,7 @@ from fastapi.staticfiles import StaticFiles
 from ledger import software_version
 from ledger.bootstrap import Runtime
 from ledger.errors import LedgerError
+from ledger.identity.challenge import LABEL, Challenges
 from ledger.identity.envelope import SignedCommand
 from ledger.identity.credentials import configured
 from ledger.identity.keys import Credential
@@ -26,6 +27,7 @@ from ledger.web import api, floor_pages
 from ledger.web.feed import FloorFeed
 from projections.registry import select
 from ledger.web.errors import ApiError, refusal
+from ledger.web.limits import BodyLimit, BodyTooLarge, refusal_body
 from ledger.web.sessions import Sessions
 
 log = logging.getLogger("ledger.web")
@@ -53,9 +55,11 @@ def create_app(rt: Runtime, *, follow: bool = True) -> FastAPI:
                               "floor, recall, replays and reports out. Every refusal is "
                               "`{\"error\": {\"code\", \"message\"}}` with a stable code.")
     app.state.runtime = rt
-    app.state.sessions = Sessions(rt.ledger)
+    app.state.terminal = terminal = _terminal(rt)
+    app.state.sessions = Sessions(rt.ledger, _challenges(
+        terminal, rt.settings.sign_in_window_seconds))
     app.state.feed = feed
-    app.state.terminal = _terminal(rt)
+    app.add_middleware(BodyLimit)
     app.include_router(api.router)
     app.include_router(floor_pages.router)
     app.mount("/static", StaticFiles(directory=Path(__file__).with_name("static")), name="static")
@@ -79,6 +83,10 @@ def create_app(rt: Runtime, *, follow: bool = True) -> FastAPI:
     async def refused(request: Request, error: Exception) -> JSONResponse:
         status, body = refusal(error)
         return JSONResponse(body, status_code=status)
+
+    @app.exception_handler(BodyTooLarge)
+    async def too_large(request: Request, error: BodyTooLarge) -> JSONResponse:
+        return JSONResponse(refusal_body(str(error.detail)), status_code=413)
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, error: RequestValidationError) -> JSONResponse:
@@ -104,6 +112,14 @@ def _terminal(rt: Runtime) -> Credential | None:
         return configured(rt.settings, "terminal")
     except LedgerError:
         return None
+
+
+def _challenges(terminal: Credential | None, window: float) -> Challenges:  # money-safe: s
+    """The sign-in challenges, under a secret the server's terminal key makes (the same in each
+    worker that holds it), or a random one without it."""
+    if terminal is None:
+        return Challenges.random(window)
+    return Challenges(terminal.sign(LABEL).encode("ascii"), window)
 
 
 def _openapi(app: FastAPI) -> dict[str, Any]:

@@ -1,7 +1,9 @@
 """The pages, under /floor: sign-in, the live floor and its server-sent events, a table's
 rounds, a round's replay, the shift and gaming-day reports. A page asks for a sign-in (the
 session cookie) and the role its contents need, as the API does; a person not signed in is sent
-to the sign-in page, one whose role may not see a page is told so on it."""
+to the sign-in page, one whose role may not see a page is told so on it. The sign-in page
+carries the ledger's id and a challenge (`ledger.identity.challenge`) for the browser to sign;
+a page left open past the challenge's expiry asks for a new one."""
 
 from __future__ import annotations
 
@@ -61,8 +63,12 @@ def refused_page(request: Request, error: LedgerError) -> HTMLResponse | Redirec
 @router.get("/sign-in", response_class=HTMLResponse)
 def sign_in_page(request: Request) -> HTMLResponse:
     rt, terminal = request.app.state.runtime, request.app.state.terminal
+    issued = _sessions(request).challenges.issue()
     return HTMLResponse(render("sign_in.html", title=f"{rt.settings.property_name}: sign in",
-                               terminal=terminal.id if terminal else None, protocol=PROTOCOL))
+                               terminal=terminal.id if terminal else None, protocol=PROTOCOL,
+                               ledger=rt.ledger.ledger_id, challenge=issued.nonce,
+                               expires=issued.expires.isoformat()),
+                        headers={"Cache-Control": "no-store"})
 
 
 @router.post("/sign-in")
@@ -72,9 +78,9 @@ async def sign_in(request: Request, sent: BrowserSignIn) -> JSONResponse:
         raise NotAllowed("this server has no terminal credential: no one can sign in here.")
     ledger = request.app.state.runtime.ledger
     member = await to_thread.run_sync(ledger.staff, sent.staff)
-    message = signed_bytes(sent.command, terminal.id, sent.staff)
+    message = signed_bytes(sent.command, terminal.id, sent.staff, ledger=ledger.ledger_id)
     signed = SignedCommand(command=sent.command, terminal=terminal.id, staff=sent.staff,
-                           signatures=[
+                           ledger=ledger.ledger_id, signatures=[
         Signature(signer="terminal", id=terminal.id, key=terminal.fingerprint,
                   value=terminal.sign(message)),
         Signature(signer="staff", id=sent.staff, value=sent.signature,

@@ -1,7 +1,8 @@
 """Signed-in readers: a token for each sign-in (`ledger.identity.sign_in`), kept in the
 server's memory for a shift's length. The token names a member of staff; the registry is asked
 again on every request, so a suspension, or a change of roles, takes effect at once. A server
-restart signs everyone out."""
+restart signs everyone out. A sign-in answers one of `challenges`, once
+(`ledger.identity.challenge`)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from dataclasses import dataclass
 from ledger.application import Ledger
 from ledger.domain.registry import StaffMember
 from ledger.errors import CredentialRefused
+from ledger.identity.challenge import Challenges
 from ledger.identity.envelope import SignedCommand
 from ledger.identity.sign_in import admit_reader, check_may_read
 
@@ -29,14 +31,17 @@ class Session:
 
 
 class Sessions:
-    def __init__(self, ledger: Ledger, lifetime: float = LIFETIME_SECONDS) -> None:  # money-safe
+    def __init__(self, ledger: Ledger, challenges: Challenges,
+                 lifetime: float = LIFETIME_SECONDS) -> None:  # money-safe
         self.ledger = ledger
+        self.challenges = challenges
         self.lifetime = lifetime
         self._open: dict[str, Session] = {}
         self._lock = threading.Lock()
 
     def sign_in(self, signed: SignedCommand) -> tuple[Session, StaffMember]:
-        member = admit_reader(signed, self.ledger.staff, self.ledger.terminal, self.ledger.clock)
+        member = admit_reader(signed, self.ledger.staff, self.ledger.terminal,
+                              self.ledger.ledger_id, self.challenges)
         session = Session(secrets.token_urlsafe(32), member.staff_id,
                           time.monotonic() + self.lifetime)
         with self._lock:

@@ -105,18 +105,41 @@ def test_a_podium_pointed_at_something_other_than_the_ledgers_api_is_told_so(
 
 def test_a_podium_whose_command_was_taken_but_never_answered_is_told_it_may_be_recorded(
         cli, superuser):
-    """A server that takes the request and never answers (the socket listens, nobody reads):
-    the command may have been recorded, and typing it again would be a new one."""
-    import socket
+    """A server that says which ledger it is, then takes the command and never answers: the
+    command may have been recorded, and typing it again would be a new one."""
+    import json
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-    with socket.socket() as silent:
-        silent.bind(("127.0.0.1", 0))
-        silent.listen(8)
-        port = silent.getsockname()[1]
+    done = threading.Event()
+
+    class Silent(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:  # GET /v1/ledger, asked before the command is signed
+            body = json.dumps({"ledger": "9d0c6a4e-silent"}).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def do_POST(self) -> None:  # the command: read, never answered
+            done.wait(60)
+
+        def log_message(self, *args) -> None:
+            pass
+
+    silent = ThreadingHTTPServer(("127.0.0.1", 0), Silent)
+    silent.daemon_threads = True
+    threading.Thread(target=silent.serve_forever, daemon=True).start()
+    try:
         result = cli("round", "bet", "BAC-09", "1", "banker", "100",
-                     extra_env={"LEDGER_API_URL": f"http://127.0.0.1:{port}",
+                     extra_env={"LEDGER_API_URL": f"http://127.0.0.1:{silent.server_port}",
                                 "LEDGER_DATABASE_URL": NO_DATABASE,
                                 "LEDGER_COMMAND_DEADLINE_SECONDS": "1"})
+    finally:
+        done.set()
+        silent.shutdown()
+        silent.server_close()
     assert result.code == 1, result.out
     last = result.err.strip().splitlines()[-1]
     assert "was recorded is not known" in last and "a command typed again is a new one" in last

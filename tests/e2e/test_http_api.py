@@ -122,10 +122,16 @@ def test_the_door_refuses_over_http_what_it_refuses_from_the_cli(
 
     def by(staff: str, terminal: str, command=bet) -> str:
         return body(KEYRING.sign(command.model_copy(update={"command_id": uuid4()}),
-                                 staff=staff, terminal=terminal))
+                                 staff=staff, terminal=terminal, ledger=ledger))
 
+    ledger = served.get("/v1/ledger").json()["ledger"]
+    assert ledger == signer.ledger_id
     impostor = sign(bet, KEYRING.credential("terminal", "BAC-07-DT"),
-                    Credential.generate("staff", DEALER.staff_id))
+                    Credential.generate("staff", DEALER.staff_id), ledger=ledger)
+    elsewhere = KEYRING.sign(bet, staff=DEALER.staff_id, terminal="BAC-07-DT",
+                             ledger=str(uuid4()))
+    nowhere = json.loads(by(DEALER.staff_id, "BAC-07-DT"))
+    del nowhere["ledger"]
     stale = bet.model_copy(update={"at": datetime.now(UTC) - timedelta(hours=37)})
     unknown = json.loads(by(DEALER.staff_id, "BAC-07-DT"))
     unknown["command"]["command"] = "pay_everyone"
@@ -138,6 +144,11 @@ def test_the_door_refuses_over_http_what_it_refuses_from_the_cli(
                                "who is suspended (under investigation)"),
         "a key not in the registry": (body(impostor), 401, "credential_refused",
                                       "the staff signature of D-101 is by key"),
+        "another ledger's": (body(elsewhere), 401, "credential_refused",
+                             f"signed for ledger {elsewhere.ledger}, and this is ledger "
+                             f"{ledger}: nothing recorded."),
+        "no ledger named": (json.dumps(nowhere), 401, "credential_refused",
+                            "place_bet names no ledger"),
         "a time 37 h ago": (by(DEALER.staff_id, "BAC-07-DT", stale), 422, "invalid_input",
                             "check the terminal's clock"),
         "no such command": (json.dumps(unknown), 422, "invalid_input", "pay_everyone"),
@@ -223,15 +234,26 @@ def test_a_batch_that_fails_half_way_records_nothing_of_it(served: Served, signe
     assert event_count(superuser) == recorded
 
 
-def signed_in(staff_id: str):
-    """A sign-in as a third party makes it: the envelope of any command, its body sign_in."""
-    return sign({"command": "sign_in", "command_id": str(uuid4()),
-                 "at": datetime.now(UTC).isoformat()},
-                KEYRING.credential("terminal", READING_AT), KEYRING.credential("staff", staff_id))
+def challenge(served: Served) -> str:
+    answer = served.post("/v1/sessions/challenge", "")
+    assert answer.status_code == 201, answer.text
+    return str(answer.json()["challenge"])
+
+
+def signed_in(served: Served, staff_id: str, at: datetime | None = None,
+              **body_fields: str | None):
+    """A sign-in as a third party makes it: the envelope of any command, its body sign_in,
+    for this ledger, answering a challenge of the server's."""
+    fields = {"command": "sign_in", "command_id": str(uuid4()),
+              "at": (at or datetime.now(UTC)).isoformat(), "challenge": challenge(served),
+              **body_fields}
+    return sign({k: v for k, v in fields.items() if v is not None},
+                KEYRING.credential("terminal", READING_AT), KEYRING.credential("staff", staff_id),
+                ledger=served.get("/v1/ledger").json()["ledger"])
 
 
 def sign_in(served: Served, staff_id: str) -> str:
-    answer = served.post("/v1/sessions", body(signed_in(staff_id)))
+    answer = served.post("/v1/sessions", body(signed_in(served, staff_id)))
     assert answer.status_code == 201, answer.text
     return answer.json()["token"]
 
@@ -240,7 +262,7 @@ def test_reads_need_a_signed_in_member_of_staff_and_follow_their_role(
         served: Served, signer):
     signer.execute(open_table("BAC-03"))
     assert served.get("/v1/tables").json()["error"]["code"] == "unauthenticated"
-    refused = served.post("/v1/sessions", body(signed_in(DEALER.staff_id)))
+    refused = served.post("/v1/sessions", body(signed_in(served, DEALER.staff_id)))
     assert (refused.status_code, refused.json()["error"]["code"]) == (403, "not_allowed")
     assert refused.json()["error"]["message"] == (
         "dealer D-101 reads nothing of the ledger here: the floor, replays and reports are for "
@@ -259,6 +281,58 @@ def test_reads_need_a_signed_in_member_of_staff_and_follow_their_role(
     served.delete("/v1/sessions", token=pit)
     assert served.get("/v1/tables", token=pit).json()["error"]["code"] == "credential_refused"
 
+
+
+def test_a_signed_sign_in_opens_one_session_however_often_it_is_posted(
+        served: Served, signer):
+    once = body(signed_in(served, "PB-7"))
+    first = served.post("/v1/sessions", once)
+    assert first.status_code == 201, first.text
+    again = served.post("/v1/sessions", once)
+    assert (again.status_code, again.json()["error"]["code"]) == (401, "credential_refused")
+    assert "challenge was used already" in again.json()["error"]["message"]
+    assert served.get("/v1/tables", token=first.json()["token"]).status_code == 200
+
+
+def test_a_sign_in_dated_outside_the_window_is_refused(served: Served, signer):
+    for at in (datetime.now(UTC) - timedelta(hours=30), datetime.now(UTC) - timedelta(minutes=3),
+               datetime.now(UTC) + timedelta(minutes=3)):
+        answer = served.post("/v1/sessions", body(signed_in(served, "PB-7", at=at)))
+        assert (answer.status_code, answer.json()["error"]["code"]) == (
+            401, "credential_refused"), answer.text
+        assert "more than 120 s from the server's clock" in answer.json()["error"]["message"]
+
+
+def test_a_sign_in_without_a_challenge_or_with_one_not_issued_is_refused(
+        served: Served, signer):
+    cases = {
+        "none": (signed_in(served, "PB-7", challenge=None), "answers no challenge"),
+        "made up": (signed_in(served, "PB-7", challenge="1999999999.AAAA.BBBB"),
+                    "not one this server issued"),
+    }
+    issued = challenge(served)
+    expiry, _, rest = issued.partition(".")
+    moved = f"{int(expiry) + 600}.{rest}"  # a longer life, under the same proof
+    cases["its expiry moved"] = (signed_in(served, "PB-7", challenge=moved),
+                                 "not one this server issued")
+    for case, (signed, words) in cases.items():
+        answer = served.post("/v1/sessions", body(signed))
+        assert (answer.status_code, answer.json()["error"]["code"]) == (
+            401, "credential_refused"), (case, answer.text)
+        assert words in answer.json()["error"]["message"], (case, answer.text)
+    issued = served.post("/v1/sessions/challenge", "").json()
+    assert issued["window_seconds"] == 120
+    assert datetime.fromisoformat(issued["expires"]) <= datetime.now(UTC) + timedelta(seconds=121)
+
+
+def test_a_sign_in_signed_for_another_ledger_is_refused(served: Served, signer):
+    elsewhere = sign({"command": "sign_in", "command_id": str(uuid4()),
+                      "at": datetime.now(UTC).isoformat(), "challenge": challenge(served)},
+                     KEYRING.credential("terminal", READING_AT),
+                     KEYRING.credential("staff", "PB-7"), ledger=str(uuid4()))
+    answer = served.post("/v1/sessions", body(elsewhere))
+    assert (answer.status_code, answer.json()["error"]["code"]) == (401, "credential_refused")
+    assert f"and this is ledger {signer.ledger_id}" in answer.json()["error"]["message"]
 
 
 def test_surveillance_replays_a_round_over_http_and_accounting_may_not(served: Served, signer):
@@ -335,3 +409,56 @@ def test_viewers_that_stop_reading_or_vanish_hold_up_neither_recording_nor_other
             connection.close()
     assert superuser.execute("SELECT count(*) FROM ledger_event_log WHERE event_type = "
                              "'Table.Opened'").fetchone()[0] == LAST - 99
+
+
+def test_a_body_larger_than_the_limit_is_refused_on_every_route_as_the_api_refuses_it(
+        served: Served):
+    """The sign-in page's POST has the API's limit and its refusal: 413, `too_large`, as the
+    body arrives, whether declared or streamed; and a route that reads no body refuses one
+    declared too large as well (one streamed to it is never read)."""
+    def chunks():
+        for _ in range(40):  # 2.6 MB, of unknown length
+            yield b" " * 65536
+
+    too_large = json.dumps({"staff": "PB-7", "padding": "x" * 3_000_000})
+    answers = {"declared to the sign-in page": served.post("/floor/sign-in", too_large),
+               "streamed to the sign-in page": served.client.post(
+                   "/floor/sign-in", content=chunks(),
+                   headers={"Content-Type": "application/json"}),
+               "streamed to sign in": served.client.post(
+                   "/v1/sessions", content=chunks(),
+                   headers={"Content-Type": "application/json"}),
+               "declared to the challenge": served.post("/v1/sessions/challenge", too_large),
+               "declared to the floor page": served.client.request(
+                   "GET", "/floor", content=too_large)}
+    for path, answer in answers.items():
+        assert answer.status_code == 413, (path, answer.text)
+        assert answer.json()["error"]["code"] == "too_large", (path, answer.text)
+        assert "at most 2,000,000 bytes a request" in answer.json()["error"]["message"]
+
+
+def test_the_sign_in_page_carries_a_challenge_its_sign_in_spends_once(
+        served_floor: Served, signer):
+    """What the page's script does, done here: read the ledger and the challenge from the page,
+    sign the sign-in as the person, send only the signature; the server adds its terminal's.
+    The same signed sign-in sent again is refused."""
+    import re
+
+    from ledger.identity.envelope import signed_bytes
+
+    page = served_floor.get("/floor/sign-in").text
+    data = dict(re.findall(r'data-(\w+)="([^"]*)"', page))
+    assert data["ledger"] == signer.ledger_id and data["terminal"] == "FLOOR-1"
+    command = {"command": "sign_in", "command_id": str(uuid4()),
+               "at": datetime.now(UTC).isoformat(), "challenge": data["challenge"]}
+    message = signed_bytes(command, data["terminal"], "PB-7", ledger=data["ledger"])
+    sent = json.dumps({"staff": "PB-7", "command": command,
+                       "signature": KEYRING.credential("staff", "PB-7").sign(message)})
+    first = served_floor.post("/floor/sign-in", sent)
+    assert first.status_code == 200, first.text
+    assert first.json() == {"next": "/floor"} and "ledger_session" in first.cookies
+    again = served_floor.post("/floor/sign-in", sent)
+    assert (again.status_code, again.json()["error"]["code"]) == (401, "credential_refused")
+    assert "challenge was used already" in again.json()["error"]["message"]
+    other = served_floor.get("/floor/sign-in").text
+    assert dict(re.findall(r'data-(\w+)="([^"]*)"', other))["challenge"] != data["challenge"]

@@ -28,7 +28,8 @@ def test_the_api_answers_503_while_the_database_is_down_and_records_once_it_is_b
         wait_until_up(server, url)
         signed = KEYRING.sign(OpenTable(table="BAC-01", game="baccarat",
                                         min_bet=Decimal("100.00"), max_bet=Decimal("1000.00")),
-                              staff=E2E_PIT_BOSS, terminal=E2E_WORKSTATION)
+                              staff=E2E_PIT_BOSS, terminal=E2E_WORKSTATION,
+                              ledger=httpx.get(f"{url}/v1/ledger").json()["ledger"])
         sent = json.dumps(signed.model_dump(mode="json"))
         own.stop()
         started = time.monotonic()

@@ -115,3 +115,40 @@ def test_rejected_lines_record_nothing_and_the_other_lines_go_in(cli, superuser,
     assert report[-1] == f"{len(good)} accepted, 0 already recorded, 4 rejected"
     assert _receipts(superuser) == len(good)
     assert _settled(superuser) == SETTLED["baccarat.jsonl"]
+
+
+def test_a_line_signed_for_another_ledger_is_refused_and_records_nothing(
+        cli, settings, superuser, tmp_path):
+    """Lines signed by a third party carry the ledger they are for: another ledger's line, or
+    one that names none, is refused line by line; this ledger's goes in."""
+    from uuid import uuid4
+
+    from tests.integration.helpers import open_table
+    from tests.signing import KEYRING, open_ledger
+
+    with open_ledger(settings) as rt:
+        here = rt.ledger.sign(open_table("BAC-01"))  # enrols its sender and their terminal
+        ledger_id = rt.ledger.ledger_id
+    elsewhere = KEYRING.sign(open_table("BAC-02"), staff=here.staff, terminal=here.terminal,
+                             ledger=str(uuid4()))
+    nameless = json.loads(KEYRING.sign(open_table("BAC-03"), staff=here.staff,
+                                       terminal=here.terminal, ledger=ledger_id
+                                       ).model_dump_json(exclude_none=True))
+    del nameless["ledger"]
+    path = tmp_path / "third-party.jsonl"
+    path.write_text("\n".join((elsewhere.model_dump_json(exclude_none=True), json.dumps(nameless),
+                               here.model_dump_json(exclude_none=True))) + "\n")
+    before = _events(superuser)
+
+    result = cli("ingest", str(path))
+
+    assert result.code == 1
+    report = result.out.splitlines()
+    assert report[0].startswith("line 1: rejected"), report
+    assert (f"open_table was signed for ledger {elsewhere.ledger}, and this is ledger "
+            f"{ledger_id}: nothing recorded.") in report[0]
+    assert report[1].startswith("line 2: rejected") and "names no ledger" in report[1], report
+    assert report[-1] == "1 accepted, 0 already recorded, 2 rejected"
+    assert _events(superuser) > before  # BAC-01's opening, and nothing of BAC-02 or BAC-03
+    assert superuser.execute("SELECT count(*) FROM ledger_event_log WHERE event_type "
+                             "= 'Table.Opened'").fetchone()[0] == 1

@@ -49,9 +49,11 @@ def stud_file(folder: Path, settings) -> tuple[Path, dict[str, int]]:
     wrong_raise = Decide(table="SP-04", box=1, decision="raise", amount=money(150),
                          actor=DEALER, terminal="SP-04")
     wrong_raise_line = signed_lines(settings, with_ids([wrong_raise], "ingest-stud-wrong-raise"))
+    with open_ledger(settings) as rt:
+        ledger_id = rt.ledger.ledger_id
     unknown = KEYRING.sign({"command": "deal_cards", "command_id": str(uuid4()), "table": "SP-04"},
-                           staff=DEALER.staff_id, terminal="SP-04").model_dump_json(
-                               exclude_none=True)
+                           staff=DEALER.staff_id, terminal="SP-04",
+                           ledger=ledger_id).model_dump_json(exclude_none=True)
     lines[first_decision:first_decision] = [
         "# SP-04: box 1 shows a royal flush", "", CUT_SHORT, unknown, *wrong_raise_line,
     ]

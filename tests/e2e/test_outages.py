@@ -121,7 +121,8 @@ class Terminal:
             with open_ledger(self.settings) as rt:
                 rt.ledger.sign(_open_table(0))  # enrols the pit boss and the terminal, once
                 signed = iter([KEYRING.sign(  # signed ahead, with no database, as a terminal keeps them
-                    _open_table(number), staff=PIT_BOSS.staff_id, terminal=DEFAULT_TERMINAL)
+                    _open_table(number), staff=PIT_BOSS.staff_id, terminal=DEFAULT_TERMINAL,
+                    ledger=rt.ledger.ledger_id)
                     for number in range(1, 2000)])
                 while not self.stop.is_set():
                     command = next(signed)

@@ -36,12 +36,13 @@ def test_the_readmes_signing_example_makes_a_line_the_ledger_accepts(cli, settin
             dealer.send(command, **fields)
         rt.ledger.admin.ensure_staff("D-101", "D-101", [Role.DEALER])
         rt.ledger.admin.ensure_terminal("BAC-01-DT", TerminalKind.DEALER_TERMINAL, "BAC-01")
+        ledger_id = rt.ledger.ledger_id
     KEYRING.credential("terminal", "BAC-01-DT")
     shutil.copy(KEYS / "staff-D-101.key", tmp_path / "d-101.key")
     shutil.copy(KEYS / "terminal-BAC-01-DT.key", tmp_path / "bac-01-dt.key")
     (tmp_path / "sign.py").write_text(readme_signing_example(), encoding="utf-8")
-    made = subprocess.run([sys.executable, "sign.py"], cwd=tmp_path, capture_output=True,
-                          text=True, check=True)
+    made = subprocess.run([sys.executable, "sign.py", ledger_id], cwd=tmp_path,
+                          capture_output=True, text=True, check=True)
     line = made.stdout.strip()
     (tmp_path / "signed.jsonl").write_text(line + "\n")
     forged = json.loads(line)

@@ -131,8 +131,10 @@ def test_an_envelope_signed_here_keeps_the_very_bytes_its_signatures_cover():
 
     terminal, staff = Credential.generate("terminal", "T-1"), Credential.generate("staff", "D-1")
     signed = sign({"command": "place_bet", "table": "BAC-01", "amount": "100.00"}, terminal,
-                  staff, vouched="line 3 of a feed")
-    made = signed_bytes(signed.command, signed.terminal, signed.staff, signed.vouched)
+                  staff, vouched="line 3 of a feed", ledger="6c1e2f5a-ledger")
+    made = signed_bytes(signed.command, signed.terminal, signed.staff, signed.vouched,
+                        signed.ledger)
+    assert b'"ledger":"6c1e2f5a-ledger"' in made
     assert signed.message() == made
     assert all(verify(key.public_key, s.value, made)
                for key, s in zip((terminal, staff), signed.signatures, strict=True))

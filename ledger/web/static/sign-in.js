@@ -2,6 +2,8 @@
 // `ledger key new staff ID` wrote is read here, the sign-in is signed here with WebCrypto's
 // Ed25519, and only the signature is sent; the server adds its own terminal signature over the
 // same bytes (the canonical JSON of the envelope without signatures, as every command is).
+// The sign-in is for this ledger (its id is in the page) and answers the server's challenge,
+// which it accepts once and for a short while: the page's own, or a new one once it expires.
 (function () {
   "use strict";
   const form = document.getElementById("sign-in");
@@ -20,6 +22,18 @@
 
   function bytes(base64) { return Uint8Array.from(atob(base64), (c) => c.charCodeAt(0)); }
 
+  async function challenge() {
+    const given = form.dataset.challenge;
+    if (given && Date.parse(form.dataset.expires) - Date.now() > 5000) {
+      form.dataset.challenge = "";  // used once: a second try asks for another
+      return given;
+    }
+    const answer = await fetch("/v1/sessions/challenge", { method: "POST" });
+    const body = await answer.json();
+    if (!answer.ok) throw new Error(body.error.message);
+    return body.challenge;
+  }
+
   async function signIn(event) {
     event.preventDefault();
     said.textContent = "";
@@ -35,9 +49,10 @@
       const secret = await crypto.subtle.importKey(
         "pkcs8", new Uint8Array([...PKCS8_ED25519, ...seed]), { name: "Ed25519" }, false, ["sign"]);
       const command = { command: "sign_in", command_id: crypto.randomUUID(),
-                        at: new Date().toISOString() };
+                        at: new Date().toISOString(), challenge: await challenge() };
       const unsigned = { protocol: form.dataset.protocol, command: command,
-                         terminal: form.dataset.terminal, staff: key.id };
+                         terminal: form.dataset.terminal, staff: key.id,
+                         ledger: form.dataset.ledger };
       const message = new TextEncoder().encode(canonical(unsigned));
       const signature = new Uint8Array(await crypto.subtle.sign({ name: "Ed25519" }, secret, message));
       const answer = await fetch("/floor/sign-in", {

@@ -1,0 +1,82 @@
+"""One body limit for every route: a request body over `MAX_BODY_BYTES` is refused as it
+arrives, never read whole, with the API's refusal (413, `too_large`), whichever route it is
+sent to (the terminal API's, the sign-in page's, one that takes no body at all)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from fastapi import HTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+MAX_BODY_BYTES = 2_000_000
+"""The largest request read: a batch of the most commands, each of the largest size, with room."""
+
+
+class BodyTooLarge(HTTPException):
+    """Raised while a body is read past the limit. An `HTTPException`, so that FastAPI passes it
+    on as it is (it makes any other error met reading a body a 400) to the application's
+    handler, which answers it as `refusal_body` says."""
+
+    def __init__(self, what: str) -> None:
+        super().__init__(413, too_large_message(what))
+
+
+def too_large_message(what: str) -> str:
+    return (f"{what}: at most {MAX_BODY_BYTES:,} bytes a request; send a batch in parts; "
+            "nothing recorded.")
+
+
+def refusal_body(message: str) -> dict[str, Any]:
+    return {"error": {"code": "too_large", "message": message}}
+
+
+class BodyLimit:
+    """ASGI middleware: a body declared larger than the limit is refused unread, and one
+    streamed past it is cut off there (a client cannot make the server hold more)."""
+
+    def __init__(self, app: ASGIApp, limit: int = MAX_BODY_BYTES) -> None:
+        self.app, self.limit = app, limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = dict(scope["headers"]).get(b"content-length", b"").decode("latin-1")
+        if declared.isdigit() and int(declared) > self.limit:
+            await _refuse(send, f"the request is {int(declared):,} bytes")
+            return
+        received = 0
+        started = False
+
+        async def limited() -> Message:
+            nonlocal received
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > self.limit:
+                    raise BodyTooLarge("the request is larger than that")
+            return message
+
+        async def sending(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, limited, sending)
+        except BodyTooLarge as error:  # a route that met it without the application's handler
+            if started:
+                raise
+            await _refuse(send, None, str(error.detail))
+
+
+async def _refuse(send: Send, what: str | None, message: str | None = None) -> None:
+    body = json.dumps(refusal_body(message or too_large_message(str(what))),
+                      separators=(",", ":")).encode()  # as the API's JSONResponse writes it
+    await send({"type": "http.response.start", "status": 413,
+                "headers": [(b"content-type", b"application/json"),
+                            (b"content-length", str(len(body)).encode()),
+                            (b"connection", b"close")]})
+    await send({"type": "http.response.body", "body": body})
