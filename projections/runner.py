@@ -17,10 +17,10 @@ take turns on the tracking row; so does the swap at the end of a rebuild
 (`projections.rebuild`), which also locks that row first, so the three never deadlock.
 
 Reading by `notification_id` never skips an event committed later with a smaller id: every
-insert into `ledger_events` first takes the table's advisory lock in its statement trigger
-(`ledger.infrastructure.schema`) and holds it to the end of its transaction, so ids are
-committed in the order they are drawn. Gaps left by rolled-back inserts are never filled and
-are simply passed over.
+insert into `ledger_events` first takes the append turn (the row of `ledger_append_turn`,
+locked by the table's statement trigger, `ledger.infrastructure.schema`) and holds it to the
+end of its transaction, so ids are committed in the order they are drawn. Gaps left by
+rolled-back inserts are never filled and are simply passed over.
 
 Why our own runner and not `eventsourcing.projection.ProjectionRunner`:
 

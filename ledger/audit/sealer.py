@@ -2,9 +2,12 @@
 N events or S seconds, signs a checkpoint, writes it to the witness and to the database.
 
 It reads as the projections do (`projections.runner`): one batch is one transaction that locks
-its row in `ledger_tracking` (`seal`), reads the next events after the committed position,
+the row of `ledger_seal_state`, reads the next events after the committed position kept there,
 stores their leaves and the tree's new frontier, and moves the position, so after a crash it
-resumes exactly where the last commit left it; two sealers take turns on that row.
+resumes exactly where the last commit left it; two sealers take turns on that row. The position
+lives in the seal's own state, which only the sealer role may update, not in `ledger_tracking`,
+which the writer updates for the projections. A state that does not agree with itself or with
+the stored leaves is rebuilt from them when they can be trusted (`ledger.audit.seal_state`).
 
 A checkpoint is written to the witness *before* its row is committed. If the process dies
 between the two, the next checkpoint at that size finds the witness file, checks that it is
@@ -14,10 +17,12 @@ What the database holds (created by `ledger db init`, append-only like the event
 
 - `ledger_seal_leaves`: each event's leaf hash, with its position, stream and version (so a
   verifier can name what moved or went missing);
-- `ledger_seal_state`: the tree's size and frontier, and when it was last checkpointed;
+- `ledger_seal_state`: the tree's size and frontier, the sealer's position, and when it was
+  last checkpointed;
 - `ledger_seal_checkpoints`: each checkpoint's exact signed bytes and signature;
 - `ledger_seal_keys`: the sealing public keys. Only public halves: the private key is a file
-  named by `LEDGER_SEAL_KEY` on the sealing host.
+  named by `LEDGER_SEAL_KEY` on the sealing host;
+- `ledger_seal_cosignatures`: witnesses' cosignatures of checkpoints.
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ from __future__ import annotations
 import base64
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -34,12 +40,13 @@ from psycopg import Connection, sql
 
 from ledger.audit.merkle import Frontier
 from ledger.audit.seal import Checkpoint, Witness, event_leaf
+from ledger.audit.seal_state import damage, rebuild, store
 from ledger.errors import WrongState
 from ledger.identity.keys import Credential
 from ledger.infrastructure.database import EVENTS_TABLE, Database
-from projections.runner import CHANNEL, lock_position
+from projections.runner import CHANNEL
 
-SEAL = "seal"  # its row in ledger_tracking
+SEAL = "seal"  # its row in ledger_tracking, where ledgers made before kept its position
 
 SEAL_TABLES = {
     "ledger_seal_leaves": """
@@ -63,6 +70,13 @@ SEAL_TABLES = {
             fingerprint text PRIMARY KEY,
             public_key text NOT NULL,
             added_at timestamptz NOT NULL DEFAULT now())""",
+    "ledger_seal_cosignatures": """
+        CREATE TABLE IF NOT EXISTS ledger_seal_cosignatures (
+            size bigint NOT NULL,
+            witness text NOT NULL,
+            cosignature text NOT NULL,
+            received_at timestamptz NOT NULL DEFAULT now(),
+            PRIMARY KEY (size, witness))""",
 }
 STATE_DDL = """
     CREATE TABLE IF NOT EXISTS ledger_seal_state (
@@ -70,6 +84,7 @@ STATE_DDL = """
         ledger_id uuid NOT NULL DEFAULT gen_random_uuid(),
         size bigint NOT NULL,
         frontier bytea[] NOT NULL,
+        position bigint NOT NULL DEFAULT 0,
         checkpointed_size bigint NOT NULL,
         checkpointed_at timestamptz)"""
 
@@ -86,9 +101,24 @@ def create_seal_tables(conn: Connection[Any]) -> list[str]:
     conn.execute(STATE_DDL)
     conn.execute("INSERT INTO ledger_seal_state (size, frontier, checkpointed_size) "
                  "VALUES (0, '{}', 0) ON CONFLICT DO NOTHING")
-    conn.execute("INSERT INTO ledger_tracking (projection, position) VALUES (%s, 0) "
-                 "ON CONFLICT (projection) DO NOTHING", (SEAL,))
+    _carry_position_over(conn)
     return list(SEAL_TABLES)
+
+
+def _carry_position_over(conn: Connection[Any]) -> None:
+    """A ledger made before the position moved into `ledger_seal_state`: it takes the tracking
+    row's, and the row goes (the writer may update `ledger_tracking`, not the seal's state)."""
+    added = conn.execute(
+        "SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema() "
+        "AND table_name = 'ledger_seal_state' AND column_name = 'position'").fetchone()
+    if added:
+        return
+    conn.execute("ALTER TABLE ledger_seal_state ADD COLUMN position bigint NOT NULL DEFAULT 0")
+    tracked = conn.execute("SELECT to_regclass('ledger_tracking')").fetchone()
+    if tracked and tracked[0]:
+        conn.execute("UPDATE ledger_seal_state SET position = t.position FROM ledger_tracking t "
+                     "WHERE t.projection = %s", (SEAL,))
+        conn.execute("DELETE FROM ledger_tracking WHERE projection = %s", (SEAL,))
 
 
 @dataclass(frozen=True)
@@ -114,6 +144,7 @@ class Sealer:
             raise ValueError(f"a {key.kind} key cannot seal: make one with `ledger key new seal`")
         self.database, self.key, self.witness_root = database, key, witness_root
         self.cadence, self.batch_size = cadence, batch_size
+        self.on_rebuild: Callable[[str], None] = lambda line: None  # told of a state rebuilt
 
     def witness_of(self, ledger_id: str) -> Witness:
         return Witness(self.witness_root / ledger_id)
@@ -122,8 +153,7 @@ class Sealer:
     def step(self, conn: Connection[Any], *, force_checkpoint: bool = False) -> Sealed:
         """Seal the next batch of events; checkpoint when the cadence (or `force`) says so."""
         with conn.transaction():
-            position = lock_position(conn, SEAL)
-            ledger_id, frontier, done, done_at = self._state(conn)
+            ledger_id, frontier, position, done, done_at = self._state(conn)
             with conn.cursor(binary=True) as cursor:
                 rows = cursor.execute(READ, (position, self.batch_size)).fetchall()
             leaves = []
@@ -137,8 +167,6 @@ class Sealer:
                     cursor.executemany(
                         "INSERT INTO ledger_seal_leaves (leaf_index, position, stream_id, "
                         "version, leaf) VALUES (%s, %s, %s, %s, %s)", leaves)
-                conn.execute("UPDATE ledger_tracking SET position = %s, updated_at = now() "
-                             "WHERE projection = %s", (position, SEAL))
             checkpoint = None
             if frontier.size > done and (
                     force_checkpoint or frontier.size - done >= self.cadence.every_events
@@ -146,21 +174,32 @@ class Sealer:
                     or time.time() - done_at.timestamp() >= self.cadence.every_seconds):
                 checkpoint = self._checkpoint(conn, ledger_id, frontier, position)
             conn.execute(
-                "UPDATE ledger_seal_state SET size = %s, frontier = %s, "
+                "UPDATE ledger_seal_state SET size = %s, frontier = %s, position = %s, "
                 "checkpointed_size = coalesce(%s, checkpointed_size), "
                 "checkpointed_at = coalesce(%s, checkpointed_at)",
-                (frontier.size, frontier.hashes(), checkpoint and checkpoint.size,
+                (frontier.size, frontier.hashes(), position, checkpoint and checkpoint.size,
                  checkpoint and checkpoint.when))
         return Sealed(len(rows), frontier.size, position, checkpoint)
 
-    def _state(self, conn: Connection[Any]) -> tuple[str, Frontier, int, datetime | None]:
-        row = conn.execute("SELECT ledger_id, size, frontier, checkpointed_size, "
+    def _state(self, conn: Connection[Any]) -> tuple[str, Frontier, int, int, datetime | None]:
+        """The state, its row locked until this transaction ends (two sealers take turns);
+        rebuilt from the stored leaves, and said so, when it does not agree with them."""
+        row = conn.execute("SELECT ledger_id, size, frontier, position, checkpointed_size, "
                            "checkpointed_at FROM ledger_seal_state FOR UPDATE").fetchone()
         if row is None:
             raise WrongState("the seal's tables are missing: run `ledger db init`.")
-        ledger_id, size, hashes, done, done_at = row
-        frontier = Frontier.restore(size, [bytes(h) for h in hashes])
-        return str(ledger_id), frontier, done, done_at
+        ledger_id, size, hashes, position, done, done_at = row
+        hashes = [bytes(h) for h in hashes]
+        problem = damage(conn, size, hashes, position, done)
+        if problem is None:
+            return str(ledger_id), Frontier.restore(size, hashes), position, done, done_at
+        state = rebuild(conn, str(ledger_id), self.key.public_key)
+        store(conn, state)
+        self.on_rebuild(f"the seal's state was damaged ({problem}): rebuilt from its "
+                        f"{state.frontier.size:,} stored leaves, which the newest checkpoint "
+                        "and the events vouch for")
+        return (state.ledger_id, state.frontier, state.position, state.checkpointed_size,
+                state.checkpointed_at)
 
     def _checkpoint(self, conn: Connection[Any], ledger_id: str, frontier: Frontier,
                     position: int) -> Checkpoint:

@@ -1,17 +1,32 @@
-"""`ledger seal run|status`: keep the seal over the global order, and see how far it reaches."""
+"""`ledger seal run|status|repair`: keep the seal over the global order, and see how far it
+reaches.
+
+Run the sealer (`run`, `repair`) as a login granted `<prefix>_sealer` (`ledger_sealer` by
+default): only that role may write the seal's tables and move its position; the writer and the
+reader only read them (README, 'Database roles')."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Annotated, Any
 
+import psycopg
 import typer
 from rich.table import Table as RichTable
 
 from ledger.audit.seal import Witness
-from ledger.audit.sealer import SealStatus, Sealer, seal_status
+from ledger.audit.seal_state import repair as repair_state, store
+from ledger.audit.sealer import SealStatus, Sealer, ledger_id, seal_status
 from ledger.bootstrap import open_ledger, sealer_for
-from ledger.cli.common import JsonOption, console, print_json, reading, stop_on_signals
+from ledger.cli.common import (
+    JsonOption, console, err_console, print_json, reading, stop_on_signals,
+)
+from ledger.config import LedgerSettings
+from ledger.errors import WrongState, first_line
 from ledger.formatting import TIME_LABEL, clock, iso
+from ledger.infrastructure.roles import GroupRoles
+from ledger.render import safe
 
 app = typer.Typer(help="Seal the global order: signed checkpoints, and their witness.",
                   no_args_is_help=True)
@@ -25,9 +40,13 @@ def run(
 ) -> None:
     """Seal every event in global order; sign a checkpoint every N events or S seconds
     (LEDGER_SEAL_EVERY_EVENTS, LEDGER_SEAL_EVERY_SECONDS) with the key LEDGER_SEAL_KEY names,
-    and write each to the witness directory. Ctrl-C signs a last checkpoint and stops."""
-    with open_ledger() as rt:
+    and write each to the witness directory. Ctrl-C signs a last checkpoint and stops.
+    Run it as a login granted `<prefix>_sealer` (LEDGER_DB_ROLE_PREFIX, `ledger` by default):
+    the only role that may write the seal. A damaged seal state is named in one line and
+    rebuilt from the stored leaves when the newest checkpoint vouches for them."""
+    with open_ledger() as rt, _as_sealer(rt.settings):
         sealer: Sealer = sealer_for(rt.settings, rt.database)
+        sealer.on_rebuild = _note
         if once:
             with rt.database.connect() as conn:
                 done = sealer.catch_up(conn, checkpoint_at_end=True)
@@ -65,6 +84,39 @@ def status(as_json: JsonOption = False) -> None:
                           clock(checkpoint.when),
                           checkpoint.key)
         console.print(table)
+
+
+@app.command()
+def repair() -> None:
+    """Rebuild the seal's state (size, frontier, position) from its stored leaves, each checked
+    against the event it names, when `seal run` refused to (its newest checkpoint did not
+    vouch for them): after `ledger verify` has shown what changed. Refused when the leaves are
+    incomplete or are not the events. Run it as a login granted `<prefix>_sealer`."""
+    with open_ledger() as rt, _as_sealer(rt.settings), rt.database.connect() as conn:
+        with conn.transaction():
+            conn.execute("SELECT 1 FROM ledger_seal_state FOR UPDATE")
+            state, note = repair_state(conn, ledger_id(conn))
+            store(conn, state)
+    console.print(f"repaired: the seal's state is {state.frontier.size:,} leaves up to position "
+                  f"{state.position}, {state.checkpointed_size:,} under a checkpoint",
+                  highlight=False)
+    if note:
+        _note(note)
+
+
+def _note(line: str) -> None:
+    err_console.print(f"[yellow]note:[/] {safe(line)}", highlight=False, soft_wrap=True)
+
+
+@contextmanager
+def _as_sealer(settings: LedgerSettings) -> Iterator[None]:
+    """A refusal for lack of privilege names the role that may seal, not the writer."""
+    try:
+        yield
+    except psycopg.errors.InsufficientPrivilege as error:
+        role = GroupRoles.named(settings.db_role_prefix).sealer
+        raise WrongState(f"the database refused this login ({first_line(error)}): seal with a "
+                         f"login granted {role} (README, 'Database roles').") from None
 
 
 def _view(state: SealStatus, witness: Witness) -> dict[str, Any]:

@@ -16,7 +16,8 @@ times the client's CPU for a group commit's batch.
 The library's insert took six (a pipeline with a nested BEGIN sync, `SET LOCAL lock_timeout`,
 `LOCK TABLE ... IN EXCLUSIVE MODE`, `NOTIFY`, the insert, COMMIT and the pipeline's exit
 syncs). The order of appends, and the NOTIFY, now come from the events table's statement
-trigger (`ledger.infrastructure.schema`), which needs no UPDATE privilege.
+trigger (`ledger.infrastructure.schema`), which locks the row of `ledger_append_turn`: the
+writer needs UPDATE on that one-row table, none on the events table.
 
 `LedgerFactory` is the library's PostgreSQL factory (named by `PERSISTENCE_MODULE`), whose pool
 knows only host, port, user, password and database: it gives the pool's connections, before

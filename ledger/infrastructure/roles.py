@@ -1,16 +1,25 @@
-"""The database's group roles, made by `ledger db init`: owner, writer, reader.
+"""The database's group roles, made by `ledger db init`: owner, writer, reader, sealer.
 
 - **owner** (`<prefix>_owner`) owns the ledger's tables, views and functions: schema changes,
   and the only role besides a superuser that could alter or disable the triggers.
 - **writer** (`<prefix>_writer`) is what the application needs: read everything, insert events
-  (INSERT and SELECT only: no UPDATE, DELETE or TRUNCATE on them; appends are ordered by the
-  events table's advisory-lock trigger, which needs no privilege), write the projections'
-  tables.
+  (INSERT and SELECT only: no UPDATE, DELETE or TRUNCATE on them), take the append turn
+  (UPDATE on `ledger_append_turn`, whose row the events table's trigger locks: only a role
+  that may write can hold appends back), write the projections' tables. It only reads the
+  seal's tables.
 - **reader** (`<prefix>_reader`) reads: reports, replay, recall, verify, surveillance. It may make
-  temporary tables (verify rebuilds projections in its own session to compare them).
+  temporary tables (verify rebuilds projections in its own session to compare them). It has no
+  privilege on the append turn, so it cannot lock it.
+- **sealer** (`<prefix>_sealer`) reads everything and is the only role that writes the seal:
+  INSERT on its append-only tables (leaves, checkpoints, keys, cosignatures) and UPDATE on
+  `ledger_seal_state`, which holds the sealer's position. `ledger seal run` runs as a login
+  granted it.
 
-Neither writer nor reader owns a table, so neither can alter or disable a trigger. Roles are
-NOLOGIN groups: grant them to login roles (`GRANT ledger_writer TO app_login`).
+No role but the owner owns a table, so none can alter or disable a trigger. Roles are NOLOGIN
+groups: grant them to login roles (`GRANT ledger_writer TO app_login`). `ledger db init` grants
+afresh every time, after revoking each role's table privileges, so run again on a ledger made
+by an older version it takes back what that version granted (the writer's UPDATE on the events
+table, its INSERT on the seal's tables).
 """
 
 from __future__ import annotations
@@ -25,7 +34,10 @@ from ledger.errors import first_line
 
 EVENT_TABLES = ("ledger_events",)
 UNREAD = ("ledger_snapshots",)  # kept by ledgers made before snapshots were switched off
-SEAL_RECORDS = ("ledger_seal_leaves", "ledger_seal_checkpoints", "ledger_seal_keys")  # insert only
+SEAL_RECORDS = ("ledger_seal_leaves", "ledger_seal_checkpoints", "ledger_seal_keys",
+                "ledger_seal_cosignatures")  # the sealer's, insert only
+SEAL_STATE = "ledger_seal_state"  # the sealer's, updated in place
+APPEND_TURN = "ledger_append_turn"  # locked by the writer's inserts; nobody else's
 
 
 @dataclass(frozen=True)
@@ -33,14 +45,15 @@ class GroupRoles:
     owner: str
     writer: str
     reader: str
+    sealer: str
 
     @classmethod
     def named(cls, prefix: str) -> GroupRoles:
-        return cls(f"{prefix}_owner", f"{prefix}_writer", f"{prefix}_reader")
+        return cls(f"{prefix}_owner", f"{prefix}_writer", f"{prefix}_reader", f"{prefix}_sealer")
 
     @property
-    def all(self) -> tuple[str, str, str]:
-        return self.owner, self.writer, self.reader
+    def all(self) -> tuple[str, str, str, str]:
+        return self.owner, self.writer, self.reader, self.sealer
 
 
 def install_roles(conn: Connection[Any], roles: GroupRoles) -> str | None:
@@ -69,13 +82,13 @@ def _create_role(conn: Connection[Any], name: str) -> None:
 
 
 def _grant(conn: Connection[Any], roles: GroupRoles) -> None:
-    owner, writer, reader = (sql.Identifier(r) for r in roles.all)
+    owner, writer, reader, sealer = (sql.Identifier(r) for r in roles.all)
     database = sql.Identifier(conn.info.dbname)
     schema = sql.Identifier(str(conn.execute("SELECT current_schema()").fetchone()[0]))  # type: ignore[index]
     run = conn.execute
-    run(sql.SQL("GRANT CONNECT, TEMPORARY ON DATABASE {} TO {}, {}, {}").format(
-        database, owner, writer, reader))
-    run(sql.SQL("GRANT USAGE ON SCHEMA {} TO {}, {}").format(schema, writer, reader))
+    run(sql.SQL("GRANT CONNECT, TEMPORARY ON DATABASE {} TO {}, {}, {}, {}").format(
+        database, owner, writer, reader, sealer))
+    run(sql.SQL("GRANT USAGE ON SCHEMA {} TO {}, {}, {}").format(schema, writer, reader, sealer))
     run(sql.SQL("GRANT USAGE, CREATE ON SCHEMA {} TO {}").format(schema, owner))
     tables = [row[0] for row in run(
         "SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
@@ -83,15 +96,11 @@ def _grant(conn: Connection[Any], roles: GroupRoles) -> None:
     for table in tables:
         ident = sql.Identifier(table)
         run(sql.SQL("ALTER TABLE {} OWNER TO {}").format(ident, owner))
-        run(sql.SQL("REVOKE ALL ON {} FROM {}, {}").format(ident, writer, reader))
-        run(sql.SQL("GRANT SELECT ON {} TO {}, {}").format(ident, writer, reader))
-        if table in EVENT_TABLES:
-            run(sql.SQL("GRANT INSERT ON {} TO {}").format(ident, writer))
-        elif table in SEAL_RECORDS:
-            run(sql.SQL("GRANT INSERT ON {} TO {}").format(ident, writer))
-        elif table not in UNREAD:
-            run(sql.SQL("GRANT INSERT, UPDATE, DELETE, TRUNCATE ON {} TO {}").format(
-                ident, writer))
+        run(sql.SQL("REVOKE ALL ON {} FROM {}, {}, {}").format(ident, writer, reader, sealer))
+        for role, privileges in _privileges(table):
+            run(sql.SQL("GRANT {} ON {} TO {}").format(
+                sql.SQL(", ").join(map(sql.SQL, privileges)), ident, sql.Identifier(
+                    getattr(roles, role))))
     run(sql.SQL("GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA {} TO {}").format(schema, writer))
     functions = run(
         "SELECT p.oid::regprocedure::text FROM pg_proc p JOIN pg_namespace n "
@@ -99,6 +108,22 @@ def _grant(conn: Connection[Any], roles: GroupRoles) -> None:
         "AND p.proname LIKE 'ledger%%'").fetchall()
     for (signature,) in functions:
         run(sql.SQL("ALTER FUNCTION {} OWNER TO {}").format(sql.SQL(signature), owner))
+
+
+def _privileges(table: str) -> list[tuple[str, tuple[str, ...]]]:
+    """Which group role holds what on `table` (besides the owner, who owns it)."""
+    if table == APPEND_TURN:  # row-locking needs UPDATE (and SELECT); the reader gets nothing
+        return [("writer", ("SELECT", "UPDATE"))]
+    readers = [(role, ("SELECT",)) for role in ("writer", "reader", "sealer")]
+    if table in EVENT_TABLES:
+        return [*readers, ("writer", ("INSERT",))]
+    if table in SEAL_RECORDS:
+        return [*readers, ("sealer", ("INSERT",))]
+    if table == SEAL_STATE:
+        return [*readers, ("sealer", ("UPDATE",))]
+    if table in UNREAD:
+        return readers
+    return [*readers, ("writer", ("INSERT", "UPDATE", "DELETE", "TRUNCATE"))]
 
 
 def missing_insert_privileges(conn: Connection[Any], table: str) -> list[str]:

@@ -12,15 +12,19 @@ code path (ours, the library's, or a psql session) can store an event without it
 
 `ledger.audit.verify` recomputes the same formula in Python.
 
-Appends are serialised by a BEFORE INSERT statement trigger that takes a transaction-level
-advisory lock keyed on the events table, before any row of the statement draws its
+Appends are serialised by a BEFORE INSERT statement trigger that locks the one row of
+`ledger_append_turn` (`SELECT ... FOR UPDATE`), before any row of the statement draws its
 `notification_id`, and holds it to commit or rollback. So a transaction that draws ids commits
 (or rolls back) before the next one draws any: ids become visible in the order they were drawn,
 and a follower reading `notification_id > its position` never passes over an id that a slower
-transaction commits later. This replaces the library's `LOCK TABLE ... IN EXCLUSIVE MODE`, which
-needs UPDATE privilege; an advisory lock needs none, and because the trigger is in the database
-it orders every insert, the ledger's, a bulk load's or a psql session's alike. The same trigger
-sends the NOTIFY the followers LISTEN to, delivered at commit.
+transaction commits later. This replaces the library's `LOCK TABLE ... IN EXCLUSIVE MODE` on the
+events table, which needs UPDATE privilege there. The turn is a row, not an advisory lock,
+because an advisory lock needs no privilege at all: any login that may connect, a reader's
+included, could take it and hold back every append until the commands' deadlines. Locking a
+row needs UPDATE privilege on its table, which only the writer holds (`roles`): a reader is
+refused. Because the trigger is in the database it orders every insert, the ledger's, a bulk
+load's or a psql session's alike. The same trigger sends the NOTIFY the followers LISTEN to,
+delivered at commit.
 """
 
 from __future__ import annotations
@@ -65,12 +69,21 @@ END
 $$
 """
 
+APPEND_TURN = "ledger_append_turn"
+APPEND_TURN_DDL = """
+CREATE TABLE IF NOT EXISTS {table} (
+    only_row boolean PRIMARY KEY DEFAULT true CHECK (only_row))
+"""
+
 SERIALISE_FUNCTION = """
 CREATE OR REPLACE FUNCTION {function}() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN
-    PERFORM pg_advisory_xact_lock(
-        hashtextextended(quote_ident(TG_TABLE_SCHEMA) || '.' || quote_ident(TG_TABLE_NAME), 0));
+    PERFORM 1 FROM {turn} FOR UPDATE;
+    IF NOT FOUND THEN  -- no row, no turn: refuse rather than append out of order
+        RAISE EXCEPTION '% has no row: appends cannot take their turn', '{turn_name}'
+            USING HINT = 'Run `ledger db init`.';
+    END IF;
     NOTIFY {channel};
     RETURN NULL;
 END
@@ -134,7 +147,14 @@ def _install_serialiser(conn: Connection, table: str) -> None:
     name = serialiser_trigger(table)
     function = sql.Identifier(name)
     channel = sql.Identifier(table.replace(".", "_"))  # the library's channel name
-    conn.execute(sql.SQL(SERIALISE_FUNCTION).format(function=function, channel=channel))
+    # named with its schema: the trigger must find the turn whatever the session's search_path
+    where = str(conn.execute("SELECT current_schema()").fetchone()[0])  # type: ignore[index]
+    turn = sql.Identifier(where, APPEND_TURN)
+    conn.execute(sql.SQL(APPEND_TURN_DDL).format(table=turn))
+    conn.execute(sql.SQL("INSERT INTO {} DEFAULT VALUES ON CONFLICT DO NOTHING").format(turn))
+    install_append_only(conn, APPEND_TURN)  # its one row is locked, never changed
+    conn.execute(sql.SQL(SERIALISE_FUNCTION).format(
+        function=function, channel=channel, turn=turn, turn_name=sql.SQL(APPEND_TURN)))
     conn.execute(
         sql.SQL(
             "CREATE OR REPLACE TRIGGER {trigger} BEFORE INSERT ON {table} "
