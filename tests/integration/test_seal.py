@@ -11,6 +11,7 @@ from ledger.audit.merkle import root_of
 from ledger.audit.seal import Witness, event_leaf
 from ledger.audit.seal_check import check_seal
 from ledger.audit.sealer import Cadence, Sealer, ledger_id
+from ledger.errors import WrongState
 from ledger.identity.keys import Credential
 from tests.integration.helpers import open_table
 from tests.integration.projection_helpers import append_dealer_shifts
@@ -111,3 +112,53 @@ def test_a_checkpoint_witnessed_before_a_crash_is_adopted_not_signed_again(
 def test_a_staff_key_cannot_seal(database, tmp_path):
     with pytest.raises(ValueError, match="a staff key cannot seal"):
         Sealer(database, Credential.generate("staff", "D-1"), tmp_path)
+
+
+def test_the_position_is_the_seals_own_and_a_healthy_state_is_never_rebuilt(
+        settings, sealer, superuser):
+    record(settings, tables=2)
+    rebuilt: list[str] = []
+    sealer.on_rebuild = rebuilt.append
+    superuser.execute("INSERT INTO ledger_tracking (projection, position) VALUES ('seal', 5)")
+    with sealer.database.connect() as conn:
+        sealer.catch_up(conn)  # batches of 30, checkpoints every 50: it ends between two
+    size, _ = events_root(superuser)
+    assert superuser.execute("SELECT size, position = (SELECT max(notification_id) FROM "
+                             "ledger_events) FROM ledger_seal_state").fetchone() == (size, True)
+    assert rebuilt == []
+
+
+def test_a_state_damaged_between_checkpoints_is_rebuilt_from_leaves_the_events_vouch_for(
+        settings, sealer, superuser, tmp_path):
+    record(settings, tables=2)
+    rebuilt: list[str] = []
+    sealer.on_rebuild = rebuilt.append
+    with sealer.database.connect() as conn:
+        sealer.catch_up(conn)
+    size, checkpointed = superuser.execute(
+        "SELECT size, checkpointed_size FROM ledger_seal_state").fetchone()
+    assert 0 < checkpointed < size  # leaves past the newest checkpoint
+    superuser.execute("UPDATE ledger_seal_state SET frontier = frontier[2:]")
+    with open_ledger(settings) as rt:
+        append_dealer_shifts(rt.ledger, "SL-00", events=5, per_save=5)
+    with sealer.database.connect() as conn:
+        sealer.catch_up(conn, checkpoint_at_end=True)
+    [line] = rebuilt
+    assert line.startswith("the seal's state was damaged (its frontier does not fit its size")
+    assert check_seal(superuser, [KEY.public_key], tmp_path / "witness").problems == []
+
+
+def test_a_forged_leaf_past_the_newest_checkpoint_is_refused(settings, sealer, superuser):
+    record(settings, tables=2)
+    with sealer.database.connect() as conn:
+        sealer.catch_up(conn)
+    size, checkpointed = superuser.execute(
+        "SELECT size, checkpointed_size FROM ledger_seal_state").fetchone()
+    superuser.execute("ALTER TABLE ledger_seal_leaves DISABLE TRIGGER USER")
+    superuser.execute("UPDATE ledger_seal_leaves SET leaf = sha256(leaf) WHERE leaf_index = %s",
+                      (size - 1,))
+    superuser.execute("UPDATE ledger_seal_state SET position = position - 1")
+    with sealer.database.connect() as conn, pytest.raises(
+            WrongState, match=f"leaf {size - 1}, past the newest checkpoint, is not the event"):
+        sealer.step(conn)
+    assert superuser.execute("SELECT size FROM ledger_seal_state").fetchone()[0] == size
