@@ -13,6 +13,7 @@ the events part from them is named: missing, extra, changed or moved.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from contextlib import closing
 from dataclasses import dataclass, field
@@ -25,8 +26,12 @@ from psycopg import Connection, sql
 from ledger.audit.merkle import Frontier, root_of
 from ledger.audit.seal import Checkpoint, Witness, event_leaf
 from ledger.audit.sealer import ledger_id
+from ledger.audit.trust import TrustFile
+from ledger.audit.witnessed import Memories, Memory, cosignatures, cosigners
 from ledger.identity.keys import fingerprint
 from ledger.infrastructure.database import EVENTS_TABLE
+
+WITNESS_GRACE_SECONDS = 600  # money-safe: how long a new checkpoint may wait for its quorum
 
 
 @dataclass(frozen=True)
@@ -48,6 +53,8 @@ class SealReport:
     sealed: int = 0  # events covered by the last good checkpoint
     unsealed: int = 0  # events after it
     notes: list[str] = field(default_factory=list)
+    witnessed: int | None = None  # events under a checkpoint its quorum cosigned (with trust)
+    witnesses: int = 0  # witnesses whose memory was compared
 
 
 def _events(conn: Connection[Any], cursor_name: str) -> Iterator[Leaf]:
@@ -106,15 +113,22 @@ def _trusted(checkpoints: dict[int, Checkpoint], public_keys: list[str], ledger:
     return good
 
 
-def check_seal(conn: Connection[Any], trusted_keys: list[str], witness_root: Path | None
-               ) -> SealReport:
-    """Every check against the seal; `witness_root` holds one folder per ledger id."""
+def check_seal(conn: Connection[Any], trusted_keys: list[str], witness_root: Path | None,
+               *, trust: TrustFile | None = None, memories: Memories | None = None,
+               grace: float = WITNESS_GRACE_SECONDS) -> SealReport:  # money-safe: seconds
+    """Every check against the seal; `witness_root` holds one folder per ledger id. With a
+    trust file, the ledger is the one it names (never the database's word), and every
+    witness's memory must be a checkpoint of these events."""
     report = SealReport()
+    memories = memories or Memories()
+    report.problems.extend(memories.problems)
+    report.notes.extend(memories.notes)
+    report.witnesses = len({m.witness for m in memories.held})
     found = conn.execute("SELECT to_regclass('ledger_seal_state')").fetchone()
     if not found or not found[0]:
         report.notes.append("no seal: this database has no seal tables (run `ledger db init`)")
         return report
-    ledger = ledger_id(conn)
+    ledger = str(trust.ledger) if trust is not None else ledger_id(conn)
     witness = Witness(witness_root / ledger) if witness_root is not None else None
     stored_keys = [k for (k,) in conn.execute("SELECT public_key FROM ledger_seal_keys")]
     if trusted_keys:
@@ -146,8 +160,48 @@ def check_seal(conn: Connection[Any], trusted_keys: list[str], witness_root: Pat
     if signed_up_to > max(checkpoints, default=0):
         report.problems.append(f"the sealer signed a checkpoint at {signed_up_to} events, which "
                                "neither the database nor the witness holds: deleted")
-    _recompute(conn, checkpoints, report)
+    _recompute(conn, checkpoints, report, memories.held)
+    for memory in memories.held:
+        if memory.size and memory.size not in checkpoints:
+            report.problems.append(
+                f"witness {memory.witness} cosigned a checkpoint at {memory.size:,} events "
+                f"({memory.source}) that the database does not hold: deleted, or the seal "
+                "was reset")
+    if trust is not None:
+        _quorum(conn, trust, checkpoints, report, grace)
     return report
+
+
+def _quorum(conn: Connection[Any], trust: TrustFile, checkpoints: dict[int, Checkpoint],
+            report: SealReport, grace: float) -> None:
+    """Which checkpoints the witnesses' quorum cosigned; the newest must have it once it is
+    older than the grace a witness's round trip and a short outage need."""
+    if not trust.witnesses:
+        report.notes.append("the trust file names no witnesses: the seal is the sealing "
+                            "key's word alone")
+        report.witnessed = report.sealed
+        return
+    lines = cosignatures(conn)
+    witnessed = 0
+    for size in sorted(checkpoints):
+        checkpoint = checkpoints[size]
+        names = cosigners(trust, trust.origin, size, checkpoint.root, lines.get(size, []))
+        if len(names) >= trust.quorum:
+            witnessed = size
+    report.witnessed = min(witnessed, report.sealed) if report.sealed else witnessed
+    if not checkpoints:
+        return
+    newest = checkpoints[max(checkpoints)]
+    if newest.size > witnessed:
+        names = cosigners(trust, trust.origin, newest.size, newest.root,
+                          lines.get(newest.size, []))
+        age = time.time() - newest.when.timestamp()
+        said = (f"the newest checkpoint ({newest.size:,} events, sealed {newest.sealed_at}) "
+                f"has {len(names)} of the {trust.quorum} cosignature(s) its quorum needs")
+        if age > grace:
+            report.problems.append(f"{said}: not witnessed {age / 60:.0f} min after sealing")
+        else:
+            report.notes.append(f"{said}: awaiting its witnesses")
 
 
 def _compare_copies(in_database: dict[int, Checkpoint], in_witness: dict[int, Checkpoint],
@@ -166,15 +220,26 @@ def _compare_copies(in_database: dict[int, Checkpoint], in_witness: dict[int, Ch
 
 
 def _recompute(conn: Connection[Any], checkpoints: dict[int, Checkpoint],
-               report: SealReport) -> None:
+               report: SealReport, held: list[Memory] = ()) -> None:  # type: ignore[assignment]
     sizes = sorted(checkpoints)
+    remembered = sorted(held, key=lambda memory: memory.size)
     frontier = Frontier()
     last: Leaf | None = None
     parted: Checkpoint | None = None
+    while remembered and remembered[0].size == 0:
+        remembered.pop(0)
     with closing(_events(conn, "ledger_seal_recompute")) as events:
         for leaf in events:
             frontier.append(leaf.leaf)
             last = leaf
+            while remembered and remembered[0].size == frontier.size:
+                memory = remembered.pop(0)
+                if frontier.root() != memory.root:
+                    report.problems.append(
+                        f"witness {memory.witness} cosigned {memory.size:,} events with root "
+                        f"{memory.root.hex()[:16]}… ({memory.source}); the events give "
+                        f"{frontier.root().hex()[:16]}… at that size: the history was "
+                        "rewritten or forked")
             while sizes and sizes[0] == frontier.size:
                 checkpoint = checkpoints[sizes.pop(0)]
                 if not _holds(checkpoint, frontier, last):
@@ -183,6 +248,10 @@ def _recompute(conn: Connection[Any], checkpoints: dict[int, Checkpoint],
                 report.sealed = checkpoint.size
             if parted is not None:
                 break
+    for memory in remembered if parted is None else ():  # the events stop short of it
+        report.problems.append(
+            f"witness {memory.witness} cosigned a checkpoint at {memory.size:,} events "
+            f"({memory.source}); the database holds {frontier.size:,}: truncated, or reset")
     if parted is None and sizes:  # the events stop short of a checkpoint: some were deleted
         parted = checkpoints[sizes[0]]
     if parted is not None:

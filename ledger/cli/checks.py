@@ -17,6 +17,7 @@ from ledger.audit.verify import verify_ledger
 from ledger.bootstrap import trusted_seal_keys
 from ledger.cli.common import console, reading, runtime
 from ledger.commands import all_commands
+from ledger.identity.keys import fingerprint
 from ledger.render import safe
 
 
@@ -24,14 +25,37 @@ def verify(
     projections: Annotated[bool, typer.Option(
         "--projections/--no-projections",
         help="Also compare each projection with a rebuild from the events.")] = True,
+    trust: Annotated[Path | None, typer.Option(
+        "--trust", envvar="LEDGER_TRUST_FILE",
+        help="The trust file written at deployment (`ledger trust init`): the ledger, the "
+        "sealing key, the first administrator and the witnesses, given from outside the "
+        "database.")] = None,
+    witness_state: Annotated[list[Path] | None, typer.Option(
+        "--witness-state", help="A witness's exported memory (`ledger witness export`), used "
+        "instead of asking that witness live; repeatable.")] = None,
+    offline: Annotated[bool, typer.Option(
+        "--offline", help="Ask no witness over the network: only --witness-state files.")] = False,
 ) -> None:
-    """Check the whole ledger: hash chains, versions, shoes, money, pools, projections.
+    """Check the whole ledger: every event proven by its signed command, and the seal.
 
-    Exit 1 on any failure, each one named."""
+    Also the witnesses, hash chains, shoes, money, pools and projections. Exit 1 on any
+    failure, each one named."""
+    from ledger.audit.trust import load_trust
+
+    trusted = load_trust(trust) if trust is not None else None
     with reading() as rt, rt.database.connect(long=True) as conn:
         report = verify_ledger(conn, projections=projections,
                                seal_keys=trusted_seal_keys(rt.settings),
-                               witness_root=rt.settings.witness_root)
+                               witness_root=rt.settings.witness_root, trust=trusted,
+                               witness_state=witness_state or [], ask_witnesses=not offline)
+    if trusted is None:
+        console.print(f"[yellow]UNTRUSTED[/] {safe(report.notes.pop(0))}", highlight=False,
+                      soft_wrap=True)
+    else:
+        console.print(f"trust: ledger {trusted.ledger} ({trusted.origin}), sealing key "
+                      f"{fingerprint(trusted.seal_public_key)}, first administrator "
+                      f"{trusted.administrator}, {len(trusted.witnesses)} witness(es), quorum "
+                      f"{trusted.quorum}", highlight=False, soft_wrap=True)
     print_seal(report.seal)
     chains = report.chains
     for chain_break in chains.breaks:
@@ -59,9 +83,12 @@ def print_seal(seal: SealReport | None) -> None:
     for note in seal.notes:
         console.print(f"[yellow]note[/] {safe(note)}", highlight=False, soft_wrap=True)
     verdict = "[green]holds[/]" if not seal.problems else f"[red]{len(seal.problems)} problem(s)[/]"
+    witnessed = ("" if seal.witnessed is None else
+                 f", {seal.witnessed:,} under a checkpoint its witnesses' quorum cosigned, "
+                 f"{seal.witnesses} witness(es) consulted")
     console.print(f"seal: {seal.checkpoints} signed checkpoint(s), {seal.sealed:,} events "
-                  f"verified under them, {seal.unsealed:,} events not yet sealed: {verdict}",
-                  highlight=False)
+                  f"verified under them{witnessed}, {seal.unsealed:,} events not yet sealed: "
+                  f"{verdict}", highlight=False, soft_wrap=True)
 
 
 def schema(

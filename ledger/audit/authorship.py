@@ -1,0 +1,503 @@
+"""Every event proven by a signed, authorised command, checked from the events alone.
+
+`ledger verify` reads the log once, in the global order, and holds every stream as it stood
+at each point. A command's events and its receipt are saved in one insert, the events first
+and the receipt after them (`ledger.application`, `ledger.group_commit`), so the log is a
+sequence of *runs*: some events, then the receipt (or, for the registry's bootstrap, the two
+receipts) of the command(s) that recorded them. For each run it checks:
+
+- every event claims a command (`by.command_id`) whose receipt closes its run: an event with
+  no command, claiming a command no receipt records, or lying outside its command's run is
+  named. Nothing here reads a transaction id, so a dump and restore changes nothing;
+- the receipt keeps a signed envelope whose signatures verify against the keys the registry
+  held at that point of the log, from a registered, unrevoked terminal of a kind that carries
+  the command, by enrolled, unsuspended staff whose role as it then stood may send it: the
+  door itself (`ledger.identity.door.admit`) is run again on the registry as the log had it,
+  without the clock (which was checked when it arrived);
+- the command is executed again, by its own handler, on the streams as they stood before it,
+  and must record exactly the events the log holds for it (stream, version, type and every
+  field but the time it was written); the receipt's command, streams and provenance must be
+  what the door and the handler make of the envelope.
+
+The registry is proven the same way, back to its bootstrap: the first administrator's own
+signature, under the public key the trust file gives when there is one. A registry event
+that fails is not applied, so everything signed later by a key it brought in is named too.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Iterator
+from contextlib import closing
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+from uuid import UUID
+
+from eventsourcing.persistence import JSONTranscoder, StoredEvent
+from psycopg import Connection, sql
+from pydantic import ValidationError
+
+from ledger.errors import LedgerError, NotFound, first_line
+from ledger.infrastructure.database import EVENTS_TABLE
+from ledger.infrastructure.mapper import PydanticJSONMapper
+
+RECEIPT = "CommandReceipt.Accepted"
+BOOTSTRAP = "Registry.Bootstrapped"
+REGISTRY_STREAMS = ("StaffMember.", "TerminalDevice.", "Registry.")
+BOOTSTRAP_VOUCHED = "bootstrap by `ledger db init`: the first administrator, self-signed"
+UNTIMED = ("timestamp",)
+"""What a command executed again cannot reproduce: when its events were written."""
+
+_mapper = PydanticJSONMapper(transcoder=JSONTranscoder())
+
+
+@dataclass(frozen=True)
+class Row:
+    position: int
+    stream_id: UUID
+    version: int
+    topic: str
+    state: bytes
+
+    @property
+    def kind(self) -> str:
+        return self.topic.split(":", 1)[-1]
+
+    @property
+    def where(self) -> str:
+        return f"stream {self.stream_id} version {self.version} (position {self.position})"
+
+
+@dataclass
+class Authorship:
+    """What the check found: failures as (subject, reason), and how much it proved."""
+
+    commands: int = 0
+    events: int = 0
+    failures: list[tuple[str, str]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+class Streams:
+    """Every stream as the log stood at the point being checked: what a handler loads and
+    what the door's registry reads. A handler gets a copy, so a command that is refused or
+    records something else leaves the streams as the log has them."""
+
+    def __init__(self) -> None:
+        self.aggregates: dict[UUID, Any] = {}
+
+    def load(self, aggregate_id: UUID, what: str) -> Any:
+        aggregate = self.aggregates.get(aggregate_id)
+        if aggregate is None:
+            raise NotFound(f"{what} does not exist.")
+        return copy.deepcopy(aggregate)
+
+    def exists(self, aggregate_id: UUID) -> bool:
+        return aggregate_id in self.aggregates
+
+    def apply(self, event: Any) -> None:
+        if event is None:  # unreadable: named already
+            return
+        self.aggregates[event.originator_id] = event.mutate(
+            self.aggregates.get(event.originator_id))
+
+    def staff(self, staff_id: str) -> Any:
+        from ledger.domain.registry import staff_stream_id
+
+        return self.aggregates.get(staff_stream_id(staff_id))
+
+    def terminal(self, terminal_id: str) -> Any:
+        from ledger.domain.registry import terminal_stream_id
+
+        return self.aggregates.get(terminal_stream_id(terminal_id))
+
+
+def _rows(conn: Connection[Any]) -> Iterator[Row]:
+    query = sql.SQL("SELECT notification_id, originator_id, originator_version, topic, state "
+                    "FROM {} ORDER BY notification_id").format(sql.Identifier(EVENTS_TABLE))
+    with conn.transaction(), conn.cursor(name="ledger_authorship", binary=True) as cursor:
+        cursor.itersize = 5000
+        cursor.execute(query)
+        for position, stream_id, version, topic, state in cursor:
+            yield Row(position, stream_id, version, topic, bytes(state))
+
+
+def _runs(rows: Iterator[Row]) -> Iterator[tuple[list[Row], list[Row]]]:
+    """(events, the receipts that close them), in log order; a trailing run without a
+    receipt comes last with no receipts."""
+    events: list[Row] = []
+    receipts: list[Row] = []
+    for row in rows:
+        if row.kind == RECEIPT:
+            receipts.append(row)
+            continue
+        if receipts:
+            yield events, receipts
+            events, receipts = [], []
+        events.append(row)
+    if events or receipts:
+        yield events, receipts
+
+
+def check_authorship(conn: Connection[Any], *, administrator_key: str | None = None,
+                     ledger_id: str | None = None) -> Authorship:
+    """Every event proven by its signed command (module docstring). `administrator_key`: the
+    bootstrap administrator's public key, from the trust file."""
+    checker = _Checker(administrator_key, ledger_id)
+    with closing(_rows(conn)) as rows:
+        for events, receipts in _runs(rows):
+            checker.run(events, receipts)
+    checker.finish()
+    return checker.found
+
+
+class _Checker:
+    def __init__(self, administrator_key: str | None, ledger_id: str | None) -> None:
+        self.streams = Streams()
+        self.found = Authorship()
+        self.administrator_key = administrator_key
+        self.ledger_id = ledger_id
+        self.bootstrapped = False
+        self.commands_seen: dict[str, int] = {}  # command id -> its receipt's position
+        self.unbound = 0  # envelopes recorded before envelopes named their ledger
+        self.unproven: dict[UUID, set[int]] = {}  # stream -> positions of events not proven
+
+    def fail(self, subject: str, reason: str, *rows: Row) -> None:
+        self.found.failures.append((subject, reason))
+        for row in rows:
+            self.unproven.setdefault(row.stream_id, set()).add(row.position)
+
+    # -- one run ------------------------------------------------------------------------
+    def run(self, events: list[Row], receipts: list[Row]) -> None:
+        self.found.events += len(events) + len(receipts)
+        decoded = {row.position: self._decode(row) for row in (*events, *receipts)}
+        by_command: dict[str, Row] = {}
+        for row in receipts:
+            receipt = decoded[row.position]
+            if receipt is None:
+                continue
+            command_id = str(receipt.by.command_id)
+            if command_id in self.commands_seen:
+                self.fail(row.where, f"a second receipt of command {command_id} (the first is "
+                                     f"at position {self.commands_seen[command_id]})")
+                continue
+            self.commands_seen[command_id] = row.position
+            by_command[command_id] = row
+        claimed: dict[str, list[Row]] = {command_id: [] for command_id in by_command}
+        for row in events:
+            command_id = _claimed(decoded[row.position], row)
+            if command_id is None:
+                self.fail(row.where, f"{row.kind} was recorded by no command: it claims none",
+                          row)
+            elif command_id in claimed:
+                claimed[command_id].append(row)
+            elif command_id in self.commands_seen:
+                self.fail(row.where, f"{row.kind} claims command {command_id}, whose receipt "
+                          f"is at position {self.commands_seen[command_id]}: outside that "
+                          "command's run of positions", row)
+            elif not receipts:
+                self.fail(row.where, f"{row.kind} claims command {command_id}, and no receipt "
+                          "follows it: recorded by no command", row)
+            else:
+                self.fail(row.where, f"{row.kind} claims command {command_id}, which no "
+                          "receipt in its run records", row)
+        if any(decoded[r.position] is not None and decoded[r.position].__class__.__qualname__
+               == BOOTSTRAP for r in events) or not self.bootstrapped:
+            self._bootstrap(by_command, claimed, decoded)
+            return
+        for command_id, receipt_row in by_command.items():
+            self._command(receipt_row, decoded[receipt_row.position], claimed[command_id],
+                          decoded)
+
+    def _decode(self, row: Row) -> Any:
+        try:
+            return _mapper.to_domain_event(StoredEvent(row.stream_id, row.version, row.topic,
+                                                       row.state))
+        except (ValidationError, ValueError, ImportError, AttributeError, TypeError) as error:
+            self.fail(row.where, f"{row.kind} cannot be read as the event it names: "
+                      f"{first_line(error)[:160]}", row)
+            return None
+
+    # -- one command --------------------------------------------------------------------
+    def _command(self, receipt_row: Row, receipt: Any, rows: list[Row],
+                 decoded: dict[int, Any]) -> None:
+        from ledger.application import Ledger
+        from ledger.identity.door import admit
+
+        self.found.commands += 1
+        subject = f"command {receipt.by.command_id} ({receipt.command_type}, receipt at " \
+                  f"position {receipt_row.position})"
+        try:
+            signed = self._envelope(receipt)
+            command = admit(signed, self.streams.staff, self.streams.terminal, None,
+                            ledger_id=self.ledger_id if signed.ledger is not None else None)
+            if signed.ledger is None:
+                self.unbound += 1
+        except (LedgerError, ValidationError) as error:
+            self._refused(subject, rows, decoded, f"its signed envelope would have been "
+                          f"refused at the door as the registry then stood: {_reason(error)}")
+            return
+        differs = _receipt_differs(receipt, command)
+        if differs:
+            self._refused(subject, rows, decoded, f"the receipt is not what its signed "
+                          f"envelope says: {differs}")
+            return
+        try:
+            handler = Ledger.handler_for(type(command))
+            aggregates = handler(self.streams, command)  # type: ignore[arg-type]
+        except LedgerError as error:
+            self._refused(subject, rows, decoded, "executed again on the streams as they stood "
+                          f"before it, the command is refused: {_reason(error)}")
+            return
+        produced = [e for aggregate in aggregates for e in aggregate.collect_events()]
+        streams = [str(aggregate.id) for aggregate in aggregates]
+        drawn = _drawn_ids(produced, rows, self.streams)
+        problem = _compare(produced, rows, drawn)
+        streams = [drawn.get(stream, stream) for stream in streams]
+        if problem is None and list(receipt.streams) != streams:
+            problem = (f"its receipt lists streams {', '.join(receipt.streams) or 'none'}; the "
+                       f"command writes {', '.join(streams) or 'none'}")
+        if problem:
+            self._refused(subject, rows, decoded, problem)
+            return
+        for row in rows:
+            self.streams.apply(decoded[row.position])
+
+    def _envelope(self, receipt: Any) -> Any:
+        from ledger.identity.envelope import SignedCommand
+
+        if receipt.signed is None:
+            raise _Unsigned("it keeps no signed envelope")
+        signed = SignedCommand.model_validate(receipt.signed)
+        return signed
+
+    def _refused(self, subject: str, rows: list[Row], decoded: dict[int, Any],
+                 reason: str) -> None:
+        """Name the command; its events stay in the streams (so what follows is checked on
+        the log as recorded), except the registry's: a key no valid command brought in proves
+        nothing after it."""
+        self.fail(subject, reason, *rows)
+        for row in rows:
+            event = decoded[row.position]
+            if event is not None and not row.kind.startswith(REGISTRY_STREAMS):
+                self._apply_recorded(row, event)
+
+    def _apply_recorded(self, row: Row, event: Any) -> None:
+        try:
+            self.streams.apply(event)
+        except Exception as error:  # noqa: BLE001 - a forged event must not stop the check
+            self.fail(row.where, f"{row.kind} does not apply to its stream as the log holds "
+                      f"it: {first_line(error)[:160]}")
+
+    # -- the registry's bootstrap -------------------------------------------------------
+    def _bootstrap(self, by_command: dict[str, Row], claimed: dict[str, list[Row]],
+                   decoded: dict[int, Any]) -> None:
+        from ledger.identity.envelope import SignedCommand
+        from ledger.identity.keys import fingerprint, verify
+
+        if self.bootstrapped:
+            for rows in claimed.values():
+                for row in rows:
+                    if row.kind == BOOTSTRAP:
+                        self.fail(row.where, "a second bootstrap of the registry: only "
+                                  "`ledger db init` records one, once, first")
+            for command_id, receipt_row in by_command.items():
+                self._command(receipt_row, decoded[receipt_row.position], claimed[command_id],
+                              decoded)
+            return
+        self.bootstrapped = True
+        names = {decoded[r.position].command_type: r for r in by_command.values()
+                 if decoded[r.position] is not None}
+        if set(names) != {"EnrolStaff", "RegisterTerminal"}:
+            self.fail("the registry's bootstrap", "the ledger does not begin with the first "
+                      "administrator's enrolment and console: its first commands are "
+                      f"{', '.join(sorted(names)) or 'none'}")
+            for command_id, receipt_row in by_command.items():
+                self._command(receipt_row, decoded[receipt_row.position], claimed[command_id],
+                              decoded)
+            return
+        enrol = decoded[names["EnrolStaff"].position]
+        register = decoded[names["RegisterTerminal"].position]
+        admin_key = enrol.command.get("public_key")
+        console_key = register.command.get("public_key")
+        problems = _bootstrap_events(enrol.command, register.command,
+                                     [decoded[r.position] for rows in claimed.values()
+                                      for r in rows])
+        for receipt, key, signer in ((enrol, admin_key, "staff"), (enrol, console_key, "terminal"),
+                                     (register, admin_key, "staff"),
+                                     (register, console_key, "terminal")):
+            try:
+                signed = SignedCommand.model_validate(receipt.signed or {})
+            except ValidationError:
+                problems.append(f"{receipt.command_type}'s envelope cannot be read")
+                continue
+            signatures = signed.by(signer)
+            if (len(signatures) != 1 or signatures[0].key != fingerprint(key)
+                    or not verify(key, signatures[0].value, signed.message())
+                    or signed.command != _body(receipt.command)):
+                problems.append(f"{receipt.command_type} is not signed by the {signer} key it "
+                                "enrols")
+        if self.administrator_key is not None and admin_key != self.administrator_key:
+            problems.append(f"the first administrator's key is {fingerprint(admin_key)}, and "
+                            f"the trust file names {fingerprint(self.administrator_key)}: the "
+                            "registry was bootstrapped again by someone else")
+        elif self.administrator_key is None:
+            self.found.notes.append("the registry's bootstrap is self-signed and no trust file "
+                                    "names the first administrator's key: it is not anchored")
+        for problem in problems:
+            self.fail("the registry's bootstrap", problem)
+        self.found.commands += 2
+        for rows in claimed.values():
+            for row in rows:
+                if not problems:
+                    self.streams.apply(decoded[row.position])
+
+    def finish(self) -> None:
+        from ledger.domain.jackpot_pool import JackpotPool
+
+        if self.unbound:
+            self.found.notes.append(f"{self.unbound:,} command(s) were signed before envelopes "
+                                    "named their ledger: their signatures do not say which "
+                                    "ledger they were for")
+        for aggregate in self.streams.aggregates.values():
+            if not isinstance(aggregate, JackpotPool):
+                continue
+            unproven = len(self.unproven.get(aggregate.id, ()))
+            if unproven:
+                self.fail(f"jackpot pool {aggregate.name}",
+                          f"{unproven} of its events are not proven by a signed command: its "
+                          f"balance by its proven events is {aggregate.amount}, whatever the "
+                          "rest say")
+            if Decimal(aggregate.amount) < 0:
+                self.fail(f"jackpot pool {aggregate.name}",
+                          f"its events leave it at {aggregate.amount}: a pool is never "
+                          "negative")
+
+
+class _Unsigned(LedgerError):
+    code = "unsigned"
+
+
+BOOTSTRAP_FIELDS = {
+    "Registry.Bootstrapped": (("administrator", "enrol", "staff_id"),
+                              ("terminal", "register", "terminal_id")),
+    "StaffMember.Enrolled": tuple((name, "enrol", name)
+                                  for name in ("staff_id", "name", "roles", "public_key")),
+    "TerminalDevice.Registered": tuple((name, "register", name) for name in
+                                       ("terminal_id", "kind", "location", "public_key")),
+}
+
+
+def _bootstrap_events(enrol: dict[str, Any], register: dict[str, Any],
+                      events: list[Any]) -> list[str]:
+    """The bootstrap's three events say what its two signed commands say, field by field."""
+    commands = {"enrol": enrol, "register": register}
+    problems = []
+    kinds = sorted(type(e).__qualname__ for e in events if e is not None)
+    if kinds != sorted(BOOTSTRAP_FIELDS):
+        problems.append(f"it records {', '.join(kinds) or 'nothing'}, not the registry's root, "
+                        "the first administrator and their console")
+    for event in events:
+        for field_name, command, key in BOOTSTRAP_FIELDS.get(type(event).__qualname__, ()):
+            value = getattr(event, field_name)
+            value = [str(v) for v in value] if isinstance(value, list) else str(value)
+            wanted = commands[command].get(key)
+            wanted = [str(v) for v in wanted] if isinstance(wanted, list) else str(wanted)
+            if value != wanted:
+                problems.append(f"{type(event).__qualname__}'s {field_name} is not what its "
+                                "signed command says")
+    return problems
+
+
+def _claimed(event: Any, row: Row) -> str | None:
+    """The command an event claims: from the event, or from its raw body when it cannot be
+    read as the event it names."""
+    if event is not None:
+        by = getattr(event, "by", None)
+        return str(by.command_id) if by is not None else None
+    try:
+        body = json.loads(row.state)
+        command_id = body.get("by", {}).get("command_id")
+    except (ValueError, AttributeError):
+        return None
+    return str(command_id) if command_id is not None else None
+
+
+def _reason(error: Exception) -> str:
+    if isinstance(error, ValidationError):
+        return f"its envelope is malformed ({error.error_count()} problem(s))"
+    return first_line(error)[:300]
+
+
+def _body(command: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in command.items() if k not in ("actor", "terminal", "credentials")}
+
+
+def _receipt_differs(receipt: Any, command: Any) -> str | None:
+    if receipt.command_type != type(command).__name__:
+        return f"it names {receipt.command_type}, the envelope {type(command).__name__}"
+    made = command.model_dump(mode="json")
+    for key in sorted(set(made) | set(receipt.command)):
+        if made.get(key) != receipt.command.get(key):
+            return f"its command's {key} differs from the envelope's"
+    if receipt.by != command.provenance:
+        return "its provenance (who, where, which keys) is not what the signatures prove"
+    return None
+
+
+def _drawn_ids(produced: list[Any], rows: list[Row], streams: Streams) -> dict[str, str]:
+    """A stream a command starts may take a random id (a shoe's): executed again it draws
+    another. Each new stream the command starts is paired, in order and by type, with a new
+    stream the log starts in its run, and is compared under that id."""
+    recorded = [row for row in rows if row.version == 1]
+    drawn: dict[str, str] = {}
+    for event in produced:
+        if event.originator_version != 1 or streams.exists(event.originator_id):
+            continue
+        topic = _mapper.to_stored_event(event).topic
+        match = next((r for r in recorded if r.topic == topic), None)
+        if match is not None:
+            recorded.remove(match)
+            drawn[str(event.originator_id)] = str(match.stream_id)
+    return drawn
+
+
+def _compare(produced: list[Any], rows: list[Row], drawn: dict[str, str]) -> str | None:
+    """The first difference between what the command records and what the log holds."""
+    for index in range(max(len(produced), len(rows))):
+        made = produced[index] if index < len(produced) else None
+        row = rows[index] if index < len(rows) else None
+        if row is None:
+            assert made is not None
+            return (f"the command records {type(made).__qualname__} on stream "
+                    f"{made.originator_id} version {made.originator_version}, which the log "
+                    "does not hold")
+        if made is None:
+            return (f"{row.where} holds {row.kind}, which the command does not record: the "
+                    "command could not have recorded it")
+        stored = _mapper.to_stored_event(made)
+        stream = drawn.get(str(stored.originator_id), str(stored.originator_id))
+        if (stream, stored.originator_version, stored.topic) != (
+                str(row.stream_id), row.version, row.topic):
+            return (f"{row.where} holds {row.kind}; the command records "
+                    f"{type(made).__qualname__} on stream {stream} version "
+                    f"{made.originator_version}")
+        text = stored.state.decode("utf-8")
+        for mine, theirs in drawn.items():
+            text = text.replace(mine, theirs)
+        field_name = _differing_field(json.loads(text), json.loads(row.state))
+        if field_name is not None:
+            return (f"{row.where} ({row.kind}): its {field_name} is not what the command "
+                    "records")
+    return None
+
+
+def _differing_field(made: dict[str, Any], recorded: dict[str, Any]) -> str | None:
+    for key in sorted(set(made) | set(recorded)):
+        if key in UNTIMED:
+            continue
+        if made.get(key) != recorded.get(key):
+            return key
+    return None

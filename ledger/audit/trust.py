@@ -1,0 +1,115 @@
+"""The trust file: what `ledger verify` is given from outside the database.
+
+Written once at deployment (`ledger trust init`), while the database is still known good,
+and kept by the operator and the regulator off the database host. It names:
+
+- the ledger: its id (drawn by `ledger db init`) and its origin (the name its checkpoints
+  and its envelopes carry), so a reset that draws a new id, or another ledger, is named;
+- the sealing public key: the only key whose checkpoints count;
+- the first administrator and their public key: the registry is proven back to them;
+- the witnesses (name, public key as a C2SP vkey, address) and the quorum: how many of them
+  must have cosigned a checkpoint for it to count as witnessed.
+
+Nothing in it is secret: it holds public keys only. It is JSON, readable by hand:
+
+    {"protocol": "round-ledger/trust/1", "ledger": "<uuid>", "origin": "round-ledger/<uuid>",
+     "seal_public_key": "<base64>", "administrator": "ADM-1",
+     "administrator_public_key": "<base64>",
+     "witnesses": [{"name": "W-1", "vkey": "W-1+...+...", "url": "http://w1:8090"}],
+     "quorum": 1, "written_at": "2026-11-26T10:00:00Z"}
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Literal
+from uuid import UUID
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, \
+    model_validator
+
+from ledger.errors import InvalidInput, describe_validation_error
+
+PROTOCOL = "round-ledger/trust/1"
+
+
+class TrustedWitness(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    name: str = Field(min_length=1, max_length=100)
+    vkey: str = Field(description="the witness's public key as a C2SP vkey")
+    url: str | None = Field(default=None, description="where the witness answers, if asked live")
+
+    @field_validator("vkey")
+    @classmethod
+    def _vkey(cls, value: str) -> str:
+        from ledger.audit.note import NoteError, parse_vkey
+
+        try:
+            parse_vkey(value)
+        except NoteError as error:
+            raise ValueError(str(error)) from None
+        return value
+
+    @property
+    def public_key(self) -> bytes:
+        from ledger.audit.note import parse_vkey
+
+        return parse_vkey(self.vkey).public_key
+
+
+class TrustFile(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    protocol: Literal["round-ledger/trust/1"] = PROTOCOL
+    ledger: UUID
+    origin: str
+    seal_public_key: str = Field(min_length=40, max_length=60)
+    administrator: str
+    administrator_public_key: str = Field(min_length=40, max_length=60)
+    witnesses: list[TrustedWitness] = Field(default_factory=list)
+    quorum: int = Field(ge=0)
+    written_at: str
+
+    @model_validator(mode="after")
+    def _quorum(self) -> TrustFile:
+        if self.quorum > len(self.witnesses):
+            raise ValueError(f"a quorum of {self.quorum} needs at least {self.quorum} "
+                             f"witnesses, and the file names {len(self.witnesses)}")
+        names = [w.name for w in self.witnesses]
+        if len(set(names)) != len(names):
+            raise ValueError("each witness is named once")
+        return self
+
+    def to_json(self) -> str:
+        return json.dumps(self.model_dump(mode="json"), indent=1, sort_keys=True) + "\n"
+
+
+def load_trust(path: Path) -> TrustFile:
+    try:
+        text = path.expanduser().read_text(encoding="utf-8")
+    except OSError as error:
+        raise InvalidInput(f"cannot read the trust file {path}: {error.strerror}.") from None
+    try:
+        return TrustFile.model_validate_json(text)
+    except ValidationError as error:
+        raise InvalidInput(f"{path} is not a trust file ({PROTOCOL}): "
+                           f"{describe_validation_error(error)}.") from None
+
+
+def write_trust(path: Path, trust: TrustFile) -> None:
+    """Created, never overwritten: a trust file changes only by the operator's own hand."""
+    path = path.expanduser()
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+    except FileExistsError:
+        raise InvalidInput(f"{path} exists: a trust file is never overwritten; write another "
+                           "or remove it yourself.") from None
+    except OSError as error:
+        raise InvalidInput(f"cannot write the trust file {path}: {error.strerror}.") from None
+    with os.fdopen(fd, "w", encoding="utf-8") as file:
+        file.write(trust.to_json())
+        file.flush()
+        os.fsync(file.fileno())

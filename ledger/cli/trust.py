@@ -1,0 +1,87 @@
+"""`ledger trust init|show`: the trust file `ledger verify --trust` is given from outside the
+database (`ledger.audit.trust`)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from ledger.cli.common import console, reading
+from ledger.errors import InvalidInput, WrongState
+from ledger.render import safe
+
+app = typer.Typer(help="Write and read the trust file verify is given from outside the "
+                  "database.", no_args_is_help=True)
+
+
+def _witness(text: str) -> tuple[str, str, str | None]:
+    """NAME=VKEY or NAME=VKEY@URL."""
+    name, equals, rest = text.partition("=")
+    vkey, at, url = rest.partition("@")
+    if not equals or not name or not vkey or (at and not url):
+        raise InvalidInput(f"--witness '{text[:80]}' is not NAME=VKEY or NAME=VKEY@URL (the "
+                           "vkey `ledger witness serve` prints).")
+    return name, vkey, url or None
+
+
+@app.command()
+def init(
+    out: Annotated[Path, typer.Option("--out", help="Where to write it (never overwritten).")],
+    witness: Annotated[list[str] | None, typer.Option(
+        "--witness", help="A witness, NAME=VKEY@URL (its vkey as `ledger witness serve` "
+        "prints it); repeatable.")] = None,
+    quorum: Annotated[int | None, typer.Option(
+        "--quorum", min=0, help="How many witnesses must cosign a checkpoint (default: all).")
+    ] = None,
+    seal_public_key: Annotated[str | None, typer.Option(
+        "--seal-public-key", help="The sealing public key (base64); default: LEDGER_SEAL_KEY's "
+        "or LEDGER_SEAL_PUBLIC_KEY.")] = None,
+) -> None:
+    """Write the trust file at deployment, right after `ledger db init`, while the database is
+    known good: the ledger's id and origin, the sealing public key, the first administrator's
+    public key (read from the registry's bootstrap), the witnesses and the quorum. Keep it off
+    the database host; give it to the regulator."""
+    from ledger.audit.note import origin_of
+    from ledger.audit.trust import TrustedWitness, TrustFile, write_trust
+    from ledger.bootstrap import trusted_seal_keys
+
+    witnesses = [TrustedWitness(name=n, vkey=v, url=u) for n, v, u in map(_witness, witness or [])]
+    with reading() as rt, rt.database.connect() as conn:
+        keys = [seal_public_key] if seal_public_key else trusted_seal_keys(rt.settings)
+        if not keys:
+            raise InvalidInput("no sealing key: give --seal-public-key, or set LEDGER_SEAL_KEY "
+                               "or LEDGER_SEAL_PUBLIC_KEY.")
+        row = conn.execute("SELECT ledger_id FROM ledger_seal_state").fetchone()
+        admin = conn.execute(
+            "SELECT body ->> 'staff_id', body ->> 'public_key' FROM ledger_event_log "
+            "WHERE event_type = 'StaffMember.Enrolled' ORDER BY position LIMIT 1").fetchone()
+    if row is None or admin is None:
+        raise WrongState("the ledger is not initialised: run `ledger db init` first.")
+    ledger_id = str(row[0])
+    trust = TrustFile(ledger=ledger_id, origin=origin_of(ledger_id), seal_public_key=keys[0],
+                      administrator=admin[0], administrator_public_key=admin[1],
+                      witnesses=witnesses,
+                      quorum=len(witnesses) if quorum is None else quorum,
+                      written_at=datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"))
+    write_trust(out, trust)
+    console.print(f"wrote {out}: ledger {ledger_id}, first administrator {trust.administrator}, "
+                  f"{len(witnesses)} witness(es), quorum {trust.quorum}", highlight=False)
+
+
+@app.command()
+def show(file: Annotated[Path, typer.Argument(help="The trust file.")]) -> None:
+    """What a trust file says."""
+    from ledger.audit.trust import load_trust
+    from ledger.identity.keys import fingerprint
+
+    trust = load_trust(file)
+    console.print(f"ledger {trust.ledger} ({safe(trust.origin)}), written {trust.written_at}\n"
+                  f"sealing key {fingerprint(trust.seal_public_key)}\n"
+                  f"first administrator {safe(trust.administrator)} "
+                  f"({fingerprint(trust.administrator_public_key)})\n"
+                  f"witnesses: quorum {trust.quorum} of {len(trust.witnesses)}", highlight=False)
+    for w in trust.witnesses:
+        console.print(f"  {safe(w.name)} {safe(w.url or 'no address')}", highlight=False)
