@@ -90,14 +90,15 @@ def _grant(conn: Connection[Any], roles: GroupRoles) -> None:
         database, owner, writer, reader, sealer))
     run(sql.SQL("GRANT USAGE ON SCHEMA {} TO {}, {}, {}").format(schema, writer, reader, sealer))
     run(sql.SQL("GRANT USAGE, CREATE ON SCHEMA {} TO {}").format(schema, owner))
-    tables = [row[0] for row in run(
-        "SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
-        "WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'v', 'p')").fetchall()]
-    for table in tables:
+    tables = run(
+        "SELECT c.relname, c.relkind = 'v' FROM pg_class c JOIN pg_namespace n "
+        "ON n.oid = c.relnamespace WHERE n.nspname = current_schema() "
+        "AND c.relkind IN ('r', 'v', 'p')").fetchall()
+    for table, is_view in tables:
         ident = sql.Identifier(table)
         run(sql.SQL("ALTER TABLE {} OWNER TO {}").format(ident, owner))
         run(sql.SQL("REVOKE ALL ON {} FROM {}, {}, {}").format(ident, writer, reader, sealer))
-        for role, privileges in _privileges(table):
+        for role, privileges in _privileges(table, is_view):
             run(sql.SQL("GRANT {} ON {} TO {}").format(
                 sql.SQL(", ").join(map(sql.SQL, privileges)), ident, sql.Identifier(
                     getattr(roles, role))))
@@ -110,8 +111,9 @@ def _grant(conn: Connection[Any], roles: GroupRoles) -> None:
         run(sql.SQL("ALTER FUNCTION {} OWNER TO {}").format(sql.SQL(signature), owner))
 
 
-def _privileges(table: str) -> list[tuple[str, tuple[str, ...]]]:
-    """Which group role holds what on `table` (besides the owner, who owns it)."""
+def _privileges(table: str, is_view: bool) -> list[tuple[str, tuple[str, ...]]]:
+    """Which group role holds what on `table` (besides the owner, who owns it). A view is
+    read only: a write through it would be checked against its owner's privileges."""
     if table == APPEND_TURN:  # row-locking needs UPDATE (and SELECT); the reader gets nothing
         return [("writer", ("SELECT", "UPDATE"))]
     readers = [(role, ("SELECT",)) for role in ("writer", "reader", "sealer")]
@@ -121,7 +123,7 @@ def _privileges(table: str) -> list[tuple[str, tuple[str, ...]]]:
         return [*readers, ("sealer", ("INSERT",))]
     if table == SEAL_STATE:
         return [*readers, ("sealer", ("UPDATE",))]
-    if table in UNREAD:
+    if table in UNREAD or is_view:
         return readers
     return [*readers, ("writer", ("INSERT", "UPDATE", "DELETE", "TRUNCATE"))]
 

@@ -130,7 +130,9 @@ def test_the_writer_holds_insert_and_select_on_the_events_table_and_nothing_else
                         "TRUNCATE": False}
         for statement in ("UPDATE ledger_events SET topic = 'forged'",
                           "DELETE FROM ledger_events", "TRUNCATE ledger_events",
-                          "LOCK TABLE ledger_events IN EXCLUSIVE MODE"):
+                          "LOCK TABLE ledger_events IN EXCLUSIVE MODE",
+                          "DELETE FROM ledger_event_log",  # not through the view either
+                          "UPDATE ledger_event_log SET version = version + 1"):
             with pytest.raises(psycopg.errors.InsufficientPrivilege):  # refused before a trigger
                 with conn.transaction():
                     conn.execute(statement)
