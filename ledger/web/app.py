@@ -85,8 +85,8 @@ def create_app(rt: Runtime, *, follow: bool = True) -> FastAPI:
         return JSONResponse(body, status_code=status)
 
     @app.exception_handler(BodyTooLarge)
-    async def too_large(request: Request, error: BodyTooLarge) -> JSONResponse:
-        return JSONResponse(refusal_body(str(error.detail)), status_code=413)
+    async def too_large(request: Request, error: Exception) -> JSONResponse:
+        return JSONResponse(refusal_body(str(getattr(error, "detail", error))), status_code=413)
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, error: RequestValidationError) -> JSONResponse:
