@@ -79,10 +79,8 @@ def rebuild(conn: Connection[Any], ledger_id: str, public_key: str) -> SealState
                 _refuse(f"leaf {frontier.size} is missing (the next stored is {index})")
             if position <= last_position:
                 _refuse(f"leaf {index} is at position {position}, not after {last_position}")
-            if newest is not None and frontier.size == newest.size \
-                    and frontier.root() != newest.root:
-                _refuse(f"the root of the first {newest.size:,} leaves is not the root of the "
-                        "newest checkpoint")
+            if newest is not None and frontier.size == newest.size:
+                _vouched(frontier, last_position, newest)
             frontier.append(bytes(leaf))
             last_position = position
             if newest is None or index >= newest.size:
@@ -91,9 +89,8 @@ def rebuild(conn: Connection[Any], ledger_id: str, public_key: str) -> SealState
         if frontier.size < newest.size:
             _refuse(f"{frontier.size:,} leaves are stored, the newest checkpoint covers "
                     f"{newest.size:,}")
-        if frontier.size == newest.size and frontier.root() != newest.root:
-            _refuse(f"the root of the {newest.size:,} leaves is not the root of the newest "
-                    "checkpoint")
+        if frontier.size == newest.size:
+            _vouched(frontier, last_position, newest)
     _check_against_events(conn, after)
     return SealState(ledger_id, frontier, last_position, newest.size if newest else 0,
                      newest.when if newest else None)
@@ -141,6 +138,16 @@ def store(conn: Connection[Any], state: SealState) -> None:
                  "checkpointed_size = %s, checkpointed_at = %s",
                  (state.frontier.size, state.frontier.hashes(), state.position,
                   state.checkpointed_size, state.checkpointed_at))
+
+
+def _vouched(frontier: Frontier, position: int, newest: Checkpoint) -> None:
+    """The first leaves, up to the newest checkpoint's size, are what it signed."""
+    if frontier.root() != newest.root:
+        _refuse(f"the root of the first {newest.size:,} leaves is not the root of the newest "
+                "checkpoint")
+    if position != newest.position:
+        _refuse(f"leaf {newest.size - 1} is at position {position}, the newest checkpoint "
+                f"ends at {newest.position}")
 
 
 def _newest_checkpoint(conn: Connection[Any], ledger_id: str,
