@@ -114,8 +114,19 @@ def sealer_for(settings: LedgerSettings, database: Database) -> Sealer:
     if settings.seal_key is None:
         raise WrongState("no sealing key: set LEDGER_SEAL_KEY to the file `ledger key new seal "
                          "ID --out FILE` wrote, on the host that seals.")
-    return Sealer(database, Credential.load(settings.seal_key, "seal"), settings.witness_root,
-                  Cadence(settings.seal_every_events, settings.seal_every_seconds))
+    key = Credential.load(settings.seal_key, "seal")
+    sealer = Sealer(database, key, settings.witness_root,
+                    Cadence(settings.seal_every_events, settings.seal_every_seconds))
+    if settings.trust_file is not None:
+        from ledger.audit.cosigning import Cosigning
+        from ledger.audit.trust import load_trust
+
+        trust = load_trust(settings.trust_file)
+        if trust.seal_public_key != key.public_key:
+            raise WrongState(f"the sealing key {key.fingerprint} is not the one the trust file "
+                             f"{settings.trust_file} names: seal with the ledger's own key.")
+        sealer.cosigning = Cosigning(trust, key)
+    return sealer
 
 
 def trusted_seal_keys(settings: LedgerSettings) -> list[str]:

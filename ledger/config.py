@@ -119,6 +119,9 @@ class LedgerSettings(BaseModel):
     seal_public_key: str | None = Field(
         default=None, description="the sealing key's public half (base64), which `ledger "
         "verify` trusts; kept outside the database")
+    trust_file: Path | None = Field(
+        default=None, description="the trust file (`ledger trust init`): `ledger verify` checks "
+        "against it, and `ledger seal run` sends each checkpoint to the witnesses it names")
     witness_dir: Path | None = Field(
         default=None, description="where checkpoints are witnessed, one folder per ledger "
         "(default: beside data_dir, `witness`)")

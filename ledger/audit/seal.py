@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from ledger.audit.bundle_verify import leaf_hash
+from ledger.errors import WrongState
 from ledger.identity.keys import canonical_json, fingerprint, verify
 
 PROTOCOL = "round-ledger/checkpoint/1"
@@ -121,8 +122,9 @@ class Witness:
             fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
         except FileExistsError:
             if self.read(checkpoint.size) != checkpoint:
-                raise ValueError(f"the witness holds another checkpoint at {checkpoint.size} "
-                                 f"events ({path}): a checkpoint file is never rewritten")
+                raise WrongState(f"the witness folder holds another checkpoint at "
+                                 f"{checkpoint.size} events ({path}): a checkpoint file is never "
+                                 "rewritten, so this history is not the one sealed before")
             return
         with os.fdopen(fd, "w", encoding="utf-8") as file:
             file.write(checkpoint.to_json())

@@ -38,6 +38,7 @@ from typing import Any
 
 from psycopg import Connection, sql
 
+from ledger.audit.cosigning import Cosigning
 from ledger.audit.merkle import Frontier
 from ledger.audit.seal import Checkpoint, Witness, event_leaf
 from ledger.audit.seal_state import damage, rebuild, store
@@ -145,6 +146,8 @@ class Sealer:
         self.database, self.key, self.witness_root = database, key, witness_root
         self.cadence, self.batch_size = cadence, batch_size
         self.on_rebuild: Callable[[str], None] = lambda line: None  # told of a state rebuilt
+        self.cosigning: Cosigning | None = None
+        """Sends each new checkpoint to the trust file's witnesses (`ledger.audit.cosigning`)."""
 
     def witness_of(self, ledger_id: str) -> Witness:
         return Witness(self.witness_root / ledger_id)
@@ -236,6 +239,8 @@ class Sealer:
                 break
         if checkpoint_at_end:
             done.append(self.step(conn, force_checkpoint=True))
+        if self.cosigning is not None:
+            self.cosigning.collect(conn)
         return done
 
     def follow(self, stop: threading.Event,

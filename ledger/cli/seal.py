@@ -47,10 +47,16 @@ def run(
     with open_ledger() as rt, _as_sealer(rt.settings):
         sealer: Sealer = sealer_for(rt.settings, rt.database)
         sealer.on_rebuild = _note
+        if sealer.cosigning is not None:
+            sealer.cosigning.warn = _warn
         if once:
             with rt.database.connect() as conn:
                 done = sealer.catch_up(conn, checkpoint_at_end=True)
             sealed = sum(batch.events for batch in done)
+            if sealer.cosigning is not None and sealer.cosigning.last.cosigned:
+                console.print(f"cosigned by {', '.join(sealer.cosigning.last.cosigned)}: the "
+                              f"checkpoint at {sealer.cosigning.last.size:,} events",
+                              highlight=False)
             last = next((b.checkpoint for b in reversed(done) if b.checkpoint), None)
             console.print(f"sealed {sealed:,} new events; "
                           + (f"checkpoint at {last.size:,} events, written to "
@@ -102,6 +108,10 @@ def repair() -> None:
                   highlight=False)
     if note:
         _note(note)
+
+
+def _warn(line: str) -> None:
+    err_console.print(f"[yellow]warning:[/] {safe(line)}", highlight=False, soft_wrap=True)
 
 
 def _note(line: str) -> None:
