@@ -2,8 +2,8 @@
 
 A follower (the projection runner, the sealer) reads "events after my position". If a
 transaction that drew position 7 commits after one that drew 8, a follower that read 8 has
-moved past 7 for good. The events table's statement trigger takes an advisory lock before any
-position is drawn and holds it to commit, so the second transaction cannot draw 8 until 7 is
+moved past 7 for good. The events table's statement trigger takes the append turn (a row lock
+only a writer may take) before any position is drawn and holds it to commit, so the second transaction cannot draw 8 until 7 is
 committed. Each test provokes the out-of-order commit; the control on a twin table without
 the trigger shows the provocation really makes a follower skip.
 """
@@ -101,7 +101,7 @@ def test_without_the_trigger_a_follower_passes_over_an_append_committed_late(
 
 def test_an_append_waits_for_the_one_before_it_so_a_follower_skips_nothing(database, superuser):
     found = _provoke(database, superuser, "ledger_events")
-    assert found["state"] == "waiting for a lock (advisory)"
+    assert found["state"] == "waiting for a lock (transactionid)"
     assert found["seen"] == found["all"] == [found["slow"], found["fast"]]
 
 
