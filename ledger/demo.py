@@ -10,6 +10,7 @@ ledger holds, so the demo can run again on the same database.
 from __future__ import annotations
 
 import threading
+from dataclasses import dataclass, field
 from datetime import date, timedelta
 from decimal import Decimal
 from collections.abc import Iterator
@@ -41,6 +42,7 @@ TABLES, ROUNDS, SEED = 12, 15, 5  # seed 5 shows a jackpot, voids and a shuffler
 IRREGULARITY_RATE = 0.05  # money-safe: a probability; high, so the short demo shows some
 OUTPUT = Path("demo-output")
 DEMO_ADMIN, DEMO_CONSOLE, DEMO_SEAL = "DEMO-ADMIN", "DEMO-CONSOLE", "DEMO-SEAL"
+DEMO_WITNESSES = ("DEMO-W1", "DEMO-W2")
 
 
 def next_gaming_day(conn: Any) -> date:
@@ -109,7 +111,7 @@ def run_demo(console: Console) -> bool:
         console.print(f"simulating the day shift of {day}: {TABLES} tables, {ROUNDS} rounds "
                       f"each, seed {SEED}", highlight=False)
     sealer = demo_sealer(settings, database)
-    with sealing_live(sealer) as sealed:
+    with demo_witnesses(settings, sealer, console) as trust, sealing_live(sealer) as sealed:
         result = simulate_floor(TABLES, ROUNDS, SEED, day, irregularity_rate=IRREGULARITY_RATE,
                                 operator=operator)
     console.print(sealed.summary(), highlight=False)
@@ -131,9 +133,10 @@ def run_demo(console: Console) -> bool:
             files.append(path)
         replays = [_replay(rt, console, round_, what) for round_, what in
                    ((jackpot, "a jackpot round"), (voided, "a voided round"))]
-        verified = _verify(rt, console, sealer) and not sealed.error
+        verified = _verify(rt, console, sealer, trust) and not sealed.error
     _summary(console, view, kinds, files, replays, verified)
     console.print(signed, highlight=False)
+    _trust_hint(console, trust)
     _serve_hint(console, settings)
     return verified and not result.errors and all(ok for _, ok in replays if ok is not None)
 
@@ -220,22 +223,73 @@ def sealing_live(sealer: Sealer) -> Iterator[_LiveSeal]:
         live.thread.join()
 
 
-def _verify(rt: Any, console: Console, sealer: Sealer) -> bool:
-    """`ledger verify` in full: chains, versions, shoes, money, pools, projections, the seal."""
+def _verify(rt: Any, console: Console, sealer: Sealer, trust: Any) -> bool:
+    """`ledger verify --trust` in full: every event proven by its signed command, the seal and
+    its witnesses' memory, chains, versions, shoes, money, pools, projections."""
     from ledger.audit.verify import verify_ledger
 
     with rt.database.connect() as conn:
         report = verify_ledger(conn, seal_keys=[sealer.key.public_key],
-                               witness_root=rt.settings.witness_root)
+                               witness_root=rt.settings.witness_root, trust=trust.file,
+                               witness_state=trust.exported)
     for failure in report.failures:
         console.print(f"[red]FAIL[/] {failure.check}: {failure}", highlight=False)
     for problem in report.seal.problems if report.seal else ():
         console.print(f"[red]SEAL[/] {problem}", highlight=False)
-    checked = ", ".join(f"{count} {what}" for what, count in report.checked.items())
+    seal = report.seal
+    if seal is not None and seal.witnessed is not None:
+        console.print(f"witnessed: {seal.witnessed:,} of {report.chains.events:,} events under a "
+                      f"checkpoint {trust.file.quorum} of {len(trust.file.witnesses)} witnesses "
+                      f"cosigned ({seal.witnesses} consulted)", highlight=False)
+    checked = ", ".join(f"{count:,} {what}" for what, count in report.checked.items())
     console.print(f"ledger verify: {report.chains.streams:,} streams, {report.chains.events:,} "
                   f"events; checked {checked}: "
                   + ("[green]all hold[/]" if report.ok else "[red]FAILURES[/]"), highlight=False)
     return report.ok
+
+
+@dataclass
+class DemoTrust:
+    file: Any  # the TrustFile verify is given
+    path: Path
+    exported: list[Path] = field(default_factory=list)
+
+
+@contextmanager
+def demo_witnesses(settings: LedgerSettings, sealer: Sealer,
+                   console: Console) -> Iterator[DemoTrust]:
+    """Your trust file if the settings name one (its witnesses already running); otherwise two
+    witnesses of the demo's own, each `ledger witness serve` in a process of its own with its
+    own key and memory (beside the demo operator's keys), and a trust file for this ledger
+    written on its first run. Their memory is exported at the end, for `ledger verify`."""
+    from ledger.audit.cosigning import Cosigning
+    from ledger.audit.trust import load_trust
+
+    if settings.trust_file is not None:
+        trust = load_trust(settings.trust_file)
+        sealer.cosigning = Cosigning(trust, sealer.key, warn=_warned(console))
+        yield DemoTrust(trust, settings.trust_file)
+        return
+    from ledger.simulation.witnesses import running_witnesses
+
+    folder = settings.simulator_keys_dir.parent / "demo-operator"
+    with running_witnesses(folder, DEMO_WITNESSES, sealer) as (trust, path, export):
+        sealer.cosigning = Cosigning(trust, sealer.key, warn=_warned(console))
+        found = DemoTrust(trust, path)
+        yield found
+        found.exported = export()
+
+
+def _trust_hint(console: Console, trust: DemoTrust) -> None:
+    """How a regulator checks this ledger from outside: the trust file, and the witnesses'
+    memory as they exported it (the demo's witnesses stop with it)."""
+    states = " ".join(f"--witness-state {path}" for path in trust.exported)
+    console.print(f"Checked from outside the database: ledger verify --trust {trust.path} "
+                  f"{states}{' --offline' if states else ''}", highlight=False, soft_wrap=True)
+
+
+def _warned(console: Console) -> Any:
+    return lambda line: console.print(f"[yellow]warning:[/] {line}", highlight=False)
 
 
 def _won(amount: Decimal) -> str:
@@ -282,7 +336,8 @@ def _summary(console: Console, view: Any, kinds: dict[str, int], files: list[Pat
         f"Jackpot: {money(floor.jackpot_contributions)} contributed, "
         f"{money(floor.jackpot_prizes)} "
         f"paid in prizes.\n"
-        f"Every event is hash-chained and verified: {'yes' if verified else 'NO'}.",
+        f"Every event proven by its signed command, hash-chained, sealed and witnessed: "
+        f"{'yes' if verified else 'NO'}.",
         highlight=False,
     )
     console.print("written: " + ", ".join(str(p) for p in files + [p for p, _ in replays if p]),
