@@ -17,10 +17,9 @@ team, the auditor) the reports, a pit boss or supervisor all of it.
 
 from __future__ import annotations
 
-from datetime import datetime
 from uuid import UUID
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import AwareDatetime, BaseModel, ConfigDict, ValidationError
 
 from ledger.domain.base import Role
 from ledger.domain.registry import StaffMember, role_list
@@ -45,7 +44,7 @@ class SignIn(BaseModel):
 
     command: str
     command_id: UUID
-    at: datetime
+    at: AwareDatetime  # with its offset: compared with the server's clock
     challenge: str | None = None  # required: refused without one, in a sentence, by `redeem`
 
 

@@ -301,6 +301,9 @@ def test_a_sign_in_dated_outside_the_window_is_refused(served: Served, signer):
         assert (answer.status_code, answer.json()["error"]["code"]) == (
             401, "credential_refused"), answer.text
         assert "more than 120 s from the server's clock" in answer.json()["error"]["message"]
+    naive = served.post("/v1/sessions", body(signed_in(served, "PB-7",
+                                                       at=datetime.now(UTC).replace(tzinfo=None))))
+    assert (naive.status_code, naive.json()["error"]["code"]) == (422, "invalid_input")
 
 
 def test_a_sign_in_without_a_challenge_or_with_one_not_issued_is_refused(
