@@ -135,6 +135,7 @@ def test_a_line_signed_for_another_ledger_is_refused_and_records_nothing(
                                        terminal=here.terminal, ledger=ledger_id
                                        ).model_dump_json(exclude_none=True))
     del nameless["ledger"]
+    assert ledger_id in cli("db", "status").out  # where a third party reads which ledger it is
     path = tmp_path / "third-party.jsonl"
     path.write_text("\n".join((elsewhere.model_dump_json(exclude_none=True), json.dumps(nameless),
                                here.model_dump_json(exclude_none=True))) + "\n")
