@@ -131,15 +131,16 @@ def test_a_pit_boss_the_writer_login_enrolled_and_the_pool_they_drained_are_name
     assert "(AdjustPool, receipt at position" in out
 
 
-def test_an_event_that_claims_no_command_is_named(cli, trust, superuser, login):
+@pytest.mark.parametrize("who", ["writer", "owner", "superuser"])
+def test_an_event_that_claims_no_command_is_named(cli, trust, superuser, login, database, who):
     assert cli(*POOL).code == 0
     topic, stream, version, created = _row(superuser, "JackpotPool.Created")
     adjusted = {"originator_id": str(stream), "originator_version": version + 1,
                 "timestamp": datetime.now(UTC).isoformat(), "amount": "-150000.00",
                 "reason": "audit", "pool_after": "-149000.00",
                 "by": {**created["by"], "command_id": None}}
-    _insert(login("writer"), [(topic.replace("Created", "Adjusted"), stream, version + 1,
-                               adjusted)])
+    url = database.url if who == "superuser" else login(who)
+    _insert(url, [(topic.replace("Created", "Adjusted"), stream, version + 1, adjusted)])
     named(cli, trust, "JackpotPool.Adjusted was recorded by no command",
           "jackpot pool GRAND: 1 of its events are not proven by a signed command: its "
           "balance by its proven events is 1000.00")
