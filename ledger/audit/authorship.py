@@ -35,41 +35,20 @@ from decimal import Decimal
 from typing import Any
 from uuid import UUID
 
-from eventsourcing.persistence import JSONTranscoder, StoredEvent
+from eventsourcing.persistence import StoredEvent
 from psycopg import Connection, sql
 from pydantic import ValidationError
 
+from ledger.audit.comparison import (
+    Row, body_of, bootstrap_differs, compare, drawn_ids, mapper, receipt_differs,
+)
 from ledger.errors import LedgerError, NotFound, first_line
 from ledger.infrastructure.database import EVENTS_TABLE
-from ledger.infrastructure.mapper import PydanticJSONMapper
 
 RECEIPT = "CommandReceipt.Accepted"
 BOOTSTRAP = "Registry.Bootstrapped"
 REGISTRY_STREAMS = ("StaffMember.", "TerminalDevice.", "Registry.")
 BOOTSTRAP_VOUCHED = "bootstrap by `ledger db init`: the first administrator, self-signed"
-UNTIMED = ("timestamp",)
-"""What a command executed again cannot reproduce: when its events were written."""
-
-_mapper = PydanticJSONMapper(transcoder=JSONTranscoder())
-
-
-@dataclass(frozen=True)
-class Row:
-    position: int
-    stream_id: UUID
-    version: int
-    topic: str
-    state: bytes
-
-    @property
-    def kind(self) -> str:
-        return self.topic.split(":", 1)[-1]
-
-    @property
-    def where(self) -> str:
-        return f"stream {self.stream_id} version {self.version} (position {self.position})"
-
-
 @dataclass
 class Authorship:
     """What the check found: failures as (subject, reason), and how much it proved."""
@@ -219,7 +198,7 @@ class _Checker:
 
     def _decode(self, row: Row) -> Any:
         try:
-            return _mapper.to_domain_event(StoredEvent(row.stream_id, row.version, row.topic,
+            return mapper.to_domain_event(StoredEvent(row.stream_id, row.version, row.topic,
                                                        row.state))
         except (ValidationError, ValueError, ImportError, AttributeError, TypeError) as error:
             self.fail(row.where, f"{row.kind} cannot be read as the event it names: "
@@ -245,7 +224,7 @@ class _Checker:
             self._refused(subject, rows, decoded, f"its signed envelope would have been "
                           f"refused at the door as the registry then stood: {_reason(error)}")
             return
-        differs = _receipt_differs(receipt, command)
+        differs = receipt_differs(receipt, command)
         if differs:
             self._refused(subject, rows, decoded, f"the receipt is not what its signed "
                           f"envelope says: {differs}")
@@ -259,8 +238,8 @@ class _Checker:
             return
         produced = [e for aggregate in aggregates for e in aggregate.collect_events()]
         streams = [str(aggregate.id) for aggregate in aggregates]
-        drawn = _drawn_ids(produced, rows, self.streams)
-        problem = _compare(produced, rows, drawn)
+        drawn = drawn_ids(produced, rows, self.streams)
+        problem = compare(produced, rows, drawn)
         streams = [drawn.get(stream, stream) for stream in streams]
         if problem is None and list(receipt.streams) != streams:
             problem = (f"its receipt lists streams {', '.join(receipt.streams) or 'none'}; the "
@@ -328,7 +307,7 @@ class _Checker:
         register = decoded[names["RegisterTerminal"].position]
         admin_key = enrol.command.get("public_key")
         console_key = register.command.get("public_key")
-        problems = _bootstrap_events(enrol.command, register.command,
+        problems = bootstrap_differs(enrol.command, register.command,
                                      [decoded[r.position] for rows in claimed.values()
                                       for r in rows])
         for receipt, key, signer in ((enrol, admin_key, "staff"), (enrol, console_key, "terminal"),
@@ -339,10 +318,14 @@ class _Checker:
             except ValidationError:
                 problems.append(f"{receipt.command_type}'s envelope cannot be read")
                 continue
+            if signed.ledger is not None and self.ledger_id is not None \
+                    and signed.ledger != self.ledger_id:
+                problems.append(f"{receipt.command_type} was signed for ledger {signed.ledger}, "
+                                f"not this one ({self.ledger_id})")
             signatures = signed.by(signer)
             if (len(signatures) != 1 or signatures[0].key != fingerprint(key)
                     or not verify(key, signatures[0].value, signed.message())
-                    or signed.command != _body(receipt.command)):
+                    or signed.command != body_of(receipt.command)):
                 problems.append(f"{receipt.command_type} is not signed by the {signer} key it "
                                 "enrols")
         if self.administrator_key is not None and admin_key != self.administrator_key:
@@ -386,37 +369,6 @@ class _Unsigned(LedgerError):
     code = "unsigned"
 
 
-BOOTSTRAP_FIELDS = {
-    "Registry.Bootstrapped": (("administrator", "enrol", "staff_id"),
-                              ("terminal", "register", "terminal_id")),
-    "StaffMember.Enrolled": tuple((name, "enrol", name)
-                                  for name in ("staff_id", "name", "roles", "public_key")),
-    "TerminalDevice.Registered": tuple((name, "register", name) for name in
-                                       ("terminal_id", "kind", "location", "public_key")),
-}
-
-
-def _bootstrap_events(enrol: dict[str, Any], register: dict[str, Any],
-                      events: list[Any]) -> list[str]:
-    """The bootstrap's three events say what its two signed commands say, field by field."""
-    commands = {"enrol": enrol, "register": register}
-    problems = []
-    kinds = sorted(type(e).__qualname__ for e in events if e is not None)
-    if kinds != sorted(BOOTSTRAP_FIELDS):
-        problems.append(f"it records {', '.join(kinds) or 'nothing'}, not the registry's root, "
-                        "the first administrator and their console")
-    for event in events:
-        for field_name, command, key in BOOTSTRAP_FIELDS.get(type(event).__qualname__, ()):
-            value = getattr(event, field_name)
-            value = [str(v) for v in value] if isinstance(value, list) else str(value)
-            wanted = commands[command].get(key)
-            wanted = [str(v) for v in wanted] if isinstance(wanted, list) else str(wanted)
-            if value != wanted:
-                problems.append(f"{type(event).__qualname__}'s {field_name} is not what its "
-                                "signed command says")
-    return problems
-
-
 def _claimed(event: Any, row: Row) -> str | None:
     """The command an event claims: from the event, or from its raw body when it cannot be
     read as the event it names."""
@@ -435,75 +387,3 @@ def _reason(error: Exception) -> str:
     if isinstance(error, ValidationError):
         return f"its envelope is malformed ({error.error_count()} problem(s))"
     return first_line(error)[:300]
-
-
-def _body(command: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in command.items() if k not in ("actor", "terminal", "credentials")}
-
-
-def _receipt_differs(receipt: Any, command: Any) -> str | None:
-    if receipt.command_type != type(command).__name__:
-        return f"it names {receipt.command_type}, the envelope {type(command).__name__}"
-    made = command.model_dump(mode="json")
-    for key in sorted(set(made) | set(receipt.command)):
-        if made.get(key) != receipt.command.get(key):
-            return f"its command's {key} differs from the envelope's"
-    if receipt.by != command.provenance:
-        return "its provenance (who, where, which keys) is not what the signatures prove"
-    return None
-
-
-def _drawn_ids(produced: list[Any], rows: list[Row], streams: Streams) -> dict[str, str]:
-    """A stream a command starts may take a random id (a shoe's): executed again it draws
-    another. Each new stream the command starts is paired, in order and by type, with a new
-    stream the log starts in its run, and is compared under that id."""
-    recorded = [row for row in rows if row.version == 1]
-    drawn: dict[str, str] = {}
-    for event in produced:
-        if event.originator_version != 1 or streams.exists(event.originator_id):
-            continue
-        topic = _mapper.to_stored_event(event).topic
-        match = next((r for r in recorded if r.topic == topic), None)
-        if match is not None:
-            recorded.remove(match)
-            drawn[str(event.originator_id)] = str(match.stream_id)
-    return drawn
-
-
-def _compare(produced: list[Any], rows: list[Row], drawn: dict[str, str]) -> str | None:
-    """The first difference between what the command records and what the log holds."""
-    for index in range(max(len(produced), len(rows))):
-        made = produced[index] if index < len(produced) else None
-        row = rows[index] if index < len(rows) else None
-        if row is None:
-            assert made is not None
-            return (f"the command records {type(made).__qualname__} on stream "
-                    f"{made.originator_id} version {made.originator_version}, which the log "
-                    "does not hold")
-        if made is None:
-            return (f"{row.where} holds {row.kind}, which the command does not record: the "
-                    "command could not have recorded it")
-        stored = _mapper.to_stored_event(made)
-        stream = drawn.get(str(stored.originator_id), str(stored.originator_id))
-        if (stream, stored.originator_version, stored.topic) != (
-                str(row.stream_id), row.version, row.topic):
-            return (f"{row.where} holds {row.kind}; the command records "
-                    f"{type(made).__qualname__} on stream {stream} version "
-                    f"{made.originator_version}")
-        text = stored.state.decode("utf-8")
-        for mine, theirs in drawn.items():
-            text = text.replace(mine, theirs)
-        field_name = _differing_field(json.loads(text), json.loads(row.state))
-        if field_name is not None:
-            return (f"{row.where} ({row.kind}): its {field_name} is not what the command "
-                    "records")
-    return None
-
-
-def _differing_field(made: dict[str, Any], recorded: dict[str, Any]) -> str | None:
-    for key in sorted(set(made) | set(recorded)):
-        if key in UNTIMED:
-            continue
-        if made.get(key) != recorded.get(key):
-            return key
-    return None
