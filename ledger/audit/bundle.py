@@ -2,8 +2,9 @@
 
 It holds the round's replay (JSON and the HTML page), every event the replay read (the
 round's, its shoe's, its pool's), each with its RFC 6962 audit path to a signed checkpoint, the
-checkpoint, the sealing public key, and the exporter's own sealed registry events; the whole
-content signed by the exporter. `ledger.audit.bundle_verify` checks it with no database.
+checkpoint, the witnesses' cosignature lines of that checkpoint as the sealer collected them,
+the sealing public key, and the exporter's own sealed registry events; the whole content
+signed by the exporter. `ledger.audit.bundle_verify` checks it with no database.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from ledger.audit.bundle_verify import FORMAT
 from ledger.audit.merkle import inclusion_proofs, root_of
 from ledger.audit.replay import RoundReplay, replay_round
 from ledger.audit.seal import Checkpoint, event_leaf
+from ledger.audit.sealed_events import SealTrust
 from ledger.domain.registry import staff_stream_id
 from ledger.errors import DamagedStream, NotAllowed, WrongState
 from ledger.identity.keys import Credential, canonical_json
@@ -49,9 +51,17 @@ def _checkpoint_covering(conn: Connection[Any], position: int) -> Checkpoint:
     return Checkpoint.from_statement(bytes(row[0]), bytes(row[1]))
 
 
+def _cosignatures(conn: Connection[Any], size: int) -> list[str]:
+    """The witnesses' cosignature lines of the checkpoint at `size` events, by witness."""
+    return [str(line).rstrip("\n") for (line,) in conn.execute(
+        "SELECT cosignature FROM ledger_seal_cosignatures WHERE size = %s ORDER BY witness",
+        (size,))]
+
+
 def export_round(conn: Connection[Any], rid: UUID, exporter: Credential,
-                 page: Callable[[RoundReplay], str]) -> dict[str, Any]:
-    replay = replay_round(conn, rid)
+                 page: Callable[[RoundReplay], str],
+                 seal: SealTrust | None = None) -> dict[str, Any]:
+    replay = replay_round(conn, rid, seal)
     stream, key_positions = _exporter_positions(conn, exporter)
     steps = [*replay.steps, *(a.step for a in replay.adjustments)]
     positions = sorted({step.position for step in steps} | set(key_positions))
@@ -84,6 +94,7 @@ def export_round(conn: Connection[Any], rid: UUID, exporter: Credential,
     content = {
         "round": {"id": str(rid), "table": replay.table, "number": replay.number},
         "checkpoint": {"statement": checkpoint.statement, "signature": checkpoint.signature},
+        "cosignatures": _cosignatures(conn, checkpoint.size),
         "seal_public_key": seal_public_key,
         "exporter": {"staff_id": exporter.id, "stream_id": str(stream)},
         "events": events,

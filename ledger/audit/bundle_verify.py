@@ -11,20 +11,28 @@ A bundle (`round-ledger/evidence/1`, written by `ledger export round`) is
 2. every event's RFC 6962 leaf, with its audit path, gives the checkpoint's root;
 3. the person who exported it signed the content (canonical JSON), under the key their own
    sealed registry events (enrolment, key replacement) in the bundle give them;
-4. the replay describes those events: every step is a bundled event, with its body.
+4. the replay describes those events: every step is a bundled event, with its body;
+5. given witness keys (`--trust FILE`, or `--witness NAME=VKEY` and `--quorum N`), at least
+   the quorum of those witnesses cosigned the checkpoint (C2SP cosignature/v1 lines the bundle
+   carries from `ledger_seal_cosignatures`). A checkpoint short of its quorum is UNWITNESSED:
+   signed by the sealing key but not shown to enough witnesses to rule out a history shown to
+   you alone.
 
-Any failure is TAMPERED (exit 2). Authentic, the replay's own verdict stands: MATCH (exit 0)
-or DISCREPANCY (exit 1).
+Any failure, unwitnessed included, is TAMPERED (exit 2). Authentic, the replay's own verdict
+stands: MATCH (exit 0) or DISCREPANCY (exit 1).
 """
 
 from __future__ import annotations
 
 import argparse
 import base64
+import binascii
 import hashlib
 import json
+import struct
 import sys
 import uuid
+from dataclasses import dataclass
 from typing import Any
 
 from cryptography.exceptions import InvalidSignature
@@ -85,7 +93,112 @@ def included(leaf: bytes, index: int, size: int, proof: list[bytes], root: bytes
     return sn == 0 and digest == root
 
 
-def check(bundle: dict[str, Any], seal_public_key: str | None) -> tuple[str, list[str]]:
+# -- witnesses: C2SP signed-note vkeys and cosignature/v1, self-contained ----------------------
+
+COSIGNATURE_V1 = 0x04
+KEY_TYPES = (0x01, COSIGNATURE_V1)
+DASH = "\N{EM DASH}"
+
+
+@dataclass(frozen=True)
+class Witnesses:
+    """The witness keys the verifier trusts, and how many must have cosigned."""
+
+    keys: dict[str, bytes]  # name -> 32-byte Ed25519 public key
+    quorum: int
+    origin: str | None = None  # the trust file's; else the checkpoint's own ledger gives it
+    ledger: str | None = None
+
+
+def witness_key(vkey: str) -> tuple[str, bytes]:
+    """`<name>+<hex key ID>+<base64(type || key)>` -> (name, public key), its ID checked."""
+    parts = vkey.strip().split("+", 2)
+    if len(parts) != 3 or not parts[0]:
+        raise ValueError(f"'{vkey[:80]}' is not a vkey: name+keyid+key")
+    name, hex_id, material_text = parts
+    try:
+        material = base64.b64decode(material_text, validate=True)
+    except (binascii.Error, ValueError):
+        raise ValueError(f"the vkey of {name} is not base64") from None
+    if len(material) != 33 or material[0] not in KEY_TYPES:
+        raise ValueError(f"the vkey of {name} is not an Ed25519 key")
+    if hex_id.lower() != _key_id(name, material[1:], material[0]).hex():
+        raise ValueError(f"the vkey of {name} has a key ID that is not its key's")
+    return name, material[1:]
+
+
+def _key_id(name: str, public_key: bytes, kind: int) -> bytes:
+    return hashlib.sha256(name.encode() + b"\n" + bytes([kind]) + public_key).digest()[:4]
+
+
+def witnesses_of_trust(trust: dict[str, Any], quorum: int | None = None) -> Witnesses:
+    """A trust file's witnesses (`round-ledger/trust/1`), read with the standard library."""
+    keys = dict(witness_key(str(w["vkey"])) for w in trust.get("witnesses", []))
+    return Witnesses(keys, int(trust["quorum"]) if quorum is None else quorum,
+                     str(trust["origin"]), str(trust["ledger"]))
+
+
+def cosigners(witnesses: Witnesses, origin: str, size: int, root: bytes,
+              lines: list[str]) -> list[str]:
+    """The trusted witnesses with a cosignature/v1 line on this checkpoint that verifies (and
+    none of theirs that does not)."""
+    body = f"{origin}\n{size}\n{base64.b64encode(root).decode('ascii')}\n"
+    found = []
+    for name, public_key in sorted(witnesses.keys.items()):
+        wanted = _key_id(name, public_key, COSIGNATURE_V1)
+        mine = [raw for line_name, raw in map(_signature_line, lines)
+                if line_name == name and raw[:4] == wanted]
+        if mine and all(_cosigned(public_key, raw[4:], body) for raw in mine):
+            found.append(name)
+    return found
+
+
+def _signature_line(line: str) -> tuple[str, bytes]:
+    dash, _, rest = line.strip().partition(" ")
+    name, _, value = rest.partition(" ")
+    try:
+        raw = base64.b64decode(value, validate=True)
+    except (binascii.Error, ValueError):
+        return "", b""
+    return (name, raw) if dash == DASH and len(raw) > 4 else ("", b"")
+
+
+def _cosigned(public_key: bytes, value: bytes, body: str) -> bool:
+    if len(value) != 72:
+        return False
+    (timestamp,) = struct.unpack(">Q", value[:8])
+    message = f"cosignature/v1\ntime {timestamp}\n{body}".encode()
+    try:
+        Ed25519PublicKey.from_public_bytes(public_key).verify(value[8:], message)
+    except (InvalidSignature, ValueError):
+        return False
+    return True
+
+
+def _check_witnesses(content: dict[str, Any], witnesses: Witnesses | None,
+                     said: list[str]) -> None:
+    statement = content["checkpoint"]["statement"]
+    lines = [str(line) for line in content.get("cosignatures", [])]
+    if witnesses is None:
+        said.append(f"witnesses not checked: the bundle carries {len(lines)} cosignature(s); "
+                    "give --trust, or --witness and --quorum, to check them")
+        return
+    if witnesses.ledger is not None and statement["ledger"] != witnesses.ledger:
+        raise Tampered(f"the checkpoint is of ledger {statement['ledger']}, not the trust "
+                       f"file's {witnesses.ledger}")
+    origin = witnesses.origin or f"round-ledger/{statement['ledger']}"
+    found = cosigners(witnesses, origin, int(statement["size"]),
+                      bytes.fromhex(statement["root"]), lines)
+    count = (f"cosigned by {len(found)} of {len(witnesses.keys)} trusted witnesses"
+             + (f" ({', '.join(found)})" if found else "") + f", quorum {witnesses.quorum}")
+    if len(found) < witnesses.quorum:
+        raise Tampered(f"UNWITNESSED: {count}: the checkpoint may be a history shown to you "
+                       "alone")
+    said.append(f"the checkpoint is {count}")
+
+
+def check(bundle: dict[str, Any], seal_public_key: str | None,
+          witnesses: Witnesses | None = None) -> tuple[str, list[str]]:
     """(verdict, what was checked or found)."""
     said: list[str] = []
     try:
@@ -102,6 +215,7 @@ def check(bundle: dict[str, Any], seal_public_key: str | None) -> tuple[str, lis
         said.append(f"checkpoint over {statement['size']:,} events signed by {statement['key']}"
                     + ("" if seal_public_key else " (the key the bundle carries: give yours "
                        "with --seal-public-key)"))
+        _check_witnesses(content, witnesses, said)
         root, size = bytes.fromhex(statement["root"]), int(statement["size"])
         events = {}
         for event in content["events"]:
@@ -160,6 +274,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("bundle")
     parser.add_argument("--seal-public-key", help="the sealing public key you trust (base64)")
+    parser.add_argument("--trust", help="the ledger's trust file: its sealing key, witnesses "
+                        "and quorum")
+    parser.add_argument("--witness", action="append", default=[], metavar="NAME=VKEY",
+                        help="a witness you trust (repeatable)")
+    parser.add_argument("--quorum", type=int, help="how many witnesses must have cosigned "
+                        "(default: the trust file's, else every --witness)")
     args = parser.parse_args(argv)
     try:
         with open(args.bundle, "rb") as file:
@@ -167,11 +287,49 @@ def main(argv: list[str] | None = None) -> int:
     except (OSError, ValueError) as error:
         print(f"TAMPERED: cannot read {args.bundle}: {error}")
         return 2
-    verdict, said = check(bundle, args.seal_public_key)
+    try:
+        trust = _read_trust(args.trust)
+        witnesses = given_witnesses(trust, args.witness, args.quorum)
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        parser.error(str(error))
+    key = args.seal_public_key or (str(trust["seal_public_key"]) if trust else None)
+    verdict, said = check(bundle, key, witnesses)
     for line in said:
         print(f"  {line}")
     print(verdict)
     return {"MATCH": 0, "DISCREPANCY": 1}.get(verdict, 2)
+
+
+def _read_trust(path: str | None) -> dict[str, Any] | None:
+    if path is None:
+        return None
+    with open(path, encoding="utf-8") as file:
+        trust: dict[str, Any] = json.load(file)
+    if trust.get("protocol") != "round-ledger/trust/1":
+        raise ValueError(f"{path} is not a round-ledger/trust/1 trust file")
+    return trust
+
+
+def given_witnesses(trust: dict[str, Any] | None, pairs: list[str],
+                    quorum: int | None) -> Witnesses | None:
+    """The trust file's witnesses and the `NAME=VKEY` ones given, or None if neither."""
+    if trust is None and not pairs:
+        if quorum is not None:
+            raise ValueError("--quorum needs witnesses: --trust or --witness")
+        return None
+    base = witnesses_of_trust(trust) if trust is not None else Witnesses({}, 0)
+    keys = dict(base.keys)
+    for pair in pairs:
+        name, equals, vkey = pair.partition("=")
+        given_name, public_key = witness_key(vkey)
+        if not equals or given_name != name:
+            raise ValueError(f"--witness '{pair[:80]}' is not NAME=VKEY with the vkey's name")
+        keys[name] = public_key
+    default = base.quorum if trust is not None else len(keys)
+    wanted = default if quorum is None else quorum
+    if not 0 <= wanted <= len(keys):
+        raise ValueError(f"a quorum of {wanted} needs {wanted} witnesses; {len(keys)} given")
+    return Witnesses(keys, wanted, base.origin, base.ledger)
 
 
 if __name__ == "__main__":

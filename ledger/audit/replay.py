@@ -27,21 +27,30 @@ from uuid import UUID
 from psycopg import Connection
 from pydantic import Field
 
+from ledger.audit.chain import GENESIS
+from ledger.audit.check import (
+    BetLine,
+    Difference,
+    Frozen,
+    JackpotFigures,
+    ShoeProof,
+    compare_bets,
+    compare_mapping,
+    conservation,
+    proof_differences,
+    resettle,
+)
+from ledger.audit.jackpot import JackpotView, replay_jackpot
+from ledger.audit.played import Played, load_round
+from ledger.audit.sealed_events import SealCheck, SealProblem, SealTrust, sealed_events
+from ledger.audit.shoe import ShoeView, replay_shoe
+from ledger.audit.store import RecordedEvent, previous_hash, read_stream, rounds_started
+from ledger.audit.views import describe, hand_values, label
 from ledger.domain.round import Phase, Round, round_id
 from ledger.domain.table import check_table_code, table_id
 from ledger.errors import LedgerError, NotFound
 from ledger.formatting import macau, money, when
-from ledger.audit.check import (
-    BetLine, Difference, Frozen, JackpotFigures, ShoeProof, compare_bets, compare_mapping,
-    conservation, proof_differences, resettle,
-)
-from ledger.audit.jackpot import JackpotView, replay_jackpot
-from ledger.audit.played import Played, load_round
-from ledger.audit.shoe import ShoeView, replay_shoe
-from ledger.audit.store import RecordedEvent, previous_hash, read_stream, rounds_started
-from ledger.audit.views import describe, hand_values, label
 from ledger.rounds import procedure_for
-from ledger.audit.chain import GENESIS
 
 FORMAT = "round-ledger/replay/1"
 
@@ -174,13 +183,17 @@ class RoundReplay(Frozen):
     adjustments: list[AdjustmentView]
     check: Check
     evidence: list[Evidence]
+    seal: SealCheck | None = Field(default=None, description="whether every event used is "
+                                   "the one the seal signed (None: the seal was not consulted)")
 
 
 # -- rebuilding the round ---------------------------------------------------------------------
 
 
-def replay_round(conn: Connection[Any], rid: UUID) -> RoundReplay:
-    """The round `rid` rebuilt from the store, with the independent check and its verdict."""
+def replay_round(conn: Connection[Any], rid: UUID, seal: SealTrust | None = None) -> RoundReplay:
+    """The round `rid` rebuilt from the store, with the independent check and its verdict;
+    given `seal`, every event used is also proven against the newest trusted checkpoint, and an
+    event not as sealed is a discrepancy."""
     played = load_round(conn, rid)
     round_ = played.round_
     shoe, shoe_events = replay_shoe(conn, played)
@@ -193,8 +206,11 @@ def replay_round(conn: Connection[Any], rid: UUID) -> RoundReplay:
     differences += proof_differences(shoe.proof) if shoe else []
     streams = {rid: "round", **({shoe.shoe_id: "shoe"} if shoe else {}),
                **({jackpot.pool_id: "pool"} if jackpot else {})}
-    evidence = chain_evidence(conn, [*played.events, *shoe_events, *pool_events], streams)
-    differences = played.gaps + differences + _broken_links(evidence)
+    used = [*played.events, *shoe_events, *pool_events]
+    evidence = chain_evidence(conn, used, streams)
+    sealed = sealed_events(conn, used, streams, seal) if seal is not None else None
+    differences = (played.gaps + differences + _broken_links(evidence)
+                   + [_unsealed(problem) for problem in (sealed.problems if sealed else [])])
     finished = round_.is_finished or bool(recorded)
     verdict = (Verdict.DISCREPANCY if differences else
                Verdict.MATCH if finished else Verdict.NOT_SETTLED)
@@ -213,7 +229,7 @@ def replay_round(conn: Connection[Any], rid: UUID) -> RoundReplay:
                     recomputed_house_win=(sum((line.house_win for line in recomputed),
                                               Decimal("0.00")) if recomputed else None),
                     jackpot=jackpot.recomputed if jackpot else None, differences=differences),
-        evidence=evidence,
+        evidence=evidence, seal=sealed,
     )
 
 
@@ -231,6 +247,16 @@ def _broken_links(evidence: list[Evidence]) -> list[Difference]:
     return [Difference(subject=f"{e.stream} event v{e.version} ({e.event})", field="chain hash",
                        recorded=e.chain_hash, recomputed="a hash matching the row")
             for e in evidence if not e.holds]
+
+
+def _unsealed(problem: SealProblem) -> Difference:
+    if problem.stream_id is None:
+        return Difference(subject="seal", field=problem.field, recorded=problem.recorded,
+                          recomputed=problem.recomputed)
+    return Difference(subject=f"{problem.stream} stream {problem.stream_id} version "
+                              f"{problem.version} (position {problem.position}, {problem.event})",
+                      field=problem.field, recorded=problem.recorded,
+                      recomputed=problem.recomputed)
 
 
 def check_settlement(played: Played, recorded: list[BetLine],

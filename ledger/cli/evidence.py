@@ -9,14 +9,16 @@ from typing import Annotated
 import typer
 
 from ledger.audit.bundle import export_round
-from ledger.pages.replay import to_html
-from ledger.audit.bundle_verify import check
+from ledger.audit.bundle_verify import check, given_witnesses
+from ledger.audit.sealed_events import SealTrust
+from ledger.audit.trust import load_trust
 from ledger.bootstrap import trusted_seal_keys
 from ledger.cli.common import console, reading
 from ledger.cli.replay import which_round
 from ledger.config import LedgerSettings
 from ledger.errors import InvalidInput
 from ledger.identity.credentials import configured
+from ledger.pages.replay import to_html
 
 export = typer.Typer(help="Evidence for a dispute, as one file anyone can check.",
                      no_args_is_help=True)
@@ -31,33 +33,53 @@ def export_round_command(
     replay (JSON and HTML), signed by you (LEDGER_STAFF_CREDENTIAL)."""
     with reading() as rt, rt.database.connect() as conn:
         exporter = configured(rt.settings, "staff")
+        seal = SealTrust.of(None, trusted_seal_keys(rt.settings))
         bundle = export_round(conn, which_round(conn, ref, None, None), exporter,
-                              page=lambda replay: to_html(replay, rt.settings.property_name))
+                              page=lambda replay: to_html(replay, rt.settings.property_name),
+                              seal=seal)
     out.write_text(json.dumps(bundle, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     content = bundle["content"]
     console.print(f"wrote {out}: {content['round']['table']} round {content['round']['number']}"
                   f", {len(content['events'])} events proven against the checkpoint at "
-                  f"{content['checkpoint']['statement']['size']:,} events, replay "
+                  f"{content['checkpoint']['statement']['size']:,} events "
+                  f"({len(content['cosignatures'])} witness cosignature(s)), replay "
                   f"{content['replay']['check']['verdict']}, signed by {exporter.id}",
-                  highlight=False)
+                  highlight=False, soft_wrap=True)
 
 
 def verify_bundle(
     path: Annotated[Path, typer.Argument(help="A bundle `ledger export round` wrote.")],
     seal_public_key: Annotated[str | None, typer.Option(
-        "--seal-public-key", help="The sealing public key you trust (default: "
-        "LEDGER_SEAL_PUBLIC_KEY).")] = None,
+        "--seal-public-key", help="The sealing public key you trust (default: the trust "
+        "file's, else LEDGER_SEAL_PUBLIC_KEY).")] = None,
+    trust: Annotated[Path | None, typer.Option(
+        "--trust", envvar="LEDGER_TRUST_FILE", help="The ledger's trust file: its sealing key, "
+        "witnesses and quorum; the checkpoint must carry the quorum's cosignatures.")] = None,
+    witness: Annotated[list[str] | None, typer.Option(
+        "--witness", help="A witness you trust, NAME=VKEY; repeatable (with or instead of "
+        "--trust).")] = None,
+    quorum: Annotated[int | None, typer.Option(
+        "--quorum", min=0, help="How many trusted witnesses must have cosigned (default: the "
+        "trust file's, else every --witness).")] = None,
 ) -> None:
-    """Check a bundle with no database: MATCH (exit 0), DISCREPANCY (1) or TAMPERED (2)."""
+    """Check a bundle with no database: MATCH (exit 0), DISCREPANCY (1) or TAMPERED (2);
+    a checkpoint short of the witnesses' quorum is TAMPERED (unwitnessed)."""
     try:
         bundle = json.loads(path.read_bytes())
     except OSError as error:
         raise InvalidInput(f"cannot read {path}: {error.strerror or error}.") from None
     except ValueError:
         bundle = None
-    keys = [seal_public_key] if seal_public_key else trusted_seal_keys(LedgerSettings())
-    verdict, said = check(bundle, keys[0] if keys else None) if isinstance(bundle, dict) \
-        else ("TAMPERED", [f"{path} is not JSON"])
+    trusted = load_trust(trust) if trust is not None else None
+    try:
+        witnesses = given_witnesses(trusted.model_dump(mode="json") if trusted else None,
+                                    witness or [], quorum)
+    except ValueError as error:
+        raise InvalidInput(f"{error}.") from None
+    keys = ([seal_public_key] if seal_public_key else [trusted.seal_public_key] if trusted
+            else trusted_seal_keys(LedgerSettings()))
+    verdict, said = check(bundle, keys[0] if keys else None, witnesses) \
+        if isinstance(bundle, dict) else ("TAMPERED", [f"{path} is not JSON"])
     for line in said:
         console.print(f"  {line}", highlight=False)
     colour = {"MATCH": "green", "DISCREPANCY": "yellow"}.get(verdict, "red")

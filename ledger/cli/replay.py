@@ -10,12 +10,16 @@ from typing import Annotated
 from uuid import UUID
 
 import typer
+from rich.markup import escape
 
-from ledger.cli.common import console, reading
-from ledger.errors import InvalidInput
 from ledger.audit.recall import recall as recall_rounds
 from ledger.audit.replay import RoundReplay, Verdict, find_round, replay_round
+from ledger.audit.sealed_events import SealStatus, SealTrust
 from ledger.audit.terminal import render_recall, render_replay
+from ledger.audit.trust import load_trust
+from ledger.bootstrap import trusted_seal_keys
+from ledger.cli.common import console, reading
+from ledger.errors import InvalidInput
 
 USAGE = ("name the round by its id, by table and number (ledger replay BAC-01 42), or by "
          "table and time (--table BAC-01 --at 2025-03-14T14:06)")
@@ -61,13 +65,21 @@ def replay(
         help="The dispute's reference, printed at the head of the --html page.")] = None,
     schema: Annotated[bool, typer.Option(
         "--schema", help="Print the JSON Schema of --json and stop.")] = False,
+    trust: Annotated[Path | None, typer.Option(
+        "--trust", envvar="LEDGER_TRUST_FILE",
+        help="The trust file (`ledger trust init`): the sealing key whose checkpoints count, "
+        "the witnesses and the quorum. Default: the sealing key from LEDGER_SEAL_PUBLIC_KEY "
+        "or LEDGER_SEAL_KEY, witnesses not checked.")] = None,
 ) -> None:
-    """Rebuild a round from the event store and check it; exit 1 on DISCREPANCY."""
+    """Rebuild a round from the event store and check it, every event it uses proven against
+    the newest checkpoint a trusted sealing key signed; exit 1 on DISCREPANCY."""
     if schema:
         sys.stdout.write(json.dumps(RoundReplay.model_json_schema(), indent=2) + "\n")
         return
+    trusted = load_trust(trust) if trust is not None else None
     with reading() as rt, rt.database.connect() as conn:
-        replayed = replay_round(conn, which_round(conn, ref or [], table, at))
+        seal = SealTrust.of(trusted, trusted_seal_keys(rt.settings))
+        replayed = replay_round(conn, which_round(conn, ref or [], table, at), seal)
     if html is not None:
         from ledger.pages.replay import to_html  # Jinja2 only when a page is asked for
 
@@ -76,6 +88,11 @@ def replay(
         sys.stdout.write(replayed.model_dump_json(indent=2) + "\n")
     else:
         render_replay(replayed, console)
+        if replayed.seal is not None:
+            colour = {SealStatus.SEALED: "green", SealStatus.DIFFERS: "red"}.get(
+                replayed.seal.status, "yellow")
+            console.print(f"[{colour}]seal:[/] {escape(replayed.seal.sentence)}",
+                          highlight=False, soft_wrap=True)
         if html is not None:
             console.print(f"wrote {html}", highlight=False)
     if replayed.check.verdict is Verdict.DISCREPANCY:

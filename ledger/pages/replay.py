@@ -1,7 +1,8 @@
 """A replay as the page for a dispute file (`templates/replay.html`): the verdict first, then
 the shoe, the hands as inline SVG cards, the results beside their re-computation, the jackpot,
 the timeline of who did what from which terminal, later adjustments, and in an appendix the
-hash-chain evidence of every event the replay used. Nothing is loaded from outside."""
+hash-chain evidence of every event the replay used. Under the verdict, one line says whether
+those events are the ones the seal signed, and under which checkpoint. Nothing is loaded from outside."""
 
 from __future__ import annotations
 
