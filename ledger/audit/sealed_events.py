@@ -117,6 +117,10 @@ def sealed_events(conn: Connection[Any], events: Sequence[RecordedEvent],
     problems = _ledger_problems(checkpoint, given.trust)
     if covered:
         problems += _prove(conn, checkpoint, covered, streams)
+    if later:
+        problems += _moved_out(conn, checkpoint, [e for e in unique if e.position in later],
+                               streams)
+    later = [p for p in later if not any(problem.position == p for problem in problems)]
     status = (SealStatus.DIFFERS if problems else SealStatus.NOT_YET_SEALED if not covered
               else SealStatus.PARTLY_SEALED if later else SealStatus.SEALED)
     check = SealCheck(status=status, checkpoint=view, checked=len(unique),
@@ -205,6 +209,29 @@ def _prove(conn: Connection[Any], checkpoint: Checkpoint, covered: list[Recorded
     return problems
 
 
+def _moved_out(conn: Connection[Any], checkpoint: Checkpoint, later: list[RecordedEvent],
+               streams: dict[UUID, str]) -> list[SealProblem]:
+    """Events past the checkpoint that the stored leaves say were sealed under it, elsewhere:
+    moved out of the sealed history to pass for not yet sealed."""
+    rows = conn.execute(
+        "SELECT stream_id, version, position FROM ledger_seal_leaves WHERE leaf_index < %s "
+        "AND stream_id = ANY(%s)", (checkpoint.size, list({e.stream_id for e in later}))
+    ).fetchall()
+    sealed_at = {(stream_id, version): position for stream_id, version, position in rows}
+    problems = []
+    for event in later:
+        was = sealed_at.get((event.stream_id, event.version))
+        if was is None:
+            continue
+        problems.append(SealProblem(
+            stream=streams.get(event.stream_id, "?"), stream_id=event.stream_id,
+            version=event.version, position=event.position, event=event.event_type,
+            field="sealed position", recorded=f"sealed at position {was}",
+            recomputed=f"now at position {event.position}, after checkpoint "
+                       f"{checkpoint.size:,} events: moved after sealing"))
+    return problems
+
+
 def stored_leaves(conn: Connection[Any], size: int) -> list[bytes]:
     """The stored leaf hashes of the first `size` leaves, in index order; the list stops at
     the first index missing, so a gap shows as too few leaves."""
@@ -253,8 +280,10 @@ def sentence(check: SealCheck) -> str:
 def describe(problem: SealProblem) -> str:
     if problem.stream_id is None:
         return f"{problem.recorded}, but {problem.recomputed}"
+    what = (f"was {problem.recorded} and has moved" if problem.field == "sealed position"
+            else "is not the sealed event")
     return (f"{problem.stream} stream {problem.stream_id} version {problem.version} (position "
-            f"{problem.position}, {problem.event}) is not the sealed event")
+            f"{problem.position}, {problem.event}) {what}")
 
 
 def _positions(positions: list[int]) -> str:

@@ -118,6 +118,18 @@ def test_a_sealed_bet_reattributed_with_its_chain_recomputed_is_a_discrepancy(
         "the rewrite adds up: only the seal names it"
 
 
+def test_a_sealed_bet_moved_past_the_checkpoint_does_not_pass_for_not_yet_sealed(
+        cli, sealed, superuser):
+    position, stream, version = first(superuser, "Round.BetPlaced")
+    with behind_the_ledger(superuser):
+        superuser.execute("UPDATE ledger_events SET notification_id = 10000000 "
+                          "WHERE notification_id = %s", (position,))
+    result = cli("replay", str(stream))
+    assert result.code == 1, result.out + result.err
+    assert (f"round stream {stream} version {version} (position 10000000, Round.BetPlaced) "
+            f"was sealed at position {position} and has moved") in result.out
+
+
 def test_altered_stored_leaves_are_named(cli, sealed, superuser):
     superuser.execute("ALTER TABLE ledger_seal_leaves DISABLE TRIGGER USER")
     superuser.execute("UPDATE ledger_seal_leaves SET leaf = %s WHERE leaf_index = 0",
