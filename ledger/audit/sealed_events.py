@@ -11,8 +11,9 @@ named by stream, version and position, and events after the checkpoint are not y
 (named, not a discrepancy). The checkpoint's witness cosignatures are counted against the
 trust file's witnesses when one is given.
 
-Cost: the root is recomputed from every stored leaf up to the checkpoint (32 bytes a leaf,
-read in one ordered scan), because only the root is signed and no interior hash is stored.
+Cost: every stored leaf up to the checkpoint is read (32 bytes a leaf, one ordered scan) and
+hashed once into the audit paths, because only the root is signed and no interior hash of the
+tree is stored; the root is recomputed whole only when a proof fails.
 """
 
 from __future__ import annotations
@@ -132,6 +133,9 @@ def sealed_events(conn: Connection[Any], events: Sequence[RecordedEvent],
 def newest_signed(conn: Connection[Any], keys: Sequence[str]) -> Checkpoint | None:
     """The newest checkpoint row whose statement one of `keys` signed; rows no trusted key
     signed (forged, or of a key since replaced) are passed over."""
+    found = conn.execute("SELECT to_regclass('ledger_seal_checkpoints')").fetchone()
+    if not found or not found[0]:
+        return None  # a ledger made before the seal: nothing was ever sealed
     rows = conn.execute("SELECT statement, signature FROM ledger_seal_checkpoints "
                         "ORDER BY size DESC")
     for statement, signature in rows:
@@ -171,17 +175,14 @@ def _ledger_problems(checkpoint: Checkpoint, trust: TrustFile | None) -> list[Se
 
 def _prove(conn: Connection[Any], checkpoint: Checkpoint, covered: list[RecordedEvent],
            streams: dict[UUID, str]) -> list[SealProblem]:
-    """Each covered event's leaf, recomputed, proven at its index under the signed root."""
+    """Each covered event's leaf, recomputed, proven at its index under the signed root.
+
+    A proof built from the stored leaves that verifies shows, with the leaf recomputed from
+    the event, that those leaves give the signed root; only when one fails is the whole root
+    recomputed, to tell an event changed from stored leaves altered."""
     leaves = stored_leaves(conn, checkpoint.size)
-    root = root_of(leaves)
-    if len(leaves) != checkpoint.size or root != checkpoint.root:
-        return [SealProblem(
-            stream="seal", stream_id=None, version=None, position=None, event=None,
-            field="stored leaves",
-            recorded=f"root {root.hex()[:16]} over the {len(leaves):,} stored leaves",
-            recomputed=f"root {checkpoint.root.hex()[:16]} signed at checkpoint "
-                       f"{checkpoint.size:,} events: the seal's stored leaves were altered, so "
-                       "no event of this round can be proven from them (run `ledger verify`)")]
+    if len(leaves) != checkpoint.size:
+        return [_leaves_altered(checkpoint, leaves)]
     indices = dict(conn.execute(
         "SELECT position, leaf_index FROM ledger_seal_leaves WHERE position = ANY(%s) "
         "AND leaf_index < %s", ([e.position for e in covered], checkpoint.size)).fetchall())
@@ -206,7 +207,19 @@ def _prove(conn: Connection[Any], checkpoint: Checkpoint, covered: list[Recorded
                         "sealing)" if index is not None else
                         f"the event is at a position the seal never saw under checkpoint "
                         f"{checkpoint.size:,} events (inserted or moved after sealing)")))
+    if problems and root_of(leaves) != checkpoint.root:
+        return [_leaves_altered(checkpoint, leaves)]
     return problems
+
+
+def _leaves_altered(checkpoint: Checkpoint, leaves: list[bytes]) -> SealProblem:
+    return SealProblem(
+        stream="seal", stream_id=None, version=None, position=None, event=None,
+        field="stored leaves",
+        recorded=f"root {root_of(leaves).hex()[:16]} over the {len(leaves):,} stored leaves",
+        recomputed=f"root {checkpoint.root.hex()[:16]} signed at checkpoint "
+                   f"{checkpoint.size:,} events: the seal's stored leaves were altered, so no "
+                   "event of this round can be proven from them (run `ledger verify`)")
 
 
 def _moved_out(conn: Connection[Any], checkpoint: Checkpoint, later: list[RecordedEvent],

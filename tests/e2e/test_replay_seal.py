@@ -148,6 +148,27 @@ def test_a_round_played_after_the_newest_checkpoint_is_not_yet_sealed(cli, seale
     assert ") came after the newest checkpoint (" in result.out
 
 
+def test_an_adjustment_after_the_checkpoint_is_named_as_not_yet_sealed(cli, sealed, settings):
+    with open_ledger(settings) as rt:
+        rounds.adjust(rt.ledger, "BAC-R1", 1, 1, "player", "50.00", "goodwill")
+    result = cli("replay", "BAC-R1", "1", "--json")
+    assert result.code == 0, result.out + result.err
+    seal = json.loads(result.out)["seal"]
+    assert seal["status"] == "partly sealed" and len(seal["not_yet_sealed"]) == 1
+    assert seal["sentence"].startswith(f"{seal['checked'] - 1} of {seal['checked']} events "
+                                       "sealed under checkpoint")
+    assert seal["sentence"].endswith(f"1 not yet sealed (positions {seal['not_yet_sealed'][0]})")
+
+
+def test_a_checkpoint_short_of_its_quorum_is_said_not_yet_witnessed(
+        cli, sealed, superuser, tmp_path):
+    trust, origin = trust_file(cli, tmp_path)
+    cosigned(superuser, origin, "W-2")
+    result = cli("replay", "BAC-R1", "1", "--trust", str(trust))
+    assert result.code == 0, result.out + result.err
+    assert "cosigned by 1 of 2 witnesses (quorum 2): not yet witnessed" in result.out
+
+
 # -- evidence bundles carry the witnesses' cosignatures ----------------------------------------
 
 
