@@ -11,6 +11,9 @@ named by stream, version and position, and events after the checkpoint are not y
 (named, not a discrepancy). The checkpoint's witness cosignatures are counted against the
 trust file's witnesses when one is given.
 
+A replay that reads signs nothing, so the signature and hashing modules (and `cryptography`)
+are imported only when a checkpoint is checked.
+
 Cost: every stored leaf up to the checkpoint is read (32 bytes a leaf, one ordered scan) and
 hashed once into the audit paths, because only the root is signed and no interior hash of the
 tree is stored; the root is recomputed whole only when a proof fails.
@@ -22,20 +25,19 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
 from psycopg import Connection
 from pydantic import Field
 
 from ledger.audit.check import Frozen
-from ledger.audit.merkle import inclusion_proofs, root_of, verify_inclusion
-from ledger.audit.note import origin_of
-from ledger.audit.seal import Checkpoint, event_leaf
 from ledger.audit.store import RecordedEvent
 from ledger.audit.trust import TrustFile
-from ledger.audit.witnessed import cosigners
 from ledger.formatting import minute
+
+if TYPE_CHECKING:
+    from ledger.audit.seal import Checkpoint
 
 
 @dataclass(frozen=True)
@@ -133,6 +135,8 @@ def sealed_events(conn: Connection[Any], events: Sequence[RecordedEvent],
 def newest_signed(conn: Connection[Any], keys: Sequence[str]) -> Checkpoint | None:
     """The newest checkpoint row whose statement one of `keys` signed; rows no trusted key
     signed (forged, or of a key since replaced) are passed over."""
+    from ledger.audit.seal import Checkpoint
+
     found = conn.execute("SELECT to_regclass('ledger_seal_checkpoints')").fetchone()
     if not found or not found[0]:
         return None  # a ledger made before the seal: nothing was ever sealed
@@ -150,6 +154,8 @@ def newest_signed(conn: Connection[Any], keys: Sequence[str]) -> Checkpoint | No
 
 def _view(conn: Connection[Any], checkpoint: Checkpoint,
           trust: TrustFile | None) -> SealedCheckpoint:
+    from ledger.audit.witnessed import cosigners
+
     signed_by: list[str] | None = None
     if trust is not None:
         lines = [str(line) for (line,) in conn.execute(
@@ -164,6 +170,8 @@ def _view(conn: Connection[Any], checkpoint: Checkpoint,
 
 
 def _ledger_problems(checkpoint: Checkpoint, trust: TrustFile | None) -> list[SealProblem]:
+    from ledger.audit.note import origin_of
+
     if trust is None or checkpoint.ledger == str(trust.ledger):
         return []
     return [SealProblem(stream="seal", stream_id=None, version=None, position=None, event=None,
@@ -180,6 +188,9 @@ def _prove(conn: Connection[Any], checkpoint: Checkpoint, covered: list[Recorded
     A proof built from the stored leaves that verifies shows, with the leaf recomputed from
     the event, that those leaves give the signed root; only when one fails is the whole root
     recomputed, to tell an event changed from stored leaves altered."""
+    from ledger.audit.merkle import inclusion_proofs, root_of, verify_inclusion
+    from ledger.audit.seal import event_leaf
+
     leaves = stored_leaves(conn, checkpoint.size)
     if len(leaves) != checkpoint.size:
         return [_leaves_altered(checkpoint, leaves)]
@@ -213,6 +224,8 @@ def _prove(conn: Connection[Any], checkpoint: Checkpoint, covered: list[Recorded
 
 
 def _leaves_altered(checkpoint: Checkpoint, leaves: list[bytes]) -> SealProblem:
+    from ledger.audit.merkle import root_of
+
     return SealProblem(
         stream="seal", stream_id=None, version=None, position=None, event=None,
         field="stored leaves",

@@ -62,8 +62,9 @@ def verify_bundle(
         "--quorum", min=0, help="How many trusted witnesses must have cosigned (default: the "
         "trust file's, else every --witness).")] = None,
 ) -> None:
-    """Check a bundle with no database: MATCH (exit 0), DISCREPANCY (1) or TAMPERED (2);
-    a checkpoint short of the witnesses' quorum is TAMPERED (unwitnessed)."""
+    """Check a bundle with no database: MATCH (exit 0), DISCREPANCY (1) or TAMPERED (2).
+
+    Given witnesses, a checkpoint short of their quorum is TAMPERED (unwitnessed)."""
     try:
         bundle = json.loads(path.read_bytes())
     except OSError as error:

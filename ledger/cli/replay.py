@@ -17,7 +17,6 @@ from ledger.audit.replay import RoundReplay, Verdict, find_round, replay_round
 from ledger.audit.sealed_events import SealStatus, SealTrust
 from ledger.audit.terminal import render_recall, render_replay
 from ledger.audit.trust import load_trust
-from ledger.bootstrap import trusted_seal_keys
 from ledger.cli.common import console, reading
 from ledger.errors import InvalidInput
 
@@ -71,11 +70,15 @@ def replay(
         "the witnesses and the quorum. Default: the sealing key from LEDGER_SEAL_PUBLIC_KEY "
         "or LEDGER_SEAL_KEY, witnesses not checked.")] = None,
 ) -> None:
-    """Rebuild a round from the event store and check it, every event it uses proven against
-    the newest checkpoint a trusted sealing key signed; exit 1 on DISCREPANCY."""
+    """Rebuild a round from the event store and check it; exit 1 on DISCREPANCY.
+
+    Every event it uses is proven against the newest checkpoint a trusted sealing key signed."""
     if schema:
         sys.stdout.write(json.dumps(RoundReplay.model_json_schema(), indent=2) + "\n")
         return
+    # loaded only once a round is replayed: a reader's start loads no signing
+    from ledger.bootstrap import trusted_seal_keys
+
     trusted = load_trust(trust) if trust is not None else None
     with reading() as rt, rt.database.connect() as conn:
         seal = SealTrust.of(trusted, trusted_seal_keys(rt.settings))
