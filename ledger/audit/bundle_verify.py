@@ -1,7 +1,9 @@
 """Check a dispute evidence bundle with no database: MATCH, DISCREPANCY or TAMPERED.
 
 Depends on nothing but the standard library and `cryptography`, so a regulator can copy this
-one file and run `python bundle_verify.py round.evidence.json --seal-public-key KEY`.
+one file and run `python bundle_verify.py round.evidence.json --seal-public-key KEY`, or
+`--trust trust.json` to take the sealing key, the witnesses and their quorum from the ledger's
+trust file.
 
 A bundle (`round-ledger/evidence/1`, written by `ledger export round`) is
 `{"format", "content": {...}, "signature": {"key", "value"}}`. It is authentic when:
