@@ -123,12 +123,14 @@ def sealed_events(conn: Connection[Any], events: Sequence[RecordedEvent],
     if later:
         problems += _moved_out(conn, checkpoint, [e for e in unique if e.position in later],
                                streams)
-    later = [p for p in later if not any(problem.position == p for problem in problems)]
+    named = {problem.position for problem in problems}
+    later = [position for position in later if position not in named]
+    proven = ([] if any(p.field in ("stored leaves", "ledger") for p in problems)
+              else [e for e in covered if e.position not in named])
     status = (SealStatus.DIFFERS if problems else SealStatus.NOT_YET_SEALED if not covered
               else SealStatus.PARTLY_SEALED if later else SealStatus.SEALED)
-    check = SealCheck(status=status, checkpoint=view, checked=len(unique),
-                      sealed=len(covered) if not problems else 0, not_yet_sealed=later,
-                      problems=problems, sentence="")
+    check = SealCheck(status=status, checkpoint=view, checked=len(unique), sealed=len(proven),
+                      not_yet_sealed=later, problems=problems, sentence="")
     return check.model_copy(update={"sentence": sentence(check)})
 
 
