@@ -82,7 +82,7 @@ def test_cutting_off_the_last_commands_at_the_end_of_the_table_is_named(cli, sea
 
 def test_a_forged_adjustment_appended_with_the_chain_recomputed_is_named(cli, sealed, superuser):
     """The trigger itself computes the forgery's hash: the round's chain holds. The event
-    claims the settling command, but was not recorded with it."""
+    claims the settling command, but lies outside that command's run of positions."""
     position, stream, version = superuser.execute(
         "SELECT position, stream_id, version FROM ledger_event_log WHERE stream_id = "
         "(SELECT stream_id FROM ledger_event_log WHERE event_type = 'Round.Settled' LIMIT 1) "
@@ -100,7 +100,7 @@ def test_a_forged_adjustment_appended_with_the_chain_recomputed_is_named(cli, se
         (stream, version + 1, topic.replace("Settled", "Adjusted"),
          json.dumps(forged).encode()))
     detected(cli, f"stream {stream} version {version + 1}",
-             "was not recorded with that command")
+             "outside that command's run of positions")
 
 
 def test_a_payout_and_the_house_win_changed_together_are_named_as_changed(
