@@ -131,7 +131,7 @@ def run_demo(console: Console) -> bool:
             path = OUTPUT / f"shift-{day}-day.{suffix}"
             path.write_text(render(view), encoding="utf-8")
             files.append(path)
-        replays = [_replay(rt, console, round_, what) for round_, what in
+        replays = [_replay(rt, console, round_, what, trust) for round_, what in
                    ((jackpot, "a jackpot round"), (voided, "a voided round"))]
         verified = _verify(rt, console, sealer, trust) and not sealed.error
     _summary(console, view, kinds, files, replays, verified)
@@ -141,22 +141,26 @@ def run_demo(console: Console) -> bool:
     return verified and not result.errors and all(ok for _, ok in replays if ok is not None)
 
 
-def _replay(rt: Any, console: Console, round_: UUID | None, what: str) -> tuple[Path | None, bool | None]:
+def _replay(rt: Any, console: Console, round_: UUID | None, what: str,
+            trust: DemoTrust) -> tuple[Path | None, bool | None]:
     if round_ is None:
         console.print(f"no {what} in this shift to replay.")
         return None, None
     from ledger.audit.replay import replay_round
+    from ledger.audit.sealed_events import SealTrust
     from ledger.pages.replay import to_html as replay_page
 
     with rt.database.connect() as conn:
-        replay = replay_round(conn, round_)
+        replay = replay_round(conn, round_, SealTrust.of(trust.file, ()))
     path = OUTPUT / f"replay-{replay.table}-{replay.number}.html"
     path.write_text(replay_page(replay, rt.settings.property_name), encoding="utf-8")
     verdict = replay.check.verdict
     status = replay.status + (f", {void_reason(replay.void_reason)}" if replay.void_reason
                               else "")
     console.print(f"replayed {what} from the events alone: {replay.table} round {replay.number}"
-                  f" ({status}): [bold]{verdict}[/]", highlight=False)
+                  f" ({status}): [bold]{verdict}[/]"
+                  + (f"; {replay.seal.sentence}" if replay.seal is not None else ""),
+                  highlight=False)
     return path, verdict == "MATCH"
 
 
