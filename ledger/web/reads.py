@@ -11,10 +11,17 @@ from ledger.domain.table import check_table_code
 
 
 def replayed(rt: Runtime, code: str, number: int) -> Any:
+    """A round replayed, every event proven against the seal under the server's trust file
+    (LEDGER_TRUST_FILE) or sealing public key, as `ledger replay` proves it."""
     from ledger.audit.replay import find_round, replay_round
+    from ledger.audit.sealed_events import SealTrust
+    from ledger.audit.trust import load_trust
+    from ledger.bootstrap import trusted_seal_keys
 
+    trust = load_trust(rt.settings.trust_file) if rt.settings.trust_file else None
+    seal = SealTrust.of(trust, trusted_seal_keys(rt.settings))
     with rt.database.connect() as conn:
-        return replay_round(conn, find_round(conn, check_table_code(code), number))
+        return replay_round(conn, find_round(conn, check_table_code(code), number), seal)
 
 
 def shift_view(rt: Runtime, gaming_day: str, shift: str, table: str | None = None, *,
