@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from contextlib import closing
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -93,7 +93,7 @@ class Streams:
         return self.aggregates.get(terminal_stream_id(terminal_id))
 
 
-def _rows(conn: Connection[Any]) -> Iterator[Row]:
+def _rows(conn: Connection[Any]) -> Generator[Row, None, None]:
     query = sql.SQL("SELECT notification_id, originator_id, originator_version, topic, state "
                     "FROM {} ORDER BY notification_id").format(sql.Identifier(EVENTS_TABLE))
     with conn.transaction(), conn.cursor(name="ledger_authorship", binary=True) as cursor:
@@ -172,21 +172,21 @@ class _Checker:
             by_command[command_id] = row
         claimed: dict[str, list[Row]] = {command_id: [] for command_id in by_command}
         for row in events:
-            command_id = _claimed(decoded[row.position], row)
-            if command_id is None:
+            claim = _claimed(decoded[row.position], row)
+            if claim is None:
                 self.fail(row.where, f"{row.kind} was recorded by no command: it claims none",
                           row)
-            elif command_id in claimed:
-                claimed[command_id].append(row)
-            elif command_id in self.commands_seen:
-                self.fail(row.where, f"{row.kind} claims command {command_id}, whose receipt "
-                          f"is at position {self.commands_seen[command_id]}: outside that "
+            elif claim in claimed:
+                claimed[claim].append(row)
+            elif claim in self.commands_seen:
+                self.fail(row.where, f"{row.kind} claims command {claim}, whose receipt "
+                          f"is at position {self.commands_seen[claim]}: outside that "
                           "command's run of positions", row)
             elif not receipts:
-                self.fail(row.where, f"{row.kind} claims command {command_id}, and no receipt "
+                self.fail(row.where, f"{row.kind} claims command {claim}, and no receipt "
                           "follows it: recorded by no command", row)
             else:
-                self.fail(row.where, f"{row.kind} claims command {command_id}, which no "
+                self.fail(row.where, f"{row.kind} claims command {claim}, which no "
                           "receipt in its run records", row)
         if any(decoded[r.position] is not None and decoded[r.position].__class__.__qualname__
                == BOOTSTRAP for r in events) or not self.bootstrapped:

@@ -63,7 +63,7 @@ class TrustedWitness(BaseModel):
 class TrustFile(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    protocol: Literal["round-ledger/trust/1"] = PROTOCOL
+    protocol: Literal["round-ledger/trust/1"] = "round-ledger/trust/1"
     ledger: UUID
     origin: str
     seal_public_key: str = Field(min_length=40, max_length=60)

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 from pathlib import Path
+from uuid import UUID
 from typing import Annotated
 
 import typer
 
-from ledger.cli.common import console, reading
+from ledger.cli.console import console
+from ledger.cli.common import reading
 from ledger.errors import InvalidInput, WrongState
 from ledger.render import safe
 
@@ -61,7 +63,7 @@ def init(
     if row is None or admin is None:
         raise WrongState("the ledger is not initialised: run `ledger db init` first.")
     ledger_id = str(row[0])
-    trust = TrustFile(ledger=ledger_id, origin=origin_of(ledger_id), seal_public_key=keys[0],
+    trust = TrustFile(ledger=UUID(ledger_id), origin=origin_of(ledger_id), seal_public_key=keys[0],
                       administrator=admin[0], administrator_public_key=admin[1],
                       witnesses=witnesses,
                       quorum=len(witnesses) if quorum is None else quorum,

@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
+from uuid import UUID
 from typing import Any
 
 from ledger.audit.note import COSIGNATURE_V1, VerifierKey, origin_of
@@ -99,7 +100,7 @@ def running_witnesses(folder: Path, names: tuple[str, ...], sealer: Sealer
         path = folder / f"trust-{ledger}.json"
         if not path.exists():
             write_trust(path, TrustFile(
-                ledger=ledger, origin=origin, seal_public_key=sealer.key.public_key,
+                ledger=UUID(ledger), origin=origin, seal_public_key=sealer.key.public_key,
                 administrator=admin[0], administrator_public_key=admin[1],
                 witnesses=witnesses, quorum=len(witnesses),
                 written_at=datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")))
