@@ -3,8 +3,7 @@
 `LEDGER_<FIELD>` (any case) sets a field; values given in code override the environment's.
 pydantic checks them as it checks everything else. This takes the place of pydantic-settings,
 whose import (about 55 ms of its own on the reference machine, with loaders for AWS, Azure,
-YAML and TOML the ledger never uses) was the largest single part of a command's start
-(issue 15).
+YAML and TOML the ledger never uses) was the largest single part of a command's start.
 """
 
 from __future__ import annotations

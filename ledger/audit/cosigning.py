@@ -39,13 +39,14 @@ class Round:
 
 
 class Cosigning:
-    def __init__(self, trust: TrustFile, key: Credential, *, timeout: float = 5.0,
-                 warn: Callable[[str], None] = lambda line: None) -> None:  # money-safe: s
+    def __init__(self, trust: TrustFile, key: Credential, *,
+                 timeout: float = 5.0,  # money-safe: seconds
+                 warn: Callable[[str], None] = lambda line: None) -> None:
         if trust.seal_public_key != key.public_key:
             raise ValueError("the sealing key is not the one the trust file names")
         self.trust, self.key, self.timeout, self.warn = trust, key, timeout, warn
         self.last = Round()  # what the last round of collecting did
-        self.resting: dict[str, tuple[float, float]] = {}
+        self.resting: dict[str, tuple[float, float]] = {}  # money-safe: monotonic seconds
         """A witness that failed: when to try it again, and the wait after the next failure
         (doubling from 2 s to a minute), so a witness that is down does not slow sealing."""
 

@@ -173,7 +173,7 @@ def check_seal(conn: Connection[Any], trusted_keys: list[str], witness_root: Pat
 
 
 def _quorum(conn: Connection[Any], trust: TrustFile, checkpoints: dict[int, Checkpoint],
-            report: SealReport, grace: float) -> None:
+            report: SealReport, grace: float) -> None:  # money-safe: seconds
     """Which checkpoints the witnesses' quorum cosigned; the newest must have it once it is
     older than the grace a witness's round trip and a short outage need."""
     if not trust.witnesses:

@@ -55,7 +55,7 @@ def add_checkpoint_body(old_size: int, proof: Sequence[bytes], note: str | Note)
 
 
 def submit(url: str, old_size: int, proof: Sequence[bytes], note: str | Note,
-           timeout: float = 10.0) -> list[str]:
+           timeout: float = 10.0) -> list[str]:  # money-safe: seconds
     """POST the checkpoint to `<url>/add-checkpoint`; the witness's signature lines, each
     ending in a newline, to append to the note."""
     request = urllib.request.Request(
@@ -68,7 +68,8 @@ def submit(url: str, old_size: int, proof: Sequence[bytes], note: str | Note,
         raise WitnessRefused(url, 200, f"its answer is not signature lines ({error})") from None
 
 
-def latest(url: str, origin: str, timeout: float = 10.0) -> str | None:
+def latest(url: str, origin: str,
+           timeout: float = 10.0) -> str | None:  # money-safe: seconds
     """The newest checkpoint the witness cosigned for `origin` (a note carrying the log's
     signature and the witness's cosignature), or None if it cosigned none."""
     origin_hash = hashlib.sha256(origin.encode()).hexdigest()
@@ -81,7 +82,8 @@ def latest(url: str, origin: str, timeout: float = 10.0) -> str | None:
         raise
 
 
-def _exchange(url: str, request: urllib.request.Request, timeout: float) -> str:
+def _exchange(url: str, request: urllib.request.Request,
+              timeout: float) -> str:  # money-safe: seconds
     try:
         with urllib.request.urlopen(request, timeout=timeout) as response:
             return str(response.read().decode("utf-8"))

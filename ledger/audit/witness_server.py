@@ -95,7 +95,7 @@ class Witness:
     private_key: Ed25519PrivateKey
     logs: Mapping[str, bytes]
     store: WitnessStore
-    clock: Callable[[], float] = field(default=time.time)
+    clock: Callable[[], float] = field(default=time.time)  # money-safe: seconds
 
     @property
     def public_key(self) -> bytes:

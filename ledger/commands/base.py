@@ -84,7 +84,7 @@ class Credentials(BaseModel):
 
 class Command(KeepsDerived):
     """A command's validator is built when the command is first used (`defer_build`): a
-    `ledger` command meets one of an area's commands (issue 15)."""
+    `ledger` command meets one of an area's commands."""
 
     model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 

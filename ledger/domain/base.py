@@ -107,8 +107,7 @@ def _derived(cls: type) -> tuple[str, ...]:
 class DomainEvent(BaseModel):
     """The fields every event has. pydantic builds an event class's validator when the class is
     first used (`defer_build`), not when it is defined: a command loads a handful of the
-    ledger's 64 event classes, and building them all was a fifth of a command's start
-    (issue 15)."""
+    ledger's 64 event classes, and building them all was a fifth of a command's start."""
 
     model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
@@ -149,7 +148,7 @@ class Aggregate(LibraryAggregate):
         # Every stream shares these two event bases. Without them on the class, the event store
         # library defines a per-stream `Event`, then each nested event a second time as its
         # subclass (and its `@event` decorator a third): two of every three event classes a
-        # command's start defined were copies (issue 15).
+        # command's start defined were copies.
         for name in ("Event", "Created"):
             if name not in cls.__dict__:
                 setattr(cls, name, getattr(Aggregate, name))
