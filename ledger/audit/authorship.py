@@ -125,12 +125,9 @@ def check_authorship(conn: Connection[Any], *, administrator_key: str | None = N
     """Every event proven by its signed command (module docstring). `administrator_key`: the
     bootstrap administrator's public key, from the trust file; `ledger_id`: the ledger the
     envelopes must name (the trust file's; by default the database's own)."""
-    if ledger_id is None:
-        found = conn.execute("SELECT to_regclass('ledger_seal_state')").fetchone()
-        row = conn.execute("SELECT ledger_id FROM ledger_seal_state").fetchone() \
-            if found and found[0] else None
-        ledger_id = str(row[0]) if row else None
-    checker = _Checker(administrator_key, ledger_id)
+    from ledger.audit.sealer import recorded_ledger_id
+
+    checker = _Checker(administrator_key, ledger_id or recorded_ledger_id(conn))
     with closing(_rows(conn)) as rows:
         for events, receipts in _runs(rows):
             checker.run(events, receipts)

@@ -269,10 +269,19 @@ class SealStatus:
 
 
 def ledger_id(conn: Connection[Any]) -> str:
-    row = conn.execute("SELECT ledger_id FROM ledger_seal_state").fetchone()
-    if row is None:
+    found = recorded_ledger_id(conn)
+    if found is None:
         raise WrongState("the seal's tables are missing: run `ledger db init`.")
-    return str(row[0])
+    return found
+
+
+def recorded_ledger_id(conn: Connection[Any]) -> str | None:
+    """The ledger's id as the database holds it, or None where `db init` made no seal."""
+    found = conn.execute("SELECT to_regclass('ledger_seal_state')").fetchone()
+    if not found or not found[0]:
+        return None
+    row = conn.execute("SELECT ledger_id FROM ledger_seal_state").fetchone()
+    return str(row[0]) if row else None
 
 
 def seal_status(conn: Connection[Any], last: int = 5) -> SealStatus:

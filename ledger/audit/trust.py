@@ -23,14 +23,17 @@ from __future__ import annotations
 
 import json
 import os
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 from uuid import UUID
+
+from psycopg import Connection
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, \
     model_validator
 
-from ledger.errors import InvalidInput, describe_validation_error
+from ledger.errors import InvalidInput, WrongState, describe_validation_error
 
 PROTOCOL = "round-ledger/trust/1"
 
@@ -85,6 +88,27 @@ class TrustFile(BaseModel):
 
     def to_json(self) -> str:
         return json.dumps(self.model_dump(mode="json"), indent=1, sort_keys=True) + "\n"
+
+
+def trust_of(conn: Connection[Any], seal_public_key: str, witnesses: list[TrustedWitness],
+             quorum: int | None = None) -> TrustFile:
+    """The trust file of the ledger this database holds, read at deployment while the database
+    is known good: its id and origin, and the first administrator the registry's bootstrap
+    enrolled. The quorum is every witness unless given."""
+    from ledger.audit.note import origin_of
+    from ledger.audit.sealer import recorded_ledger_id
+
+    ledger = recorded_ledger_id(conn)
+    admin = conn.execute(
+        "SELECT body ->> 'staff_id', body ->> 'public_key' FROM ledger_event_log "
+        "WHERE event_type = 'StaffMember.Enrolled' ORDER BY position LIMIT 1").fetchone()
+    if ledger is None or admin is None:
+        raise WrongState("the ledger is not initialised: run `ledger db init` first.")
+    return TrustFile(ledger=UUID(ledger), origin=origin_of(ledger),
+                     seal_public_key=seal_public_key, administrator=admin[0],
+                     administrator_public_key=admin[1], witnesses=witnesses,
+                     quorum=len(witnesses) if quorum is None else quorum,
+                     written_at=datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"))
 
 
 def load_trust(path: Path) -> TrustFile:

@@ -27,6 +27,7 @@ from ledger.audit.findings import Failure, LedgerReport
 from ledger.audit.open_rounds import open_rounds
 from ledger.audit.projection_check import check_projections
 from ledger.audit.seal_check import check_seal
+from ledger.audit.sealer import recorded_ledger_id
 from ledger.audit.trust import TrustFile
 from ledger.audit.witnessed import Memories, gather
 
@@ -53,7 +54,7 @@ def verify_ledger(conn: Connection[Any], *, projections: bool = True,
                                           memories=memories))
     if trust is None:
         report.notes.insert(0, UNTRUSTED)
-    ledger_id = _ledger_id(conn)
+    ledger_id = recorded_ledger_id(conn)
     if trust is not None and ledger_id is not None and ledger_id != str(trust.ledger):
         report.failures.append(Failure(
             "trust", "the ledger's id", f"the database says {ledger_id}, the trust file "
@@ -73,10 +74,3 @@ def verify_ledger(conn: Connection[Any], *, projections: bool = True,
         check_projections(conn, report)
     return report
 
-
-def _ledger_id(conn: Connection[Any]) -> str | None:
-    found = conn.execute("SELECT to_regclass('ledger_seal_state')").fetchone()
-    if not found or not found[0]:
-        return None
-    row = conn.execute("SELECT ledger_id FROM ledger_seal_state").fetchone()
-    return str(row[0]) if row else None

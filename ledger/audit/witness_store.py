@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS witnessed (
@@ -138,3 +139,14 @@ def _read(conn: sqlite3.Connection, origin: str) -> Witnessed | None:
     if row is None:
         return None
     return Witnessed(origin, int(row[0]), bytes(row[1]), str(row[2]), int(row[3]))
+
+
+def exported(store: WitnessStore) -> dict[str, Any]:
+    """What `ledger witness export` writes: the witness's name and vkey, and for each log the
+    newest checkpoint it cosigned, as the note a verifier reads with `--witness-state`."""
+    vkey = store.vkey()
+    found = store.all()
+    return {"witness": vkey.split("+", 1)[0] if vkey else None, "vkey": vkey,
+            "checkpoints": {w.origin: w.note for w in found},
+            "held": [{"origin": w.origin, "size": w.size, "root": w.root.hex(),
+                      "cosigned_at": w.cosigned_at} for w in found]}

@@ -3,16 +3,14 @@ database (`ledger.audit.trust`)."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
 from pathlib import Path
-from uuid import UUID
 from typing import Annotated
 
 import typer
 
 from ledger.cli.console import console
 from ledger.cli.common import reading
-from ledger.errors import InvalidInput, WrongState
+from ledger.errors import InvalidInput
 from ledger.render import safe
 
 app = typer.Typer(help="Write and read the trust file verify is given from outside the "
@@ -46,8 +44,7 @@ def init(
     known good: the ledger's id and origin, the sealing public key, the first administrator's
     public key (read from the registry's bootstrap), the witnesses and the quorum. Keep it off
     the database host; give it to the regulator."""
-    from ledger.audit.note import origin_of
-    from ledger.audit.trust import TrustedWitness, TrustFile, write_trust
+    from ledger.audit.trust import TrustedWitness, trust_of, write_trust
     from ledger.bootstrap import trusted_seal_keys
 
     witnesses = [TrustedWitness(name=n, vkey=v, url=u) for n, v, u in map(_witness, witness or [])]
@@ -56,20 +53,9 @@ def init(
         if not keys:
             raise InvalidInput("no sealing key: give --seal-public-key, or set LEDGER_SEAL_KEY "
                                "or LEDGER_SEAL_PUBLIC_KEY.")
-        row = conn.execute("SELECT ledger_id FROM ledger_seal_state").fetchone()
-        admin = conn.execute(
-            "SELECT body ->> 'staff_id', body ->> 'public_key' FROM ledger_event_log "
-            "WHERE event_type = 'StaffMember.Enrolled' ORDER BY position LIMIT 1").fetchone()
-    if row is None or admin is None:
-        raise WrongState("the ledger is not initialised: run `ledger db init` first.")
-    ledger_id = str(row[0])
-    trust = TrustFile(ledger=UUID(ledger_id), origin=origin_of(ledger_id), seal_public_key=keys[0],
-                      administrator=admin[0], administrator_public_key=admin[1],
-                      witnesses=witnesses,
-                      quorum=len(witnesses) if quorum is None else quorum,
-                      written_at=datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"))
+        trust = trust_of(conn, keys[0], witnesses, quorum)
     write_trust(out, trust)
-    console.print(f"wrote {out}: ledger {ledger_id}, first administrator {trust.administrator}, "
+    console.print(f"wrote {out}: ledger {trust.ledger}, first administrator {trust.administrator}, "
                   f"{len(witnesses)} witness(es), quorum {trust.quorum}", highlight=False)
 
 

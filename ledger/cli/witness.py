@@ -66,23 +66,15 @@ def serve(
 @app.command()
 def export(store: StoreOption) -> None:
     """Print, as JSON, the newest cosigned checkpoint of every log the store holds."""
-    from ledger.audit.witness_store import StoreError, WitnessStore
+    from ledger.audit.witness_store import StoreError, WitnessStore, exported
 
     if not store.expanduser().is_file():
         raise InvalidInput(f"there is no witness store at {store}.")
     try:
-        held = WitnessStore(store)
-        vkey = held.vkey()
-        found = held.all()
+        memory = exported(WitnessStore(store))
     except StoreError as error:
         raise InvalidInput(str(error)) from None
-    checkpoints = {w.origin: w.note for w in found}
-    sys.stdout.write(json.dumps({
-        "witness": vkey.split("+", 1)[0] if vkey else None, "vkey": vkey,
-        "checkpoints": checkpoints,
-        "held": [{"origin": w.origin, "size": w.size, "root": w.root.hex(),
-                  "cosigned_at": w.cosigned_at} for w in found],
-    }, indent=2, ensure_ascii=False) + "\n")
+    sys.stdout.write(json.dumps(memory, indent=2, ensure_ascii=False) + "\n")
 
 
 @app.command()

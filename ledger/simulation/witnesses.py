@@ -16,14 +16,11 @@ import time
 import urllib.request
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
-from datetime import UTC, datetime
 from pathlib import Path
-from uuid import UUID
-from typing import Any
 
 from ledger.audit.note import COSIGNATURE_V1, VerifierKey, origin_of
 from ledger.audit.sealer import Sealer, ledger_id
-from ledger.audit.trust import TrustedWitness, TrustFile, load_trust, write_trust
+from ledger.audit.trust import TrustedWitness, TrustFile, load_trust, trust_of, write_trust
 from ledger.errors import WrongState
 from ledger.identity.keyring import Keyring
 
@@ -77,11 +74,6 @@ def running_witnesses(folder: Path, names: tuple[str, ...], sealer: Sealer
     keyring = Keyring(folder)
     with sealer.database.connect() as conn:
         ledger = ledger_id(conn)
-        admin = conn.execute(
-            "SELECT body ->> 'staff_id', body ->> 'public_key' FROM ledger_event_log "
-            "WHERE event_type = 'StaffMember.Enrolled' ORDER BY position LIMIT 1").fetchone()
-    if admin is None:
-        raise WrongState("the ledger has no registry yet: nothing to witness.")
     origin = origin_of(ledger)
     log = f"{origin}={sealer.key.public_key}"
     stores = folder / "witnesses"
@@ -89,21 +81,16 @@ def running_witnesses(folder: Path, names: tuple[str, ...], sealer: Sealer
     with ExitStack() as stack:
         witnesses = []
         for name in names:
-            credential = keyring.credential("witness", name)
+            credential = keyring.credential("witness", name)  # kept as witness-<name>.key
             key = folder / f"witness-{name}.key"
-            if not key.exists():
-                credential.save(key)
             url = stack.enter_context(_serving(key, stores / f"{name}.sqlite", log))
             public = credential.private_key.public_key().public_bytes_raw()
             witnesses.append(TrustedWitness(
                 name=name, vkey=str(VerifierKey(name, public, COSIGNATURE_V1)), url=url))
         path = folder / f"trust-{ledger}.json"
         if not path.exists():
-            write_trust(path, TrustFile(
-                ledger=UUID(ledger), origin=origin, seal_public_key=sealer.key.public_key,
-                administrator=admin[0], administrator_public_key=admin[1],
-                witnesses=witnesses, quorum=len(witnesses),
-                written_at=datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")))
+            with sealer.database.connect() as conn:
+                write_trust(path, trust_of(conn, sealer.key.public_key, witnesses))
         kept = load_trust(path)
         here = {w.vkey: w.url for w in witnesses}
         trust = kept.model_copy(update={"witnesses": [
@@ -118,12 +105,8 @@ def running_witnesses(folder: Path, names: tuple[str, ...], sealer: Sealer
 
 def _export(store: Path, out: Path) -> Path:
     """What `ledger witness export` prints, written to a file."""
-    from ledger.audit.witness_store import WitnessStore
+    from ledger.audit.witness_store import WitnessStore, exported
 
-    held = WitnessStore(store)
-    vkey = held.vkey()
-    found: Any = held.all()
-    out.write_text(json.dumps({
-        "witness": vkey.split("+", 1)[0] if vkey else None, "vkey": vkey,
-        "checkpoints": {w.origin: w.note for w in found}}, indent=1) + "\n", encoding="utf-8")
+    out.write_text(json.dumps(exported(WitnessStore(store)), indent=1) + "\n",
+                   encoding="utf-8")
     return out
