@@ -255,3 +255,27 @@ def test_a_witness_whose_memory_was_wiped_cannot_vouch_for_a_rewritten_history(
         == {"W-1"}
     _named(cli, "witness W-2 cosigned", "the history was rewritten or forked",
            "has 1 of the 2 cosignature(s) its quorum needs")
+
+
+def test_a_cosignature_forged_in_the_database_does_not_count_toward_the_quorum(
+        cli, witnesses, superuser):
+    """As superuser: W-2's cosignature replaced by one made with a key of the insider's own,
+    under W-2's name. It does not verify under the key the trust file gives W-2, so the
+    checkpoint has one cosignature of the two its quorum needs."""
+    from ledger.audit.note import checkpoint_body, cosign
+
+    size, root = superuser.execute("SELECT size, root FROM ledger_seal_checkpoints "
+                                   "ORDER BY size DESC LIMIT 1").fetchone()
+    ledger_id = str(superuser.execute("SELECT ledger_id FROM ledger_seal_state").fetchone()[0])
+    forged = cosign(checkpoint_body(origin_of(ledger_id), size, bytes(root)), "W-2",
+                    Credential.generate("witness", "W-2").private_key, int(time.time()))
+    superuser.execute("ALTER TABLE ledger_seal_cosignatures DISABLE TRIGGER USER")
+    try:
+        superuser.execute("UPDATE ledger_seal_cosignatures SET cosignature = %s "
+                          "WHERE size = %s AND witness = 'W-2'", (forged.line, size))
+    finally:
+        superuser.execute("ALTER TABLE ledger_seal_cosignatures ENABLE TRIGGER USER")
+    result = cli("verify", "--trust", os.environ["LEDGER_TRUST_FILE"])
+    assert f"({size:,} events, sealed" in result.out
+    assert "has 1 of the 2 cosignature(s) its quorum needs" in result.out, result.out
+    assert "0 under a checkpoint its witnesses' quorum cosigned" in result.out, result.out
