@@ -125,7 +125,7 @@ def check_authorship(conn: Connection[Any], *, administrator_key: str | None = N
     """Every event proven by its signed command (module docstring). `administrator_key`: the
     bootstrap administrator's public key, from the trust file; `ledger_id`: the ledger the
     envelopes must name (the trust file's; by default the database's own)."""
-    from ledger.audit.sealer import recorded_ledger_id
+    from ledger.audit.seal import recorded_ledger_id
 
     checker = _Checker(administrator_key, ledger_id or recorded_ledger_id(conn))
     with closing(_rows(conn)) as rows:

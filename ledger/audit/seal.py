@@ -36,6 +36,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from psycopg import Connection
+
 from ledger.audit.bundle_verify import leaf_hash
 from ledger.errors import WrongState
 from ledger.identity.keys import canonical_json, fingerprint, verify
@@ -161,3 +163,12 @@ class Witness:
             except ValueError as error:
                 result[size] = error
         return result
+
+
+def recorded_ledger_id(conn: Connection[Any]) -> str | None:
+    """The ledger's id as the database holds it, or None where `db init` made no seal."""
+    found = conn.execute("SELECT to_regclass('ledger_seal_state')").fetchone()
+    if not found or not found[0]:
+        return None
+    row = conn.execute("SELECT ledger_id FROM ledger_seal_state").fetchone()
+    return str(row[0]) if row else None

@@ -40,7 +40,7 @@ from psycopg import Connection, sql
 
 from ledger.audit.cosigning import Cosigning
 from ledger.audit.merkle import Frontier
-from ledger.audit.seal import Checkpoint, Witness, event_leaf
+from ledger.audit.seal import Checkpoint, Witness, event_leaf, recorded_ledger_id
 from ledger.audit.seal_state import damage, rebuild, store
 from ledger.errors import WrongState
 from ledger.identity.keys import Credential
@@ -274,14 +274,6 @@ def ledger_id(conn: Connection[Any]) -> str:
         raise WrongState("the seal's tables are missing: run `ledger db init`.")
     return found
 
-
-def recorded_ledger_id(conn: Connection[Any]) -> str | None:
-    """The ledger's id as the database holds it, or None where `db init` made no seal."""
-    found = conn.execute("SELECT to_regclass('ledger_seal_state')").fetchone()
-    if not found or not found[0]:
-        return None
-    row = conn.execute("SELECT ledger_id FROM ledger_seal_state").fetchone()
-    return str(row[0]) if row else None
 
 
 def seal_status(conn: Connection[Any], last: int = 5) -> SealStatus:

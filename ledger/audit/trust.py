@@ -96,7 +96,7 @@ def trust_of(conn: Connection[Any], seal_public_key: str, witnesses: list[Truste
     is known good: its id and origin, and the first administrator the registry's bootstrap
     enrolled. The quorum is every witness unless given."""
     from ledger.audit.note import origin_of
-    from ledger.audit.sealer import recorded_ledger_id
+    from ledger.audit.seal import recorded_ledger_id
 
     ledger = recorded_ledger_id(conn)
     admin = conn.execute(
