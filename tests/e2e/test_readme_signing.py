@@ -1,5 +1,6 @@
-"""The README tells a third party how to sign a command with nothing but `cryptography`: its
-example, run as written, makes a line `ledger ingest` accepts, and a changed byte is refused."""
+"""The docs tell a third party how to sign a command with nothing but `cryptography`
+(docs/signing.md, "The signed command"): its example, run as written, makes a line `ledger
+ingest` accepts, and a changed byte is refused."""
 
 from __future__ import annotations
 
@@ -17,17 +18,17 @@ from ledger.domain.registry import TerminalKind
 from tests.integration.replay_rounds import open_table
 from tests.signing import KEYRING, KEYS, open_ledger
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+SIGNING_PAGE = Path(__file__).resolve().parents[2] / "docs" / "signing.md"
 
 
-def readme_signing_example() -> str:
-    text = README.read_text(encoding="utf-8")
+def documented_signing_example() -> str:
+    text = SIGNING_PAGE.read_text(encoding="utf-8")
     after = text.split("In Python, with\nonly the `cryptography` package:", 1)[1]
     return re.search(r"```python\n(.*?)```", after, re.S).group(1)
 
 
-def test_the_readmes_signing_example_makes_a_line_the_ledger_accepts(cli, settings, tmp_path,
-                                                                     superuser):
+def test_the_documented_signing_example_makes_a_line_the_ledger_accepts(cli, settings, tmp_path,
+                                                                        superuser):
     with open_ledger(settings) as rt:
         dealer = open_table(rt.ledger, "BAC-01", "baccarat", settings={"decks": 8})
         for command, fields in ((ShuffleShoe, {}), (CutShoe, {"cut_by": "player",
@@ -40,7 +41,7 @@ def test_the_readmes_signing_example_makes_a_line_the_ledger_accepts(cli, settin
     KEYRING.credential("terminal", "BAC-01-DT")
     shutil.copy(KEYS / "staff-D-101.key", tmp_path / "d-101.key")
     shutil.copy(KEYS / "terminal-BAC-01-DT.key", tmp_path / "bac-01-dt.key")
-    (tmp_path / "sign.py").write_text(readme_signing_example(), encoding="utf-8")
+    (tmp_path / "sign.py").write_text(documented_signing_example(), encoding="utf-8")
     made = subprocess.run([sys.executable, "sign.py", ledger_id], cwd=tmp_path,
                           capture_output=True, text=True, check=True)
     line = made.stdout.strip()
