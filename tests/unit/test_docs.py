@@ -83,6 +83,15 @@ def test_relative_links_and_images_resolve(page: Path) -> None:
     assert not broken, f"{page.relative_to(ROOT)}: " + "; ".join(broken)
 
 
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_no_table_cell_holds_a_pipe_in_code(page: Path) -> None:
+    """GitHub splits a table row at every `|`, code spans included; MkDocs does not."""
+    rows = [line for line in FENCE.sub("", page.read_text(encoding="utf-8")).splitlines()
+            if line.startswith("|")]
+    split = [span for row in rows for span in re.findall(r"`[^`]*`", row) if "|" in span]
+    assert not split, f"{page.relative_to(ROOT)}: {split}"
+
+
 def test_the_readme_is_one_short_page() -> None:
     lines = README.read_text(encoding="utf-8").splitlines()
     assert len(lines) <= README_MAX_LINES, f"README.md has {len(lines)} lines"
