@@ -2,6 +2,9 @@
 
 Read from the event store alone (the table's RoundStarted events name its rounds; each round's
 own stream says what happened), so a recall is as true as a replay, at a glance per round.
+Each round's win is its table win, its jackpot stakes and prizes apart
+(`ledger.reports.round_win`): a table's rounds in a shift add up to the shift report's ledger
+win.
 """
 
 from __future__ import annotations
@@ -14,12 +17,14 @@ from uuid import UUID
 from psycopg import Connection
 from pydantic import Field
 
+from ledger.audit.check import BetLine, Frozen, PrizeLine
+from ledger.audit.played import load_round
+from ledger.audit.replay import HandView, hands_of
+from ledger.audit.store import read_stream, rounds_started
 from ledger.domain.table import check_table_code, table_id
 from ledger.errors import NotFound
 from ledger.games.common import ZERO
-from ledger.audit.replay import HandView, hands_of, load_round
-from ledger.audit.check import BetLine, Frozen, PrizeLine
-from ledger.audit.store import read_stream, rounds_started
+from ledger.reports.round_win import Prize, RoundWin, round_win
 
 FORMAT = "round-ledger/recall/1"
 
@@ -37,9 +42,13 @@ class RecalledRound(Frozen):
     returned: Decimal
     payouts: Decimal = Field(description="winnings paid on top of returned stakes")
     commission: Decimal
-    house_win: Decimal | None
+    house_win: Decimal | None = Field(description="as the settlement recorded it: every bet, "
+                                      "jackpot bets included (the round's win is `win`)")
     jackpot_prizes: list[PrizeLine]
     adjustments: Decimal = Field(description="paid to players by later adjustments")
+    win: RoundWin | None = Field(default=None, description="the round's table win (what the "
+                                 "shift report's ledger win adds up), its jackpot stakes and "
+                                 "prizes apart")
 
 
 class Recall(Frozen):
@@ -66,6 +75,9 @@ def _recalled(conn: Connection[Any], rid: UUID) -> RecalledRound:
     finished = next((e for e in reversed(played.events)
                      if e.event_type in ("Round.Settled", "Round.Voided")), None)
     opened = played.events[0].by
+    prizes = [PrizeLine(box=e.event.box, category=e.event.category, amount=e.event.amount,
+                        paid_by_pool=e.event.paid_by_pool, paid_by_house=e.event.paid_by_house)
+              for e in played.events if e.event_type == "Round.JackpotPrizeAwarded"]
     return RecalledRound(
         number=round_.number, round_id=rid, status=str(round_.phase),
         opened_at=opened.at if opened else None,
@@ -78,10 +90,8 @@ def _recalled(conn: Connection[Any], rid: UUID) -> RecalledRound:
         payouts=sum((line.payout for line in lines), ZERO),
         commission=sum((line.commission for line in lines), ZERO),
         house_win=settled.house_win if settled else (ZERO if voided else None),
-        jackpot_prizes=[PrizeLine(box=e.event.box, category=e.event.category,
-                                  amount=e.event.amount, paid_by_pool=e.event.paid_by_pool,
-                                  paid_by_house=e.event.paid_by_house)
-                        for e in played.events if e.event_type == "Round.JackpotPrizeAwarded"],
+        jackpot_prizes=prizes,
         adjustments=sum((e.event.amount for e in played.events
                          if e.event_type == "Round.Adjusted"), ZERO),
+        win=round_win(round_, map(Prize.of, prizes)),
     )

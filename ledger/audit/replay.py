@@ -4,7 +4,9 @@ Reads only `ledger_events` (never a projection), by stream and version. The roun
 step by step, each step with its time, actor and terminal: the shoe it came from (shuffle,
 cut, burns, and once the shoe is closed the proof that its cards match the commitment), every
 bet, every card in order face up or down, exposed cards, decisions, the dealer's hand and
-whether it qualified, each hand's value, each bet's recorded result. Then the independent
+whether it qualified (a void has no contest, so no qualifying), each hand's value, each
+bet's recorded result, and the round's win: its table win, its jackpot stakes and prizes
+apart (`ledger.reports.round_win`, what the shift report adds up). Then the independent
 check (`ledger.audit.check`): the rules engine re-settles the round under the rule set and
 house settings the round recorded, the jackpot is re-computed on the pool as it stood just
 before the round's contribution, and every recorded figure is compared. Adjustments recorded
@@ -31,7 +33,7 @@ from uuid import UUID
 from psycopg import Connection
 from pydantic import Field
 
-from ledger.audit.chain import GENESIS
+from ledger.audit.chain_evidence import Evidence, broken_links, chain_evidence
 from ledger.audit.check import (
     BetLine,
     Difference,
@@ -48,12 +50,20 @@ from ledger.audit.jackpot import JackpotView, replay_jackpot
 from ledger.audit.played import Played, load_round
 from ledger.audit.sealed_events import SealCheck, SealProblem, SealTrust, sealed_events
 from ledger.audit.shoe import ShoeView, replay_shoe
-from ledger.audit.store import RecordedEvent, previous_hash, read_stream, rounds_started
+from ledger.audit.store import RecordedEvent, read_stream, rounds_started
 from ledger.audit.views import describe, hand_values, label
 from ledger.domain.round import Phase, Round, round_id
 from ledger.domain.table import check_table_code, table_id
 from ledger.errors import LedgerError, NotFound
 from ledger.formatting import macau, money, when
+from ledger.reports.round_win import (
+    ZERO,
+    Prize,
+    RoundWin,
+    round_win,
+    win_of,
+    win_sentence,
+)
 from ledger.rounds import procedure_for
 
 FORMAT = "round-ledger/replay/1"
@@ -118,7 +128,7 @@ class HandView(Frozen):
     value: str | None = Field(description="what the hand is worth under the game's rules")
     name: str | None = Field(default=None, description="the same in words: Flush, queen high")
     qualifies: bool | None = Field(default=None, description="the dealer's hand only")
-    notes: list[str] = []
+    notes: list[str] = Field(default_factory=list)
 
 
 class BetView(Frozen):
@@ -138,19 +148,6 @@ class AdjustmentView(Frozen):
     reason: str
 
 
-class Evidence(Frozen):
-    """The hash chain around one event: its stored hash and the one it chains to."""
-
-    stream: str
-    stream_id: UUID
-    version: int
-    position: int
-    event: str
-    chain_hash: str | None
-    previous_hash: str | None
-    holds: bool = Field(description="the stored hash is what the row and previous hash give")
-
-
 class Check(Frozen):
     verdict: Verdict
     rule_set: str
@@ -158,6 +155,8 @@ class Check(Frozen):
     method: str
     recomputed: list[BetLine]
     recomputed_house_win: Decimal | None
+    recomputed_win: RoundWin | None = Field(default=None, description="the round's win as the "
+                                            "re-computed results and prizes give it")
     jackpot: JackpotFigures | None = None
     differences: list[Difference]
 
@@ -182,7 +181,11 @@ class RoundReplay(Frozen):
     hands: list[HandView]
     outcome: dict[str, Any] = Field(description="the settlement's recorded outcome summary")
     results: list[BetLine] = Field(description="each bet's result as recorded")
-    house_win: Decimal | None
+    house_win: Decimal | None = Field(description="as the settlement recorded it: every bet, "
+                                      "jackpot bets included (the round's win is `win`)")
+    win: RoundWin | None = Field(default=None, description="the round's table win (the layout's "
+                                 "bets, less later adjustments: what the shift report adds up), "
+                                 "with its jackpot stakes and prizes apart")
     jackpot: JackpotView | None
     adjustments: list[AdjustmentView]
     check: Check
@@ -213,25 +216,31 @@ def replay_round(conn: Connection[Any], rid: UUID, seal: SealTrust | None = None
     used = [*played.events, *shoe_events, *pool_events]
     evidence = chain_evidence(conn, used, streams)
     sealed = sealed_events(conn, used, streams, seal) if seal is not None else None
-    differences = (played.gaps + differences + _broken_links(evidence)
+    differences = (played.gaps + differences + broken_links(evidence)
                    + [_unsealed(problem) for problem in (sealed.problems if sealed else [])])
     finished = round_.is_finished or bool(recorded)
     verdict = (Verdict.DISCREPANCY if differences else
                Verdict.MATCH if finished else Verdict.NOT_SETTLED)
     voided = played.last("Round.Voided")
+    win = round_win(round_, map(Prize.of, jackpot.awards) if jackpot else None)
+    due = jackpot.recomputed.prizes if jackpot and jackpot.recomputed else None
+    recomputed_win = win_of(win.status, recomputed, (a["amount"] for a in round_.adjustments),
+                            win.prizes if due is None else map(Prize.of, due))
     return RoundReplay(
         round_id=rid, table=round_.table, number=round_.number, game=round_.game,
         rule_set=round_.rule_set, dealing=round_.dealing, status=str(round_.phase),
         demonstration=round_.demonstration, void_reason=voided.reason if voided else None,
         opened_at=played.events[0].by.at if played.events[0].by else None,
         finished_at=_finished_at(played), shoe=shoe,
-        steps=timeline(played.events, shoe_events, pool_events), bets=bets_of(round_),
-        hands=hands_of(round_), outcome=settled.outcome if settled else {}, results=recorded,
-        house_win=house_win, jackpot=jackpot, adjustments=adjustments_of(played),
+        steps=_settled_in_words(timeline(played.events, shoe_events, pool_events), win),
+        bets=bets_of(round_), hands=hands_of(round_),
+        outcome=settled.outcome if settled else {}, results=recorded, house_win=house_win,
+        win=win, jackpot=jackpot, adjustments=adjustments_of(played),
         check=Check(verdict=verdict, rule_set=round_.rule_set, settings=round_.settings_data,
                     method=_method(round_), recomputed=recomputed,
                     recomputed_house_win=(sum((line.house_win for line in recomputed),
                                               Decimal("0.00")) if recomputed else None),
+                    recomputed_win=recomputed_win if finished else None,
                     jackpot=jackpot.recomputed if jackpot else None, differences=differences),
         evidence=evidence, seal=sealed,
     )
@@ -247,10 +256,12 @@ def timeline(round_events: list[RecordedEvent], shoe_events: list[RecordedEvent]
     return sorted(steps, key=lambda step: step.position)
 
 
-def _broken_links(evidence: list[Evidence]) -> list[Difference]:
-    return [Difference(subject=f"{e.stream} event v{e.version} ({e.event})", field="chain hash",
-                       recorded=e.chain_hash, recomputed="a hash matching the row")
-            for e in evidence if not e.holds]
+def _settled_in_words(steps: list[Step], win: RoundWin) -> list[Step]:
+    """The settlement's step says the round's win as settled (the jackpot apart), not the
+    settlement's house win, which counts the jackpot bets in."""
+    as_settled = win.model_copy(update={"table_win": win.as_settled, "adjustments": ZERO})
+    return [step.model_copy(update={"text": f"round settled: {win_sentence(as_settled)}"})
+            if step.event == "Round.Settled" else step for step in steps]
 
 
 def _unsealed(problem: SealProblem) -> Difference:
@@ -340,6 +351,7 @@ def hands_of(round_: Round) -> list[HandView]:
                           shoe_position=c.shoe_position)
                  for c in round_.cards if c.to == target]
         value, name, qualifies = values.get(target, (None, None, None))
+        qualifies = None if round_.phase is Phase.VOID else qualifies  # a void has no contest
         hands.append(HandView(target=target, label=label(target), cards=cards, value=value,
                               name=name, qualifies=qualifies, notes=_notes(round_, target)))
     return hands
@@ -360,25 +372,6 @@ def adjustments_of(played: Played) -> list[AdjustmentView]:
     return [AdjustmentView(step=Step.of(e, "round"), box=e.event.box, spot=e.event.spot,
                            player=e.event.player, amount=e.event.amount, reason=e.event.reason)
             for e in played.events if e.event_type == "Round.Adjusted"]
-
-
-def chain_evidence(conn: Connection[Any], events: list[RecordedEvent],
-                   streams: dict[UUID, str]) -> list[Evidence]:
-    """Each event's stored hash, the hash it chains to, and whether the link holds."""
-    known = {(e.stream_id, e.version): e.stored_hash for e in events}
-    evidence = []
-    for recorded in sorted({(e.stream_id, e.version): e for e in events}.values(),
-                           key=lambda e: e.position):
-        key = (recorded.stream_id, recorded.version - 1)
-        previous = (GENESIS if recorded.version == 1 else known[key] if key in known
-                    else previous_hash(conn, recorded))
-        evidence.append(Evidence(
-            stream=streams.get(recorded.stream_id, "?"), stream_id=recorded.stream_id,
-            version=recorded.version, position=recorded.position, event=recorded.event_type,
-            chain_hash=recorded.stored_hash.hex() if recorded.stored_hash else None,
-            previous_hash=previous.hex() if previous else None,
-            holds=recorded.chain_holds(previous)))
-    return evidence
 
 
 # -- finding rounds ---------------------------------------------------------------------------

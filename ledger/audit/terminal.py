@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
-
 from rich.console import Console, Group, RenderableType
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from ledger.render import safe
+from ledger.audit.check import BetLine
 from ledger.audit.recall import Recall
 from ledger.audit.replay import CardView, HandView, RoundReplay, Verdict
-from ledger.audit.check import BetLine
-from ledger.wording import describe_outcome, void_reason
 from ledger.formatting import CURRENCY, TIME_LABEL, amount, clock, heading, money, when
+from ledger.render import safe
+from ledger.reports.round_win import Prize, outcome_words, prize_words, win_sentence
+from ledger.wording import describe_outcome, void_reason
 
 SUITS = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
 RED = frozenset("HD")
@@ -50,14 +50,15 @@ def hand_block(hand: HandView) -> RenderableType:
     return Group(title, card_lines(hand.cards))
 
 
-def results_table(title: str, lines: list[BetLine]) -> Table:
+def results_table(title: str, lines: list[BetLine], prizes: list[Prize] | None = None) -> Table:
+    """Each bet's result; a jackpot bet's says what became of it (a prize won, which hand)."""
     table = Table(title=title, title_justify="left")
     for column in ("bet", heading("stake"), "outcome", heading("returned"), heading("paid"),
                    heading("commission")):
         table.add_column(column, justify="left" if column in ("bet", "outcome") else "right")
     for line in lines:
-        table.add_row(line.name, amount(line.stake), line.outcome + (" (capped)" if line.capped
-                                                                       else ""),
+        said = outcome_words(line.spot, line.box, line.outcome, prizes or [])
+        table.add_row(line.name, amount(line.stake), said + (" (capped)" if line.capped else ""),
                       amount(line.returned), amount(line.payout), amount(line.commission))
     return table
 
@@ -97,9 +98,12 @@ def render_replay(replay: RoundReplay, console: Console) -> None:
     console.print(Text("Hands", style="bold underline"))
     for hand in replay.hands:
         console.print(hand_block(hand))
-    console.print(results_table("Results as recorded", replay.results))
-    if replay.house_win is not None:
-        console.print(f"house win {money(replay.house_win)}", highlight=False)
+    win = replay.win
+    console.print(results_table("Results as recorded", replay.results,
+                                win.prizes if win else None))
+    if win is not None:
+        console.print(f"[bold]Win[/] as recorded: {win_sentence(win)}", highlight=False,
+                      soft_wrap=True)
     _render_jackpot(replay, console)
     for adjustment in replay.adjustments:
         step = adjustment.step
@@ -116,7 +120,7 @@ def _render_jackpot(replay: RoundReplay, console: Console) -> None:
     console.print(
         f"[bold]Jackpot[/] pool {jackpot.pool}: {money(figures.pool_before)} before the round; "
         f"{money(figures.to_pool)} of {money(figures.stakes)} contributed; "
-        + ("; ".join(f"box {p.box} {p.category} {money(p.amount)}" for p in figures.prizes)
+        + ("; ".join(f"box {p.box} won {prize_words(Prize.of(p))}" for p in figures.prizes)
            or "no prize")
         + f"; pool after {money(figures.pool_after)}"
         + (" (restarted at the seed)" if figures.reset_to_seed else ""),
@@ -142,7 +146,7 @@ def render_recall(recall: Recall, console: Console) -> None:
     table = Table(title=f"Table {recall.table}: last {count} round{'' if count == 1 else 's'} "
                         f"(amounts in {CURRENCY}, times {TIME_LABEL})",
                   title_justify="left", show_lines=True)
-    figures = ["stakes", "returned", "paid", "commission", "house win"]
+    figures = ["stakes", "returned", "paid", "commission", "table win"]
     for column in ("round, opened", "status", "hands", *figures, "jackpot"):
         table.add_column(column, justify="right" if column in figures else "left")
     for played in recall.rounds:
@@ -155,7 +159,6 @@ def render_recall(recall: Recall, console: Console) -> None:
             f"{played.number}\n{opened}", played.status + (f"\n{safe(said)}" if said else ""),
             hands or "-", amount(played.stakes),
             amount(played.returned), amount(played.payouts), amount(played.commission),
-            amount(played.house_win),
-            "\n".join(f"box {p.box} {p.category} {money(p.amount)}"
-                      for p in played.jackpot_prizes) or "-")
+            amount(played.win.table_win) if played.win and played.win.finished else "-",
+            (played.win.jackpot_said if played.win else "") or "-")
     console.print(table)

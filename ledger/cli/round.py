@@ -7,13 +7,24 @@ from typing import Annotated, cast
 
 import typer
 
-from ledger.cli.common import JsonOption, console, print_json, runtime, send
-from ledger.render import safe
-from ledger.formatting import amount, heading, money
-from ledger.commands import (
-    AdjustRound, AnnounceDealMode, CloseBetting, Decide, DealCard, ExposeCard, OpenRound,
-    PlaceBet, RecordIrregularity, RevealDealer, SettleRound, VoidRound,
+from ledger.cli.common import runtime, send
+from ledger.cli.console import JsonOption, console, print_json
+from ledger.commands.round import (
+    AdjustRound,
+    AnnounceDealMode,
+    CloseBetting,
+    DealCard,
+    Decide,
+    ExposeCard,
+    OpenRound,
+    PlaceBet,
+    RecordIrregularity,
+    RevealDealer,
+    SettleRound,
+    VoidRound,
 )
+from ledger.formatting import amount, heading, money
+from ledger.render import safe
 
 app = typer.Typer(help="Record a round: bets, cards, decisions, settlement.", no_args_is_help=True)
 Code = Annotated[str, typer.Argument(help="Table code, e.g. BAC-01.")]
@@ -152,6 +163,7 @@ def show(table: Code, number: Annotated[int | None, typer.Argument(help="Round n
     from rich.table import Table as RichTable
 
     from ledger.reports.round import round_view
+    from ledger.reports.round_win import Prize, outcome_words, prize_words
 
     view = round_view(round_)
     if as_json:
@@ -167,14 +179,17 @@ def show(table: Code, number: Annotated[int | None, typer.Argument(help="Round n
     results = RichTable("box", "spot", "player", heading("stake"), "outcome",
                         heading("returned"), heading("payout"), heading("commission"),
                         title="bets")
+    prizes = [Prize(box=j["box"], category=j["category"], amount=j["prize"])
+              for j in view["jackpots"]]
     for b in view["bets"]:
+        said = outcome_words(b["spot"], b["box"], b["outcome"], prizes) if b["outcome"] else "-"
         results.add_row(str(b["box"]), b["spot"], b["player"] or "-", amount(b["stake"]),
-                        b["outcome"] or "-", amount(b["returned"]), amount(b["payout"]),
+                        said, amount(b["returned"]), amount(b["payout"]),
                         amount(b["commission"]))
     console.print(results)
-    for j in view["jackpots"]:
-        console.print(f"jackpot: box {j['box']} {j['category']} {money(j['prize'])}",
-                      highlight=False)
+    for prize in prizes:
+        console.print(f"jackpot: box {prize.box} won {prize_words(prize)}", highlight=False)
     for adj in view["adjustments"]:
         console.print(f"adjustment: box {adj['box']} {safe(adj['spot'])} {money(adj['amount'])} "
                       f"({safe(adj['reason'])})", highlight=False)
+    console.print(f"win: {view['win_said']}", highlight=False)

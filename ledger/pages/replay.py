@@ -10,6 +10,7 @@ from ledger.audit.check import BetLine
 from ledger.audit.replay import CardView, RoundReplay
 from ledger.formatting import money
 from ledger.pages import render
+from ledger.reports.round_win import hand_name, outcome_words, win_sentence
 
 SUIT_NAMES = {"S": "spades", "H": "hearts", "C": "clubs", "D": "diamonds"}
 
@@ -35,14 +36,25 @@ def _due(line: BetLine) -> str:
 
 
 def results(replay: RoundReplay) -> list[dict[str, object]]:
-    """Each recorded result beside what the rules give for it."""
+    """Each recorded result beside what the rules give for it; a jackpot bet's outcome says
+    what became of it (a prize won: which hand, what prize)."""
     recomputed = {(due.box, due.spot, due.player): due for due in replay.check.recomputed}
+    prizes = replay.win.prizes if replay.win else []
     rows = []
     for line in replay.results:
         due = recomputed.get((line.box, line.spot, line.player))
         rows.append({"line": line, "due": _due(due) if due else "nothing due",
+                     "outcome": outcome_words(line.spot, line.box, line.outcome, prizes),
                      "differs": due is None or due != line})
     return rows
+
+
+def wins(replay: RoundReplay) -> dict[str, str]:
+    """The round's win as recorded and as re-computed, in words."""
+    recomputed = replay.check.recomputed_win
+    return {"recorded": win_sentence(replay.win) if replay.win else "not known",
+            "recomputed": win_sentence(recomputed) if recomputed else
+            "nothing to re-compute until the round is settled or voided"}
 
 
 def shoe_facts(replay: RoundReplay) -> list[str]:
@@ -64,5 +76,6 @@ def to_html(replay: RoundReplay, property_name: str = "", dispute: str | None = 
     hands = [(hand, [card(c) for c in hand.cards]) for hand in replay.hands]
     kind = "demonstration coup" if replay.demonstration else "round"
     return render("replay.html", title=f"Replay of {replay.table} {kind} {replay.number}",
-                  replay=replay, hands=hands, results=results(replay),
+                  replay=replay, hands=hands, results=results(replay), wins=wins(replay),
+                  hand_name=hand_name,
                   shoe_facts=shoe_facts(replay), property_name=property_name, dispute=dispute)

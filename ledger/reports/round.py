@@ -1,5 +1,6 @@
 """A round as its events say it stands, as plain values: what `ledger round show` prints and
-its `--json`, and what the terminal API answers for a table's current round."""
+its `--json`, and what the terminal API answers for a table's current round. Its win is the
+round's table win, its jackpot stakes and prizes apart (`ledger.reports.round_win`)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from decimal import Decimal
 from typing import Any
 
 from ledger.domain.round import Round
+from ledger.reports.round_win import round_win
 from ledger.wording import describe_outcome
 
 
@@ -19,6 +21,7 @@ def round_view(round_: Round) -> dict[str, Any]:
             for b in round_.bets]  # each bet with its own result, taken once
     bets += [_bet_line(r.box, r.spot, r.player, r.stake, r, None) for r in unmatched]
     outcome = getattr(round_, "outcome", None)
+    win = round_win(round_)
     return {
         "round_id": round_.id, "table": round_.table, "number": round_.number,
         "game": round_.game, "rule_set": round_.rule_set, "phase": round_.phase.value,
@@ -33,6 +36,7 @@ def round_view(round_: Round) -> dict[str, Any]:
         "adjustments": [{"box": adj["box"], "spot": adj["spot"], "player": adj.get("player"),
                          "amount": adj["amount"], "reason": adj["reason"],
                          "dispute": adj.get("dispute") or None} for adj in round_.adjustments],
+        "win": win.model_dump(), "win_said": win.said,
     }
 
 

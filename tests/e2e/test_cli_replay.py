@@ -13,12 +13,10 @@ from decimal import Decimal
 
 import pytest
 
-from tests.e2e.browser import chromium, needs_chromium
-from tests.signing import open_ledger
 from ledger.domain.jackpot_pool import JackpotPool, pool_id
-
+from tests.e2e.browser import chromium, needs_chromium
 from tests.integration import replay_rounds as rounds
-
+from tests.signing import open_ledger
 
 
 @pytest.fixture
@@ -52,6 +50,22 @@ def test_replay_json_by_round_id_and_by_table_and_time(cli, recorded):
     assert [p["box"] for p in data["jackpot"]["recorded"]["prizes"]] == [1, 2]
     by_id = cli("replay", data["round_id"], "--json")
     assert json.loads(by_id.out)["steps"] == data["steps"]
+
+
+def test_replay_and_recall_give_a_jackpot_rounds_table_win_with_the_jackpot_apart(cli, recorded):
+    printed = cli("replay", "SP-01", "1").out
+    assert "Win as recorded: table win MOP -17,900.00; jackpot stakes MOP 30.00 (to the pool); " \
+        "jackpot prize paid MOP 20,000.00 to box 1, Straight flush (from the pool)" in printed
+    assert "won the jackpot: Straight flush, prize MOP 20,000.00 (from the pool)" in printed
+    assert "house win" not in printed
+    [played] = json.loads(cli("recall", "SP-01", "--json").out)["rounds"]
+    win = played["win"]
+    assert (win["table_win"], win["jackpot_stakes"], win["jackpot_prizes"]) == (
+        "-17900.00", "30.00", "25000.00")
+    assert played["house_win"] == "-17870.00"  # as settled: the jackpot bets counted in
+    heading = next(line for line in cli("recall", "SP-01").out.splitlines()
+                   if "round" in line and "status" in line)
+    assert "table win" in heading and "house win" not in heading
 
 
 def test_a_forged_payout_exits_1_naming_the_bet_and_both_amounts(cli, recorded):

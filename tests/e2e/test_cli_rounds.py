@@ -9,8 +9,8 @@ import json
 from decimal import Decimal
 
 from ledger.domain.registry import TerminalKind
-from tests.signing import event_count
 from tests.e2e.shifts import open_shift
+from tests.signing import event_count
 
 
 def _events(superuser) -> int:
@@ -74,11 +74,14 @@ def test_a_baccarat_coup_through_the_cli(cli, superuser, as_staff):
 
     assert _settled(superuser) == {
         (1, "banker", "P-1"): ("won", Decimal("1000.00"), Decimal("1000.00"), Decimal("50.00")),
-        (3, "player_pair", None): ("won", Decimal("100.00"), Decimal("1100.00"), Decimal("0")),
+        (3, "player_pair", None): ("won", Decimal("100.00"), Decimal("1100.00"), Decimal(0)),
     }
     shown = ok(cli, "round", "show", "BAC-01")
     assert "settled" in shown and "50.00" in shown and "1,100.00" in shown  # money alike
     assert "result: banker wins, player 3 banker 4" in shown  # round show says who won
+    assert "win: table win MOP -2,050.00" in shown  # the round's win, as the shift adds it up
+    assert json.loads(ok(cli, "round", "show", "BAC-01", "--json"))["win"]["table_win"] == (
+        "-2050.00")
     assert "13 out, 403 left" in ok(cli, "shoe", "show", "BAC-01")  # 8 burned, 5 dealt
 
 
@@ -103,9 +106,9 @@ def test_a_q_poker_round_through_the_cli(cli, superuser):
     ok(cli, "round", "settle", "QP-01")
 
     assert _settled(superuser) == {
-        (1, "bonus", "P-1"): ("won", Decimal("100.00"), Decimal("600.00"), Decimal("0")),
-        (1, "play", "P-1"): ("won", Decimal("200.00"), Decimal("300.00"), Decimal("0")),
-        (1, "play", "P-2"): ("surrendered", Decimal("150.00"), Decimal("0"), Decimal("0")),
+        (1, "bonus", "P-1"): ("won", Decimal("100.00"), Decimal("600.00"), Decimal(0)),
+        (1, "play", "P-1"): ("won", Decimal("200.00"), Decimal("300.00"), Decimal(0)),
+        (1, "play", "P-2"): ("surrendered", Decimal("150.00"), Decimal(0), Decimal(0)),
     }
     assert "freshly shuffled deck" in refused(cli, superuser, "round", "open", "QP-01")
 
@@ -129,7 +132,7 @@ def test_a_q_poker_dealer_card_exposed_is_voided_by_a_supervisor_not_a_dealer(
     assert ("recorded: exposed card recorded, bet settled, round void, round finished"
             in voided)
     assert _settled(superuser) == {
-        (2, "play", None): ("returned", Decimal("500.00"), Decimal("0"), Decimal("0"))}
+        (2, "play", None): ("returned", Decimal("500.00"), Decimal(0), Decimal(0))}
 
 
 def test_a_fortune8_round_through_the_cli(cli, superuser):
@@ -152,9 +155,9 @@ def test_a_fortune8_round_through_the_cli(cli, superuser):
     ok(cli, "round", "settle", "F8-01")
 
     assert _settled(superuser) == {
-        (1, "8", "P-1"): ("won", Decimal("100.00"), Decimal("1100.00"), Decimal("0")),
-        (1, "8", "P-2"): ("won", Decimal("200.00"), Decimal("2200.00"), Decimal("0")),
-        (5, "H", None): ("won", Decimal("300.00"), Decimal("300.00"), Decimal("0")),
+        (1, "8", "P-1"): ("won", Decimal("100.00"), Decimal("1100.00"), Decimal(0)),
+        (1, "8", "P-2"): ("won", Decimal("200.00"), Decimal("2200.00"), Decimal(0)),
+        (5, "H", None): ("won", Decimal("300.00"), Decimal("300.00"), Decimal(0)),
     }
     assert "TD" in ok(cli, "round", "show", "F8-01")
 
@@ -198,6 +201,7 @@ def test_a_demonstration_coup_and_a_standing_bet_through_the_cli(cli, superuser,
         cli, "round", "settle", "BAC-01")
     shown = json.loads(ok(cli, "round", "show", "BAC-01", "1", "--json"))
     assert shown["demonstration"] is True and shown["bets"] == []
+    assert (shown["win"]["table_win"], shown["win_said"]) == ("0.00", "table win MOP 0.00")
     ok(cli, "round", "open", "BAC-01")
     assert refused(cli, superuser, "round", "bet", "BAC-01", "3", "banker", "100",
                    "--standing") == (

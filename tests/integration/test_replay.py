@@ -14,17 +14,20 @@ from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 
 import pytest
+from rich.console import Console
 
 from ledger.application import Ledger
-from tests.signing import open_ledger
-from ledger.domain.round import Round, SettledBet
-from ledger.domain.shoe import Shoe
-from ledger.domain.shift_schedule import MACAU
-from ledger.errors import NotFound
 from ledger.audit.recall import recall
 from ledger.audit.replay import FORMAT, RoundReplay, Verdict, find_round, replay_round
-
+from ledger.audit.terminal import render_recall, render_replay
+from ledger.commands import OpenRound, PlaceBet, ShuffleShoe, VoidRound
+from ledger.domain.round import Round, SettledBet
+from ledger.domain.shift_schedule import MACAU
+from ledger.domain.shoe import Shoe
+from ledger.errors import NotFound
+from ledger.pages.replay import results, to_html
 from tests.integration import replay_rounds as rounds
+from tests.signing import open_ledger
 
 D = Decimal
 
@@ -47,6 +50,13 @@ def recorded_results(conn, rid) -> list[tuple[int, str, str | None, str, str, st
 def as_rows(replay: RoundReplay) -> list[tuple[int, str, str | None, str, str, str]]:
     return [(r.box, r.spot, r.player, r.outcome, str(r.returned), str(r.payout))
             for r in replay.results]
+
+
+def in_the_terminal(render, view) -> str:
+    """What `ledger replay` (or `ledger recall`) prints for it, as plain text."""
+    console = Console(record=True, width=400, color_system=None)
+    render(view, console)
+    return console.export_text()
 
 
 def hand(replay: RoundReplay, target: str):
@@ -269,7 +279,7 @@ def test_a_row_altered_behind_the_triggers_breaks_the_chain_evidence_and_the_pay
 
 
 def test_a_round_is_found_by_table_and_number_and_by_table_and_time(ledger, superuser):
-    voided, following = rounds.stud_void_then_carried(ledger)
+    _voided, following = rounds.stud_void_then_carried(ledger)
     assert find_round(superuser, "sp-02", number=2) == following
     assert find_round(superuser, "SP-02", at=datetime.now(UTC)) == following
     with pytest.raises(NotFound, match="table SP-02 has no round 3"):
@@ -280,7 +290,7 @@ def test_a_round_is_found_by_table_and_number_and_by_table_and_time(ledger, supe
 
 def test_a_time_without_an_offset_is_macau_time_not_the_machines_zone(ledger, superuser):
     """Surveillance matches CCTV, which runs on Macau time: `--at 14:06` is 14:06 in Macau."""
-    voided, following = rounds.stud_void_then_carried(ledger)
+    _voided, following = rounds.stud_void_then_carried(ledger)
     soon = datetime.now(UTC) + timedelta(minutes=1)
     macau_wall_clock = soon.astimezone(MACAU).replace(tzinfo=None)
     assert find_round(superuser, "SP-02", at=macau_wall_clock) == following
@@ -304,7 +314,7 @@ def test_the_json_form_is_stable_exact_decimals_and_a_documented_schema(ledger, 
 def test_recall_shows_the_last_rounds_of_a_table_newest_first_with_results_and_payouts(
     ledger, superuser
 ):
-    voided, following = rounds.stud_void_then_carried(ledger)
+    rounds.stud_void_then_carried(ledger)
     recalled = recall(superuser, "SP-02", last=10)
     assert [(r.number, r.status) for r in recalled.rounds] == [(2, "settled"), (1, "void")]
     latest = recalled.rounds[0]
@@ -317,3 +327,76 @@ def test_recall_shows_the_last_rounds_of_a_table_newest_first_with_results_and_p
     assert [r.number for r in recall(superuser, "SP-02", last=1).rounds] == [2]
     with pytest.raises(NotFound, match="table NOPE-1 is not in the ledger"):
         recall(superuser, "NOPE-1")
+
+
+# -- the round's win: the table's, the jackpot's apart ----------------------------------------
+
+
+def test_a_jackpot_rounds_replay_shows_its_table_win_jackpot_stakes_and_prizes_apart(
+    ledger, superuser
+):
+    """The settlement's house win counts the jackpot bets in (they go to the pool, not the
+    rack); the replay says the table win, the jackpot stakes and each prize, each named."""
+    replay = replay_round(superuser, rounds.stud_jackpot_round(ledger))
+    table = sum((line.house_win for line in replay.results if line.spot != "jackpot"), D(0))
+    assert replay.house_win == table + D("30.00")  # what the complaint summed
+    win = replay.win
+    assert (win.table_win, win.jackpot_stakes, win.jackpot_prizes) == (
+        table, D("30.00"), D("25000.00"))
+    assert replay.check.recomputed_win == win
+    said = (f"table win MOP {table:,.2f}; jackpot stakes MOP 30.00 (to the pool); "
+            "jackpot prize paid MOP 20,000.00 to box 1, Straight flush (from the pool); "
+            "jackpot prize paid MOP 5,000.00 to box 2, Four of a kind (from the pool)")
+    assert f"Win as recorded: {said}" in in_the_terminal(render_replay, replay)
+    page = to_html(replay)
+    assert f"Win as recorded: {said}." in page and f"Re-computed: {said}." in page
+    assert "House win" not in page and "house win" not in in_the_terminal(render_replay, replay)
+    [settled] = [step for step in replay.steps if step.event == "Round.Settled"]
+    assert settled.text == f"round settled: {said}"
+
+
+def test_a_box_that_won_a_jackpot_prize_is_not_shown_as_lost(ledger, superuser):
+    replay = replay_round(superuser, rounds.stud_jackpot_round(ledger))
+    printed = in_the_terminal(render_replay, replay).splitlines()
+    row = {box: next(line for line in printed if line.startswith(f"│ box {box} jackpot "))
+           for box in (1, 2, 4)}
+    assert "won the jackpot: Straight flush, prize MOP 20,000.00 (from the pool)" in row[1]
+    assert "won the jackpot: Four of a kind, prize MOP 5,000.00 (from the pool)" in row[2]
+    assert "to the pool, no prize" in row[4]
+    assert not any("lost" in line for line in row.values())
+    on_the_page = {(r["line"].box, r["line"].spot): r["outcome"] for r in results(replay)}
+    assert on_the_page[(1, "jackpot")] == (
+        "won the jackpot: Straight flush, prize MOP 20,000.00 (from the pool)")
+    assert on_the_page[(4, "jackpot")] == "to the pool, no prize"
+    assert "box 1 won Straight flush, prize MOP 20,000.00" in in_the_terminal(
+        render_recall, recall(superuser, "SP-01"))
+
+
+def test_a_voided_rounds_replay_says_void_and_no_win_and_names_no_dealer_qualification(
+    ledger, superuser
+):
+    """Every card dealt, the dealer's hand complete, then the supervisor voids the round: every
+    bet goes back, nobody played the dealer, so the dealer neither qualifies nor fails to."""
+    dealer = rounds.stud_table(ledger, "SP-03")
+    dealer.send(ShuffleShoe)
+    dealer.send(OpenRound)
+    dealer.send(PlaceBet, box=1, spot="ante", amount=D("100.00"))
+    dealer.send(PlaceBet, box=1, spot="jackpot", amount=D("10.00"))
+    dealer.deal(rounds.stud_deal({1: "KH KS 9D 9C 3H"}, "QC JD 8S 4D 2S"))  # would not qualify
+    dealer.send(VoidRound, actor=rounds.SUPERVISOR, reason="the shoe jammed")
+    replay = replay_round(superuser, dealer.round_id(1))
+    assert replay.check.verdict is Verdict.MATCH
+    assert hand(replay, "dealer").qualifies is None and hand(replay, "dealer").name
+    assert (replay.win.status, replay.win.table_win) == ("void", D("0.00"))
+    said = ("void: every bet returned, no win; table win MOP 0.00; jackpot bets MOP 10.00 "
+            "carried to the next round")
+    printed = in_the_terminal(render_replay, replay)
+    assert f"Win as recorded: {said}" in printed
+    page = to_html(replay)
+    assert f"Win as recorded: {said}." in page and f"Re-computed: {said}." in page
+    for text in (printed, page):
+        assert "qualif" not in text
+    assert "House win" not in page and ": -;" not in page
+    [voided] = recall(superuser, "SP-03").rounds
+    assert voided.win == replay.win
+
