@@ -5,10 +5,14 @@ and scale, the review flags and the signature lines (`templates/shift_report.htm
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import date, datetime
 from decimal import Decimal
 from typing import Any
 
-from ledger.formatting import amount
+from ledger.config import from_environment
+from ledger.domain.shift_schedule import DEFAULT_SCHEDULE, ShiftSchedule
+from ledger.errors import InvalidInput
+from ledger.formatting import TIME_LABEL, amount, macau
 from ledger.pages import render
 from ledger.reports.shift import day_state, unassigned_lines
 from projections.reports import Figures, Rollup, ShiftReportView, TableShift
@@ -87,12 +91,41 @@ def chart(view: ShiftReportView) -> dict[str, Any]:
             "bars": bars, "ticks": ticks, "bar_height": BAR_HEIGHT, "scale": scale}
 
 
-def to_html(view: ShiftReportView, property_name: str) -> str:
-    """The page of `view` at the property `property_name`."""
+def schedule_in_force() -> ShiftSchedule:
+    """The shift schedule the ledger runs on (`LEDGER_SHIFT_SCHEDULE`), for a page whose caller
+    does not pass the one of its settings."""
+    text = from_environment(["shift_schedule"]).get("shift_schedule", DEFAULT_SCHEDULE)
+    return ShiftSchedule.parse(text)
+
+
+def _at(moment: datetime, gaming_day: date) -> str:
+    """A moment's time of day, and its date when that is not the gaming day's own."""
+    local = macau(moment)
+    return f"{local:%H:%M}" + ("" if local.date() == gaming_day else f" on {local:%Y-%m-%d}")
+
+
+def shift_hours(schedule: ShiftSchedule, gaming_day: date, shift: str) -> str | None:
+    """When the shift runs, e.g. `06:00–14:00 Macau time`; None for a shift the schedule no
+    longer names."""
+    try:
+        slot = schedule.slot(gaming_day, shift)
+    except InvalidInput:
+        return None
+    return f"{_at(slot.starts_at, gaming_day)}–{_at(slot.ends_at, gaming_day)} {TIME_LABEL}"
+
+
+def to_html(view: ShiftReportView, property_name: str,
+            schedule: ShiftSchedule | None = None) -> str:
+    """The page of `view` at the property `property_name`, the shift's hours from `schedule`
+    (by default the one in force)."""
+    hours = shift_hours(schedule or schedule_in_force(), view.gaming_day, view.shift)
+    shift = f"{view.shift} shift" + (f" {hours}" if hours else "")
     return render(
         "shift_report.html", title=f"Shift report: {view.shift} shift, gaming day "
         f"{view.gaming_day}", view=view, lines=lines(view), chart=chart(view),
         property_name=property_name, position=view.position, unassigned=unassigned_lines(view),
-        day_state=day_state(view.day_closed),
+        day_state=day_state(view.day_closed), hours=hours,
+        running_head=" · ".join(part for part in (
+            property_name, f"Shift report, gaming day {view.gaming_day}", shift) if part),
         slips=[(t.table, slip) for t in view.tables for slip in t.slips],
     )
