@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from tests.e2e.browser import needs_chromium, printed_text
+from tests.e2e.browser import needs_chromium, printed_pages, printed_text
 from tests.integration import replay_rounds as rounds
 from tests.signing import GAMING_DAY, open_ledger
 
@@ -44,10 +44,15 @@ def test_the_replay_prints_with_its_verdict_and_the_evidence_in_an_appendix(cli,
     page = tmp_path / "replay.html"
     done = cli("replay", "BAC-01", "1", "--html", str(page), "--dispute", "D-2291")
     assert done.code == 0, done.err
-    flat = " ".join(printed_text(tmp_path, page).split())
+    sheets = printed_pages(tmp_path, page)
+    flat = " ".join(sheet.flat for sheet in sheets)
     assert "Replay of BAC-01 round 1" in flat and "D-2291" in flat
     assert "MATCH" in flat and "Macau time" in flat
     assert flat.index("Appendix: hash-chain evidence") > flat.index("Timeline")
+    for number, sheet in enumerate(sheets, start=1):  # A4 portrait, each sheet numbered
+        assert (round(sheet.width), round(sheet.height)) == (595, 842)
+        assert f"page {number} of {len(sheets)}" in sheet.flat
+        assert "Replay of BAC-01 round 1" in sheet.flat  # which replay a loose sheet is of
 
 
 @needs_chromium
