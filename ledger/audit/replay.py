@@ -313,9 +313,11 @@ def _jsonable(value: Any) -> Any:
 
 def _method(round_: Round) -> str:
     data = round_.settings_data
+    since, authorised = data.get("effective_from"), data.get("authorisation")
+    said = ", ".join(([f"in force from {since}"] if since else [])
+                     + ([f"authorisation {authorised}"] if authorised else []))
     return (f"re-settled by the {round_.game} rules engine under {round_.rule_set}, with the "
-            f"house settings the round recorded when it opened (in force from "
-            f"{data.get('effective_from')}, authorisation {data.get('authorisation')})")
+            "house settings the round recorded when it opened" + (f" ({said})" if said else ""))
 
 
 def _finished_at(played: Played) -> datetime | None:

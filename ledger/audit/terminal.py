@@ -87,8 +87,8 @@ def render_replay(replay: RoundReplay, console: Console) -> None:
         timeline.add_column(column, justify="right" if column == "#" else "left")
     for step in replay.steps:
         timeline.add_row(
-            str(step.position), clock(step.at),
-            f"{step.role} {safe(step.staff_id)}"
+            f"#{step.position}", clock(step.at),
+            f"{step.role or ''} {safe(step.staff_id)}"
             + (f"\n[dim]{safe(step.staff_key)}[/]" if step.staff_key else ""),
             safe(step.terminal) + (f"\n[dim]{safe(step.terminal_key)}[/]" if step.terminal_key
                                    else "")
@@ -130,8 +130,8 @@ def _render_jackpot(replay: RoundReplay, console: Console) -> None:
 def _render_verdict(replay: RoundReplay, console: Console) -> None:
     check = replay.check
     broken = sum(1 for evidence in replay.evidence if not evidence.holds)
-    chain = (f"hash chain holds for all {len(replay.evidence)} events used" if not broken
-             else f"hash chain BROKEN at {broken} of {len(replay.evidence)} events")
+    chain = (f"hash chain holds for all {len(replay.evidence):,} events used" if not broken
+             else f"hash chain BROKEN at {broken:,} of {len(replay.evidence):,} events")
     style = {Verdict.MATCH: "bold green", Verdict.DISCREPANCY: "bold red",
              Verdict.NOT_SETTLED: "bold yellow"}[check.verdict]
     body = Text(check.verdict.value, style=style)

@@ -10,12 +10,24 @@ from decimal import Decimal
 import pytest
 from psycopg.rows import dict_row
 
+from ledger.audit.recall import recall
+from ledger.audit.verify import verify_ledger
 from ledger.commands import (
-    BurnCards, CutShoe, CloseShift, EnterDrop, OpenRound, OpenShift, ShuffleShoe, SignInDealer, VoidRound,
+    BurnCards,
+    CloseShift,
+    CutShoe,
+    DealCard,
+    EnterDrop,
+    OpenRound,
+    OpenShift,
+    PlaceBet,
+    SettleRound,
+    ShuffleShoe,
+    SignInDealer,
+    VoidRound,
 )
 from ledger.domain.base import Actor, Role
 from ledger.domain.shift import parse_chips
-from ledger.audit.verify import verify_ledger
 from ledger.domain.shift_schedule import DEFAULT_SCHEDULE, MACAU, ShiftSchedule
 from ledger.domain.table import Table
 from ledger.errors import WrongState
@@ -27,7 +39,7 @@ from tests.integration.helpers import DEALER, PIT_BOSS, open_table
 from tests.signing import GAMING_DAY, event_count, open_ledger
 
 COUNT = Actor(staff_id="C-1", role=Role.COUNT_TEAM)
-WHERE = dict(table="BAC-01", gaming_day=GAMING_DAY, actor=PIT_BOSS, terminal="pit-1")
+WHERE = {"table": "BAC-01", "gaming_day": GAMING_DAY, "actor": PIT_BOSS, "terminal": "pit-1"}
 
 
 def opening(shift: str, chips: str = "1000=50") -> OpenShift:
@@ -114,7 +126,7 @@ def test_an_opener_whose_count_differs_from_the_last_closer_is_recorded_and_flag
     opened = superuser.execute(
         "SELECT convert_from(state, 'UTF8')::jsonb->'previous_closing' FROM ledger_events "
         "WHERE topic LIKE '%%:Shift.Opened' ORDER BY notification_id DESC LIMIT 1").fetchone()[0]
-    assert {Decimal(d): n for d, n in opened.items()} == {Decimal("1000"): 45}
+    assert {Decimal(d): n for d, n in opened.items()} == {Decimal(1000): 45}
     swing = _report(database, "swing")
     assert swing.opening == Decimal("44500.00")
     assert swing.previous_closing == Decimal("45000.00")
@@ -169,9 +181,9 @@ def test_a_round_recorded_before_the_rule_is_listed_unassigned_and_verify_names_
     assert "Macau time, was played outside every shift" in unassigned_lines(view)[0]
     assert not found.ok
     assert [f.reason for f in found.failures if "outside every shift" in f.reason] == [
-        "round 1 of table BAC-01, opened at position "
+        ("round 1 of table BAC-01, opened at position "
         f"{_position_of_round(superuser, 1)}, was played outside every shift of its table: "
-        "it is in no shift report"]
+        "it is in no shift report")]
 
 
 def _position_of_round(superuser: object, number: int) -> int:
@@ -205,3 +217,33 @@ def test_a_round_outside_every_shift_at_three_in_the_morning_belongs_to_the_gami
     assert listed == {"2026-11-23 03:00": [[1], [], []],
                       "2026-11-23 05:59": [[1], [], []],
                       "2026-11-23 06:00": [[], [1], []]}
+
+
+def _banker_coup(ledger, stake: str) -> None:
+    """A banker bet, and a coup the banker wins 4 to 3 (paid even money less 5% commission)."""
+    dealer = {"table": "BAC-01", "actor": DEALER, "terminal": "BAC-01-DT"}
+    ledger.execute(PlaceBet(**dealer, box=1, spot="banker", amount=Decimal(stake)))
+    for to, card in (("player", "2S"), ("banker", "4H"), ("player", "2D"), ("banker", "KC"),
+                     ("player", "9S")):
+        ledger.execute(DealCard(**dealer, to=to, card=card))
+    ledger.execute(SettleRound(**dealer))
+
+
+def test_a_round_outside_every_shift_has_a_win_of_its_own_and_is_in_no_shifts_ledger_win(
+        ledger, database, superuser, monkeypatch):
+    """A round is in the figures of the shift it opened in; one opened outside every shift
+    (a ledger recorded before the rule) is in none: the shift's ledger win is the sum of its
+    own rounds' table wins, to the avo."""
+    with monkeypatch.context() as before_the_rule:
+        before_the_rule.setattr(Table, "check_in_shift", lambda self: None)
+        ledger.execute(open_round())
+    _banker_coup(ledger, "1000")
+    ledger.execute(opening("day"))
+    ledger.execute(open_round())
+    _banker_coup(ledger, "200")
+    line = _report(database, "day")
+    with database.connect() as conn:
+        wins = {r.number: r.win.table_win for r in recall(conn, "BAC-01").rounds if r.win}
+    assert wins == {1: Decimal("-950.00"), 2: Decimal("-190.00")}
+    assert line.ledger_win == wins[2]
+
