@@ -7,6 +7,11 @@ did, a line an event: "box 3 banker MOP 1,000.00 wins MOP 950.00 after commissio
 "banker wins, player 5 banker 7", "fill slip 1043: MOP 20,000.00". `describe_outcome` says who
 won a settled round, the same words everywhere a round is shown.
 
+The machine's names for hands, bets, deal modes, states, roles and fields are said here in the
+words of the regulations and the pit, once for every screen, page and feed: `term("one_pair")`
+is "one pair", `deal_mode("all_spaces")` "dealt to all seven spaces" (Fortune 8, art. 4(6)),
+`label("max_bet")` "maximum bet", `shown(True)` "yes", `count(5804)` "5,804".
+
 Pure: the events are the domain's own objects (or anything with their fields); no I/O.
 """
 
@@ -15,6 +20,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
+from decimal import Decimal
 from typing import Any
 
 from ledger.formatting import money
@@ -93,6 +99,11 @@ def describe(kinds: Iterable[str]) -> str:
     return ", ".join(_phrase(kind, count) for kind, count in counted.items())
 
 
+def kind_words(kind: str) -> str:
+    """One event's kind in words, a receipt's too: `Round.BetSettled` is "bet settled"."""
+    return "signed command received" if kind == RECEIPT else _phrase(kind, 1)
+
+
 def _phrase(kind: str, count: int) -> str:
     one, many = ONE_AND_MANY.get(kind) or (_words(kind),) * 2
     return one if count == 1 else f"{count} {many}"
@@ -104,6 +115,92 @@ def _words(kind: str) -> str:
     aggregate, _, name = kind.rpartition(".")
     words = re.sub(r"(?<!^)(?=[A-Z])", " ", name).lower()
     return f"{re.sub(r'(?<!^)(?=[A-Z])', ' ', aggregate).lower()}: {words}" if aggregate else words
+
+
+# -- names in words -------------------------------------------------------------------------------
+GAMES = {"stud-poker": "Stud Poker", "q-poker": "Q Poker", "fortune-8": "Fortune 8",
+         "baccarat": "Baccarat"}
+"""Each game by the name its regulation gives it."""
+DEAL_MODES = {"all_spaces": "dealt to all seven spaces",
+              "spaces_with_bets": "dealt only to the spaces with bets"}
+"""Fortune 8, art. 4(6): after the burn, a card face up on each of the seven spaces, whether
+or not they hold bets, or only on the spaces that do."""
+TERMS = {
+    **DEAL_MODES,
+    "automatic_shuffler_dealer": "automatic shuffler-dealer",
+    "admin_console": "administration console",
+    "round_void_jackpot_carried": "round void, jackpot bets carried",
+}
+"""Codes whose words are not simply the code with spaces; every other code reads with its
+underscores as spaces (`royal_flush` is "royal flush", `player_pair` "player pair")."""
+LABELS = {
+    "code": "table", "rule_set": "rule set", "min_bet": "minimum bet", "max_bet": "maximum bet",
+    "is_open": "open", "version": "events recorded", "jackpot_pool": "jackpot pool",
+    "round_number": "round", "round_phase": "round phase", "shoe_cards_remaining": "cards left",
+    "max_payout": "maximum payout", "royal_odds": "royal flush pays",
+}
+"""A field of a read model, as its row is headed on a screen."""
+CODE = re.compile(r"\b[a-z]+(?:_[a-z0-9]+)+\b")
+
+
+def term(code: object) -> str:
+    """A code (a hand, a bet, a state, a role, a kind) in words; words in a sentence that holds
+    codes (`high_card (KD JC 5D)`) have each said."""
+    text = str(getattr(code, "value", code))
+    return CODE.sub(lambda found: TERMS.get(found[0], found[0].replace("_", " ")), text)
+
+
+def game(code: str | None) -> str:
+    """`Stud Poker` for `stud-poker`; an unknown code as it is."""
+    return "-" if code is None else GAMES.get(code, code)
+
+
+def deal_mode(mode: object) -> str:
+    """A Fortune 8 round's deal mode: `dealt to all seven spaces`."""
+    return term(mode)
+
+
+def label(field: str) -> str:
+    """`maximum bet` for `max_bet`."""
+    return LABELS.get(field, term(field))
+
+
+def projection(name: str) -> str:
+    """A projection as it is typed on the command line and shown: `table-state`."""
+    return name.replace("_", "-")
+
+
+def projection_name(typed: str) -> str:
+    """The projection `table-state` (or `table_state`) names."""
+    return typed.replace("-", "_")
+
+
+def count(number: int | None) -> str:
+    """`5,804`: a count with its thousands separated; `-` for none."""
+    return "-" if number is None else f"{number:,}"
+
+
+def counted(number: int, one: str, many: str | None = None) -> str:
+    """`1 pool`, `5,804 commands`."""
+    return f"{count(number)} {one if number == 1 else many or one + 's'}"
+
+
+def shown(value: object) -> str:
+    """A value as a person reads it: yes or no, an amount with its currency, a count separated,
+    a code in words, `-` for nothing."""
+    if value is None:
+        return "-"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, Decimal):
+        return money(value)
+    if isinstance(value, int):
+        return count(value)
+    if isinstance(value, list | tuple):
+        return ", ".join(shown(item) for item in value) or "-"
+    if isinstance(value, dict):
+        return "; ".join(f"{label(str(k))} {shown(v)}" for k, v in value.items()) or "-"
+    return term(value)
 
 
 # -- what the money did --------------------------------------------------------------------------
@@ -118,7 +215,7 @@ def details(events: Iterable[Any]) -> tuple[str, ...]:
 
 
 def _bet(box: int, spot: str, player: str | None) -> str:
-    return f"box {box}{f' ({player})' if player else ''} {spot.replace('_', ' ')}"
+    return f"box {box}{f' ({player})' if player else ''} {term(spot)}"
 
 
 def _settled_bet(event: Any) -> str:
@@ -142,12 +239,12 @@ def _settled_bet(event: Any) -> str:
 
 
 def _decision(event: Any) -> str:
-    said = f"box {event.box}{f' ({event.player})' if event.player else ''} {event.decision}"
+    said = f"box {event.box}{f' ({event.player})' if event.player else ''} {term(event.decision)}"
     return said + (f" {money(event.amount)}" if event.amount else "")
 
 
 def _prize(event: Any) -> str:
-    said = f"box {event.box} {event.category.replace('_', ' ')}: {money(event.amount)}"
+    said = f"box {event.box} {term(event.category)}: {money(event.amount)}"
     if event.paid_by_pool and event.paid_by_house:
         said += (f" ({money(event.paid_by_pool)} from the pool, "
                  f"{money(event.paid_by_house)} by the house)")
@@ -205,7 +302,7 @@ def void_reason(reason: str) -> str:
     """A void's reason as people read it: an irregularity's kind in words (`wrong count`), a
     supervisor's own reason as they wrote it but for its underscores, as every screen, page and
     report shows it."""
-    return reason.replace("_", " ")
+    return term(reason)
 
 
 def describe_outcome(outcome: Mapping[str, Any] | None) -> str:
@@ -223,7 +320,7 @@ def describe_outcome(outcome: Mapping[str, Any] | None) -> str:
         return said + ("; " + " and ".join(f"{side} pair" for side in pairs) if pairs else "")
     if "dealer_qualifies" in outcome:
         plays = "qualifies" if outcome["dealer_qualifies"] else "does not qualify"
-        return f"dealer {outcome.get('dealer')}: {plays}"
+        return f"dealer {term(outcome.get('dealer') or 'hand not shown')}: {plays}"
     if outcome.get("mode"):
-        return f"dealt {outcome['mode']}"
+        return deal_mode(outcome["mode"])
     return ""

@@ -19,6 +19,7 @@ from ledger.cli.common import console, reading, runtime
 from ledger.commands import all_commands
 from ledger.identity.keys import fingerprint
 from ledger.render import safe
+from ledger.wording import count, counted, term
 
 
 def verify(
@@ -54,20 +55,22 @@ def verify(
     else:
         console.print(f"trust: ledger {trusted.ledger} ({trusted.origin}), sealing key "
                       f"{fingerprint(trusted.seal_public_key)}, first administrator "
-                      f"{trusted.administrator}, {len(trusted.witnesses)} witness(es), quorum "
+                      f"{trusted.administrator}, {counted(len(trusted.witnesses), 'witness', 'witnesses')}, quorum "
                       f"{trusted.quorum}", highlight=False, soft_wrap=True)
     print_seal(report.seal)
     chains = report.chains
     for chain_break in chains.breaks:
         console.print(f"[red]BREAK[/] {safe(chain_break)}", highlight=False)
     verdict = "[green]all chains hold[/]" if chains.ok else f"[red]{len(chains.breaks)} break(s)[/]"
-    console.print(f"{chains.streams} streams, {chains.events} events: {verdict}")
+    console.print(f"{counted(chains.streams, 'stream')}, {counted(chains.events, 'event')}: "
+                  f"{verdict}", highlight=False)
     for failure in report.failures:
-        console.print(f"[red]FAIL[/] {failure.check}: {safe(failure)}", highlight=False,
+        console.print(f"[red]FAIL[/] {safe(term(failure.check))}: {safe(failure)}", highlight=False,
                       soft_wrap=True)
     for note in report.notes:
         console.print(f"[yellow]note[/] {safe(note)}", highlight=False, soft_wrap=True)
-    checked = ", ".join(f"{count} {what}" for what, count in report.checked.items())
+    checked = ", ".join(counted(number, what.removesuffix("s"), what)
+                        for what, number in report.checked.items())
     outcome = ("[green]all hold[/]" if not report.failures
                else f"[red]{len(report.failures)} failure(s)[/]")
     console.print(f"checked {checked}: {outcome}", highlight=False)
@@ -85,8 +88,8 @@ def print_seal(seal: SealReport | None) -> None:
     verdict = "[green]holds[/]" if not seal.problems else f"[red]{len(seal.problems)} problem(s)[/]"
     witnessed = ("" if seal.witnessed is None else
                  f", {seal.witnessed:,} under a checkpoint its witnesses' quorum cosigned, "
-                 f"{seal.witnesses} witness(es) consulted")
-    console.print(f"seal: {seal.checkpoints} signed checkpoint(s), {seal.sealed:,} events "
+                 f"{counted(seal.witnesses, 'witness', 'witnesses')} consulted")
+    console.print(f"seal: {counted(seal.checkpoints, 'signed checkpoint')}, {seal.sealed:,} events "
                   f"verified under them{witnessed}, {seal.unsealed:,} events not yet sealed: "
                   f"{verdict}", highlight=False, soft_wrap=True)
 
@@ -127,12 +130,12 @@ def ingest(
             if result.status is LineStatus.BLANK:
                 continue
             colour = {"accepted": "green", "duplicate": "yellow", "rejected": "red"}[result.status]
-            console.print(f"line {result.number}: [{colour}]{result.status}[/] {safe(result.detail)}",
+            console.print(f"line {count(result.number)}: [{colour}]{result.status}[/] {safe(result.detail)}",
                           highlight=False, soft_wrap=True)
     console.print(
-        f"{counts[LineStatus.ACCEPTED]} accepted, {counts[LineStatus.DUPLICATE]} already recorded, "
-        f"{counts[LineStatus.REJECTED]} rejected"
-    )
+        f"{count(counts[LineStatus.ACCEPTED])} accepted, "
+        f"{count(counts[LineStatus.DUPLICATE])} already recorded, "
+        f"{count(counts[LineStatus.REJECTED])} rejected", highlight=False)
     if counts[LineStatus.REJECTED]:
         raise typer.Exit(1)
 

@@ -13,15 +13,16 @@ from rich.console import Console
 
 
 def _console(stderr: bool = False) -> Console:
-    """Rich's console; piped to a file or another program (no terminal, no COLUMNS) it is wide
-    enough for any table, where Rich would cut every line at 80 columns."""
+    """Rich's console: a terminal's own width; piped to a file or another program, COLUMNS if
+    set, else `PIPED_WIDTH`: wide enough for the widest table, and a rule or a panel drawn
+    across it stays a screen wide (Rich would take 80, and cut a report's rows)."""
     stream = sys.stderr if stderr else sys.stdout
     if stream.isatty() or os.environ.get("COLUMNS"):
         return Console(stderr=stderr)
     return Console(stderr=stderr, width=PIPED_WIDTH)
 
 
-PIPED_WIDTH = 400
+PIPED_WIDTH = 120
 console = _console()
 err_console = _console(stderr=True)
 

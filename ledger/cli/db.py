@@ -2,26 +2,36 @@
 
 from __future__ import annotations
 
-import typer
-from psycopg import sql
-from rich.table import Table as RichTable
-
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated, Any
 
-from ledger.bootstrap import init_database, initialised_ledger_id, open_ledger, resolve_database
+import typer
+from psycopg import sql
+from rich.table import Table as RichTable
+
+from ledger.audit.open_rounds import OpenRound, open_rounds
+from ledger.bootstrap import (
+    init_database,
+    initialised_ledger_id,
+    open_ledger,
+    resolve_database,
+)
 from ledger.cli.common import JsonOption, console, err_console, print_json
 from ledger.config import LedgerSettings
 from ledger.errors import InvalidInput
-from ledger.identity.bootstrap import bootstrap_registry, is_bootstrapped, registry_summary
+from ledger.formatting import iso
+from ledger.identity.bootstrap import (
+    bootstrap_registry,
+    is_bootstrapped,
+    registry_summary,
+)
 from ledger.identity.credentials import configured
 from ledger.identity.keys import Credential
-from ledger.infrastructure.roles import GroupRoles
 from ledger.infrastructure.database import EVENTS_TABLE, Database
-from ledger.audit.open_rounds import OpenRound, open_rounds
-from ledger.formatting import iso
+from ledger.infrastructure.roles import GroupRoles
 from ledger.render import safe
+from ledger.wording import count, projection
 from projections.tracking import positions, stalled
 
 app = typer.Typer(help="Create the database and see where it stands.", no_args_is_help=True)
@@ -91,14 +101,15 @@ def status(as_json: JsonOption = False) -> None:
         return
     grid.add_row("ledger", state["ledger"])
     grid.add_row("events", f"{state['events']:,}")
-    grid.add_row("last position", str(state["last_position"]))
+    grid.add_row("last position", count(state["last_position"]))
     for p in state["projections"]:
         stopped = p["stopped"]
-        grid.add_row(f"projection {p['name']}", f"{p['position']} (lag {p['lag']})"
+        grid.add_row(f"projection {projection(p['name'])}",
+                     f"{count(p['position'])} (lag {count(p['lag'])})"
                      + (f"\n[red]stopped[/]: {safe(stopped)}" if stopped is not None else ""))
     if not state["projections"]:
         grid.add_row("projections", "none has run yet")
-    grid.add_row("open rounds", str(len(state["open_rounds"])) if state["open_rounds"] else "none")
+    grid.add_row("open rounds", count(len(state["open_rounds"])) if state["open_rounds"] else "none")
     for round_ in state["open_rounds"]:
         line = safe(round_["description"])
         grid.add_row("", f"[yellow]{line}[/]" if round_["stale"] else line)

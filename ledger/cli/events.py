@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import json
+import re
 from datetime import datetime
 from typing import Annotated, Any
 from uuid import UUID
@@ -12,8 +12,9 @@ import typer
 from ledger.cli.common import JsonOption, console, print_json, reading
 from ledger.domain.table import check_table_code, table_id
 from ledger.errors import NotFound
+from ledger.formatting import amount, iso, when
 from ledger.render import printable, safe
-from ledger.formatting import iso, when
+from ledger.wording import kind_words, label, shown, term
 
 app = typer.Typer(help="Read the stored events.", no_args_is_help=True)
 
@@ -44,22 +45,47 @@ def _print(rows: list[tuple[Any, ...]], title: str, as_json: bool) -> None:
 
 
 def _render(entries: list[dict[str, Any]], title: str) -> None:
-    """One header line per event (position, time, type, stream, who), then its body."""
+    """One header line per event (position, time, what it was in words and its type, stream,
+    who), then its body in words: fields by their labels, amounts and counts separated, codes
+    as words (`--json` has the body as stored)."""
     console.rule(title)
     for e in entries:
         by = e["by"]
-        who = (f" by {safe(by['role'])} {safe(by['staff_id'])} at {safe(by['terminal'])}"
+        who = (f" by {safe(term(by['role']))} {safe(by['staff_id'])} at {safe(by['terminal'])}"
                if by else "")
+        kind = e["event_type"]
         console.print(
             f"[bold]#{e['position']}[/] {when(datetime.fromisoformat(e['recorded_at']))} "
-            f"[cyan]{safe(e['event_type'])}[/] stream {e['stream_id']} v{e['version']}"
-            f"[dim]{who}[/]",
+            f"[cyan]{safe(kind_words(kind))}[/] ({safe(kind)}) stream {e['stream_id']} "
+            f"v{e['version']}[dim]{who}[/]",
             highlight=False, soft_wrap=True,
         )
-        console.print(
-            "    " + printable(json.dumps(e["body"], ensure_ascii=False, separators=(", ", ": "))),
-            highlight=False, soft_wrap=True, markup=False,
-        )
+        if e["body"]:
+            console.print("    " + printable(plain(e["body"])), highlight=False, soft_wrap=True,
+                          markup=False)
+
+
+DECIMAL = re.compile(r"-?\d+\.\d\d")
+
+
+def plain(value: Any) -> str:
+    """A stored value as a person reads it: `{"max_bet": "10000.00", "is_open": true}` is
+    `max bet: 10,000.00; open: yes`, a nested one in brackets."""
+    if isinstance(value, dict):
+        return "; ".join(f"{_key(str(k))}: {_nested(v)}" for k, v in value.items()) or "-"
+    if isinstance(value, list):
+        return ", ".join(_nested(item) for item in value) or "none"
+    if isinstance(value, str) and DECIMAL.fullmatch(value):
+        return amount(value)
+    return shown(value)
+
+
+def _key(key: str) -> str:
+    return amount(key) if DECIMAL.fullmatch(key) else label(key)
+
+
+def _nested(value: Any) -> str:
+    return f"({plain(value)})" if isinstance(value, dict) and value else plain(value)
 
 
 @app.command()

@@ -9,6 +9,7 @@ import typer
 from ledger.cards import format_cards, parse_cards
 from ledger.cli.console import JsonOption, console, print_json
 from ledger.errors import InvalidInput
+from ledger.wording import term
 
 
 def hand(
@@ -27,7 +28,7 @@ def hand(
         said |= {"category": str(value.category),
                  "dealer_qualifies": engine.dealer_qualifies(parsed)}
         qualifies = "qualifies" if said["dealer_qualifies"] else "does not qualify"
-        line = f"{format_cards(parsed)}: {value.category} (as dealer's hand: {qualifies})"
+        line = f"{format_cards(parsed)}: {term(value.category)} (as dealer's hand: {qualifies})"
     elif game == "baccarat":
         from ledger.games.baccarat import play_coup
 
@@ -52,4 +53,4 @@ def hand(
     if as_json:
         print_json(said)
     else:
-        console.print(line)
+        console.print(line, highlight=False)

@@ -12,6 +12,7 @@ from ledger.cli.common import JsonOption, console, print_json, runtime, send
 from ledger.commands import AdjustPool, CreatePool, LinkTable
 from ledger.domain.jackpot_pool import JackpotPool, pool_id
 from ledger.formatting import amount, heading, money
+from ledger.wording import count, counted
 from projections.floor import floor_pools
 
 app = typer.Typer(help="Progressive jackpot pools.", no_args_is_help=True)
@@ -65,7 +66,7 @@ def show(name: Name, as_json: JsonOption = False) -> None:
     console.print(
         f"pool {pool.name}: {money(pool.amount)} (seed {money(settings.seed)}, liability "
         f"{money(pool.amount - settings.seed)}), contributions {money(pool.contributions)}, "
-        f"reserve {money(pool.reserve)}, {pool.hits} hit(s), tables {', '.join(pool.tables) or '-'}",
+        f"reserve {money(pool.reserve)}, {counted(pool.hits, 'hit')}, tables {', '.join(pool.tables) or '-'}",
         highlight=False,
     )
 
@@ -83,5 +84,5 @@ def list_(as_json: JsonOption = False) -> None:
     for p in pools:
         grid.add_row(p.name, amount(p.amount), amount(p.seed), amount(p.liability),
                      amount(p.contributions),
-                     str(p.hits), ", ".join(p.tables) or "-")
+                     count(p.hits), ", ".join(p.tables) or "-")
     console.print(grid)

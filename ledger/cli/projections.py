@@ -9,17 +9,30 @@ from typing import Annotated
 import psycopg
 import typer
 from rich.progress import (
-    BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn,
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TaskID,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
 )
 from rich.table import Table as RichTable
 
 from ledger.bootstrap import is_initialised, resolve_database
-from ledger.cli.common import JsonOption, console, err_console, print_json, stop_on_signals
-from ledger.render import safe
+from ledger.cli.common import (
+    JsonOption,
+    console,
+    err_console,
+    print_json,
+    stop_on_signals,
+)
 from ledger.config import LedgerSettings
 from ledger.errors import DatabaseUnavailable, WrongState, first_line
-from ledger.infrastructure.database import Database
 from ledger.formatting import TIME_LABEL, clock
+from ledger.infrastructure.database import Database
+from ledger.render import safe
+from ledger.wording import count, counted, projection, projection_name
 from projections import registry
 from projections.queries import projection_statuses
 from projections.rebuild import rebuild as rebuild_projection
@@ -61,12 +74,13 @@ def run(
         min=0.05, help="Seconds between checks when no notification arrives.")] = 1.0,
 ) -> None:
     """Catch up from each projection's position, then follow new events until Ctrl-C."""
-    projections = registry.select(names or ())
+    projections = registry.select([projection_name(name) for name in names or ()])
     database = _database()
 
     def report(batch: Batch) -> None:
         if not once:
-            console.print(f"{batch.projection}: +{batch.events} -> position {batch.position}",
+            console.print(f"{projection(batch.projection)}: +{count(batch.events)} -> position "
+                          f"{count(batch.position)}",
                           highlight=False)
 
     runner = ProjectionRunner(database, projections, batch_size=batch_size, poll_seconds=poll,
@@ -76,7 +90,7 @@ def run(
             runner.refuse_on_standby()
             runner.catch_up(stop)
         else:
-            console.print(f"following {', '.join(p.name for p in projections)} "
+            console.print(f"following {', '.join(projection(p.name) for p in projections)} "
                           "(Ctrl-C to stop)", highlight=False)
             runner.follow(stop, on_lost=lambda reason: err_console.print(
                 f"[yellow]lost the database[/] ({safe(reason)}): reconnecting, then resuming "
@@ -84,7 +98,8 @@ def run(
         positions = runner.positions()
     verb = "stopped" if stop.is_set() else "caught up"
     for name, position in sorted(positions.items()):
-        console.print(f"{name}: {verb} at position {position}", highlight=False)
+        console.print(f"{projection(name)}: {verb} at position {count(position)}",
+                      highlight=False)
 
 
 @app.command()
@@ -98,9 +113,9 @@ def status(as_json: JsonOption = False) -> None:
     grid = RichTable("projection", "position", "last event", "lag (events)",
                      f"updated ({TIME_LABEL})")
     for s in statuses:
-        lag = f"[green]{s.lag}[/]" if s.lag == 0 else f"[yellow]{s.lag}[/]"
+        lag = f"[green]{count(s.lag)}[/]" if s.lag == 0 else f"[yellow]{count(s.lag)}[/]"
         updated = clock(s.updated_at) if s.updated_at else "never run"
-        grid.add_row(s.name, str(s.position), str(s.last_position), lag, updated)
+        grid.add_row(projection(s.name), count(s.position), count(s.last_position), lag, updated)
     console.print(grid)
 
 
@@ -114,22 +129,24 @@ def rebuild(
 
     Writers and a running `ledger projections run` carry on meanwhile.
     """
-    projections = registry.select([name] if name else ())
+    projections = registry.select([projection_name(name)] if name else ())
     database = _database()
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                TimeElapsedColumn(), TimeRemainingColumn())
     rebuilt = []
     with Progress(*columns, console=console) as progress, _connection_errors_as_one_line():
-        for projection in projections:
-            task = progress.add_task(f"rebuilding {projection.name} (positions)", total=None)
+        for chosen in projections:
+            task = progress.add_task(f"rebuilding {projection(chosen.name)} (positions)",
+                                     total=None)
 
-            def advance(position: int, last: int, task: int = task) -> None:
+            def advance(position: int, last: int, task: TaskID = task) -> None:
                 progress.update(task, completed=position, total=max(last, position))
 
-            done = rebuild_projection(database, projection, batch_size=batch_size,
+            done = rebuild_projection(database, chosen, batch_size=batch_size,
                                       on_progress=advance)
             progress.update(task, completed=done.position, total=max(done.position, 1))
             rebuilt.append(done)
     for done in rebuilt:
-        console.print(f"{done.projection}: rebuilt from the first event ({done.events} events), "
-                      f"swapped in at position {done.position}", highlight=False)
+        console.print(f"{projection(done.projection)}: rebuilt from the first event "
+                      f"({counted(done.events, 'event')}), swapped in at position "
+                      f"{count(done.position)}", highlight=False)

@@ -17,18 +17,30 @@ from rich.table import Table as RichTable
 
 from ledger.cli.common import JsonOption, console, print_json, runtime, send
 from ledger.commands.registry import (
-    ChangeStaffRoles, EnrolStaff, Identifier, RegisterTerminal, ReinstateStaff, ReplaceStaffKey,
-    RevokeTerminal, SuspendStaff,
+    ChangeStaffRoles,
+    EnrolStaff,
+    Identifier,
+    RegisterTerminal,
+    ReinstateStaff,
+    ReplaceStaffKey,
+    RevokeTerminal,
+    SuspendStaff,
 )
 from ledger.domain.base import Role
 from ledger.domain.registry import (
-    StaffMember, TerminalDevice, TerminalKind, role_list, staff_stream_id, terminal_stream_id,
+    StaffMember,
+    TerminalDevice,
+    TerminalKind,
+    role_list,
+    staff_stream_id,
+    terminal_stream_id,
 )
 from ledger.errors import InvalidInput, NotFound
+from ledger.formatting import iso, when
 from ledger.identity.keys import Credential, Kind, fingerprint
 from ledger.identity.registry_log import registered_ids
 from ledger.render import safe
-from ledger.formatting import iso, when
+from ledger.wording import describe, term
 
 keys = typer.Typer(help="Make a key pair; show a key's public half.", no_args_is_help=True)
 staff = typer.Typer(help="Enrol, suspend, reinstate staff; change roles and keys.",
@@ -147,7 +159,7 @@ def terminal_list(as_json: JsonOption = False) -> None:
         return
     grid = RichTable("terminal", "kind", "location", "standing", "key")
     for d in filter(None, devices):
-        grid.add_row(safe(d.terminal_id), d.kind.value, safe(d.location), _standing(d.revoked, "revoked"),
+        grid.add_row(safe(d.terminal_id), term(d.kind), safe(d.location), _standing(d.revoked, "revoked"),
                      fingerprint(d.public_key))
     console.print(grid)
 
@@ -194,14 +206,15 @@ def _history(kind: Kind, id: str, as_json: bool) -> None:
         print_json({**record, "history": [_change(event) for event in events]})
         return
     what = (f"{safe(found.name)}, {role_list(found.roles)}" if kind == "staff"
-            else f"{found.kind.value} at {safe(found.location)}")
+            else f"{term(found.kind)} at {safe(found.location)}")
     standing = found.suspended if kind == "staff" else found.revoked
     console.print(f"[bold]{kind} {safe(id)}[/]: {what}; {_standing(standing, 'suspended' if kind == 'staff' else 'revoked')}; "
                   f"key {fingerprint(found.public_key)}", highlight=False)
     for event in events:
         by = event.by
-        console.print(f"  v{event.originator_version} {type(event).__name__} {when(by.at)}, "
-                      f"by {by.actor.role.value} {safe(by.actor.staff_id)} at {safe(by.terminal)}"
+        console.print(f"  v{event.originator_version} {describe([type(event).__qualname__])} "
+                      f"{when(by.at)}, "
+                      f"by {term(by.actor.role)} {safe(by.actor.staff_id)} at {safe(by.terminal)}"
                       f"{' (' + safe(by.vouched) + ')' if by.vouched else ''}", highlight=False)
 
 

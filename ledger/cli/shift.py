@@ -14,18 +14,33 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table as RichTable
 
-from ledger.cli.common import CosignerOption, JsonOption, console, print_json, runtime, signed
+from ledger.cli.common import (
+    CosignerOption,
+    JsonOption,
+    console,
+    print_json,
+    runtime,
+    signed,
+)
 from ledger.commands import (
-    AdjustDrop, CloseGamingDay, CloseShift, EnterDrop, OpenShift, RecordCredit, RecordFill,
-    VoidSlip, utc_now,
+    AdjustDrop,
+    CloseGamingDay,
+    CloseShift,
+    EnterDrop,
+    OpenShift,
+    RecordCredit,
+    RecordFill,
+    VoidSlip,
+    utc_now,
 )
 from ledger.commands.shift import ShiftCommand
 from ledger.domain.base import Actor
 from ledger.domain.shift import Shift, describe_shift, parse_chips, plain
 from ledger.domain.shift_schedule import ShiftSchedule, parse_gaming_day
 from ledger.domain.table import check_table_code
-from ledger.handlers.shift import load_shift
 from ledger.formatting import amount, heading, money
+from ledger.handlers.shift import load_shift
+from ledger.wording import count, label, term
 
 app = typer.Typer(
     help="A table's shift: opening and closing inventories, fill and credit slips, the drop.",
@@ -231,11 +246,11 @@ def _render(shift: Shift) -> None:
         signed += f"; closed by dealer {shift.closed_by[0]} and {shift.closed_by[1]}"
     console.print(signed, highlight=False)
 
-    inventory = RichTable("chip", "opening", "closing", title="inventory")
+    inventory = RichTable(heading("chip"), "opening", "closing", title="inventory")
     closing = shift.closing_chips or {}
     for chip in sorted({*shift.opening_chips, *closing}):
         inventory.add_row(
-            plain(chip), str(shift.opening_chips.get(chip, "-")), str(closing.get(chip, "-"))
+            _face(chip), count(shift.opening_chips.get(chip)), count(closing.get(chip))
         )
     console.print(inventory)
 
@@ -243,8 +258,8 @@ def _render(shift: Shift) -> None:
         slips = RichTable("slip", "kind", heading("amount"), "chips", "runner", "supervisor", "status",
                           title="slips")
         for slip in sorted(shift.slips.values(), key=lambda s: s.number):
-            chips = ", ".join(f"{plain(d)}x{n}" for d, n in slip.chips.items())
-            status = f"[red]voided[/] {slip.voided}" if slip.voided else "counts"
+            chips = ", ".join(f"{_face(d)}x{count(n)}" for d, n in slip.chips.items())
+            status = f"[red]voided[/] {term(slip.voided)}" if slip.voided else "counts"
             slips.add_row(str(slip.number), slip.kind.value, amount(slip.amount), chips,
                           slip.runner_id, slip.supervisor.staff_id, status)
         console.print(slips)
@@ -257,5 +272,11 @@ def _render(shift: Shift) -> None:
         grid.add_row("counted by", ", ".join(shift.drop.counted_by))
     for name, value in figures.model_dump().items():
         pending = name == "drop" and value is None  # the count room has not counted it yet
-        grid.add_row(name.replace("_", " "), "not counted yet" if pending else money(value))
+        grid.add_row(label(name), "not counted yet" if pending else money(value))
     console.print(grid)
+
+
+def _face(chip: Decimal) -> str:
+    """A chip's face value, thousands separated: `100,000`, `2.50`."""
+    whole, point, cents = plain(chip).partition(".")
+    return f"{int(whole):,}{point}{cents}"

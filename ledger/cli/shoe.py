@@ -11,6 +11,7 @@ from ledger.commands import BurnCards, CloseShoe, CutShoe, ShuffleShoe
 from ledger.domain.shoe import Shoe, ShuffleMethod
 from ledger.domain.table import Table, check_table_code, table_id
 from ledger.errors import WrongState
+from ledger.wording import count, counted
 
 app = typer.Typer(help="Shuffle, cut, burn and close shoes.", no_args_is_help=True)
 Code = Annotated[str, typer.Argument(help="Table code.")]
@@ -68,8 +69,9 @@ def show(table: Code, as_json: JsonOption = False) -> None:
         })
         return
     console.print(
-        f"shoe {shoe.id} of {code}: {shoe.decks} deck(s), {shoe.method.value}, "
-        f"{shoe.position} out, {shoe.cards_remaining} left, "
+        f"shoe {shoe.id} of {code}: {counted(shoe.decks, 'deck')}, "
+        f"{'shuffled by hand' if shoe.method is ShuffleMethod.HAND else 'from a shuffler'}, "
+        f"{count(shoe.position)} out, {count(shoe.cards_remaining)} left, "
         f"{'closed' if shoe.is_closed else 'open'}"
         f"{', cut card reached' if shoe.cut_card_reached else ''}"
         f"{', committed order' if shoe.commitment else ''}", highlight=False,

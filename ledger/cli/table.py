@@ -9,11 +9,12 @@ import typer
 from rich.table import Table as RichTable
 
 from ledger.audit.open_rounds import open_rounds
-from ledger.render import safe
 from ledger.cli.common import JsonOption, console, print_json, runtime, send
 from ledger.commands import CloseTable, OpenTable, SignInDealer, SignOutDealer
 from ledger.errors import InvalidInput
 from ledger.formatting import amount, heading
+from ledger.render import safe
+from ledger.wording import game, label, shown, term
 from projections.floor import floor_tables, table_view
 
 app = typer.Typer(help="Open and close tables; dealers in and out.", no_args_is_help=True)
@@ -86,8 +87,8 @@ def show(table: Code, as_json: JsonOption = False) -> None:
         return
     grid = RichTable(show_header=False, box=None)
     for name, value in view.model_dump().items():
-        grid.add_row(name, str(value if value is not None else "-"))
-    console.print(grid)
+        grid.add_row(label(name), safe(game(value) if name == "game" else shown(value)))
+    console.print(grid, highlight=False)
 
 
 @app.command("list")
@@ -107,9 +108,9 @@ def list_(as_json: JsonOption = False) -> None:
     for s in states:
         open_round = since.get(s.code)
         grid.add_row(
-            safe(s.code), safe(s.game), safe(s.rule_set), f"{amount(s.min_bet)}-{amount(s.max_bet)}", safe(s.pit),
+            safe(s.code), safe(game(s.game)), safe(s.rule_set), f"{amount(s.min_bet)}-{amount(s.max_bet)}", safe(s.pit),
             "[green]open[/]" if s.is_open else "closed", safe(s.dealer),
-            (f"{s.round_number} {s.round_phase}" if s.round_number else "-")
+            (f"{s.round_number} {term(s.round_phase)}" if s.round_number else "-")
             + (f"\n[yellow]{safe(open_round.describe())}[/]" if open_round
                and open_round.is_stale() else ""),
             "-" if s.shoe_cards_remaining is None else str(s.shoe_cards_remaining),

@@ -19,11 +19,16 @@ from psycopg import Connection
 from psycopg.rows import dict_row
 
 from ledger.domain.shift_schedule import ShiftSchedule
+from ledger.formatting import money
 from ledger.infrastructure.standby import standby
 from ledger.reports.roads import Road, bead_plate, big_road
-from ledger.wording import describe_outcome
+from ledger.wording import counted, describe_outcome, game, projection, term
 from projections.queries import (
-    JackpotPoolView, TableState, jackpot_pools, projection_statuses, table_states,
+    JackpotPoolView,
+    TableState,
+    jackpot_pools,
+    projection_statuses,
+    table_states,
 )
 from projections.reports import TableShift, table_shifts
 
@@ -47,6 +52,28 @@ class FloorTable:
     @property
     def dom_id(self) -> str:
         return f"table-{self.state.code}"
+
+    @property
+    def game(self) -> str:
+        """The game by its regulation's name: `Stud Poker`."""
+        return game(self.state.game)
+
+    @property
+    def phase(self) -> str:
+        return term(self.state.round_phase or "")
+
+    @property
+    def bets(self) -> list[tuple[str, Any]]:
+        """(`box 3 player pair`, its amount) for each stake on the layout; Fortune 8's are on a
+        space's box (art. 4(2)): `space 4 box H`."""
+        where = "space {} box {}" if self.state.game == "fortune-8" else "box {} {}"
+        return [(where.format(b.box, term(b.spot)), b.amount) for b in self.state.bets or []]
+
+    @property
+    def cards(self) -> list[tuple[str, str]]:
+        """(`box 3`, `AS KD`) for each hand with cards shown."""
+        return [(term(to).replace(":", " "), " ".join(cards))
+                for to, cards in (self.state.cards_shown or {}).items()]
 
 
 @dataclass
@@ -101,10 +128,10 @@ def floor_table(state: TableState, shift: TableShift | None) -> FloorTable:
               for r in results if r.status == "void"]
     if shift is not None:
         if shift.irregularities:
-            alerts.append(f"{shift.irregularities} irregularit"
-                          f"{'y' if shift.irregularities == 1 else 'ies'} this shift")
+            alerts.append(f"{counted(shift.irregularities, 'irregularity', 'irregularities')} "
+                          "this shift")
         alerts += [flag for flag in shift.flags if not flag.startswith(QUIET_FLAGS)]
-    table = FloorTable(state, shift, alerts, [_said(r) for r in results])
+    table = FloorTable(state, shift, alerts, [_said(r, state.game) for r in results])
     if state.game == "baccarat":
         winners = [r.outcome["winner"] for r in reversed(results)
                    if r.status != "void" and r.outcome.get("winner")]
@@ -112,15 +139,37 @@ def floor_table(state: TableState, shift: TableShift | None) -> FloorTable:
     return table
 
 
-def _said(result: Any) -> str:
+def _said(result: Any, code: str) -> str:
+    """A round's result as the pit reads it: `#47 dealer 7S 9C 3D TC 2H, high card, ten high:
+    does not qualify; house loses MOP 1,100.00; jackpot: box 3 flush MOP 5,000.00`."""
     if result.status == "void":
         return f"#{result.number} void ({_reason(result.reason)})"
-    said = describe_outcome(result.outcome) or "settled"
-    return f"#{result.number} {said}"
+    said = describe_outcome(result.outcome) or _dealer(result.dealer_cards, code) or "settled"
+    won = result.house_win
+    house = (f"house wins {money(won)}" if won > 0 else f"house loses {money(-won)}" if won < 0
+             else "house even")
+    prizes = [f"box {p.box} {term(p.category)} {money(p.amount)}" for p in result.jackpot]
+    return (f"#{result.number} {said}; {house}"
+            + (f"; jackpot: {', '.join(prizes)}" if prizes else ""))
+
+
+def _dealer(cards: list[str] | None, code: str) -> str:
+    """Stud Poker's dealer hand, whether it qualifies (art. 9): what each box's result turned
+    on; "" for a game whose outcome says it already, or a hand not shown."""
+    if code != "stud-poker" or not cards or len(cards) != 5:
+        return ""
+    from ledger.audit.views import stud_name
+    from ledger.cards import parse_cards
+    from ledger.games import stud_poker
+
+    hand = tuple(parse_cards(cards))
+    plays = "qualifies" if stud_poker.dealer_qualifies(hand) else "does not qualify"
+    named = stud_name(stud_poker.evaluate(hand), hand)
+    return f"dealer {' '.join(cards)}, {named[0].lower()}{named[1:]}: {plays}"
 
 
 def _reason(code: str | None) -> str:
-    return code.replace("_", " ") if code else "no reason given"
+    return term(code) if code else "no reason given"
 
 
 def lagging(conn: Connection[Any], now: datetime) -> list[str]:
@@ -132,7 +181,8 @@ def lagging(conn: Connection[Any], now: datetime) -> list[str]:
         stale = status.updated_at is None or now - status.updated_at > timedelta(
             seconds=LAG_SECONDS)
         if status.lag >= LAG_EVENTS or stale:
-            alerts.append(f"projections lagging: {status.name} is {status.lag:,} events behind "
+            alerts.append(f"projections lagging: {projection(status.name)} is "
+                          f"{counted(status.lag, 'event')} behind "
                           "the ledger; the floor shows the past (is `ledger projections run` "
                           "running?)")
     return alerts

@@ -26,7 +26,7 @@ def _open_floor(cli) -> None:
 
 def _status_row(status_out: str) -> list[str]:
     """The cells of the table_state row of `ledger projections status`."""
-    row = next(line for line in status_out.splitlines() if "table_state" in line)
+    row = next(line for line in status_out.splitlines() if "table-state" in line)
     return [cell.strip() for cell in row.split("│")[1:-1]]
 
 
@@ -42,7 +42,7 @@ def test_status_shows_the_lag_of_a_projection_that_never_ran(cli, superuser):
     status = cli("projections", "status")
     assert status.code == 0, status.err
     head = str(base + 6)
-    assert _status_row(status.out) == ["table_state", "0", head, head, "never run"]
+    assert _status_row(status.out) == ["table-state", "0", head, head, "never run"]
     as_json = {s["name"]: s for s in json.loads(cli("projections", "status", "--json").out)}
     assert (as_json["table_state"]["position"], as_json["table_state"]["lag"]) == (0, int(head))
 
@@ -52,11 +52,11 @@ def test_run_once_catches_up_and_status_then_shows_no_lag(cli, superuser):
     _open_floor(cli)
     run = cli("projections", "run", "--once")
     assert run.code == 0, run.err
-    assert f"table_state: caught up at position {head}" in run.out
+    assert f"table-state: caught up at position {head}" in run.out
     assert _table_state(superuser) == [("BAC-01", True, "D-5", 2), ("SP-01", True, None, 1)]
     status = cli("projections", "status")
-    assert _status_row(status.out)[:4] == ["table_state", str(head), str(head), "0"]
-    assert re.search(rf"projection table_state +{head} \(lag 0\)", cli("db", "status").out)
+    assert _status_row(status.out)[:4] == ["table-state", str(head), str(head), "0"]
+    assert re.search(rf"projection table-state +{head} \(lag 0\)", cli("db", "status").out)
 
 
 def test_rebuild_replaces_the_model_with_one_built_from_the_first_event(cli, superuser):
@@ -65,9 +65,9 @@ def test_rebuild_replaces_the_model_with_one_built_from_the_first_event(cli, sup
     assert cli("projections", "run", "--once").code == 0
     live = _table_state(superuser)
     cli("table", "close", "BAC-01")
-    rebuilt = cli("projections", "rebuild", "table_state", "--batch-size", "2")
+    rebuilt = cli("projections", "rebuild", "table-state", "--batch-size", "2")
     assert rebuilt.code == 0, rebuilt.err
-    assert (f"table_state: rebuilt from the first event ({head} events), swapped in at "
+    assert (f"table-state: rebuilt from the first event ({head} events), swapped in at "
             f"position {head}") in rebuilt.out
     assert _table_state(superuser) == [("BAC-01", False, None, 4), live[1]]
 
@@ -91,8 +91,8 @@ def test_run_follows_new_events_until_interrupted(cli, database, superuser):
         if follower.poll() is None:
             follower.kill()
     assert follower.returncode == 0, err
-    assert "following table_state, jackpot_pools, shift_report (Ctrl-C to stop)" in out
-    assert f"table_state: stopped at position {head}" in out
+    assert "following table-state, jackpot-pools, shift-report (Ctrl-C to stop)" in out
+    assert f"table-state: stopped at position {head}" in out
 
 
 def test_an_unknown_projection_is_one_red_line_and_exit_1(cli):

@@ -34,9 +34,30 @@ def test_events_tail_and_show_print_what_was_recorded_and_by_whom(cli, as_staff)
     cli("table", "open", "BAC-01", "--game", "baccarat", "--min", "100", "--max", "50000",
         extra_env=as_staff("PB-9", "pit_boss"))
     tail = cli("events", "tail", "-n", "5")
-    assert tail.code == 0 and "Table.Opened" in tail.out and "pit_boss PB-9" in tail.out
+    assert tail.code == 0 and "table opened (Table.Opened)" in tail.out
+    assert "by pit boss PB-9" in tail.out
     shown = cli("events", "show", "BAC-01")
-    assert '"max_bet": "50000.00"' in shown.out
+    assert "maximum bet: 50,000.00" in shown.out and "max_bet" not in shown.out
+
+
+def test_table_show_says_its_fields_in_words_with_money_and_yes_or_no(cli):
+    assert cli("table", "open", "BAC-04", "--game", "baccarat", "--min", "300", "--max",
+               "50000").code == 0
+    shown = cli("table", "show", "BAC-04").out
+    rows = {line.split("  ")[0].strip(): line.split("  ", 1)[1].strip()
+            for line in shown.splitlines() if "  " in line.strip()}
+    assert rows["maximum bet"] == "MOP 50,000.00" and rows["minimum bet"] == "MOP 300.00"
+    assert rows["open"] == "yes" and rows["game"] == "Baccarat"
+    assert not {"is_open", "max_bet", "rule_set"} & set(shown.split())
+    assert "True" not in shown
+
+
+def test_hand_names_the_hand_as_the_regulation_does(cli):
+    royal = cli("hand", "stud-poker", "AH", "KH", "QH", "JH", "TH")
+    assert royal.code == 0, royal.err
+    assert royal.out.strip() == "AH KH QH JH TH: royal flush (as dealer's hand: qualifies)"
+    pair = cli("hand", "q-poker", "JS", "JC", "9D").out
+    assert "JS JC 9D: one pair" in pair
 
 
 def test_db_status_counts_the_events(cli, superuser):

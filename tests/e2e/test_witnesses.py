@@ -117,7 +117,7 @@ def test_a_checkpoint_both_witnesses_cosigned_verifies_under_the_trust_file(cli,
     assert [r[0] for r in rows] == ["W-1", "W-2"]
     out = _verified(cli)
     (size,) = superuser.execute("SELECT max(size) FROM ledger_seal_checkpoints").fetchone()
-    assert f"{size:,} under a checkpoint its witnesses' quorum cosigned, 2 witness(es) " \
+    assert f"{size:,} under a checkpoint its witnesses' quorum cosigned, 2 witnesses " \
            "consulted" in out
 
 

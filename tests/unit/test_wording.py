@@ -149,3 +149,30 @@ def test_a_void_reads_the_same_in_a_write_s_answer_in_round_show_and_in_a_replay
     assert describe_outcome({"void": "wrong_count"}) == "void: wrong count"
     assert void_reason("wrong_count") == "wrong count"
     assert void_reason("dealer dropped the shoe") == "dealer dropped the shoe"
+
+
+def test_the_floor_says_the_dealer_s_hand_in_words_not_one_pair_with_an_underscore():
+    from ledger.wording import describe_outcome
+
+    said = describe_outcome({"dealer": "one_pair (JS JC 9D)", "dealer_qualifies": True})
+    assert said == "dealer one pair (JS JC 9D): qualifies"
+
+
+def test_fortune_8_s_deal_modes_read_as_article_4_says_them():
+    from ledger.wording import describe_outcome
+
+    assert describe_outcome({"mode": "all_spaces"}) == "dealt to all seven spaces"
+    assert describe_outcome({"mode": "spaces_with_bets"}) == "dealt only to the spaces with bets"
+
+
+def test_fields_values_and_counts_read_as_a_pit_reads_them():
+    from decimal import Decimal
+
+    from ledger.wording import count, counted, label, shown, term
+
+    assert (label("max_bet"), shown(Decimal("50000.00"))) == ("maximum bet", "MOP 50,000.00")
+    assert (label("is_open"), shown(True), shown(False), shown(None)) == ("open", "yes", "no", "-")
+    assert (term("royal_flush"), term("two_pairs"), term("pit_workstation")) == (
+        "royal flush", "two pairs", "pit workstation")
+    assert (count(5804), counted(5804, "command"), counted(1, "pool")) == (
+        "5,804", "5,804 commands", "1 pool")

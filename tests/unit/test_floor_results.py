@@ -1,0 +1,32 @@
+"""The floor's last results say what happened at the table, in the pit's words."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from ledger.web.floor import floor_table
+from projections.queries import RoundResult
+
+
+def _state(game: str, results: list[RoundResult]):
+    from projections.queries import TableState
+
+    fields = {name: None for name in TableState.model_fields}
+    return TableState.model_construct(**{**fields, "code": "T-1", "game": game, "is_open": True,
+                                         "last_results": results})
+
+
+def test_stud_poker_s_recent_results_say_the_dealer_s_hand_whether_it_qualifies_and_the_house():
+    result = RoundResult(number=47, status="settled", outcome={},
+                         dealer_cards=["JS", "JC", "9D", "4H", "2C"], house_win=Decimal("-1100.00"),
+                         adjustments=Decimal("0"))
+    [said] = floor_table(_state("stud-poker", [result]), None).results
+    assert said == ("#47 dealer JS JC 9D 4H 2C, one pair of jacks: qualifies; "
+                    "house loses MOP 1,100.00")
+
+
+def test_fortune_8_s_results_say_the_deal_mode_in_words():
+    result = RoundResult(number=3, status="settled", outcome={"mode": "all_spaces"},
+                         house_win=Decimal("200.00"), adjustments=Decimal("0"))
+    [said] = floor_table(_state("fortune-8", [result]), None).results
+    assert said == "#3 dealt to all seven spaces; house wins MOP 200.00"
