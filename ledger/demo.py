@@ -10,11 +10,10 @@ ledger holds, so the demo can run again on the same database.
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass, field
-from datetime import date, timedelta
-from decimal import Decimal
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass, field
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 from uuid import UUID
@@ -24,16 +23,23 @@ from rich.console import Console
 from ledger.audit.sealer import Cadence, Sealer, seal_status
 from ledger.bootstrap import init_database, open_ledger, resolve_database, sealer_for
 from ledger.cli.simulate import simulate_floor
-from ledger.formatting import money
-from ledger.wording import void_reason
 from ledger.config import LedgerSettings
+from ledger.demo_next import DEMO_ADMIN, DEMO_CONSOLE, after_the_demo
+from ledger.domain.shift_schedule import ShiftSlot
 from ledger.errors import InvalidInput
-from ledger.identity.bootstrap import bootstrap_registry, is_bootstrapped, registry_summary
+from ledger.formatting import money
+from ledger.identity.bootstrap import (
+    bootstrap_registry,
+    is_bootstrapped,
+    registry_summary,
+)
 from ledger.identity.credentials import acting
 from ledger.identity.keyring import Keyring
 from ledger.identity.keys import Credential
 from ledger.pages.shift_report import to_html
 from ledger.reports.shift import to_csv, to_json, to_rich
+from ledger.simulation.preflight import label
+from ledger.wording import void_reason
 from projections.registry import select
 from projections.reports import shift_report
 from projections.runner import ProjectionRunner
@@ -41,13 +47,8 @@ from projections.runner import ProjectionRunner
 TABLES, ROUNDS, SEED = 12, 15, 5  # seed 5 shows a jackpot, voids and a shuffler failure
 IRREGULARITY_RATE = 0.05  # money-safe: a probability; high, so the short demo shows some
 OUTPUT = Path("demo-output")
-DEMO_ADMIN, DEMO_CONSOLE, DEMO_SEAL = "DEMO-ADMIN", "DEMO-CONSOLE", "DEMO-SEAL"
+DEMO_SEAL = "DEMO-SEAL"
 DEMO_WITNESSES = ("DEMO-W1", "DEMO-W2")
-
-
-def next_gaming_day(conn: Any) -> date:
-    row = conn.execute("SELECT max(gaming_day) FROM report_shifts").fetchone()
-    return row[0] + timedelta(days=1) if row and row[0] else date.today()
 
 
 def _catch_up(database: Any) -> None:
@@ -55,22 +56,24 @@ def _catch_up(database: Any) -> None:
         runner.catch_up()
 
 
-def _find_round(conn: Any, event_type: str, day: date) -> UUID | None:
+def _find_round(conn: Any, event_type: str, slot: ShiftSlot) -> UUID | None:
     row = conn.execute(
         "SELECT e.stream_id FROM ledger_event_log e JOIN report_rounds r ON r.round_id = "
         "e.stream_id JOIN report_shifts s ON s.shift_id = r.shift_id WHERE e.event_type = %s "
-        "AND s.gaming_day = %s ORDER BY e.position LIMIT 1", (event_type, day),
+        "AND s.gaming_day = %s AND s.shift = %s ORDER BY e.position LIMIT 1",
+        (event_type, slot.gaming_day, slot.shift),
     ).fetchone()
     return row[0] if row else None
 
 
-def _irregularities(conn: Any, day: date) -> dict[str, int]:
-    """Irregularities of the day's rounds by kind, as the ledger recorded them."""
+def _irregularities(conn: Any, slot: ShiftSlot) -> dict[str, int]:
+    """Irregularities of the shift's rounds by kind, as the ledger recorded them."""
     rows = conn.execute(
         "SELECT e.body ->> 'kind', count(*) FROM ledger_event_log e JOIN report_rounds r ON "
         "r.round_id = e.stream_id JOIN report_shifts s ON s.shift_id = r.shift_id WHERE "
         "e.event_type IN ('Round.IrregularityRecorded', 'Round.CardExposed') AND "
-        "s.gaming_day = %s GROUP BY 1 ORDER BY 2 DESC, 1", (day,),
+        "s.gaming_day = %s AND s.shift = %s GROUP BY 1 ORDER BY 2 DESC, 1",
+        (slot.gaming_day, slot.shift),
     ).fetchall()
     return {kind: count for kind, count in rows}
 
@@ -106,46 +109,52 @@ def run_demo(console: Console) -> bool:
     with open_ledger(settings) as rt:
         operator = demo_operator(settings, rt.ledger, console)
         _catch_up(rt.database)
-        with rt.database.connect() as conn:
-            day = next_gaming_day(conn)
-        console.print(f"simulating the day shift of {day}: {TABLES} tables, {ROUNDS} rounds "
-                      f"each, seed {SEED}", highlight=False)
     sealer = demo_sealer(settings, database)
     with demo_witnesses(settings, sealer, console) as trust, sealing_live(sealer) as sealed:
-        result = simulate_floor(TABLES, ROUNDS, SEED, day, irregularity_rate=IRREGULARITY_RATE,
+        result = simulate_floor(TABLES, ROUNDS, SEED, irregularity_rate=IRREGULARITY_RATE,
                                 operator=operator)
     console.print(sealed.summary(), highlight=False)
+    slot = result.slot
+    assert slot is not None  # the simulator chose it by the clock
+    day = slot.gaming_day
     with open_ledger(settings) as rt:
         _catch_up(rt.database)
         with rt.database.connect() as conn:
-            view = shift_report(conn, day, "day", day_starts=settings.shift_schedule.day_starts)
-            jackpot = _find_round(conn, "Round.JackpotPrizeAwarded", day)
-            voided = _find_round(conn, "Round.Voided", day)
-            kinds = _irregularities(conn, day)
+            view = shift_report(conn, day, slot.shift,
+                                day_starts=settings.shift_schedule.day_starts)
+            jackpot = _find_round(conn, "Round.JackpotPrizeAwarded", slot)
+            voided = _find_round(conn, "Round.Voided", slot)
+            kinds = _irregularities(conn, slot)
             signed = _signatures(conn)
         to_rich(view, console)
         OUTPUT.mkdir(exist_ok=True)
         files = []
-        for suffix, render in (("html", lambda v: to_html(v, rt.settings.property_name)),
+        for suffix, render in (("html", lambda v: to_html(v, rt.settings.property_name,
+                                                           schedule=settings.shift_schedule)),
                                ("csv", to_csv), ("json", to_json)):
-            path = OUTPUT / f"shift-{day}-day.{suffix}"
+            path = OUTPUT / f"shift-{day}-{slot.shift}.{suffix}"
             path.write_text(render(view), encoding="utf-8")
             files.append(path)
         replays = [_replay(rt, console, round_, what, trust) for round_, what in
                    ((jackpot, "a jackpot round"), (voided, "a voided round"))]
+        replays_done = [ref for _, _, ref in replays if ref is not None]
         verified = _verify(rt, console, sealer, trust) and not sealed.error
-    _summary(console, view, kinds, files, replays, verified)
+    _summary(console, view, kinds, files, replays, verified, label(slot))
     console.print(signed, highlight=False)
-    _trust_hint(console, trust)
-    _serve_hint(console, settings)
-    return verified and not result.errors and all(ok for _, ok in replays if ok is not None)
+    after_the_demo(console, settings, slot, replays_done, trust.path, trust.exported, TABLES,
+                   ROUNDS)
+    return verified and not result.errors and all(ok for _, ok, _ in replays if ok is not None)
+
+
+Replayed = tuple[Path | None, bool | None, tuple[str, int] | None]
+"""The page written, whether it matched, and which round (table, number)."""
 
 
 def _replay(rt: Any, console: Console, round_: UUID | None, what: str,
-            trust: DemoTrust) -> tuple[Path | None, bool | None]:
+            trust: DemoTrust) -> Replayed:
     if round_ is None:
         console.print(f"no {what} in this shift to replay.")
-        return None, None
+        return None, None, None
     from ledger.audit.replay import replay_round
     from ledger.audit.sealed_events import SealTrust
     from ledger.pages.replay import to_html as replay_page
@@ -161,7 +170,7 @@ def _replay(rt: Any, console: Console, round_: UUID | None, what: str,
                   f" ({status}): [bold]{verdict}[/]"
                   + (f"; {replay.seal.sentence}" if replay.seal is not None else ""),
                   highlight=False)
-    return path, verdict == "MATCH"
+    return path, verdict == "MATCH", (replay.table, replay.number)
 
 
 def _signatures(conn: Any) -> str:
@@ -245,7 +254,8 @@ def _verify(rt: Any, console: Console, sealer: Sealer, trust: Any) -> bool:
         console.print(f"witnessed: {seal.witnessed:,} of {report.chains.events:,} events under a "
                       f"checkpoint {trust.file.quorum} of {len(trust.file.witnesses)} witnesses "
                       f"cosigned ({seal.witnesses} consulted)", highlight=False)
-    checked = ", ".join(f"{count:,} {what}" for what, count in report.checked.items())
+    checked = ", ".join(f"{count:,} {what.removesuffix('s') if count == 1 else what}"
+                        for what, count in report.checked.items())
     console.print(f"ledger verify: {report.chains.streams:,} streams, {report.chains.events:,} "
                   f"events; checked {checked}: "
                   + ("[green]all hold[/]" if report.ok else "[red]FAILURES[/]"), highlight=False)
@@ -284,16 +294,12 @@ def demo_witnesses(settings: LedgerSettings, sealer: Sealer,
         found.exported = export()
 
 
-def _trust_hint(console: Console, trust: DemoTrust) -> None:
-    """How a regulator checks this ledger from outside: the trust file, and the witnesses'
-    memory as they exported it (the demo's witnesses stop with it)."""
-    states = " ".join(f"--witness-state {path}" for path in trust.exported)
-    console.print(f"Checked from outside the database: ledger verify --trust {trust.path} "
-                  f"{states}{' --offline' if states else ''}", highlight=False, soft_wrap=True)
-
-
 def _warned(console: Console) -> Any:
     return lambda line: console.print(f"[yellow]warning:[/] {line}", highlight=False)
+
+
+def _tables(count: int) -> str:
+    return "no table" if count == 0 else "1 table" if count == 1 else f"{count} tables"
 
 
 def _won(amount: Decimal) -> str:
@@ -314,29 +320,16 @@ def _by_the_chips(floor: Any) -> str:
             f"{money(floor.variance)}")
 
 
-def _serve_hint(console: Console, settings: LedgerSettings) -> None:
-    """How to watch this floor live: `ledger serve` as one of its pit workstations, signed in
-    as the floor supervisor, whose keys the simulator kept."""
-    keys = settings.simulator_keys_dir
-    terminal, staff = keys / "terminal-PIT-A.key", keys / "staff-S-FLOOR.key"
-    if not (terminal.exists() and staff.exists()):
-        return
-    console.rule("[bold]the live floor")
-    console.print(f"LEDGER_TERMINAL_CREDENTIAL={terminal} ledger serve\n"
-                  "then open http://127.0.0.1:8080/floor and sign in with the floor "
-                  f"supervisor's key file {staff}", highlight=False, soft_wrap=True)
-
-
 def _summary(console: Console, view: Any, kinds: dict[str, int], files: list[Path],
-             replays: list[tuple[Path | None, bool | None]], verified: bool) -> None:
+             replays: list[Replayed], verified: bool, played: str) -> None:
     floor = view.floor
     console.rule("[bold]for the pit boss")
     console.print(
-        f"{floor.tables} tables played the day shift of {view.gaming_day}: "
+        f"{floor.tables} tables played {played}: "
         f"{floor.rounds_played} rounds settled, {floor.rounds_voided} voided, "
         f"{floor.irregularities} irregularities recorded{_by_kind(kinds)}.\n"
         f"The house {_won(floor.ledger_win)} by the events and {_by_the_chips(floor)}. "
-        f"{floor.flagged} table(s) flagged for review.\n"
+        f"{_tables(floor.flagged)} flagged for review.\n"
         f"Jackpot: {money(floor.jackpot_contributions)} contributed, "
         f"{money(floor.jackpot_prizes)} "
         f"paid in prizes.\n"
@@ -344,5 +337,5 @@ def _summary(console: Console, view: Any, kinds: dict[str, int], files: list[Pat
         f"{'yes' if verified else 'NO'}.",
         highlight=False,
     )
-    console.print("written: " + ", ".join(str(p) for p in files + [p for p, _ in replays if p]),
+    console.print("written: " + ", ".join(str(p) for p in files + [p for p, _, _ in replays if p]),
                   highlight=False)

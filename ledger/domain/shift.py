@@ -175,6 +175,11 @@ class Shift(Aggregate):
     def check_can_open(self) -> None:
         """A shift opens once: its stream exists only because it was opened."""
         dealer_id, supervisor = self.opened_by
+        if self.closed_by is not None:
+            raise WrongState(
+                f"{self.label} is already in the ledger, opened and closed (closed by "
+                f"{self.closed_by[1].staff_id}): a shift is opened once; choose another shift."
+            )
         raise WrongState(
             f"{self.label} is already open: its opening inventory of "
             f"{money(self.opening_total)} was signed by {dealer_id} and {supervisor.staff_id}."

@@ -69,6 +69,17 @@ ACTIONS = {
     "record_fill": "recording a fill slip", "record_credit": "recording a credit slip",
     "void_slip": "voiding a slip", "adjust_drop": "adjusting the drop",
     "enter_drop": "entering the drop",
+    "enrol_staff": "enrolling staff", "suspend_staff": "suspending staff",
+    "reinstate_staff": "reinstating staff", "change_staff_roles": "changing staff roles",
+    "replace_staff_key": "replacing a staff key", "register_terminal": "registering a terminal",
+    "revoke_terminal": "revoking a terminal",
+    "shuffle_shoe": "shuffling a shoe", "cut_shoe": "cutting a shoe",
+    "burn_cards": "burning cards", "close_shoe": "closing a shoe",
+    "open_round": "opening a round", "place_bet": "placing a bet",
+    "close_betting": "closing the betting", "announce_deal_mode": "announcing the deal",
+    "deal_card": "dealing a card", "expose_card": "recording an exposed card",
+    "record_irregularity": "recording an irregularity", "decide": "recording a decision",
+    "reveal_dealer": "revealing the dealer's hand", "settle_round": "settling a round",
 }
 
 SELF_ONLY = {("sign_in_dealer", Role.DEALER): "dealer_id",
@@ -83,6 +94,17 @@ this role (a dealer signing an inventory must be a dealer)."""
 
 def action(command: str) -> str:
     return ACTIONS.get(command, command.replace("_", " "))
+
+
+def carried_by(command: str) -> str:
+    """'a dealer terminal or pit workstation': the kinds of terminal that carry a command."""
+    kinds = [kind.value.replace("_", " ") for kind, names in DEVICES.items()
+             if command in names and kind is not TerminalKind.SIMULATOR]
+    if not kinds:
+        return "no terminal"
+    article = "an" if kinds[0][0] in "aeiou" else "a"
+    return f"{article} {kinds[0]}" if len(kinds) == 1 else (
+        f"{article} {', '.join(kinds[:-1])} or {kinds[-1]}")
 
 
 def who_may(roles: frozenset[Role]) -> str:

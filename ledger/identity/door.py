@@ -50,8 +50,10 @@ def admit(signed: SignedCommand, staff_of: StaffLookup, terminal_of: TerminalLoo
     message = signed.message()
     _check_signature(signed, "terminal", signed.terminal, device.public_key, message)
     if name not in authority.DEVICES[device.kind]:
-        raise NotAllowed(f"{name} cannot be sent from terminal {device.terminal_id}: a "
-                         f"{device.kind.value.replace('_', ' ')} does not carry it.")
+        kind = device.kind.value.replace('_', ' ')
+        raise NotAllowed(f"{authority.action(name)} cannot be sent from terminal "
+                         f"{device.terminal_id}: {_a(kind)} {kind} does not carry it; "
+                         f"{authority.carried_by(name)} does.")
     member = _staff(signed.staff, staff_of, "sent by")
     _check_signature(signed, "staff", member.staff_id, member.public_key, message)
     role = authority.acting_role(name, member.roles)
@@ -120,6 +122,10 @@ def check_ledger(signed: SignedCommand, ledger_id: str | None) -> None:
         raise CredentialRefused(f"{shown(signed.name)} was signed for ledger "
                                 f"{shown(signed.ledger)}, and this is ledger {ledger_id}: "
                                 "nothing recorded.")
+
+
+def _a(noun: str) -> str:
+    return "an" if noun[:1] in "aeiou" else "a"
 
 
 def _span(delta: timedelta) -> str:

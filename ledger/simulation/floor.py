@@ -16,9 +16,12 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from ledger.application import Ledger
-from ledger.commands import Command, CloseTable, CreatePool, LinkTable, OpenTable, SignInDealer
+from ledger.commands import (
+    CloseTable, Command, CreatePool, LinkTable, OpenTable, SignInDealer, VoidRound,
+)
 from ledger.commands.shift import CloseShift, EnterDrop, OpenShift, RecordCredit, RecordFill
 from ledger.domain.chips import plain
+from ledger.domain.shift_schedule import ShiftSlot
 from ledger.domain.table import table_id
 from ledger.simulation.staffing import (
     COUNTER, COUNTERS, DEALER_SHIFT_ROUNDS, RUNNER, SUPERVISOR, FloorStaff, dealer_id,
@@ -99,16 +102,18 @@ class _Ticket:
 class FloorResult:
     tables: dict[str, Tally] = field(default_factory=dict)
     errors: list[str] = field(default_factory=list)
+    slot: ShiftSlot | None = None  # the shift played, where the caller chose it by the clock
 
 
 def shift_start(day: date) -> datetime:
     return datetime.combine(day, time(6, 0), tzinfo=MACAU)
 
 
-def set_up(ledger: Ledger, staff: FloorStaff, plan: list[TableSpec], day: date) -> None:
+def set_up(ledger: Ledger, staff: FloorStaff, plan: list[TableSpec], day: date,
+           shift: str = "day", starts_at: datetime | None = None) -> None:
     """Tables opened, dealers in, the pool created and linked, every shift opened: by the
-    floor supervisor at their desk."""
-    at = shift_start(day) - timedelta(minutes=30)
+    floor supervisor at their desk, half an hour before the shift starts."""
+    at = (starts_at or shift_start(day)) - timedelta(minutes=30)
     stud = [spec for spec in plan if spec.game == "stud-poker"]
     desk = staff.terminal_for(SUPERVISOR)
 
@@ -126,7 +131,7 @@ def set_up(ledger: Ledger, staff: FloorStaff, plan: list[TableSpec], day: date) 
         if ledger.load(table_id(spec.code), spec.code).pool is None:
             send(LinkTable(pool=POOL, table=spec.code, actor=SUPERVISOR, at=at))
     for spec in plan:
-        send(OpenShift(table=spec.code, gaming_day=day, shift="day",
+        send(OpenShift(table=spec.code, gaming_day=day, shift=shift,
                        chips=opening_chips(ledger, spec.code),
                        dealer_id=dealer_id(spec.code, 1), supervisor=SUPERVISOR,
                        actor=SUPERVISOR, at=at))
@@ -171,7 +176,7 @@ def play_table(sim: TableSimulator, rounds: int, turnstile: Turnstile | None,
 
 
 def _balance_rack(sim: TableSimulator, slip: int) -> int:
-    shift = {"table": sim.spec.code, "gaming_day": sim.gaming_day, "shift": "day"}
+    shift = {"table": sim.spec.code, "gaming_day": sim.gaming_day, "shift": sim.shift}
     if sim.tally.rack < Decimal("60000"):
         sim.send(RecordFill, **shift, slip=slip, chips=FILL, runner_id=RUNNER,
                  supervisor=sim.supervisor, actor=sim.supervisor)
@@ -186,7 +191,7 @@ def _balance_rack(sim: TableSimulator, slip: int) -> int:
 
 
 def _close_shift(sim: TableSimulator) -> None:
-    shift = {"table": sim.spec.code, "shift": "day", "gaming_day": sim.gaming_day}
+    shift = {"table": sim.spec.code, "shift": sim.shift, "gaming_day": sim.gaming_day}
     if sim.order:  # reveal the last shoe's order and secret
         sim.close_shoe()
     sim.send(EnterDrop, **shift, cash=sim.tally.cash, markers=sim.tally.markers,
@@ -196,26 +201,50 @@ def _close_shift(sim: TableSimulator) -> None:
     sim.send(CloseTable, table=sim.spec.code, actor=sim.supervisor)
 
 
+def wind_down(sim: TableSimulator) -> str | None:
+    """After a table failed: its round in play voided, its shift counted and closed, the table
+    closed, as a floor supervisor would, so that no table is left half open. What could not be
+    done is said, with the command that does it."""
+    code = sim.spec.code
+    try:
+        table = sim.ledger.load(table_id(code), code)
+        if not table.is_open:
+            return None
+        if table.current_round is not None:
+            sim.send(VoidRound, table=code, reason="the simulation stopped at this table",
+                     actor=sim.supervisor)
+        _close_shift(sim)
+    except Exception as error:  # said, with what a person must do instead
+        return (f"{code} is left open ({error}): close it at a pit workstation with `ledger "
+                f"table close {code}` once its round and shift are closed.")
+    return None
+
+
 def run_floor(ledger: Ledger, staff: FloorStaff, plan: list[TableSpec], *, rounds: int,
               seed: int, day: date, on_round: Callable[[int], None] = lambda events: None,
-              irregularity_rate: float = 0.01) -> FloorResult:  # money-safe: a probability
-    """Play `rounds` rounds at every table of the plan, concurrently; one day shift.
+              irregularity_rate: float = 0.01,  # money-safe: a probability
+              shift: str = "day", starts_at: datetime | None = None,
+              play_seconds: int | None = None) -> FloorResult:
+    """Play `rounds` rounds at every table of the plan, concurrently, in one shift of `day`
+    (the day shift from 06:00 Macau time unless told), its rounds spread over `play_seconds`
+    from `starts_at` (the shift's eight hours less the half hour of closing, unless told).
     `on_round` hears of each round with the floor's events recorded so far. Its staff are
     enrolled and its devices registered first, if they are not yet."""
+    starts_at = starts_at or shift_start(day)
     staff.enrol(plan, rounds)
-    set_up(ledger, staff, plan, day)
+    set_up(ledger, staff, plan, day, shift, starts_at)
     started_at = {spec.code: ledger.load(table_id(spec.code), spec.code).round_count
                   for spec in plan}
     stud = [spec.code for spec in plan if spec.game == "stud-poker"]
     turnstile = Turnstile(stud) if stud else None
     result = FloorResult()
-    shift_seconds = 8 * 3600 - 1800
+    shift_seconds = play_seconds if play_seconds is not None else 8 * 3600 - 1800
     sims = []
     for spec in plan:
-        sim = TableSimulator(ledger, staff, spec, seed, shift_start(day), irregularity_rate)
-        sim.gaming_day = day
+        sim = TableSimulator(ledger, staff, spec, seed, starts_at, irregularity_rate)
+        sim.gaming_day, sim.shift = day, shift
         sim.first_round = started_at[spec.code]
-        sim.round_seconds = min(ROUND_SECONDS[spec.game], shift_seconds // max(rounds, 1))
+        sim.round_seconds = max(1, min(ROUND_SECONDS[spec.game], shift_seconds // max(rounds, 1)))
         sims.append(sim)
 
     def worker(sim: TableSimulator) -> None:
@@ -226,6 +255,9 @@ def run_floor(ledger: Ledger, staff: FloorStaff, plan: list[TableSpec], *, round
             result.errors.append(f"{sim.spec.code}: {type(error).__name__}: {error}")
             if turnstile is not None:
                 turnstile.abandon()
+            left = wind_down(sim)
+            if left:
+                result.errors.append(left)
 
     threads = [threading.Thread(target=worker, args=(sim,), name=sim.spec.code) for sim in sims]
     for thread in threads:

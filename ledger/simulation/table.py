@@ -75,6 +75,7 @@ class TableSimulator:
         self.sent = 0
         self.tally = Tally()
         self.gaming_day = start.date()
+        self.shift = "day"
         self.first_round = 0  # rounds the table played on earlier days
         self.round_seconds = ROUND_SECONDS[spec.game]
         self.irregularity_rate = irregularity_rate
@@ -93,6 +94,12 @@ class TableSimulator:
     def last_jackpot_boxes(self) -> list[int]:
         return self._jackpot_boxes
 
+    @property
+    def _shift_key(self) -> str:
+        """Part of each command id: a shift's commands never take another shift's ids (the
+        day shift's ids are those of a one-shift day, as they always were)."""
+        return "" if self.shift == "day" else f"{self.shift}/"
+
     # -- sending ------------------------------------------------------------------------
     def send(self, command_class: type[Command], *, actor: Actor | None = None,
              **fields: Any) -> None:
@@ -102,7 +109,8 @@ class TableSimulator:
         sender = actor or self.dealer
         command = command_class(
             command_id=uuid5(SIM_NAMESPACE,
-                             f"{self.seed}/{self.gaming_day}/{self.spec.code}/{self.sent}"),
+                             f"{self.seed}/{self.gaming_day}/{self._shift_key}{self.spec.code}/"
+                             f"{self.sent}"),
             actor=sender, terminal=self.staff.terminal_for(sender, self.spec.code, self.spec.pit),
             at=self.now, **fields,
         )

@@ -44,8 +44,9 @@ def test_an_administrator_enrols_a_dealer_who_then_acts_with_their_own_key(
              "--public-key", _public_key(cli, dealer_key))
     refused = cli(*enrol)  # the pit boss is no administrator
     assert refused.code == 1
-    assert refused.err.strip() == ("error: enrol_staff cannot be sent from terminal PIT-E2E: a "
-                                   "pit workstation does not carry it.")
+    assert refused.err.strip() == (
+        "error: enrolling staff cannot be sent from terminal PIT-E2E: a pit workstation "
+        "does not carry it; an admin console does.")
     assert cli(*enrol, extra_env=as_admin).code == 0
     assert cli("terminal", "register", "BAC-05-DT", "--kind", "dealer_terminal", "--location",
                "table BAC-05", "--public-key", _public_key(cli, terminal_key),

@@ -202,8 +202,8 @@ def test_a_dealer_terminal_cannot_carry_a_table_opening(floor, superuser):
     opening = KEYRING.sign(open_table("BAC-02"), staff="PB-7", terminal=TERMINAL,
                            ledger=floor.ledger_id)
     refused(floor, superuser, opening, NotAllowed,
-            f"open_table cannot be sent from terminal {TERMINAL}: a dealer terminal does not "
-            "carry it.")
+            f"opening a table cannot be sent from terminal {TERMINAL}: a dealer terminal does "
+            "not carry it; a pit workstation does.")
 
 
 def test_the_same_command_id_with_other_content_is_refused_naming_both(floor, superuser):

@@ -152,3 +152,61 @@ def test_a_second_simulated_day_opens_each_table_with_the_tray_its_closer_left(s
     assert handed_over == len(plan)  # each second-day opening recorded the closer's count
     assert not [flag for t in second.tables for flag in t.flags if "last closing" in flag]
     assert second.floor.variance == 0
+
+
+def test_two_shifts_of_one_gaming_day_play_with_the_same_seed_without_sharing_a_command_id(
+        settings):
+    """The swing shift after the day shift, same seed: each command its own id (a shift's ids
+    once collided with the previous shift's, and every table failed at its first shuffle)."""
+    from datetime import datetime, time as clock
+    from zoneinfo import ZoneInfo
+
+    plan = floor_plan(4)
+    with open_ledger(settings) as rt:
+        playing_other_days(rt.ledger)
+        staff = floor_staff(rt.ledger)
+        swing = datetime.combine(DAY, clock(14, 0), tzinfo=ZoneInfo("Asia/Macau"))
+        for shift, starts in (("day", None), ("swing", swing)):
+            result = run_floor(rt.ledger, staff, plan, rounds=2, seed=5, day=DAY, shift=shift,
+                               starts_at=starts)
+            assert not result.errors, result.errors
+        with ProjectionRunner(rt.database, select()) as runner:
+            runner.catch_up()
+        with rt.database.connect() as conn:
+            report = shift_report(conn, DAY, "swing")
+    assert len(report.tables) == len(plan) and report.floor.variance == 0
+
+
+def test_a_table_that_fails_mid_shift_is_wound_down_not_left_half_open(settings):
+    """A table's terminal fails in the middle of a round: the round is voided, the shift
+    counted and closed, the table closed; the failure is reported with the table's code."""
+    from ledger.commands import PlaceBet
+
+    class FailingTerminal:
+        """The ledger, but BAC-01's fourth bet never arrives."""
+
+        def __init__(self, ledger):
+            self.ledger, self.bets = ledger, 0
+
+        def execute(self, signed):
+            body = signed.command
+            if body.get("command") == "place_bet" and body.get("table") == "BAC-01":
+                self.bets += 1
+                if self.bets == 4:
+                    raise RuntimeError("the dealer terminal lost its network")
+            return self.ledger.execute(signed)
+
+        def __getattr__(self, name):
+            return getattr(self.ledger, name)
+
+    assert PlaceBet.model_fields["command"].default == "place_bet"
+    plan = floor_plan(2, ("baccarat",))
+    with open_ledger(settings) as rt:
+        playing_other_days(rt.ledger)
+        failing = FailingTerminal(rt.ledger)
+        result = run_floor(failing, floor_staff(rt.ledger), plan, rounds=3, seed=5,
+                           day=DAY)  # type: ignore[arg-type]
+        assert len(result.errors) == 1 and result.errors[0].startswith("BAC-01: RuntimeError")
+        for spec in plan:
+            table = rt.ledger.load(table_id(spec.code), spec.code)
+            assert not table.is_open and table.current_round is None, spec.code

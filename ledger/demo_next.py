@@ -1,0 +1,95 @@
+"""What the demo prints last: the exact commands for the shift it played, by who runs them.
+
+Each line runs as printed, from the folder the demo ran in, on the same database: reading needs
+no key (the database login is the authority to read); recording needs the key files of the
+person and the terminal, which the simulator kept for the floor's people and the demo for its
+administrator.
+"""
+
+from __future__ import annotations
+
+import shlex
+from pathlib import Path
+
+from rich.console import Console
+
+from ledger.config import LedgerSettings
+from ledger.domain.shift_schedule import ShiftSlot
+from ledger.simulation.floor import GAME_ORDER
+from ledger.simulation.preflight import label
+from ledger.simulation.staffing import FLOOR_DESK, SUPERVISOR
+
+DEMO_ADMIN, DEMO_CONSOLE = "DEMO-ADMIN", "DEMO-CONSOLE"
+
+
+def operator_keys(settings: LedgerSettings) -> tuple[Path, Path]:
+    """The administrator's and their console's key files the demo acted with."""
+    if settings.staff_credential is not None and settings.terminal_credential is not None:
+        return settings.staff_credential, settings.terminal_credential
+    folder = settings.simulator_keys_dir.parent / "demo-operator"
+    return folder / f"staff-{DEMO_ADMIN}.key", folder / f"terminal-{DEMO_CONSOLE}.key"
+
+
+def commands(settings: LedgerSettings, slot: ShiftSlot, replayed: list[tuple[str, int]],
+             trust: Path, witnessed: list[Path], tables: int,
+             rounds: int) -> list[tuple[str, str]]:
+    """(who and why, the command line) for the shift the demo played."""
+    keys = settings.simulator_keys_dir
+    day, shift = str(slot.gaming_day), slot.shift
+    admin_key, console_key = operator_keys(settings)
+    table, number = replayed[0] if replayed else ("BAC-01", 1)
+    found: list[tuple[str, str]] = [
+        ("Accounting: the shift's report, on screen and as a page to print",
+         _line("report", "shift", "--day", day, "--shift", shift, "--format", "html",
+               "--output", "reports")),
+        ("Surveillance: a round rebuilt from the events alone, proven under the seal",
+         _line("replay", table, str(number), "--trust", str(trust), "--html",
+               f"replay-{table}-{number}.html")),
+        ("Pit boss: the table's last rounds, with hands, results and payouts",
+         _line("recall", table, "--last", "5")),
+        ("Pit boss: the floor's tables as they stand", _line("table", "list")),
+        (("A regulator: the whole ledger checked from outside the database, against the trust "
+          "file and what the witnesses remember"),
+         _line("verify", "--trust", str(trust),
+               *(arg for path in witnessed for arg in ("--witness-state", str(path))),
+               *(("--offline",) if witnessed else ()))),
+        (("The floor supervisor: the live floor in a browser (until Ctrl-C), then open "
+          "http://127.0.0.1:8080/floor and sign in with the key file "
+          f"{keys / f'staff-{SUPERVISOR.staff_id}.key'}"),
+         _line("serve", env={"LEDGER_TERMINAL_CREDENTIAL": keys / f"terminal-{FLOOR_DESK}.key"})),
+        (("The administrator: the floor plays its next shift (the first one the ledger does "
+          "not hold)"),
+         _line("simulate", "--tables", str(tables), "--rounds", str(rounds),
+               "--games", ",".join(GAME_ORDER),
+               env={"LEDGER_STAFF_CREDENTIAL": admin_key,
+                    "LEDGER_TERMINAL_CREDENTIAL": console_key})),
+    ]
+    return found
+
+
+def _line(*args: str, env: dict[str, Path] | None = None) -> str:
+    prefix = " ".join(f"{name}={shlex.quote(str(path))}" for name, path in (env or {}).items())
+    command = " ".join(shlex.quote(arg) for arg in ("ledger", *args))
+    return f"{prefix} {command}" if prefix else command
+
+
+def after_the_demo(console: Console, settings: LedgerSettings, slot: ShiftSlot,
+                   replayed: list[tuple[str, int]], trust: Path, witnessed: list[Path],
+                   tables: int, rounds: int) -> None:
+    """The commands, then how to start again."""
+    console.rule("[bold]after the demo")
+    where = ("the embedded PostgreSQL" if settings.uses_embedded_server
+             else "the server LEDGER_DATABASE_URL names (keep it set)")
+    console.print(f"The demo played {label(slot)} on {where}. Each command runs as printed, "
+                  "from this folder; `ledger` is in .venv/bin (`source .venv/bin/activate` "
+                  "puts it on your PATH). Reading needs no key; recording needs the key files "
+                  "of the person and of the terminal, kept in "
+                  f"{settings.simulator_keys_dir}.", highlight=False, soft_wrap=True)
+    for who, line in commands(settings, slot, replayed, trust, witnessed, tables, rounds):
+        console.print(f"\n{who}:", highlight=False, soft_wrap=True)
+        console.print(f"  {line}", highlight=False, soft_wrap=True, markup=False)
+    data = settings.data_dir.expanduser().parent
+    again = (f"with no ledger command running, remove {data} (the embedded database, the keys "
+             "and the witnesses' memory) and run scripts/demo" if settings.uses_embedded_server
+             else "point LEDGER_DATABASE_URL at a new, empty database and run scripts/demo")
+    console.print(f"\nTo start again: {again}.", highlight=False, soft_wrap=True)

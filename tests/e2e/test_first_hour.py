@@ -1,0 +1,154 @@
+"""A newcomer's first hour: the demo on a fresh ledger, then every command it printed, exactly
+as printed (each exits 0), the live floor it points to (every link on it answers a page, not
+an error), then `ledger simulate` on the demo's ledger, twice. And a simulation that could not
+be played through is refused before it records anything."""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+from pathlib import Path
+
+import httpx
+import pytest
+
+from tests.e2e.browser import CHROMIUM
+from tests.e2e.conftest import NO_CREDENTIALS
+from tests.e2e.served import free_port, output, start_with, stop, wait_until_up
+
+COMMAND = re.compile(r"^  ((?:LEDGER_[A-Z_]+=\S+ )*)ledger (.+)$")
+
+
+def printed_commands(out: str) -> list[tuple[dict[str, str], list[str]]]:
+    """(environment, arguments) of each command line the demo printed after itself."""
+    after = out[out.index("after the demo"):]
+    found = []
+    for line in after.splitlines():
+        match = COMMAND.match(line)
+        if match:
+            env = dict(item.split("=", 1) for item in shlex.split(match[1]))
+            found.append((env, shlex.split(match[2])))
+    return found
+
+
+def events(cli, url: str) -> int:
+    done = cli("db", "status", url=url)
+    assert done.code == 0, done.err
+    return int(re.search(r"events\s+([\d,]+)", done.out)[1].replace(",", ""))
+
+
+def test_a_first_hour_the_demo_then_every_command_it_printed_then_simulate_all_exit_0(
+        cli, empty_database, tmp_path):
+    url, work = empty_database.url, tmp_path / "work"
+    work.mkdir()
+    env = {**NO_CREDENTIALS, "XDG_DATA_HOME": str(tmp_path / "home")}  # a newcomer's own home
+    demo = cli("demo", url=url, cwd=str(work), extra_env=env)
+    assert demo.code == 0, demo.err + demo.out
+    printed = printed_commands(demo.out)
+    verbs = [args[0] for _, args in printed]
+    assert {"report", "replay", "recall", "verify", "serve", "simulate"} <= set(verbs), verbs
+    day = re.search(r"The demo played the (\w+) shift of (\d{4}-\d\d-\d\d)", demo.out)
+    assert day, demo.out
+    for extra, args in printed:
+        if args[0] == "serve":
+            floor_answers(url, {**env, **extra}, demo.out)
+            continue
+        done = cli(*args, url=url, cwd=str(work), extra_env={**env, **extra})
+        assert done.code == 0, f"ledger {shlex.join(args)}: {done.err}{done.out}"
+        if args[0] == "simulate":  # the next shift: again, and the one after it
+            again = cli(*args, url=url, cwd=str(work), extra_env={**env, **extra})
+            assert again.code == 0, again.err + again.out
+            assert "simulating the" in again.out
+    assert (work / "reports" / f"shift-{day[2]}-{day[1]}.html").exists()
+
+
+def floor_answers(url: str, env: dict[str, str | None], said: str) -> None:
+    """`ledger serve` as printed; signed in with the key file the demo named, every link the
+    floor page holds answers a page that is not the refusal page."""
+    port = free_port()
+    merged = {**os.environ, **env, "LEDGER_DATABASE_URL": url}
+    process = start_with({k: v for k, v in merged.items() if v is not None}, port)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        wait_until_up(process, base)
+        assert httpx.get(f"{base}/floor", follow_redirects=True).status_code == 200
+        if CHROMIUM.exists():
+            key = re.search(r"sign in with the key file (\S+?\.key)", said)
+            assert key, said
+            every_link_answers(base, Path(key[1]))
+        said_by_server = output(process)
+    finally:
+        stop(process)
+    assert "Traceback" not in said_by_server, said_by_server
+
+
+def every_link_answers(base: str, key: Path) -> None:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as driver:
+        browser = driver.chromium.launch(executable_path=str(CHROMIUM),
+                                         args=["--no-sandbox", "--disable-gpu"])
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
+            page.goto(f"{base}/floor")
+            page.set_input_files("input[name=key]", str(key))
+            page.click("button[type=submit]")
+            page.wait_for_url(f"{base}/floor")
+            links = sorted({href for href in page.eval_on_selector_all(
+                "a[href]", "els => els.map(e => e.getAttribute('href'))")
+                if href.startswith("/") and not href.startswith("/floor/sign-out")})
+            assert any("/reports/shift/" in link for link in links), links
+            for link in links:
+                answer = page.goto(f"{base}{link}")
+                assert answer is not None and answer.status == 200, (link, answer)
+                assert "refused" not in page.title().lower(), (link, page.title())
+        finally:
+            browser.close()
+
+
+@pytest.fixture
+def admin_env(as_admin, tmp_path):
+    return {**as_admin, "LEDGER_SIMULATOR_KEYS": str(tmp_path / "keys")}
+
+
+def test_simulate_refuses_a_shift_already_played_before_recording_anything(cli, database,
+                                                                           admin_env):
+    played = cli("simulate", "--tables", "2", "--rounds", "1", "--day", "2026-10-01",
+                 "--shift", "swing", extra_env=admin_env)
+    assert played.code == 0, played.err + played.out
+    before = events(cli, database.url)
+    again = cli("simulate", "--tables", "2", "--rounds", "1", "--day", "2026-10-01",
+                "--shift", "swing", extra_env=admin_env)
+    assert again.code == 1
+    assert again.err.strip() == (
+        "error: the swing shift of 2026-10-01 (14:00 to 22:00 Macau time) is already in the "
+        "ledger at BAC-01, SP-01: a shift is played once. The first shift free at every table "
+        "is the graveyard shift of 2026-10-01 (22:00 to 06:00 Macau time): --day 2026-10-01 "
+        "--shift graveyard.")
+    assert events(cli, database.url) == before
+
+
+def test_simulate_refuses_while_a_table_of_its_floor_is_open_and_leaves_none_open(
+        cli, database, admin_env):
+    opened = cli("table", "open", "SP-01", "--game", "stud-poker", "--min", "100", "--max",
+                 "10000")
+    assert opened.code == 0, opened.err
+    before = events(cli, database.url)
+    refused = cli("simulate", "--tables", "2", "--rounds", "1", "--day", "2026-10-02",
+                  extra_env=admin_env)
+    assert refused.code == 1
+    assert refused.err.strip().startswith("error: table SP-01 is open: a simulated shift opens "
+                                          "its tables itself."), refused.err
+    assert events(cli, database.url) == before
+    assert "BAC-01" not in cli("table", "list").out  # the other table was not opened either
+
+
+def test_simulate_by_someone_who_is_not_an_administrator_is_refused_naming_the_keys_it_needs(
+        cli, database):
+    before = events(cli, database.url)
+    refused = cli("simulate", "--tables", "1", "--rounds", "1")  # the e2e pit boss's keys
+    assert refused.code == 1
+    assert "is not an administrator: run it with an administrator's keys" in refused.err
+    assert "staff-DEMO-ADMIN.key" in refused.err
+    assert events(cli, database.url) == before
