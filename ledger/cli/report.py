@@ -58,7 +58,7 @@ def shift(
     for fmt in formats or []:
         output.mkdir(parents=True, exist_ok=True)
         path = output / f"shift-{gaming_day}-{shift_name}{'-' + table if table else ''}.{fmt}"
-        path.write_text(_render(fmt, view, rt.settings.property_name), encoding="utf-8")
+        path.write_text(_render(fmt, view, rt.settings), encoding="utf-8")
         (err_console if as_json else console).print(f"wrote {path}", highlight=False)
 
 
@@ -116,7 +116,7 @@ def _period(kind: str, day: str | None, formats: list[Format] | None, output: Pa
         if fmt is Format.HTML:
             from ledger.pages.period import to_html
 
-            text = to_html(view, rt.settings.property_name)
+            text = to_html(view, rt.settings.property_name, schedule=rt.settings.shift_schedule)
         else:
             text = period.to_csv(view) if fmt is Format.CSV else period.to_json(view)
         path.write_text(text, encoding="utf-8")
@@ -134,11 +134,11 @@ def _catch_up(rt: Any) -> None:
                           highlight=False)
 
 
-def _render(fmt: Format, view: ShiftReportView, property_name: str) -> str:
+def _render(fmt: Format, view: ShiftReportView, settings: Any) -> str:
     if fmt is Format.HTML:
         from ledger.pages.shift_report import to_html  # Jinja2 only when a page is asked for
 
-        return to_html(view, property_name)
+        return to_html(view, settings.property_name, schedule=settings.shift_schedule)
     return to_csv(view) if fmt is Format.CSV else to_json(view)
 
 
