@@ -9,12 +9,14 @@ YAML and TOML the ledger never uses) was the largest single part of a command's 
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr
 
 from ledger.domain.shift_schedule import DEFAULT_SCHEDULE, ShiftSchedule
+from ledger.errors import InvalidInput
 
 
 def default_data_dir() -> Path:
@@ -30,8 +32,8 @@ RENAMED = {"property_code": "LEDGER_PROPERTY"}
 
 def from_environment(fields: Any, environ: dict[str, str] | None = None) -> dict[str, str]:
     """The values the environment gives the named fields, as text for pydantic to check."""
-    environ = os.environ if environ is None else environ
-    given = {key.upper(): value for key, value in environ.items()
+    source: Mapping[str, str] = os.environ if environ is None else environ
+    given = {key.upper(): value for key, value in source.items()
              if key[:len(PREFIX)].upper() == PREFIX}
     found = {}
     for name in fields:
@@ -41,13 +43,27 @@ def from_environment(fields: Any, environ: dict[str, str] | None = None) -> dict
     return found
 
 
+def _refuse_empty(fields: dict[str, Any], given: dict[str, str]) -> None:
+    """A path or a key set to nothing (`LEDGER_STAFF_CREDENTIAL=`) is refused, naming the
+    variable: read as a path it would be the current folder, as a key nothing at all."""
+    for name, value in given.items():
+        annotation = fields[name].annotation
+        if value.strip() or not ({Path, SecretStr} & set(get_args(annotation) or (annotation,))):
+            continue
+        variable = RENAMED.get(name, PREFIX + name.upper())
+        what = "a key file's contents" if SecretStr in get_args(annotation) else "a path"
+        raise InvalidInput(f"{variable} is empty: set it to {what}, or unset it.")
+
+
 class LedgerSettings(BaseModel):
     """Everything configurable, from `LEDGER_*` environment variables."""
 
     model_config = ConfigDict(frozen=True, extra="ignore")
 
     def __init__(self, **values: Any) -> None:
-        super().__init__(**{**from_environment(type(self).model_fields), **values})
+        given = from_environment(type(self).model_fields)
+        _refuse_empty(type(self).model_fields, given)
+        super().__init__(**{**given, **values})
 
     database_url: str | None = Field(
         default=None,

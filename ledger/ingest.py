@@ -13,6 +13,7 @@ without `at` is stamped with the time it is first recorded (and keeps it when in
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
@@ -26,8 +27,8 @@ from ledger.application import Ledger
 from ledger.commands import utc_now
 from ledger.commands.shift import SHIFT_COMMANDS, ShiftCommand
 from ledger.domain.grammar import shown
-from ledger.domain.shift_schedule import ShiftSchedule
 from ledger.domain.receipt import receipt_id
+from ledger.domain.shift_schedule import ShiftSchedule
 from ledger.errors import LedgerError, describe_validation_error
 from ledger.identity.envelope import SignedCommand, sign
 from ledger.identity.keys import Credential
@@ -87,14 +88,22 @@ def read_line(raw: bytes) -> str:
 
 
 def parse_json(text: str) -> Any:
-    """JSON, strictly: no duplicate keys, no NaN or Infinity, not nested past reason."""
+    """JSON, strictly: no duplicate keys, no NaN or Infinity, no number beyond what a float or
+    the ledger holds (`1e999`, `1e-999`, a whole number of a hundred digits), not nested past
+    reason."""
     try:
-        return json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_no_constant)
+        data = json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_no_constant,
+                          parse_float=_float, parse_int=_int)
     except RecursionError:
         raise LedgerError("the JSON is nested too deeply to be a command; nothing "
                           "recorded.") from None
     except json.JSONDecodeError as error:
         raise LedgerError(f"not JSON: {error.msg} at column {error.colno}.") from None
+    except ValueError as error:  # a number the decoder itself cannot hold
+        raise LedgerError(f"not JSON the ledger reads: {shown(str(error), 80)}; nothing "
+                          "recorded.") from None
+    _refuse_unheld(data, None)
+    return data
 
 
 def parse_object(line: str) -> dict[str, Any]:
@@ -111,12 +120,57 @@ def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
         if key in data:
             raise LedgerError(f"the key '{shown(key)}' appears twice in one object: which one "
                               "was meant cannot be told, so nothing is recorded.")
+        _refuse_unheld(value, key)
         data[key] = value
     return data
 
 
 def _no_constant(name: str) -> Any:
     raise LedgerError(f"{name} is not a number the ledger records.")
+
+
+MONEY_AS_TEXT = " (money is sent as a string of patacas such as \"100.00\")"
+MAX_DIGITS = 30
+"""The longest whole number read: more than any count, box or amount the ledger holds."""
+
+
+@dataclass(frozen=True)
+class _Unheld:
+    """A number as written that no value holds faithfully: refused, naming its key, by the
+    object it is found in (or by `parse_json`, outside any object)."""
+
+    text: str
+    why: str
+
+
+def _float(text: str) -> float | _Unheld:
+    value = float(text)
+    if not math.isfinite(value):
+        return _Unheld(text, f"not a finite amount of money{MONEY_AS_TEXT}")
+    if value == 0 and any(digit in "123456789" for digit in text.lower().partition("e")[0]):
+        return _Unheld(text, f"too small to be held: it reads as zero{MONEY_AS_TEXT}")
+    return value
+
+
+def _int(text: str) -> int | _Unheld:
+    if len(text.lstrip("-")) > MAX_DIGITS:
+        return _Unheld(text, f"a whole number of {len(text.lstrip('-')):,} digits, beyond any "
+                             "count or amount the ledger records")
+    return int(text)
+
+
+def _refuse_unheld(value: Any, key: str | None) -> None:
+    """Refuse a number `_float` or `_int` could not hold: the value of `key`, or in a list
+    there (an object in the list was checked as it was read)."""
+    pending = [value]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, list):
+            pending += item
+        elif isinstance(item, _Unheld):
+            where = f"'{shown(key)}' is" if key is not None else "the JSON holds"
+            raise LedgerError(f"{where} the number {shown(item.text)}: {item.why}; nothing "
+                              "recorded.")
 
 
 UNSIGNED = ("an unsigned line: send signed commands, or ingest with --vouch to record it under "
@@ -155,7 +209,8 @@ def _first_recorded_at(ledger: Ledger, command_id: Any) -> str | None:
         accepted = next(ledger.app.events.get(receipt_id(UUID(str(command_id))), limit=1), None)
     except ValueError:
         return None  # not a UUID: the command's own validation names it
-    return str(accepted.command["at"]) if accepted is not None else None
+    receipt: Any = accepted  # a CommandReceipt.Accepted: the command it recorded
+    return str(receipt.command["at"]) if receipt is not None else None
 
 
 def ingest_lines(ledger: Ledger, lines: Iterable[bytes | str],

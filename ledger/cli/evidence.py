@@ -13,7 +13,8 @@ from ledger.audit.bundle_verify import check, given_witnesses
 from ledger.audit.sealed_events import SealTrust
 from ledger.audit.trust import load_trust
 from ledger.bootstrap import trusted_seal_keys
-from ledger.cli.common import console, reading
+from ledger.cli.common import reading
+from ledger.cli.console import console
 from ledger.cli.replay import which_round
 from ledger.config import LedgerSettings
 from ledger.errors import InvalidInput
@@ -27,17 +28,21 @@ export = typer.Typer(help="Evidence for a dispute, as one file anyone can check.
 @export.command("round")
 def export_round_command(
     ref: Annotated[list[str], typer.Argument(help="ROUND (an id), or TABLE ROUND_NUMBER.")],
-    out: Annotated[Path, typer.Option("--out", help="The bundle file to write.")],
+    out: Annotated[Path, typer.Option("--out", help="The bundle file to write (never one that "
+                                                    "exists, unless --force).")],
+    force: Annotated[bool, typer.Option(
+        "--force", help="Replace the file --out names if it exists.")] = False,
 ) -> None:
     """The round's events with their proofs against a signed checkpoint, the checkpoint, the
     replay (JSON and HTML), signed by you (LEDGER_STAFF_CREDENTIAL)."""
+    _check_writable(out, force)
     with reading() as rt, rt.database.connect() as conn:
         exporter = configured(rt.settings, "staff")
         seal = SealTrust.of(None, trusted_seal_keys(rt.settings))
         bundle = export_round(conn, which_round(conn, ref, None, None), exporter,
                               page=lambda replay: to_html(replay, rt.settings.property_name),
                               seal=seal)
-    out.write_text(json.dumps(bundle, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    _write(out, json.dumps(bundle, indent=1, sort_keys=True) + "\n", force)
     content = bundle["content"]
     console.print(f"wrote {out}: {content['round']['table']} round {content['round']['number']}"
                   f", {len(content['events'])} events proven against the checkpoint at "
@@ -45,6 +50,35 @@ def export_round_command(
                   f"({len(content['cosignatures'])} witness cosignature(s)), replay "
                   f"{content['replay']['check']['verdict']}, signed by {exporter.id}",
                   highlight=False, soft_wrap=True)
+
+
+def _check_writable(out: Path, force: bool) -> None:
+    """Refused before anything is read: a folder, or a file that exists without --force (an
+    evidence file is never replaced without being asked to)."""
+    if out.is_dir():
+        raise InvalidInput(f"{out} is a folder: --out names the bundle file to write.")
+    if out.exists() and out.is_file() and not force:
+        raise InvalidInput(f"{out} already exists: an evidence file is not replaced; choose "
+                           "another --out, or add --force to replace it.")
+
+
+def _write(out: Path, text: str, force: bool) -> None:
+    """The bundle written whole: a new file created only if none has appeared meanwhile;
+    with --force, a complete file put in the old one's place (never half of one)."""
+    try:
+        if force and out.is_file():
+            partial = out.with_name(f".{out.name}.partial")
+            partial.write_text(text, encoding="utf-8")
+            partial.replace(out)
+            return
+        special = out.exists() and not out.is_file()  # /dev/stdout, a pipe: written to
+        with out.open("w" if special else "x", encoding="utf-8") as file:
+            file.write(text)
+    except FileExistsError:
+        raise InvalidInput(f"{out} appeared while the bundle was made: an evidence file is not "
+                           "replaced; choose another --out, or add --force.") from None
+    except OSError as error:
+        raise InvalidInput(f"cannot write {out}: {error.strerror or error}.") from None
 
 
 def verify_bundle(

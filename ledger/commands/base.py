@@ -31,6 +31,10 @@ def _money(value: Any) -> Decimal:
             raise InvalidInput(f"'{shown(value)}' is not an amount of patacas.") from None
     if not isinstance(value, Decimal):
         raise InvalidInput(f"an amount is a string of patacas, not {type(value).__name__}.")
+    exponent = value.as_tuple().exponent
+    if isinstance(exponent, int) and exponent > 0:  # "1e5" read by the CLI as 1E+5
+        raise InvalidInput(f"an amount is written in plain figures, such as 100000.00, not in "
+                           f"scientific notation ({shown(str(value))}).")
     return check_amount(value)
 
 
