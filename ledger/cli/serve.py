@@ -1,13 +1,22 @@
-"""`ledger serve`: the terminal API and the floor pages over HTTP, on the configured ledger."""
+"""`ledger serve`: the terminal API and the floor pages over HTTP, on the configured ledger.
+
+The address is taken (bound) first, before the database is opened and before the server says
+it is serving: a port in use, or an address not of this machine, is one line and exit code 1,
+and the web server is handed the socket already bound (no other process can take the port
+between the check and the serving)."""
 
 from __future__ import annotations
 
+import errno
+import socket
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from ledger.cli.common import console, runtime
+from ledger.cli.common import runtime
+from ledger.cli.console import console
+from ledger.errors import InvalidInput
 
 
 def serve(
@@ -29,11 +38,45 @@ def serve(
     from ledger.web.app import create_app
 
     scheme = "https" if certfile else "http"
-    with runtime(serving=True) as rt:
+    with bound(host, port) as listening, runtime(serving=True) as rt:
         app = create_app(rt, follow=follow)
+        config = uvicorn.Config(app, host=host, port=port, log_level="warning",
+                                access_log=False,
+                                ssl_certfile=str(certfile) if certfile else None,
+                                ssl_keyfile=str(keyfile) if keyfile else None)
         console.print(f"serving the ledger: the floor at {scheme}://{host}:{port}/floor, the API "
                       f"at {scheme}://{host}:{port}/v1 (OpenAPI at /docs); Ctrl-C stops.",
                       highlight=False)
-        uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False,
-                    ssl_certfile=str(certfile) if certfile else None,
-                    ssl_keyfile=str(keyfile) if keyfile else None)
+        uvicorn.Server(config).run(sockets=[listening])
+
+
+def bound(host: str, port: int) -> socket.socket:
+    """A socket bound to (host, port) as the web server would bind it, or `InvalidInput`
+    naming what is wrong. Closed when the `with` block it opens ends."""
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(
+            host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0]
+    except (socket.gaierror, UnicodeError) as error:
+        raise InvalidInput(f"--host {host} is not an address of this machine "
+                           f"({_reason(error)}): try 127.0.0.1, or 0.0.0.0 for every "
+                           "interface.") from None
+    listening = socket.socket(family, kind, proto)
+    try:
+        listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listening.bind(address)
+    except OSError as error:
+        listening.close()
+        if error.errno == errno.EADDRINUSE:
+            raise InvalidInput(f"port {port} on {host} is in use: another process (another "
+                               "`ledger serve`?) listens there; choose another with "
+                               "--port.") from None
+        if error.errno == errno.EACCES:
+            raise InvalidInput(f"port {port} on {host} may not be opened by this user "
+                               f"({_reason(error)}); choose one above 1023 with --port.") from None
+        raise InvalidInput(f"cannot listen on {host} port {port} ({_reason(error)}); "
+                           "choose another --host or --port.") from None
+    return listening
+
+
+def _reason(error: OSError | UnicodeError) -> str:
+    return str(getattr(error, "strerror", None) or error)
