@@ -13,22 +13,24 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.openapi.utils import get_openapi
-from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ledger import software_version
 from ledger.bootstrap import Runtime
 from ledger.errors import LedgerError
 from ledger.identity.challenge import LABEL, Challenges
-from ledger.identity.envelope import SignedCommand
 from ledger.identity.credentials import configured
+from ledger.identity.envelope import SignedCommand
 from ledger.identity.keys import Credential
+from ledger.pages import render
 from ledger.web import api, floor_pages
+from ledger.web.errors import ApiError, http_refusal, refusal
 from ledger.web.feed import FloorFeed
-from projections.registry import select
-from ledger.web.errors import ApiError, refusal
-from ledger.web.limits import BodyLimit, BodyTooLarge, refusal_body
+from ledger.web.limits import BodyLimit, BodyTooLarge, JsonBodies, refusal_body
 from ledger.web.sessions import Sessions
+from projections.registry import select
 
 log = logging.getLogger("ledger.web")
 FLOOR_PROJECTIONS = ["table_state", "shift_report", "jackpot_pools"]
@@ -59,7 +61,8 @@ def create_app(rt: Runtime, *, follow: bool = True) -> FastAPI:
     app.state.sessions = Sessions(rt.ledger, _challenges(
         terminal, rt.settings.sign_in_window_seconds))
     app.state.feed = feed
-    app.add_middleware(BodyLimit)
+    app.add_middleware(JsonBodies)
+    app.add_middleware(BodyLimit)  # outermost: a body too large is refused before its type
     app.include_router(api.router)
     app.include_router(floor_pages.router)
     app.mount("/static", StaticFiles(directory=Path(__file__).with_name("static")), name="static")
@@ -87,6 +90,21 @@ def create_app(rt: Runtime, *, follow: bool = True) -> FastAPI:
     @app.exception_handler(BodyTooLarge)
     async def too_large(request: Request, error: Exception) -> JSONResponse:
         return JSONResponse(refusal_body(str(getattr(error, "detail", error))), status_code=413)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def routing(request: Request, error: StarletteHTTPException) -> Response:
+        """No such route, or not by this method: the documented refusal, or on the pages (under
+        /floor) a page saying so."""
+        if isinstance(error, BodyTooLarge):
+            return await too_large(request, error)
+        status, code, message = http_refusal(error.status_code, request.method,
+                                             request.url.path, error.headers)
+        if request.url.path == "/floor" or request.url.path.startswith("/floor/"):
+            return HTMLResponse(render("refused.html", message=message, title=(
+                f"{rt.settings.property_name}: {message}")), status_code=status,
+                headers=error.headers)
+        return JSONResponse({"error": {"code": code, "message": message}}, status_code=status,
+                            headers=error.headers)
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, error: RequestValidationError) -> JSONResponse:

@@ -9,6 +9,7 @@ one. Clients branch on `code`, never on the message, whose words may improve.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
@@ -17,8 +18,8 @@ from ledger.batch import BatchRefused
 from ledger.errors import describe_validation_error
 from ledger.web.codes import KINDS
 
-SIGN_IN_FIRST = ("unauthenticated", "sign in first: POST /v1/sessions with a signed sign_in, "
-                 "then send its token as 'Authorization: Bearer <token>'.")
+SIGN_IN_FIRST = ("unauthenticated", ("sign in first: POST /v1/sessions with a signed sign_in, "
+                                     "then send its token as 'Authorization: Bearer <token>'."))
 
 
 class ErrorBody(BaseModel):
@@ -57,3 +58,23 @@ def refusal(error: Exception) -> tuple[int, dict[str, Any]]:
 def _body(code: str, message: str, **more: Any) -> dict[str, Any]:
     return ErrorOut(error=ErrorBody(code=code, message=message, **more)).model_dump(
         exclude_none=True)
+
+
+HTTP_CODES = {404: "not_found", 405: "method_not_allowed", 413: "too_large",
+              415: "unsupported_media_type"}
+"""The codes of the refusals the HTTP layer makes before any route runs."""
+
+
+def http_refusal(status: int, method: str, path: str,
+                 headers: Mapping[str, str] | None) -> tuple[int, str, str]:
+    """(status, code, message) for an error of the routing itself: no such route, a method
+    the route does not take."""
+    shown = path if len(path) <= 80 else path[:77] + "..."
+    if status == 404:
+        return status, "not_found", (f"no such route: {shown} (the API is under /v1, "
+                                     "OpenAPI at /docs).")
+    if status == 405:
+        allowed = (headers or {}).get("allow") or (headers or {}).get("Allow") or ""
+        return status, "method_not_allowed", (f"{shown} does not take {method}"
+                                              + (f": use {allowed}" if allowed else "") + ".")
+    return status, HTTP_CODES.get(status, "refused"), f"the request was refused ({status})."

@@ -1,6 +1,8 @@
 """One body limit for every route: a request body over `MAX_BODY_BYTES` is refused as it
 arrives, never read whole, with the API's refusal (413, `too_large`), whichever route it is
-sent to (the terminal API's, the sign-in page's, one that takes no body at all)."""
+sent to (the terminal API's, the sign-in page's, one that takes no body at all); and one kind of
+body: a POST, PUT or PATCH that carries one must say it is JSON (415, `unsupported_media_type`,
+unread), so that text a browser or a script sends as something else is never recorded."""
 
 from __future__ import annotations
 
@@ -72,10 +74,36 @@ class BodyLimit:
             await _refuse(send, None, str(error.detail))
 
 
-async def _refuse(send: Send, what: str | None, message: str | None = None) -> None:
-    body = json.dumps(refusal_body(message or too_large_message(str(what))),
-                      separators=(",", ":")).encode()  # as the API's JSONResponse writes it
-    await send({"type": "http.response.start", "status": 413,
+class JsonBodies:
+    """ASGI middleware: a body sent with any Content-Type but application/json (or with none)
+    is refused unread. A request without a body (a challenge, a sign-out) passes."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and scope["method"] in BODY_METHODS:
+            headers = dict(scope["headers"])
+            length = headers.get(b"content-length", b"").decode("latin-1").strip()
+            has_body = b"transfer-encoding" in headers or (length not in ("", "0"))
+            kind = headers.get(b"content-type", b"").decode("latin-1")
+            if has_body and kind.partition(";")[0].strip().lower() != "application/json":
+                said = f"'{kind[:60]}'" if kind else "no Content-Type"
+                await _refuse(send, None, f"the body is sent as {said}: send it as "
+                              "'Content-Type: application/json'; nothing recorded.",
+                              status=415, code="unsupported_media_type")
+                return
+        await self.app(scope, receive, send)
+
+
+BODY_METHODS = frozenset({"POST", "PUT", "PATCH"})
+
+
+async def _refuse(send: Send, what: str | None, message: str | None = None, *,
+                  status: int = 413, code: str = "too_large") -> None:
+    body = json.dumps({"error": {"code": code, "message": message or too_large_message(
+        str(what))}}, separators=(",", ":")).encode()  # as the API's JSONResponse writes it
+    await send({"type": "http.response.start", "status": status,
                 "headers": [(b"content-type", b"application/json"),
                             (b"content-length", str(len(body)).encode()),
                             (b"connection", b"close")]})

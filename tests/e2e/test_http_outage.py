@@ -17,6 +17,7 @@ from tests.e2e.test_outages import _tables, own  # noqa: F401 - the fixture: a s
 from tests.signing import E2E_PIT_BOSS, E2E_WORKSTATION, KEYRING
 
 DEADLINE = 3  # seconds a request waits for the database here
+JSON = {"Content-Type": "application/json"}  # the API refuses a body of any other type
 
 
 def test_the_api_answers_503_while_the_database_is_down_and_records_once_it_is_back(own):
@@ -33,7 +34,7 @@ def test_the_api_answers_503_while_the_database_is_down_and_records_once_it_is_b
         sent = json.dumps(signed.model_dump(mode="json"))
         own.stop()
         started = time.monotonic()
-        down = httpx.post(f"{url}/v1/commands", content=sent, timeout=60)
+        down = httpx.post(f"{url}/v1/commands", content=sent, timeout=60, headers=JSON)
         took = time.monotonic() - started
         error = down.json()["error"]
         assert (down.status_code, error["code"]) == (503, "database_unavailable")
@@ -41,7 +42,7 @@ def test_the_api_answers_503_while_the_database_is_down_and_records_once_it_is_b
         assert error["message"].endswith("nothing was recorded.")
         assert DEADLINE <= took < DEADLINE + 20
         own.start()
-        back = httpx.post(f"{url}/v1/commands", content=sent, timeout=60)
+        back = httpx.post(f"{url}/v1/commands", content=sent, timeout=60, headers=JSON)
         assert back.status_code == 201, back.text
         assert _tables(own) == 1
     finally:
