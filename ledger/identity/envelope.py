@@ -19,19 +19,19 @@ registered key can produce this without the ledger's code.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from functools import cached_property, lru_cache
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Final, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from ledger.domain.base import KeepsDerived
 from ledger.domain.grammar import clean_text, normal_identifier
 from ledger.errors import InvalidInput
-
 from ledger.identity.keys import Credential, canonical_json
 
-PROTOCOL = "round-ledger/command/1"
+PROTOCOL: Final = "round-ledger/command/1"
 
 
 def _as_registered(value: str) -> str:
@@ -45,6 +45,23 @@ def _as_registered(value: str) -> str:
 def _printable(value: str) -> str:
     clean_text(value, "vouched", limit=200)  # refuses control characters; the bytes are signed
     return value
+
+
+def _finite(command: dict[str, Any]) -> dict[str, Any]:
+    """A command whose every number can be written as JSON (and so signed): never infinite or
+    NaN, which a JSON reader makes of `1e999` and the signed bytes cannot hold."""
+    pending: list[Any] = [command]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, dict):
+            pending += item.values()
+        elif isinstance(item, list):
+            pending += item
+        elif isinstance(item, float) and not math.isfinite(item):
+            raise InvalidInput(f"the command holds the number {item}: not a finite amount of "
+                               "money (money is sent as a string of patacas such as "
+                               "\"100.00\").")
+    return command
 
 
 SignerId = Annotated[str, AfterValidator(_as_registered)]
@@ -65,7 +82,7 @@ class SignedCommand(KeepsDerived):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     protocol: Literal["round-ledger/command/1"] = PROTOCOL
-    command: dict[str, Any]
+    command: Annotated[dict[str, Any], AfterValidator(_finite)]
     terminal: SignerId
     staff: SignerId
     ledger: str | None = Field(
@@ -112,7 +129,8 @@ def _frame_length(terminal: str, staff: str, vouched: str | None, ledger: str | 
 def signed_bytes(command: dict[str, Any], terminal: str, staff: str,
                  vouched: str | None = None, ledger: str | None = None) -> bytes:
     """What every signature covers; `ledger` absent only in receipts recorded before it was."""
-    unsigned: dict[str, Any] = {"protocol": PROTOCOL, "command": command, "terminal": terminal,
+    unsigned: dict[str, Any] = {"protocol": PROTOCOL, "command": _finite(command),
+                                "terminal": terminal,
                                 "staff": staff}
     if ledger is not None:
         unsigned["ledger"] = ledger

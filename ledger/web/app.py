@@ -15,6 +15,7 @@ from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.openapi.utils import get_openapi
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
+from pydantic import ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ledger import software_version
@@ -83,6 +84,7 @@ def create_app(rt: Runtime, *, follow: bool = True) -> FastAPI:
 
     @app.exception_handler(ApiError)
     @app.exception_handler(LedgerError)
+    @app.exception_handler(ValidationError)  # a model a route builds (the pages' sign-in)
     async def refused(request: Request, error: Exception) -> JSONResponse:
         status, body = refusal(error)
         return JSONResponse(body, status_code=status)

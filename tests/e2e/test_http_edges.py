@@ -79,3 +79,21 @@ def test_a_second_serve_on_a_busy_port_says_so_in_one_line_before_serving(
                                      "process (another `ledger serve`?) listens there; choose "
                                      "another with --port.")
     assert served.get("/v1/ledger").status_code == 200  # the first still serves
+
+
+def test_a_number_json_cannot_sign_is_refused_as_input_never_as_a_server_fault(
+        served_floor: Served, signer):  # noqa: F811 - the fixture
+    """1e999 reads as infinity: refused where it is read, never a 500 when it is signed."""
+    command = '{"command": "sign_in", "command_id": "x", "amount": 1e999}'
+    page = served_floor.post("/floor/sign-in", '{"staff": "PB-7", "command": ' + command
+                             + ', "signature": "x"}')
+    assert page.status_code == 422, page.text
+    assert page.json()["error"]["code"] == "invalid_input"
+    assert "not a finite amount of money" in page.json()["error"]["message"]
+    api = served_floor.post("/v1/commands", '{"protocol": "round-ledger/command/1", "command": '
+                            + command + ', "terminal": "FLOOR-1", "staff": "PB-7", '
+                            '"signatures": [{"signer": "staff", "id": "PB-7", "key": "k", '
+                            '"value": "v"}]}')
+    assert (api.status_code, api.json()["error"]["code"]) == (400, "invalid_json"), api.text
+    assert "'amount' is the number 1e999: not a finite amount of money" in \
+        api.json()["error"]["message"]
