@@ -104,7 +104,7 @@ def simulate_floor(tables: int, rounds: int, seed: int, slot: ShiftSlot | None =
 def simulate(
     tables: Annotated[int, typer.Option(min=1, max=200, help="Tables on the floor.")] = 12,
     rounds: Annotated[int | None, typer.Option(min=1, help="Rounds per table.")] = None,
-    hours: Annotated[float | None, typer.Option(min=0.1, help="Hours of play (about 60 rounds an hour).")] = None,  # money-safe
+    hours: Annotated[float | None, typer.Option(min=0.1, max=24, help="Hours of play (about 60 rounds an hour).")] = None,  # money-safe
     seed: Annotated[int, typer.Option(help="The same seed gives the same rounds.")] = 2004,
     games: Annotated[str, typer.Option(help="Comma-separated games.")] = ",".join(GAME_ORDER),
     day: Annotated[str | None, typer.Option(

@@ -36,3 +36,12 @@ def test_simulate_refuses_an_unknown_game_in_one_line_and_records_nothing(cli):
     listed = cli("table", "list")
     assert listed.code == 0, listed.err
     assert "SP-01" not in listed.out
+
+
+def test_simulate_refuses_endless_hours_in_one_line_and_records_nothing(cli):
+    done = cli("simulate", "--tables", "1", "--hours", "inf")
+    assert done.code == 1
+    assert done.err.strip() == (
+        "error: ledger simulate: Invalid value for '--hours': Input should be less than or "
+        "equal to 24 (`ledger simulate --help` lists what it takes)")
+    assert "Traceback" not in done.err + done.out
