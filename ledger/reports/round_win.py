@@ -81,7 +81,8 @@ class RoundWin(BaseModel):
     adjustments: Decimal = Field(description="paid to players by later adjustments")
     jackpot_stakes: Decimal = Field(description="jackpot bets settled: to the pool")
     jackpot_carried: Decimal = Field(description="jackpot bets a void carried to the next round")
-    jackpot_prizes: Decimal = Field(description="prizes paid: from the pool")
+    jackpot_prizes: Decimal = Field(description="prizes paid, from the pool (the house making "
+                                    "up what it lacks)")
     prizes: list[Prize] = []
 
     @property
