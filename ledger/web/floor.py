@@ -14,10 +14,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
+from uuid import UUID
 
 from psycopg import Connection
 from psycopg.rows import dict_row
 
+from ledger.domain.round import round_id
 from ledger.domain.shift_schedule import ShiftSchedule
 from ledger.formatting import money
 from ledger.infrastructure.standby import standby
@@ -98,7 +100,9 @@ def floor_view(conn: Connection[Any], schedule: ShiftSchedule,
     with conn.cursor(row_factory=dict_row) as cursor:
         lines = table_shifts(cursor, slot.gaming_day - timedelta(days=1), slot.gaming_day)
     shifts = current_shifts(lines, schedule)
-    tables = [floor_table(state, shifts.get(state.code)) for state in table_states(conn)]
+    states = table_states(conn)
+    boxes = stud_boxes(conn, states)
+    tables = [floor_table(state, shifts.get(state.code), boxes) for state in states]
     pits: dict[str, list[FloorTable]] = {}
     for table in tables:
         pits.setdefault(table.state.pit, []).append(table)
@@ -122,7 +126,46 @@ def current_shifts(lines: list[TableShift], schedule: ShiftSchedule) -> dict[str
     return current
 
 
-def floor_table(state: TableState, shift: TableShift | None) -> FloorTable:
+def stud_boxes(conn: Connection[Any], states: list[TableState]) -> dict[UUID, str]:
+    """What each box did in the Stud Poker rounds the floor lists, by round id: `boxes 3 and 5
+    win; box 2 loses; box 6 folds`, read from their settled bets in one query."""
+    rounds = [round_id(state.stream_id, result.number) for state in states
+              if state.game == "stud-poker" for result in state.last_results or []
+              if result.status == "settled"]
+    if not rounds:
+        return {}
+    bets: dict[UUID, list[dict[str, Any]]] = {}
+    for stream, body in conn.execute(
+            "SELECT stream_id, body FROM ledger_event_log WHERE stream_id = ANY(%s) "
+            "AND event_type = 'Round.BetSettled' ORDER BY position", (rounds,)):
+        bets.setdefault(stream, []).append(body["bet"])
+    return {stream: _boxes(settled) for stream, settled in bets.items()}
+
+
+def _boxes(bets: list[dict[str, Any]]) -> str:
+    """Art. 9: a box that beats a qualifying dealer, or any box when the dealer does not
+    qualify, wins its ante; one the dealer beats loses; one that would not raise folds."""
+    raised = {bet["box"] for bet in bets if bet["spot"] == "raise"}
+    said: dict[str, list[int]] = {}
+    for bet in bets:
+        if bet["spot"] == "ante":
+            outcome = {"won": "win", "lost": "lose" if bet["box"] in raised else "fold"}.get(
+                bet["outcome"], "returned")
+            said.setdefault(outcome, []).append(bet["box"])
+    return "; ".join(_listed(said[verb], verb) for verb in ("win", "lose", "fold", "returned")
+                     if verb in said)
+
+
+def _listed(boxes: list[int], verb: str) -> str:
+    numbers = [str(box) for box in sorted(set(boxes))]
+    if len(numbers) == 1:
+        return f"box {numbers[0]} {verb if verb == 'returned' else verb + 's'}"
+    joined = ", ".join(numbers[:-1]) + f" and {numbers[-1]}"
+    return f"boxes {joined} {verb}"
+
+
+def floor_table(state: TableState, shift: TableShift | None,
+                boxes: dict[UUID, str] | None = None) -> FloorTable:
     results = state.last_results or []
     alerts = [f"round {r.number} voided: {_reason(r.reason)}"
               for r in results if r.status == "void"]
@@ -131,7 +174,9 @@ def floor_table(state: TableState, shift: TableShift | None) -> FloorTable:
             alerts.append(f"{counted(shift.irregularities, 'irregularity', 'irregularities')} "
                           "this shift")
         alerts += [flag for flag in shift.flags if not flag.startswith(QUIET_FLAGS)]
-    table = FloorTable(state, shift, alerts, [_said(r, state.game) for r in results])
+    table = FloorTable(state, shift, alerts, [
+        _said(r, state.game, boxes.get(round_id(state.stream_id, r.number), "") if boxes else "")
+        for r in results])
     if state.game == "baccarat":
         winners = [r.outcome["winner"] for r in reversed(results)
                    if r.status != "void" and r.outcome.get("winner")]
@@ -139,12 +184,14 @@ def floor_table(state: TableState, shift: TableShift | None) -> FloorTable:
     return table
 
 
-def _said(result: Any, code: str) -> str:
+def _said(result: Any, code: str, boxes: str = "") -> str:
     """A round's result as the pit reads it: `#47 dealer 7S 9C 3D TC 2H, high card, ten high:
-    does not qualify; house loses MOP 1,100.00; jackpot: box 3 flush MOP 5,000.00`."""
+    does not qualify; boxes 2 and 3 win; house loses MOP 1,100.00; jackpot: box 3 flush
+    MOP 5,000.00`."""
     if result.status == "void":
         return f"#{result.number} void ({_reason(result.reason)})"
     said = describe_outcome(result.outcome) or _dealer(result.dealer_cards, code) or "settled"
+    said += f"; {boxes}" if boxes else ""
     won = result.house_win
     house = (f"house wins {money(won)}" if won > 0 else f"house loses {money(-won)}" if won < 0
              else "house even")

@@ -71,7 +71,8 @@ def test_an_administrator_enrols_a_dealer_who_then_acts_with_their_own_key(
     listed = cli("staff", "list").out
     assert "D-300" in listed and "suspended" in listed
     history = cli("staff", "show", "D-300").out
-    assert "Enrolled" in history and "Suspended" in history and "Macau time" in history
+    assert "staff member enrolled" in history and "staff member suspended" in history
+    assert "Macau time" in history
     assert "by administrator ADM-1 at ADMIN-CONSOLE" in history
     assert cli("terminal", "revoke", "BAC-05-DT", "--reason", "replaced",
                extra_env=as_admin).code == 0

@@ -19,7 +19,7 @@ def _state(game: str, results: list[RoundResult]):
 def test_stud_poker_s_recent_results_say_the_dealer_s_hand_whether_it_qualifies_and_the_house():
     result = RoundResult(number=47, status="settled", outcome={},
                          dealer_cards=["JS", "JC", "9D", "4H", "2C"], house_win=Decimal("-1100.00"),
-                         adjustments=Decimal("0"))
+                         adjustments=Decimal(0))
     [said] = floor_table(_state("stud-poker", [result]), None).results
     assert said == ("#47 dealer JS JC 9D 4H 2C, one pair of jacks: qualifies; "
                     "house loses MOP 1,100.00")
@@ -27,6 +27,18 @@ def test_stud_poker_s_recent_results_say_the_dealer_s_hand_whether_it_qualifies_
 
 def test_fortune_8_s_results_say_the_deal_mode_in_words():
     result = RoundResult(number=3, status="settled", outcome={"mode": "all_spaces"},
-                         house_win=Decimal("200.00"), adjustments=Decimal("0"))
+                         house_win=Decimal("200.00"), adjustments=Decimal(0))
     [said] = floor_table(_state("fortune-8", [result]), None).results
     assert said == "#3 dealt to all seven spaces; house wins MOP 200.00"
+
+
+def test_stud_poker_s_results_say_which_boxes_won_lost_and_folded():
+    from ledger.web.floor import _boxes
+
+    def bet(box: int, spot: str, outcome: str) -> dict[str, object]:
+        return {"box": box, "spot": spot, "outcome": outcome}
+
+    settled = [bet(1, "ante", "lost"), bet(1, "raise", "lost"), bet(2, "ante", "lost"),
+               bet(3, "ante", "won"), bet(3, "raise", "won"), bet(5, "ante", "won"),
+               bet(5, "raise", "won"), bet(3, "jackpot", "lost")]
+    assert _boxes(settled) == "boxes 3 and 5 win; box 1 loses; box 2 folds"
