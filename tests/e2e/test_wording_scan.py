@@ -10,13 +10,16 @@ from __future__ import annotations
 import html
 import re
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
+from uuid import uuid4
 
 import httpx
 
+from ledger.domain.registry import TerminalKind
 from ledger.identity.envelope import sign
 from tests.e2e.served import Served
-from tests.signing import KEYRING
+from tests.signing import KEYRING, open_ledger
 
 DAY = "2026-11-01"
 TABLES = ("BAC-01", "SP-01", "QP-01", "F8-01")
@@ -114,9 +117,6 @@ def _read_commands(tmp_path: Path) -> list[tuple[str, ...]]:
 
 def sign_in(served: Served, staff_id: str, terminal: str) -> str:
     """A session for a member of staff, as a pit screen's sign-in makes one."""
-    from datetime import UTC, datetime
-    from uuid import uuid4
-
     challenge = served.post("/v1/sessions/challenge", "").json()["challenge"]
     fields = {"command": "sign_in", "command_id": str(uuid4()),
               "at": datetime.now(UTC).isoformat(), "challenge": challenge}
@@ -165,9 +165,6 @@ def test_no_screen_page_or_feed_shows_internal_names_python_values_or_bare_count
         outputs[" ".join(command)] = done.out + done.err
     for written in sorted(tmp_path.rglob("*.html")):
         outputs[written.name] = page_text(written.read_text())
-    from ledger.domain.registry import TerminalKind
-    from tests.signing import open_ledger
-
     with open_ledger(settings) as rt:
         rt.ledger.admin.ensure_terminal("FLOOR-1", TerminalKind.PIT_WORKSTATION, "pit podium")
     outputs |= _pages(served, sign_in(served, "PB-E2E", "FLOOR-1"))
