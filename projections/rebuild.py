@@ -112,7 +112,8 @@ def _claim(conn: Connection[Any], name: str) -> None:
         "SELECT pg_try_advisory_lock(hashtext('ledger projection rebuild ' || %s))", (name,)
     ).fetchone()
     if not row or not row[0]:
-        raise WrongState(f"a rebuild of {name} is already running: let it finish first.")
+        raise WrongState(f"a rebuild of {name.replace('_', '-')} is already running: let it "
+                         "finish first.")
 
 
 def _swap(conn: Connection[Any], shadow: Projection) -> None:

@@ -26,7 +26,8 @@ def select(names: Sequence[str] = ()) -> list[type[Projection]]:
     for name in names:
         if name not in known:
             raise InvalidInput(
-                f"unknown projection '{name}': known are {', '.join(projection_names())}."
+                f"unknown projection '{name}': known are "
+                f"{', '.join(name.replace('_', '-') for name in projection_names())}."
             )
     return [known[name] for name in dict.fromkeys(names)] if names else list(PROJECTIONS)
 

@@ -182,7 +182,7 @@ def _stall(conn: Connection[Any], projection: Projection, limit: int) -> tuple[i
             record_position(projection.name, position)(cursor)
     if poison is None:
         return applied, position
-    message = (f"projection {projection.name} stopped at event {poison.position} "
+    message = (f"projection {projection.name.replace('_', '-')} stopped at event {poison.position} "
                f"({poison.event_type}, stream {poison.stream_id} v{poison.version}): "
                f"{reason[:200]}; its rows stand at position {position}")
     conn.execute("UPDATE ledger_tracking SET stalled = %s WHERE projection = %s",

@@ -18,11 +18,13 @@ def check_projections(conn: Connection[Any], report: LedgerReport) -> None:
 
     from projections.tracking import stalled
 
+    from ledger.wording import projection
+
     report.checked["projections"] = 0
-    for name, reason in stalled(conn).items():
-        report.failures.append(Failure("projection", f"projection {name}", reason))
+    for stored, reason in stalled(conn).items():
+        report.failures.append(Failure("projection", f"projection {projection(stored)}", reason))
     for projection_class in PROJECTIONS:
-        name = projection_class.name
+        name = projection(projection_class.name)
         try:
             problems = _compare_projection(conn, projection_class)
         except psycopg.Error as error:

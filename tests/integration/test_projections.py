@@ -161,7 +161,7 @@ def test_an_event_a_projection_cannot_apply_stops_it_there_named_keeping_what_ca
         with pytest.raises(ProjectionStalled) as stalled_at:
             failing.catch_up()
     message = str(stalled_at.value)
-    assert message.startswith(f"projection table_state stopped at event {poison} "
+    assert message.startswith(f"projection table-state stopped at event {poison} "
                               "(Table.DealerSignedIn, stream ") and "\n" not in message
     assert "the projection failed after writing its row" in message
     assert table_state_rows(superuser) == before_rows  # the failed event left no trace
@@ -257,7 +257,7 @@ def test_a_rebuilt_table_takes_the_live_names_so_it_can_be_rebuilt_again(
 
 def test_a_second_rebuild_of_the_same_projection_at_once_is_refused(database, superuser):
     superuser.execute("SELECT pg_advisory_lock(hashtext('ledger projection rebuild table_state'))")
-    with pytest.raises(WrongState, match="a rebuild of table_state is already running"):
+    with pytest.raises(WrongState, match="a rebuild of table-state is already running"):
         rebuild(database, TableState)
 
 

@@ -156,7 +156,7 @@ def test_verify_names_a_projection_that_is_not_what_the_events_say_and_writes_no
     positions = superuser.execute("SELECT * FROM ledger_tracking ORDER BY projection").fetchall()
     report = verify_ledger(superuser)
     [failure] = failures(report, "projection")
-    assert failure.startswith("projection jackpot_pools: table jackpot_pools differs from a "
+    assert failure.startswith("projection jackpot-pools: table jackpot_pools differs from a "
                               "rebuild from the events up to its position")
     assert "1 row(s) the events give are missing or different, 1 row(s) are not" in failure
     assert superuser.execute(
