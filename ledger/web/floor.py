@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from decimal import Decimal
 from typing import Any
 from uuid import UUID
 
@@ -24,6 +25,7 @@ from ledger.domain.shift_schedule import ShiftSchedule
 from ledger.formatting import money
 from ledger.infrastructure.standby import standby
 from ledger.reports.roads import Road, bead_plate, big_road
+from ledger.reports.round_win import on_layout
 from ledger.wording import counted, describe_outcome, game, projection, term
 from projections.queries import (
     JackpotPoolView,
@@ -86,6 +88,9 @@ class FloorView:
     pools: list[JackpotPoolView]
     alerts: list[str]
     generated_at: datetime = field(default_factory=lambda: datetime.now(UTC))
+    report: tuple[Any, str] | None = None
+    """(gaming day, shift) of the newest shift a table of the floor holds: the one its report
+    links open (the shift in force by the clock may not be in the ledger yet)."""
 
     @property
     def tables(self) -> list[FloorTable]:
@@ -102,13 +107,28 @@ def floor_view(conn: Connection[Any], schedule: ShiftSchedule,
     shifts = current_shifts(lines, schedule)
     states = table_states(conn)
     boxes = stud_boxes(conn, states)
+    rank = {name: n for n, name in enumerate(schedule.names)}
+    held = sorted((line.gaming_day, rank.get(line.shift, -1), line.shift)
+                  for line in shifts.values())
     tables = [floor_table(state, shifts.get(state.code), boxes) for state in states]
     pits: dict[str, list[FloorTable]] = {}
     for table in tables:
         pits.setdefault(table.state.pit, []).append(table)
     replica = standby(conn)
+    report = (held[-1][0], held[-1][2]) if held else newest_shift(conn, rank)
     return FloorView(slot.gaming_day, slot.shift, sorted(pits.items()), jackpot_pools(conn),
-                     ([replica.describe()] if replica else []) + lagging(conn, now))
+                     ([replica.describe()] if replica else []) + lagging(conn, now), report=report)
+
+
+def newest_shift(conn: Connection[Any], rank: dict[str, int]) -> tuple[Any, str] | None:
+    """The newest (gaming day, shift) the shift report holds, if any: days ago, when no table
+    has played since."""
+    rows = conn.execute("SELECT DISTINCT gaming_day, shift FROM report_shifts WHERE gaming_day = "
+                        "(SELECT max(gaming_day) FROM report_shifts)").fetchall()
+    if not rows:
+        return None
+    day, shift = max(rows, key=lambda row: rank.get(row[1], -1))
+    return day, shift
 
 
 def current_shifts(lines: list[TableShift], schedule: ShiftSchedule) -> dict[str, TableShift]:
@@ -126,9 +146,17 @@ def current_shifts(lines: list[TableShift], schedule: ShiftSchedule) -> dict[str
     return current
 
 
-def stud_boxes(conn: Connection[Any], states: list[TableState]) -> dict[UUID, str]:
-    """What each box did in the Stud Poker rounds the floor lists, by round id: `boxes 3 and 5
-    win; box 2 loses; box 6 folds`, read from their settled bets in one query."""
+@dataclass(frozen=True)
+class StudRound:
+    """What the floor says of a settled Stud Poker round beyond its table's last results."""
+
+    boxes: str  # `boxes 3 and 5 win; box 2 loses; box 6 folds`
+    jackpot: Decimal  # what its jackpot bets left the house: not table win (they go to the pool)
+
+
+def stud_boxes(conn: Connection[Any], states: list[TableState]) -> dict[UUID, StudRound]:
+    """What each box did in the Stud Poker rounds the floor lists, by round id, and what their
+    jackpot bets came to, read from their settled bets in one query."""
     rounds = [round_id(state.stream_id, result.number) for state in states
               if state.game == "stud-poker" for result in state.last_results or []
               if result.status == "settled"]
@@ -139,7 +167,16 @@ def stud_boxes(conn: Connection[Any], states: list[TableState]) -> dict[UUID, st
             "SELECT stream_id, body FROM ledger_event_log WHERE stream_id = ANY(%s) "
             "AND event_type = 'Round.BetSettled' ORDER BY position", (rounds,)):
         bets.setdefault(stream, []).append(body["bet"])
-    return {stream: _boxes(settled) for stream, settled in bets.items()}
+    return {stream: StudRound(_boxes(settled), _jackpot_part(settled))
+            for stream, settled in bets.items()}
+
+
+def _jackpot_part(bets: list[dict[str, Any]]) -> Decimal:
+    """The jackpot bets' share of a round's recorded win: stake - returned - paid +
+    commission of each, as `ledger.reports.round_win` leaves them out of the table win."""
+    return sum((Decimal(bet["stake"]) - Decimal(bet.get("returned") or 0)
+                - Decimal(bet.get("payout") or 0) + Decimal(bet.get("commission") or 0)
+                for bet in bets if not on_layout(bet["spot"])), Decimal("0.00"))
 
 
 def _boxes(bets: list[dict[str, Any]]) -> str:
@@ -165,7 +202,7 @@ def _listed(boxes: list[int], verb: str) -> str:
 
 
 def floor_table(state: TableState, shift: TableShift | None,
-                boxes: dict[UUID, str] | None = None) -> FloorTable:
+                stud: dict[UUID, StudRound] | None = None) -> FloorTable:
     results = state.last_results or []
     alerts = [f"round {r.number} voided: {_reason(r.reason)}"
               for r in results if r.status == "void"]
@@ -175,7 +212,7 @@ def floor_table(state: TableState, shift: TableShift | None,
                           "this shift")
         alerts += [flag for flag in shift.flags if not flag.startswith(QUIET_FLAGS)]
     table = FloorTable(state, shift, alerts, [
-        _said(r, state.game, boxes.get(round_id(state.stream_id, r.number), "") if boxes else "")
+        _said(r, state.game, stud.get(round_id(state.stream_id, r.number)) if stud else None)
         for r in results])
     if state.game == "baccarat":
         winners = [r.outcome["winner"] for r in reversed(results)
@@ -184,15 +221,15 @@ def floor_table(state: TableState, shift: TableShift | None,
     return table
 
 
-def _said(result: Any, code: str, boxes: str = "") -> str:
+def _said(result: Any, code: str, stud: StudRound | None = None) -> str:
     """A round's result as the pit reads it: `#47 dealer 7S 9C 3D TC 2H, high card, ten high:
     does not qualify; boxes 2 and 3 win; house loses MOP 1,100.00; jackpot: box 3 flush
-    MOP 5,000.00`."""
+    MOP 5,000.00`. The house's figure is the round's table win: jackpot bets are the pool's."""
     if result.status == "void":
         return f"#{result.number} void ({_reason(result.reason)})"
     said = describe_outcome(result.outcome) or _dealer(result.dealer_cards, code) or "settled"
-    said += f"; {boxes}" if boxes else ""
-    won = result.house_win
+    said += f"; {stud.boxes}" if stud and stud.boxes else ""
+    won = result.house_win - (stud.jackpot if stud else 0)
     house = (f"house wins {money(won)}" if won > 0 else f"house loses {money(-won)}" if won < 0
              else "house even")
     prizes = [f"box {p.box} {term(p.category)} {money(p.amount)}" for p in result.jackpot]

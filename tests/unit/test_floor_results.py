@@ -42,3 +42,20 @@ def test_stud_poker_s_results_say_which_boxes_won_lost_and_folded():
                bet(3, "ante", "won"), bet(3, "raise", "won"), bet(5, "ante", "won"),
                bet(5, "raise", "won"), bet(3, "jackpot", "lost")]
     assert _boxes(settled) == "boxes 3 and 5 win; box 1 loses; box 2 folds"
+
+
+def test_the_floor_says_a_stud_round_s_table_win_with_its_jackpot_bets_left_to_the_pool():
+    """SP-03 round 14: the house won MOP 1,100.00 on antes and raises; the MOP 400.00 of jackpot
+    stakes went to the pool, so the floor says 1,100.00, as replay and the shift report do."""
+    from uuid import uuid4
+
+    from ledger.domain.round import round_id
+    from ledger.web.floor import StudRound
+
+    result = RoundResult(number=14, status="settled", outcome={},
+                         dealer_cards=["3H", "2S", "JC", "6S", "4C"], house_win=Decimal("1500.00"),
+                         adjustments=Decimal(0))
+    state = _state("stud-poker", [result]).model_copy(update={"stream_id": uuid4()})
+    stud = {round_id(state.stream_id, 14): StudRound("box 1 wins", Decimal("400.00"))}
+    [said] = floor_table(state, None, stud).results
+    assert said.endswith("box 1 wins; house wins MOP 1,100.00"), said
