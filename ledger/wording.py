@@ -206,9 +206,15 @@ def shown(value: object) -> str:
 # -- what the money did --------------------------------------------------------------------------
 def details(events: Iterable[Any]) -> tuple[str, ...]:
     """A line for each event whose amounts or result a pit boss checks, in recording order."""
-    lines = []
+    lines, jackpot_bets = [], Decimal(0)
     for event in events:
-        say = _DETAILS.get(type(event).__qualname__)
+        kind = type(event).__qualname__
+        if kind == "Round.BetSettled" and str(getattr(event.bet.spot, "value",
+                                                      event.bet.spot)) == "jackpot":
+            bet = event.bet
+            jackpot_bets += bet.stake - bet.returned - bet.payout + bet.commission
+        say = (lambda e: _settled(e, jackpot_bets)) if kind == "Round.Settled" else (
+            _DETAILS.get(kind))
         if say is not None and (line := say(event)):
             lines.append(line)
     return tuple(lines)
@@ -253,11 +259,15 @@ def _prize(event: Any) -> str:
     return said
 
 
-def _settled(event: Any) -> str:
+def _settled(event: Any, jackpot_bets: Decimal = Decimal(0)) -> str:
+    """The result and the round's table win: the recorded win less its jackpot bets, whose
+    stakes are the pool's (`ledger.reports.round_win`)."""
     said = describe_outcome(event.outcome)
-    won = event.house_win
+    won = event.house_win - jackpot_bets
     house = (f"house wins {money(won)}" if won > 0 else f"house loses {money(-won)}" if won < 0
              else "house even")
+    if jackpot_bets:
+        house += f"; jackpot stakes {money(jackpot_bets)} to the pool"
     return f"{said}; {house}" if said else house
 
 

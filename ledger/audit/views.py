@@ -60,7 +60,8 @@ _SENTENCES: dict[str, Callable[[dict[str, Any]], str]] = {
         + (f", commission {money(b['bet']['commission'])}"
            if Decimal(b['bet']['commission']) else "")
         + (" (capped)" if b["bet"].get("capped") else "")),
-    "Round.Settled": lambda b: f"round settled: house win {money(b['house_win'])}",
+    "Round.Settled": lambda b: (f"round settled: recorded win {money(b['house_win'])} "
+                                "(every bet, jackpot bets included)"),
     "Round.Voided": lambda b: (
         f"round void: {b['reason']}" + ("; jackpot bets carried to the next round"
                                         if b.get("jackpot_carried") else "")),

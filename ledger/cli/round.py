@@ -169,12 +169,16 @@ def show(table: Code, number: Annotated[int | None, typer.Argument(help="Round n
     if as_json:
         print_json(view)
         return
-    console.print(f"[bold]{round_.label}[/] {round_.game} {round_.rule_set}: {round_.phase}")
+    from ledger.wording import game, term
+
+    console.print(f"[bold]{round_.label}[/] {game(round_.game)} (rules {round_.rule_set}): "
+                  f"{term(round_.phase)}", highlight=False)
     if view["result"]:
         console.print(f"result: {safe(view['result'])}", highlight=False)
-    cards = RichTable("to", "card", "face", "shoe pos", title="cards")
+    cards = RichTable("to", "card", "face", "shoe position", title="cards")
     for c in view["cards"]:
-        cards.add_row(c["to"], c["card"], "up" if c["face_up"] else "down", str(c["shoe_position"]))
+        cards.add_row(term(c["to"]).replace(":", " "), c["card"], "up" if c["face_up"] else "down",
+                      str(c["shoe_position"]))
     console.print(cards)
     results = RichTable("box", "spot", "player", heading("stake"), "outcome",
                         heading("returned"), heading("payout"), heading("commission"),
@@ -183,7 +187,7 @@ def show(table: Code, number: Annotated[int | None, typer.Argument(help="Round n
               for j in view["jackpots"]]
     for b in view["bets"]:
         said = outcome_words(b["spot"], b["box"], b["outcome"], prizes) if b["outcome"] else "-"
-        results.add_row(str(b["box"]), b["spot"], b["player"] or "-", amount(b["stake"]),
+        results.add_row(str(b["box"]), term(b["spot"]), b["player"] or "-", amount(b["stake"]),
                         said, amount(b["returned"]), amount(b["payout"]),
                         amount(b["commission"]))
     console.print(results)

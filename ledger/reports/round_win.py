@@ -146,7 +146,9 @@ def round_win(round_: Any, prizes: Iterable[Prize] | None = None) -> RoundWin:
 
 def hand_name(category: str) -> str:
     """`straight_flush` as a pit says it: Straight flush."""
-    return category.replace("_", " ").capitalize()
+    from ledger.wording import term
+
+    return term(category).capitalize()
 
 
 def prize_words(prize: Prize) -> str:

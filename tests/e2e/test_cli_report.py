@@ -62,7 +62,7 @@ def test_a_table_piped_to_a_file_is_printed_whole_not_cut_at_80_columns(cli, set
     assert result.code == 0, result.err
     assert "…" not in result.out, result.out
     heading = next(line for line in result.out.splitlines() if "round" in line and "status" in line)
-    assert "house win" in heading and "commission" in heading, result.out
+    assert "table win" in heading and "commission" in heading, result.out
 
 
 def test_the_gaming_day_report_adds_up_the_day_and_says_it_is_still_open(cli, settings, tmp_path):

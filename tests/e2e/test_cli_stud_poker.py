@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+from ledger.formatting import money
+
 import pytest
 
 from ledger.domain.round import round_id
@@ -90,6 +92,10 @@ def test_stud_a_complete_round_typed_at_the_cli_royal_flush_at_the_rule_sets_odd
     ok(dealer("round", "reveal", code))
     settled = ok(dealer("round", "settle", code))
     assert "jackpot prize awarded" in settled and "3 bets settled" in settled
+    # the house's figure is the table win (ante and raise paid); the jackpot bet is the pool's
+    payout = Decimal(100) + Decimal(raise_payout)
+    assert (f"house loses {money(payout)}; jackpot stakes MOP 10.00 to the pool"
+            in settled), settled
 
     assert settled_bets(superuser, round_id(table_id(code), 1)) == {
         (1, "ante", "100.00", "won", "100.00", "100.00"),
@@ -102,7 +108,7 @@ def test_stud_a_complete_round_typed_at_the_cli_royal_flush_at_the_rule_sets_odd
     cells = [[cell.strip() for cell in line.split("│")] for line in shown.splitlines()]
     assert [row[2] for row in cells if len(row) > 3 and row[1] == "1"] == [
         "ante", "jackpot", "raise"]  # each bet once: the ante settled without its player too
-    assert "jackpot: box 1 royal_flush MOP 200,000.00" in shown
+    assert "jackpot: box 1 won Royal flush, prize MOP 200,000.00" in shown
     [hit] = recorded(superuser, "JackpotPool.JackpotHit")
     assert (hit["prize"], hit["paid_by_pool"], hit["paid_by_house"]) == (
         "200000.00", "100005.00", "99995.00")
