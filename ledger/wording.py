@@ -213,9 +213,9 @@ def details(events: Iterable[Any]) -> tuple[str, ...]:
                                                       event.bet.spot)) == "jackpot":
             bet = event.bet
             jackpot_bets += bet.stake - bet.returned - bet.payout + bet.commission
-        say = (lambda e: _settled(e, jackpot_bets)) if kind == "Round.Settled" else (
-            _DETAILS.get(kind))
-        if say is not None and (line := say(event)):
+        if kind == "Round.Settled":
+            lines.append(_settled(event, jackpot_bets))
+        elif (say := _DETAILS.get(kind)) is not None and (line := say(event)):
             lines.append(line)
     return tuple(lines)
 

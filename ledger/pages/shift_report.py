@@ -15,6 +15,7 @@ from ledger.errors import InvalidInput
 from ledger.formatting import TIME_LABEL, amount, macau
 from ledger.pages import render
 from ledger.reports.shift import day_state, unassigned_lines
+from ledger.wording import game
 from projections.reports import Figures, Rollup, ShiftReportView, TableShift
 
 CHART_WIDTH, LABEL_WIDTH, MARGIN, BAR_HEIGHT, GAP, AXIS_HEIGHT = 760, 90, 40, 18, 6, 34
@@ -40,7 +41,7 @@ class Line:
 
 def _table_line(t: TableShift) -> Line:
     band = f"{amount(t.band_low)} to {amount(t.band_high)}" if t.handle else "-"
-    return Line("table", t.table, t.game, t.pit, t, t.opening, t.closing, t.fills, t.credits,
+    return Line("table", t.table, game(t.game), t.pit, t, t.opening, t.closing, t.fills, t.credits,
                 band, bool(t.flags))
 
 
@@ -55,7 +56,7 @@ def lines(view: ShiftReportView) -> list[Line]:
     for pit in view.by_pit:
         rows += [_table_line(t) for t in view.tables if t.pit == pit.name]
         rows.append(_rollup_line("sub", f"pit {pit.name}", pit))
-    rows += [_rollup_line("sub", f"game {game.name}", game) for game in view.by_game]
+    rows += [_rollup_line("sub", game(line.name), line) for line in view.by_game]
     rows.append(_rollup_line("total", "floor", view.floor))
     return rows
 

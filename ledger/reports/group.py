@@ -20,6 +20,7 @@ from ledger.domain.shift_schedule import ShiftSchedule
 from ledger.formatting import amount
 from ledger.infrastructure.database import Database
 from ledger.infrastructure.replication import replicated_properties
+from ledger.wording import game
 from projections.period_reports import gaming_day_report
 from projections.registry import select
 from projections.runner import ProjectionRunner
@@ -87,7 +88,7 @@ def to_rich(view: GroupDay, console: Console) -> None:
         table.add_column(column, justify="right" if column not in ("property", "game") else
                          "left")
     for line in view.lines:
-        table.add_row(line.property, line.game, line.pit, str(line.tables),
+        table.add_row(line.property, game(line.game), line.pit, str(line.tables),
                       f"{line.rounds_played:,}", amount(line.handle), amount(line.ledger_win),
                       amount(line.drop) if line.drop is not None else "not counted")
     console.print(table)

@@ -14,6 +14,7 @@ from rich.table import Table as RichTable
 
 from ledger.formatting import amount, decimal_text, heading
 from ledger.reports.shift import day_state
+from ledger.wording import game
 from projections.period_reports import GamingDayView, MonthToDateView
 from projections.reports import Rollup
 
@@ -46,7 +47,7 @@ def state(view: GamingDayView | MonthToDateView) -> str:
 
 def label(level: str, name: str) -> str:
     """A roll-up's name on its line: "day shift", "pit MAIN", "game baccarat", "FLOOR"."""
-    return {"shift": f"{name} shift", "pit": f"pit {name}", "game": f"game {name}",
+    return {"shift": f"{name} shift", "pit": f"pit {name}", "game": game(name),
             "floor": "FLOOR"}.get(level, name)
 
 

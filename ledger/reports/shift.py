@@ -12,6 +12,7 @@ from rich.console import Console
 from rich.table import Table as RichTable
 
 from ledger.formatting import amount, decimal_text, heading, money, when
+from ledger.wording import game
 from projections.reports import DayClose, Figures, ShiftReportView
 
 COLUMNS = (
@@ -68,7 +69,7 @@ def to_rich(view: ShiftReportView, console: Console) -> None:
         grid.add_row(*_row(f"[red]{t.table}*[/]" if t.flags else t.table, t))
     grid.add_section()
     for r in (*view.by_game, *view.by_pit):
-        label = f"pit {r.name}" if r in view.by_pit else r.name
+        label = f"pit {r.name}" if r in view.by_pit else game(r.name)
         grid.add_row(*_row(f"[bold]{label}[/]", r))
     grid.add_section()
     grid.add_row(*_row("[bold]FLOOR[/]", view.floor))

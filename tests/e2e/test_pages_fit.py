@@ -101,7 +101,7 @@ def test_the_shift_report_prints_on_a4_landscape_every_column_on_the_sheet_each_
         "day shift 06:00–14:00 Macau time")
     rows = {}
     for sheet in sheets:
-        for row in re.finditer(r"(BAC-\d\d) baccarat (\S+) ((?:\S+ ){10})(\S+) (\S+ to \S+) "
+        for row in re.finditer(r"(BAC-\d\d) Baccarat (\S+) ((?:\S+ ){10})(\S+) (\S+ to \S+) "
                                r"(ok|flagged)", sheet.flat):
             rows[row[1]] = row
             # the sheet a table's line is on carries the table's headings, every one of them
