@@ -143,8 +143,10 @@ class _Unheld:
     why: str
 
 
-def _float(text: str) -> float | _Unheld:
-    value = float(text)
+def _float(text: str) -> float | _Unheld:  # money-safe: JSON's own fraction, never money
+    """A JSON fraction as `json` reads it, checked that a float holds it; a money field then
+    refuses any JSON number (money is sent as text), so no amount is ever read through it."""
+    value = float(text)  # money-safe: see above
     if not math.isfinite(value):
         return _Unheld(text, f"not a finite amount of money{MONEY_AS_TEXT}")
     if value == 0 and any(digit in "123456789" for digit in text.lower().partition("e")[0]):

@@ -57,7 +57,7 @@ def _finite(command: dict[str, Any]) -> dict[str, Any]:
             pending += item.values()
         elif isinstance(item, list):
             pending += item
-        elif isinstance(item, float) and not math.isfinite(item):
+        elif isinstance(item, float) and not math.isfinite(item):  # money-safe: refuses a float
             raise InvalidInput(f"the command holds the number {item}: not a finite amount of "
                                "money (money is sent as a string of patacas such as "
                                "\"100.00\").")
