@@ -100,17 +100,18 @@ def carried_by(command: str) -> str:
     """'a dealer terminal or pit workstation': the kinds of terminal that carry a command."""
     kinds = [kind.value.replace("_", " ") for kind, names in DEVICES.items()
              if command in names and kind is not TerminalKind.SIMULATOR]
-    if not kinds:
-        return "no terminal"
-    article = "an" if kinds[0][0] in "aeiou" else "a"
-    return f"{article} {kinds[0]}" if len(kinds) == 1 else (
-        f"{article} {', '.join(kinds[:-1])} or {kinds[-1]}")
+    return _either(kinds) if kinds else "no terminal"
 
 
 def who_may(roles: frozenset[Role]) -> str:
     names = [role.value.replace("_", " ") for role in SENIORITY[::-1] if role in roles]
     if roles == COUNTING:
         return "the count team"
+    return _either(names)
+
+
+def _either(names: list[str]) -> str:
+    """'a dealer terminal or pit workstation': one of these, with its article."""
     article = "an" if names[0][0] in "aeiou" else "a"
     return f"{article} {names[0]}" if len(names) == 1 else (
         f"{article} {', '.join(names[:-1])} or {names[-1]}")

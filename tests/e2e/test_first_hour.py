@@ -13,7 +13,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.e2e.browser import CHROMIUM
+from tests.e2e.browser import CHROMIUM, headless_chromium
 from tests.e2e.conftest import NO_CREDENTIALS
 from tests.e2e.served import free_port, output, start_with, stop, wait_until_up
 
@@ -84,27 +84,20 @@ def floor_answers(url: str, env: dict[str, str | None], said: str) -> None:
 
 
 def every_link_answers(base: str, key: Path) -> None:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as driver:
-        browser = driver.chromium.launch(executable_path=str(CHROMIUM),
-                                         args=["--no-sandbox", "--disable-gpu"])
-        try:
-            page = browser.new_page(viewport={"width": 1280, "height": 900})
-            page.goto(f"{base}/floor")
-            page.set_input_files("input[name=key]", str(key))
-            page.click("button[type=submit]")
-            page.wait_for_url(f"{base}/floor")
-            links = sorted({href for href in page.eval_on_selector_all(
-                "a[href]", "els => els.map(e => e.getAttribute('href'))")
-                if href.startswith("/") and not href.startswith("/floor/sign-out")})
-            assert any("/reports/shift/" in link for link in links), links
-            for link in links:
-                answer = page.goto(f"{base}{link}")
-                assert answer is not None and answer.status == 200, (link, answer)
-                assert "refused" not in page.title().lower(), (link, page.title())
-        finally:
-            browser.close()
+    with headless_chromium() as browser:
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        page.goto(f"{base}/floor")
+        page.set_input_files("input[name=key]", str(key))
+        page.click("button[type=submit]")
+        page.wait_for_url(f"{base}/floor")
+        links = sorted({href for href in page.eval_on_selector_all(
+            "a[href]", "els => els.map(e => e.getAttribute('href'))")
+            if href.startswith("/") and not href.startswith("/floor/sign-out")})
+        assert any("/reports/shift/" in link for link in links), links
+        for link in links:
+            answer = page.goto(f"{base}{link}")
+            assert answer is not None and answer.status == 200, (link, answer)
+            assert "refused" not in page.title().lower(), (link, page.title())
 
 
 @pytest.fixture

@@ -17,7 +17,7 @@ from ledger.commands import (
     VoidRound,
 )
 from ledger.domain.base import Role
-from tests.e2e.browser import CHROMIUM, needs_chromium
+from tests.e2e.browser import headless_chromium, needs_chromium
 from tests.e2e.served import Served
 from tests.integration.helpers import DEALER, PIT_BOSS, open_shift, open_table
 from tests.signing import KEYS, open_ledger
@@ -63,15 +63,8 @@ BANKER_NATURAL = [("player", "2H"), ("banker", "8C"), ("player", "3D"), ("banker
 
 @pytest.fixture
 def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as driver:
-        chromium = driver.chromium.launch(executable_path=str(CHROMIUM),
-                                          args=["--no-sandbox", "--disable-gpu"])
-        try:
-            yield chromium
-        finally:
-            chromium.close()
+    with headless_chromium() as chromium:
+        yield chromium
 
 
 def signed_in(browser, served: Served, staff_id: str):
