@@ -19,8 +19,8 @@ from importlib import import_module
 from typing import Any, Protocol
 from uuid import UUID, uuid4
 
-from eventsourcing.application import AggregateNotFoundError, Application
 import psycopg
+from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.persistence import IntegrityError, JSONTranscoder, Mapper
 from eventsourcing.persistence import InterfaceError as LibraryInterfaceError
 from eventsourcing.persistence import OperationalError as LibraryOperationalError
@@ -29,11 +29,19 @@ from ledger.commands import AREA_OF, Command
 from ledger.domain.base import Aggregate
 from ledger.domain.receipt import CommandReceipt, accepted, receipt_id
 from ledger.domain.registry import (
-    StaffMember, TerminalDevice, staff_stream_id, terminal_stream_id,
+    StaffMember,
+    TerminalDevice,
+    staff_stream_id,
+    terminal_stream_id,
 )
 from ledger.errors import (
-    ConcurrencyConflict, DatabaseUnavailable, IdempotencyConflict, LedgerError, NotFound,
-    PrivilegeMissing, first_line,
+    ConcurrencyConflict,
+    DatabaseUnavailable,
+    IdempotencyConflict,
+    LedgerError,
+    NotFound,
+    PrivilegeMissing,
+    first_line,
 )
 from ledger.identity.door import ClockWindow, admit
 from ledger.identity.envelope import SignedCommand

@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING, TypeVar
 from psycopg import sql
 
 from ledger.application import Ledger, LedgerApplication
-from ledger.config import LedgerSettings
 from ledger.commands import build_command_classes
+from ledger.config import LedgerSettings
 from ledger.domain.base import build_event_classes
 from ledger.errors import DatabaseUnavailable, WrongState
 from ledger.identity.door import ClockWindow

@@ -21,7 +21,16 @@ from pydantic import BaseModel
 
 from ledger.errors import NotFound
 from projections.reports import (
-    DAY_STARTS, DayClose, Rollup, TableShift, UnassignedRound, by, closes, position, rollup, table_shifts,
+    DAY_STARTS,
+    DayClose,
+    Rollup,
+    TableShift,
+    UnassignedRound,
+    by,
+    closes,
+    position,
+    rollup,
+    table_shifts,
     unassigned_rounds,
 )
 

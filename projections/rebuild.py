@@ -27,7 +27,11 @@ from ledger.infrastructure.database import Database
 from projections.base import Projection
 from projections.folding import apply_batch, read_batch
 from projections.runner import (
-    DEFAULT_BATCH_SIZE, ensure_tracked, head, lock_position, session,
+    DEFAULT_BATCH_SIZE,
+    ensure_tracked,
+    head,
+    lock_position,
+    session,
 )
 
 OnProgress = Callable[[int, int], None]

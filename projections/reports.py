@@ -25,7 +25,7 @@ from projections.shift_report import ShiftReport
 
 ZERO = Decimal("0.00")
 BAND_SIGMAS = 3
-HOLD_LIMIT = Decimal("100")
+HOLD_LIMIT = Decimal(100)
 DAY_STARTS = ShiftSchedule.parse(DEFAULT_SCHEDULE).day_starts  # unless the caller says
 """A hold beyond ±100% (a win larger than the drop itself) is flagged whatever the band says."""
 

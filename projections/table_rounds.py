@@ -35,7 +35,6 @@ from projections import table_rounds_fold
 from projections.base import Projection, StoredEvent, folds, handles
 from projections.table_rounds_fold import CARDS_PER_DECK, RESULTS_KEPT
 
-
 ROUNDS_DDL = """
 CREATE TABLE IF NOT EXISTS {table_rounds} (
     round_id uuid PRIMARY KEY,

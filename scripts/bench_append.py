@@ -23,6 +23,7 @@ import threading
 import time
 import uuid
 from collections.abc import Callable
+from decimal import Decimal
 
 from bench_round_trips import print_round_trips, round_trips_by_kind
 from benchlib import Measurement, Signer, console, print_table, signer, throwaway_database
@@ -36,7 +37,6 @@ from ledger.domain.table import Table
 from ledger.identity.door import admit
 from ledger.identity.envelope import SignedCommand
 from ledger.identity.keys import verify
-from decimal import Decimal
 
 BODY = (
     b'{"dealer_id":"D-101","by":{"command_id":"6f1c2c9e-6a52-4c55-9d4e-2b1f0d0b7a11",'
@@ -130,7 +130,7 @@ def writer_commands(signing: Signer, w: int, per_writer: int) -> list[SignedComm
     dealer = signing.staff(f"D-BENCH-{w}", Role.DEALER)
     terminal = signing.terminal(f"BENCH-DT-{w}", TerminalKind.DEALER_TERMINAL)
     signing.ledger.execute(signing.sign(
-        OpenTable(table=code, game="baccarat", min_bet=Decimal("100"), max_bet=Decimal("500")),
+        OpenTable(table=code, game="baccarat", min_bet=Decimal(100), max_bet=Decimal(500)),
         staff=PIT_BOSS, terminal=PIT_WORKSTATION))
     kinds = (SignInDealer, SignOutDealer)
     return [signing.sign(kinds[n % 2](table=code, dealer_id=dealer), staff=dealer,

@@ -33,15 +33,15 @@ from benchlib import console, signer, throwaway_database
 from psycopg import Connection
 from rich.table import Table as RichTable
 
+from ledger.audit.sealer import Cadence, Sealer
 from ledger.bootstrap import open_ledger
 from ledger.commands import CloseTable, OpenTable, SignInDealer
 from ledger.domain.base import Role
 from ledger.domain.registry import TerminalKind
 from ledger.domain.table import table_id
+from ledger.identity.keys import Credential
 from ledger.infrastructure.database import Database
 from projections.runner import DEFAULT_BATCH_SIZE, ProjectionRunner
-from ledger.audit.sealer import Cadence, Sealer
-from ledger.identity.keys import Credential
 from projections.table_state import TableState
 
 PIT_BOSS, WORKSTATION, DEALER = "PB-1", "PIT-BENCH", "D-101"
@@ -83,12 +83,12 @@ def record_templates(settings, database: Database) -> list[tuple[str, str, str]]
             registry_end = conn.execute("SELECT max(notification_id) FROM ledger_events"
                                         ).fetchone()[0]
         for command in (
-            OpenTable(table=TEMPLATE_TABLE, game="baccarat", min_bet=Decimal("100"),
-                      max_bet=Decimal("50000")),
+            OpenTable(table=TEMPLATE_TABLE, game="baccarat", min_bet=Decimal(100),
+                      max_bet=Decimal(50000)),
             SignInDealer(table=TEMPLATE_TABLE, dealer_id=DEALER),
             CloseTable(table=TEMPLATE_TABLE),
-            OpenTable(table=TEMPLATE_TABLE, game="baccarat", min_bet=Decimal("100"),
-                      max_bet=Decimal("50000")),
+            OpenTable(table=TEMPLATE_TABLE, game="baccarat", min_bet=Decimal(100),
+                      max_bet=Decimal(50000)),
         ):
             rt.ledger.execute(signing.sign(command, staff=PIT_BOSS, terminal=WORKSTATION))
     with database.connect() as conn:
@@ -197,7 +197,8 @@ def main() -> None:
     console.print(f"[dim]table state after catch-up: {tables[0]:,} tables, "
                   f"{tables[1]:,} table events applied[/]")
     if args.floor_rounds:
-        from bench_projections_floor import floor_catch_up, report as report_floor
+        from bench_projections_floor import floor_catch_up
+        from bench_projections_floor import report as report_floor
 
         report_floor(floor_catch_up(args.floor_rounds), args.floor_rounds)
 

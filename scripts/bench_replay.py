@@ -28,18 +28,28 @@ from benchlib import console, signer, throwaway_database
 from psycopg import Connection
 from rich.table import Table as RichTable
 
+from ledger.audit.replay import Verdict, replay_round
 from ledger.bootstrap import open_ledger
 from ledger.cards import DECK
 from ledger.commands import (
-    CloseShoe, CreatePool, DealCard, Decide, LinkTable, OpenRound, OpenTable, PlaceBet,
-    RevealDealer, SettleRound, ShuffleShoe, SignInDealer,
+    CloseShoe,
+    CreatePool,
+    DealCard,
+    Decide,
+    LinkTable,
+    OpenRound,
+    OpenTable,
+    PlaceBet,
+    RevealDealer,
+    SettleRound,
+    ShuffleShoe,
+    SignInDealer,
 )
 from ledger.domain.base import Role
 from ledger.domain.registry import TerminalKind
 from ledger.domain.round import round_id
 from ledger.domain.shoe import commitment_of
 from ledger.domain.table import table_id
-from ledger.audit.replay import Verdict, replay_round
 
 DEALER, SUPERVISOR = "D-1", "SV-1"
 CODE, POOL, SECRET = "SP-BENCH", "BENCH-POOL", "bench-secret"
@@ -75,7 +85,7 @@ def record_round(settings: Any) -> tuple[UUID, UUID, int]:
             "four_of_a_kind": "5000.00", "full_house": "1500.00", "flush": "1000.00",
             "contribution_rate": "0.5"}),
         OpenTable(table=CODE, game="stud-poker", rule_set="stud-poker/2004",
-                  min_bet=Decimal("100"), max_bet=Decimal("10000"),
+                  min_bet=Decimal(100), max_bet=Decimal(10000),
                   settings={"royal_odds": 80, "max_payout": "100000.00"},
                   authorisation="DICJ-BENCH"),
         SignInDealer(table=CODE, dealer_id=DEALER),
@@ -86,10 +96,10 @@ def record_round(settings: Any) -> tuple[UUID, UUID, int]:
         OpenRound(table=CODE),
     ]
     for box in sorted(HANDS):
-        table.append(PlaceBet(table=CODE, box=box, spot="ante", amount=Decimal("100")))
-        table.append(PlaceBet(table=CODE, box=box, spot="jackpot", amount=Decimal("10")))
+        table.append(PlaceBet(table=CODE, box=box, spot="ante", amount=Decimal(100)))
+        table.append(PlaceBet(table=CODE, box=box, spot="jackpot", amount=Decimal(10)))
     table += [DealCard(table=CODE, to=to, card=card) for to, card in deal]
-    table += [Decide(table=CODE, box=box, decision="raise", amount=Decimal("200"))
+    table += [Decide(table=CODE, box=box, decision="raise", amount=Decimal(200))
               for box in sorted(HANDS)]
     table += [RevealDealer(table=CODE), SettleRound(table=CODE),
               CloseShoe(table=CODE, revealed_order=[str(c) for c in order], secret=SECRET)]

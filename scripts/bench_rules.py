@@ -28,8 +28,8 @@ from rich.console import Console
 from rich.table import Table
 
 sys.path.insert(0, str(ROOT))
-from ledger.cards import DECK  # noqa: E402
-from ledger.games.stud_poker import evaluate  # noqa: E402
+from ledger.cards import DECK
+from ledger.games.stud_poker import evaluate
 
 HANDS = 2_598_960
 REFERENCE = {"banker": 0.458597, "player": 0.446247, "tie": 0.095156}  # money-safe: frequencies

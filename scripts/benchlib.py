@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import os
-import sys
 import secrets
 import statistics
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass

@@ -19,8 +19,8 @@ from psycopg import sql
 
 from ledger.bootstrap import init_database, open_ledger
 from ledger.config import LedgerSettings
-from ledger.infrastructure.roles import GroupRoles
 from ledger.infrastructure.database import Database
+from ledger.infrastructure.roles import GroupRoles
 from tests.signing import bootstrap, enrol_e2e_defaults
 
 

@@ -40,7 +40,13 @@ from psycopg import Connection, sql
 from pydantic import ValidationError
 
 from ledger.audit.comparison import (
-    Row, body_of, bootstrap_differs, compare, drawn_ids, mapper, receipt_differs,
+    Row,
+    body_of,
+    bootstrap_differs,
+    compare,
+    drawn_ids,
+    mapper,
+    receipt_differs,
 )
 from ledger.errors import LedgerError, NotFound, first_line
 from ledger.infrastructure.database import EVENTS_TABLE

@@ -27,11 +27,11 @@ from uuid import UUID
 
 from psycopg import Connection, sql
 
+from ledger.audit.check import order_problems
+from ledger.audit.findings import Failure, LedgerReport
 from ledger.cards import parse_cards
 from ledger.domain.shoe import commitment_of
 from ledger.errors import InvalidInput
-from ledger.audit.check import order_problems
-from ledger.audit.findings import Failure, LedgerReport
 
 ZERO = Decimal("0.00")
 TYPES = (

@@ -23,7 +23,12 @@ from psycopg import Connection
 
 from ledger.audit.merkle import consistency_proof
 from ledger.audit.note import (
-    Note, NoteError, checkpoint_body, cosigned_at, parse_signature_lines, sign_note,
+    Note,
+    NoteError,
+    checkpoint_body,
+    cosigned_at,
+    parse_signature_lines,
+    sign_note,
 )
 from ledger.audit.trust import TrustedWitness, TrustFile
 from ledger.identity.keys import Credential

@@ -13,16 +13,24 @@ from uuid import UUID
 
 from psycopg import Connection
 
-from ledger.domain.round import Phase
-from ledger.games.common import ZERO
-from ledger.games.jackpot import JackpotPoolSettings
 from ledger.audit.check import (
-    Difference, Frozen, JackpotFigures, PrizeLine, compare_jackpot, recompute_jackpot,
+    Difference,
+    Frozen,
+    JackpotFigures,
+    PrizeLine,
+    compare_jackpot,
+    recompute_jackpot,
 )
 from ledger.audit.played import Played
 from ledger.audit.store import (
-    RecordedEvent, pool_amount_before, read_stream, settlement_pool_events,
+    RecordedEvent,
+    pool_amount_before,
+    read_stream,
+    settlement_pool_events,
 )
+from ledger.domain.round import Phase
+from ledger.games.common import ZERO
+from ledger.games.jackpot import JackpotPoolSettings
 from ledger.rounds import procedure_for
 
 

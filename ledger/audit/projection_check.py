@@ -14,11 +14,9 @@ from ledger.errors import first_line
 
 def check_projections(conn: Connection[Any], report: LedgerReport) -> None:
     """Each projection's live tables against a rebuild at the same position."""
-    from projections.registry import PROJECTIONS
-
-    from projections.tracking import stalled
-
     from ledger.wording import projection
+    from projections.registry import PROJECTIONS
+    from projections.tracking import stalled
 
     report.checked["projections"] = 0
     for stored, reason in stalled(conn).items():

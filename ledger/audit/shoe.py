@@ -7,10 +7,10 @@ from uuid import UUID
 
 from psycopg import Connection
 
-from ledger.cards import Card
 from ledger.audit.check import Frozen, ShoeProof, order_problems, prove_shoe
 from ledger.audit.played import Played
 from ledger.audit.store import RecordedEvent, read_stream
+from ledger.cards import Card
 
 PREPARATION = ("Shoe.Shuffled", "Shoe.CutMade")
 

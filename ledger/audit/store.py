@@ -20,13 +20,13 @@ from eventsourcing.utils import get_topic
 from psycopg import Connection
 from pydantic import ValidationError
 
+from ledger.audit.chain import GENESIS, chain_hash
 from ledger.domain.base import Provenance
 from ledger.domain.jackpot_pool import JackpotPool
 from ledger.domain.receipt import receipt_id
 from ledger.domain.table import Table
 from ledger.errors import DamagedStream, describe_validation_error
 from ledger.infrastructure.mapper import PydanticJSONMapper
-from ledger.audit.chain import GENESIS, chain_hash
 
 COLUMNS = "notification_id, originator_id, originator_version, topic, state, chain_hash"
 _MAPPER = PydanticJSONMapper(transcoder=JSONTranscoder())

@@ -29,9 +29,7 @@ from typing import Any, Literal
 from uuid import UUID
 
 from psycopg import Connection
-
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, \
-    model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from ledger.errors import InvalidInput, WrongState, describe_validation_error
 

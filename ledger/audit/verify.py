@@ -26,8 +26,8 @@ from ledger.audit.cross_checks import cross_stream_problems
 from ledger.audit.findings import Failure, LedgerReport
 from ledger.audit.open_rounds import open_rounds
 from ledger.audit.projection_check import check_projections
-from ledger.audit.seal_check import check_seal
 from ledger.audit.seal import recorded_ledger_id
+from ledger.audit.seal_check import check_seal
 from ledger.audit.trust import TrustFile
 from ledger.audit.witnessed import Memories, gather
 

@@ -32,8 +32,19 @@ from starlette.concurrency import run_in_threadpool
 
 from ledger.audit.merkle import EMPTY_ROOT, verify_consistency
 from ledger.audit.note import (
-    COSIGNATURE_V1, ED25519, Note, NoteError, TreeHead, VerifierKey, checkpoint_body, cosign,
-    key_id, parse_checkpoint, parse_note, parse_vkey, verifies,
+    COSIGNATURE_V1,
+    ED25519,
+    Note,
+    NoteError,
+    TreeHead,
+    VerifierKey,
+    checkpoint_body,
+    cosign,
+    key_id,
+    parse_checkpoint,
+    parse_note,
+    parse_vkey,
+    verifies,
 )
 from ledger.audit.witness_store import Witnessed, WitnessStore
 

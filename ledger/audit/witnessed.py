@@ -24,7 +24,12 @@ from typing import Any
 from psycopg import Connection
 
 from ledger.audit.note import (
-    Note, NoteError, checkpoint_body, cosigned_at, parse_checkpoint, parse_note,
+    Note,
+    NoteError,
+    checkpoint_body,
+    cosigned_at,
+    parse_checkpoint,
+    parse_note,
     parse_signature_lines,
 )
 from ledger.audit.trust import TrustedWitness, TrustFile

@@ -15,13 +15,14 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from ledger.config import LedgerSettings
 from ledger.cli.console import JsonOption, console, err_console, print_json  # noqa: F401 - shared
+from ledger.config import LedgerSettings
 from ledger.render import safe
 
 if TYPE_CHECKING:
     # opened when a command needs the database, not when one is sent to the API
     from ledger.bootstrap import Runtime
+
     # imported by a command that signs, not by one that only reads
     from ledger.commands import Command
     from ledger.identity.envelope import SignedCommand

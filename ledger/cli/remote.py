@@ -97,7 +97,7 @@ def _post(url: str, body: bytes | None, timeout: float) -> tuple[int, Any]:  # m
     request = urllib.request.Request(url, data=body, method="POST" if body is not None else "GET",
                                      headers={"Content-Type": "application/json"})
     try:
-        with urllib.request.urlopen(request, timeout=timeout) as response:  # noqa: S310
+        with urllib.request.urlopen(request, timeout=timeout) as response:
             status, text = response.status, response.read()
     except urllib.error.HTTPError as refused:
         status, text = refused.code, refused.read()

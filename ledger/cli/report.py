@@ -148,7 +148,9 @@ def group(day: DayOption = None, catch_up: CatchUpOption = True,
     """On a group database: each replicated property's gaming day by game and pit, side by
     side (`ledger db init --replica-of` feeds it)."""
     from ledger.cli.shift import shift_slot
-    from ledger.reports.group import group_day, to_json as group_json, to_rich as group_rich
+    from ledger.reports.group import group_day
+    from ledger.reports.group import to_json as group_json
+    from ledger.reports.group import to_rich as group_rich
 
     with reading() as rt:
         gaming_day, _ = shift_slot(rt.settings.shift_schedule, day, None)

@@ -16,11 +16,17 @@ import typer
 from rich.table import Table as RichTable
 
 from ledger.audit.seal import Witness
-from ledger.audit.seal_state import repair as repair_state, store
-from ledger.audit.sealer import SealStatus, Sealer, ledger_id, seal_status
+from ledger.audit.seal_state import repair as repair_state
+from ledger.audit.seal_state import store
+from ledger.audit.sealer import Sealer, SealStatus, ledger_id, seal_status
 from ledger.bootstrap import open_ledger, sealer_for
 from ledger.cli.common import (
-    JsonOption, console, err_console, print_json, reading, stop_on_signals,
+    JsonOption,
+    console,
+    err_console,
+    print_json,
+    reading,
+    stop_on_signals,
 )
 from ledger.config import LedgerSettings
 from ledger.errors import WrongState, first_line

@@ -16,8 +16,8 @@ from rich.progress import (
 )
 
 from ledger.bootstrap import open_ledger
-from ledger.config import LedgerSettings
 from ledger.cli.common import console
+from ledger.config import LedgerSettings
 from ledger.domain.shift_schedule import ShiftSlot, parse_gaming_day
 from ledger.errors import InvalidInput
 from ledger.identity.credentials import acting

@@ -8,8 +8,8 @@ from typing import Annotated
 
 import typer
 
-from ledger.cli.console import console
 from ledger.cli.common import reading
+from ledger.cli.console import console
 from ledger.errors import InvalidInput
 from ledger.render import safe
 

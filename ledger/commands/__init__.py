@@ -85,20 +85,45 @@ def __getattr__(name: str) -> Any:
 if TYPE_CHECKING:
     from ledger.commands.jackpot import AdjustPool, CreatePool, LinkTable
     from ledger.commands.registry import (
-        ChangeStaffRoles, EnrolStaff, RegisterTerminal, ReinstateStaff, ReplaceStaffKey,
-        RevokeTerminal, SuspendStaff,
+        ChangeStaffRoles,
+        EnrolStaff,
+        RegisterTerminal,
+        ReinstateStaff,
+        ReplaceStaffKey,
+        RevokeTerminal,
+        SuspendStaff,
     )
     from ledger.commands.round import (
-        AdjustRound, AnnounceDealMode, CloseBetting, Decide, DealCard, ExposeCard, OpenRound,
-        PlaceBet, RecordIrregularity, RevealDealer, SettleRound, VoidRound,
+        AdjustRound,
+        AnnounceDealMode,
+        CloseBetting,
+        DealCard,
+        Decide,
+        ExposeCard,
+        OpenRound,
+        PlaceBet,
+        RecordIrregularity,
+        RevealDealer,
+        SettleRound,
+        VoidRound,
     )
     from ledger.commands.shift import (
-        AdjustDrop, CloseGamingDay, CloseShift, EnterDrop, OpenShift, RecordCredit, RecordFill,
+        AdjustDrop,
+        CloseGamingDay,
+        CloseShift,
+        EnterDrop,
+        OpenShift,
+        RecordCredit,
+        RecordFill,
         VoidSlip,
     )
     from ledger.commands.shoe import BurnCards, CloseShoe, CutShoe, ShuffleShoe
     from ledger.commands.table import (
-        ChangeTableSettings, CloseTable, OpenTable, SignInDealer, SignOutDealer,
+        ChangeTableSettings,
+        CloseTable,
+        OpenTable,
+        SignInDealer,
+        SignOutDealer,
     )
 
     ALL_COMMANDS: tuple[type[Command], ...]

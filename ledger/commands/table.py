@@ -7,7 +7,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from ledger.commands.base import Command, Settings, Identifier, Money, Text, Word
+from ledger.commands.base import Command, Identifier, Money, Settings, Text, Word
 
 
 class OpenTable(Command):

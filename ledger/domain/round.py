@@ -25,7 +25,11 @@ from ledger.games.common import BetResult, Consequence, Outcome
 from ledger.games.rulesets import parse_settings
 from ledger.games.settings import HouseSettings
 from ledger.rounds.facts import (
-    BetFact, CardFact, DecisionFact, IrregularityFact, RoundFacts,
+    BetFact,
+    CardFact,
+    DecisionFact,
+    IrregularityFact,
+    RoundFacts,
 )
 
 

@@ -34,7 +34,12 @@ from pydantic import BaseModel, ConfigDict
 
 from ledger.domain.base import Actor, Aggregate, Provenance, applies, require_supervisor
 from ledger.domain.chips import (  # noqa: F401  (re-exported: the shift's vocabulary)
-    CHIP_SET, Chips, check_chips, chips_total, parse_chips, plain,
+    CHIP_SET,
+    Chips,
+    check_chips,
+    chips_total,
+    parse_chips,
+    plain,
 )
 from ledger.domain.shift_schedule import MACAU, check_shift_name
 from ledger.errors import InvalidInput, NotAllowed, NotFound, RuleViolation, WrongState

@@ -23,6 +23,7 @@ from pydantic_core import core_schema
 
 from ledger.errors import InvalidInput
 from ledger.formatting import MACAU, macau
+
 DEFAULT_SCHEDULE = "day=06:00,swing=14:00,graveyard=22:00"
 SHIFT_NAME = re.compile(r"[a-z][a-z0-9-]{0,23}")
 START = re.compile(r"([01]?\d|2[0-3]):([0-5]\d)")

@@ -31,7 +31,7 @@ EDGES: dict[tuple[str, str], BetProfile] = {
     ("fortune-8", "8"): BetProfile(Decimal("0.0769"), Decimal("10.2249")),
     # Stud Poker (Caribbean stud style) per ante; the raise's risk is folded into the ante's.
     ("stud-poker", "ante"): BetProfile(Decimal("0.0522"), Decimal("5.0200")),
-    ("stud-poker", "raise"): BetProfile(Decimal("0"), Decimal("0")),
+    ("stud-poker", "raise"): BetProfile(Decimal(0), Decimal(0)),
     # Q Poker (three-card poker) play bet per unit, bonus with 40/30/6/4/1.
     ("q-poker", "play"): BetProfile(Decimal("0.0337"), Decimal("2.6900")),
     ("q-poker", "bonus"): BetProfile(Decimal("0.0232"), Decimal("8.3500")),

@@ -6,12 +6,20 @@ from typing import cast
 
 from ledger.application import Ledger
 from ledger.commands.registry import (
-    ChangeStaffRoles, EnrolStaff, RegisterTerminal, ReinstateStaff, ReplaceStaffKey,
-    RevokeTerminal, SuspendStaff,
+    ChangeStaffRoles,
+    EnrolStaff,
+    RegisterTerminal,
+    ReinstateStaff,
+    ReplaceStaffKey,
+    RevokeTerminal,
+    SuspendStaff,
 )
 from ledger.domain.base import Aggregate, Role
 from ledger.domain.registry import (
-    StaffMember, TerminalDevice, staff_stream_id, terminal_stream_id,
+    StaffMember,
+    TerminalDevice,
+    staff_stream_id,
+    terminal_stream_id,
 )
 from ledger.errors import NotAllowed, WrongState
 

@@ -12,8 +12,18 @@ from typing import Any, cast
 from ledger.application import Ledger
 from ledger.cards import Card
 from ledger.commands import (
-    AdjustRound, AnnounceDealMode, CloseBetting, Decide, DealCard, ExposeCard, OpenRound,
-    PlaceBet, RecordIrregularity, RevealDealer, SettleRound, VoidRound,
+    AdjustRound,
+    AnnounceDealMode,
+    CloseBetting,
+    DealCard,
+    Decide,
+    ExposeCard,
+    OpenRound,
+    PlaceBet,
+    RecordIrregularity,
+    RevealDealer,
+    SettleRound,
+    VoidRound,
 )
 from ledger.commands.round import RoundCommand
 from ledger.domain.base import Aggregate, Provenance, require_supervisor
@@ -26,7 +36,10 @@ from ledger.games.baccarat import BaccaratSettings, TieHandling, check_standing_
 from ledger.games.common import BetResult, Consequence, Outcome
 from ledger.games.rulesets import parse_settings, settings_in_force
 from ledger.handlers.shoes import (
-    SINGLE_DECK_GAMES, check_ready_for_round, current_shoe, draw_card,
+    SINGLE_DECK_GAMES,
+    check_ready_for_round,
+    current_shoe,
+    draw_card,
 )
 from ledger.handlers.tables import load_table
 from ledger.rounds import BetFact, CardFact, DecisionFact, procedure_for

@@ -10,11 +10,17 @@ from datetime import date
 
 from ledger.application import Ledger
 from ledger.commands import (
-    AdjustDrop, CloseShift, EnterDrop, OpenShift, RecordCredit, RecordFill, VoidSlip,
+    AdjustDrop,
+    CloseShift,
+    EnterDrop,
+    OpenShift,
+    RecordCredit,
+    RecordFill,
+    VoidSlip,
 )
+from ledger.domain.base import Aggregate
 from ledger.domain.shift import Shift, SlipKind, describe_shift, shift_id
 from ledger.domain.shift_schedule import check_shift_name
-from ledger.domain.base import Aggregate
 from ledger.domain.table import Table, check_table_code, table_id
 from ledger.errors import NotFound
 from ledger.handlers.days import day_closed, day_of_shift, load_day

@@ -18,8 +18,7 @@ from ledger.commands.base import Credentials
 from ledger.commands.registry import EnrolStaff, RegisterTerminal
 from ledger.domain.base import Actor, Role
 from ledger.domain.receipt import CommandReceipt
-from ledger.domain.registry import REGISTRY_ID, Registry, StaffMember, TerminalDevice
-from ledger.domain.registry import TerminalKind
+from ledger.domain.registry import REGISTRY_ID, Registry, StaffMember, TerminalDevice, TerminalKind
 from ledger.errors import WrongState
 from ledger.identity.envelope import sign
 from ledger.identity.keys import Credential

@@ -26,7 +26,11 @@ from ledger.domain.base import SUPERVISING_ROLES, Actor
 from ledger.domain.grammar import normal_identifier, shown
 from ledger.domain.registry import StaffMember, TerminalDevice, role_list
 from ledger.errors import (
-    CredentialRefused, InvalidInput, NotAllowed, NotFound, describe_validation_error,
+    CredentialRefused,
+    InvalidInput,
+    NotAllowed,
+    NotFound,
+    describe_validation_error,
 )
 from ledger.identity import authority
 from ledger.identity.envelope import Signature, SignedCommand

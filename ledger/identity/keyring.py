@@ -15,7 +15,10 @@ from typing import Any
 
 from ledger.application import Ledger, Recorded
 from ledger.commands.registry import (
-    ChangeStaffRoles, EnrolStaff, RegisterTerminal, ReplaceStaffKey,
+    ChangeStaffRoles,
+    EnrolStaff,
+    RegisterTerminal,
+    ReplaceStaffKey,
 )
 from ledger.domain.base import Role
 from ledger.domain.registry import TerminalKind

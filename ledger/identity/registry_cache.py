@@ -20,7 +20,10 @@ from typing import Any
 from uuid import UUID
 
 from ledger.domain.registry import (
-    StaffMember, TerminalDevice, staff_stream_id, terminal_stream_id,
+    StaffMember,
+    TerminalDevice,
+    staff_stream_id,
+    terminal_stream_id,
 )
 
 MAX_ENTRIES = 10_000

@@ -25,8 +25,14 @@ from ledger.domain.base import Role
 from ledger.domain.registry import StaffMember, role_list
 from ledger.errors import InvalidInput, NotAllowed, describe_validation_error
 from ledger.identity.challenge import Challenges
-from ledger.identity.door import StaffLookup, TerminalLookup
-from ledger.identity.door import _check_signature, _staff, _terminal, check_ledger
+from ledger.identity.door import (
+    StaffLookup,
+    TerminalLookup,
+    _check_signature,
+    _staff,
+    _terminal,
+    check_ledger,
+)
 from ledger.identity.envelope import SignedCommand
 
 FLOOR, REPLAY, REPORTS = "the floor", "replays", "reports"

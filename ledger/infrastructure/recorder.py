@@ -32,12 +32,14 @@ from collections.abc import Sequence
 from typing import Any
 from uuid import UUID
 
+import psycopg
 from eventsourcing.persistence import StoredEvent
 from eventsourcing.postgres import (
-    PostgresAggregateRecorder, PostgresApplicationRecorder, PostgresFactory,
+    PostgresAggregateRecorder,
+    PostgresApplicationRecorder,
+    PostgresFactory,
 )
 from eventsourcing.utils import Environment
-import psycopg
 from psycopg import errors, sql
 from psycopg.conninfo import conninfo_to_dict
 

@@ -29,8 +29,7 @@ delivered at commit.
 
 from __future__ import annotations
 
-from psycopg import Connection
-from psycopg import sql
+from psycopg import Connection, sql
 
 APPEND_ONLY_FUNCTION = """
 CREATE OR REPLACE FUNCTION ledger_refuse_change() RETURNS trigger

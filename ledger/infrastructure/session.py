@@ -21,7 +21,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 import psycopg
@@ -169,7 +169,7 @@ def is_aborted(error: BaseException) -> bool:
     return False
 
 
-@lru_cache(maxsize=None)
+@cache
 def guarded(limits: SessionLimits) -> type[GuardedConnection]:
     """A connection class with these limits' client-side timeout."""
     return type("Guarded", (GuardedConnection,), {"client_timeout": limits.client_timeout})

@@ -10,7 +10,12 @@ from ledger.games import q_poker
 from ledger.games.common import BetResult, Consequence
 from ledger.games.q_poker import DEALER, QPokerRound
 from ledger.rounds.facts import (
-    BetFact, CardFact, DecisionFact, Procedure, RoundFacts, check_shuffler_failure,
+    BetFact,
+    CardFact,
+    DecisionFact,
+    Procedure,
+    RoundFacts,
+    check_shuffler_failure,
     target_number,
 )
 from ledger.rounds.replayer import Replayer

@@ -9,11 +9,23 @@ from ledger.errors import InvalidInput, RuleViolation
 from ledger.games import jackpot, stud_poker
 from ledger.games.common import ZERO, BetResult, Consequence, Outcome
 from ledger.games.stud_poker import (
-    ANTE, DEALER, JACKPOT, DealMethod, Decision, StudBox, StudPokerRound,
+    ANTE,
+    DEALER,
+    JACKPOT,
+    DealMethod,
+    Decision,
+    StudBox,
+    StudPokerRound,
     StudPokerSettings,
 )
 from ledger.rounds.facts import (
-    BetFact, CardFact, DecisionFact, Procedure, RoundFacts, check_shuffler_failure, target_number,
+    BetFact,
+    CardFact,
+    DecisionFact,
+    Procedure,
+    RoundFacts,
+    check_shuffler_failure,
+    target_number,
 )
 
 SPOTS = (ANTE, JACKPOT)  # the raise is a decision, not a bet placed before the deal

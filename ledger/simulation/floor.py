@@ -17,14 +17,26 @@ from zoneinfo import ZoneInfo
 
 from ledger.application import Ledger
 from ledger.commands import (
-    CloseTable, Command, CreatePool, LinkTable, OpenTable, SignInDealer, VoidRound,
+    CloseTable,
+    Command,
+    CreatePool,
+    LinkTable,
+    OpenTable,
+    SignInDealer,
+    VoidRound,
 )
 from ledger.commands.shift import CloseShift, EnterDrop, OpenShift, RecordCredit, RecordFill
 from ledger.domain.chips import plain
 from ledger.domain.shift_schedule import ShiftSlot
 from ledger.domain.table import table_id
 from ledger.simulation.staffing import (
-    COUNTER, COUNTERS, DEALER_SHIFT_ROUNDS, RUNNER, SUPERVISOR, FloorStaff, dealer_id,
+    COUNTER,
+    COUNTERS,
+    DEALER_SHIFT_ROUNDS,
+    RUNNER,
+    SUPERVISOR,
+    FloorStaff,
+    dealer_id,
 )
 from ledger.simulation.table import ROUND_SECONDS, TableSimulator, TableSpec, Tally
 
@@ -177,15 +189,15 @@ def play_table(sim: TableSimulator, rounds: int, turnstile: Turnstile | None,
 
 def _balance_rack(sim: TableSimulator, slip: int) -> int:
     shift = {"table": sim.spec.code, "gaming_day": sim.gaming_day, "shift": sim.shift}
-    if sim.tally.rack < Decimal("60000"):
+    if sim.tally.rack < Decimal(60000):
         sim.send(RecordFill, **shift, slip=slip, chips=FILL, runner_id=RUNNER,
                  supervisor=sim.supervisor, actor=sim.supervisor)
-        sim.tally.rack += Decimal("100000")
+        sim.tally.rack += Decimal(100000)
         return slip + 1
-    if sim.tally.rack > Decimal("400000"):
+    if sim.tally.rack > Decimal(400000):
         sim.send(RecordCredit, **shift, slip=slip, chips=FILL, runner_id=RUNNER,
                  supervisor=sim.supervisor, actor=sim.supervisor)
-        sim.tally.rack -= Decimal("100000")
+        sim.tally.rack -= Decimal(100000)
         return slip + 1
     return slip
 

@@ -14,14 +14,19 @@ from typing import Any, Protocol
 
 from ledger.cards import Card
 from ledger.commands import (
-    AnnounceDealMode, Command, DealCard, Decide, ExposeCard, RecordIrregularity, RevealDealer,
+    AnnounceDealMode,
+    Command,
+    DealCard,
+    Decide,
+    ExposeCard,
+    RecordIrregularity,
+    RevealDealer,
 )
 from ledger.domain.base import Actor
 from ledger.games import baccarat as baccarat_rules
 from ledger.games import q_poker as q_poker_rules
 from ledger.games import stud_poker as stud_rules
 from ledger.simulation.strategy import q_poker_plays, stud_raises
-
 
 
 class Dealing(Protocol):

@@ -12,8 +12,18 @@ from uuid import NAMESPACE_URL, uuid5
 from ledger.application import Ledger
 from ledger.cards import DECK, Card
 from ledger.commands import (
-    BurnCards, CloseShoe, Command, CutShoe, DealCard, OpenRound, PlaceBet, RecordIrregularity,
-    SettleRound, ShuffleShoe, SignInDealer, SignOutDealer,
+    BurnCards,
+    CloseShoe,
+    Command,
+    CutShoe,
+    DealCard,
+    OpenRound,
+    PlaceBet,
+    RecordIrregularity,
+    SettleRound,
+    ShuffleShoe,
+    SignInDealer,
+    SignOutDealer,
 )
 from ledger.domain.base import Actor, Role
 from ledger.domain.round import Round, round_id
@@ -22,8 +32,8 @@ from ledger.domain.table import table_id
 from ledger.errors import DatabaseUnavailable
 from ledger.games import baccarat as baccarat_rules
 from ledger.simulation import games
-from ledger.simulation.strategy import players_at, stake
 from ledger.simulation.staffing import FloorStaff, dealer_id, pit_supervisor
+from ledger.simulation.strategy import players_at, stake
 
 SIM_NAMESPACE = uuid5(NAMESPACE_URL, "https://round-ledger/simulation")
 RESENDS = 10

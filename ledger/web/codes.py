@@ -5,9 +5,19 @@ what a client (the CLI sending over the API) turns back into the same kind of er
 from __future__ import annotations
 
 from ledger.errors import (
-    ConcurrencyConflict, CredentialRefused, DamagedStream, DatabaseUnavailable,
-    IdempotencyConflict, InvalidInput, LedgerError, NotAllowed, NotFound, PrivilegeMissing,
-    ProjectionStalled, RuleViolation, WrongState,
+    ConcurrencyConflict,
+    CredentialRefused,
+    DamagedStream,
+    DatabaseUnavailable,
+    IdempotencyConflict,
+    InvalidInput,
+    LedgerError,
+    NotAllowed,
+    NotFound,
+    PrivilegeMissing,
+    ProjectionStalled,
+    RuleViolation,
+    WrongState,
 )
 
 KINDS: tuple[tuple[type[LedgerError], int, str], ...] = (

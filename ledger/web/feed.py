@@ -68,7 +68,7 @@ class Viewer:
         """What is pending (a `None` in it: the stream ends); [] after `timeout` of quiet."""
         try:
             await asyncio.wait_for(self.wake.wait(), timeout)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             return []
         self.wake.clear()
         taken, self.pending = list(self.pending.values()), {}

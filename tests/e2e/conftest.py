@@ -18,7 +18,13 @@ from ledger.identity.keyring import Administrator
 from tests.conftest import _create_database, _drop_database
 from tests.integration.test_shift_reconciliation import _shift_with
 from tests.signing import (
-    ADMIN, CONSOLE, E2E_PIT_BOSS, E2E_WORKSTATION, KEYRING, acting_env, credential_env,
+    ADMIN,
+    CONSOLE,
+    E2E_PIT_BOSS,
+    E2E_WORKSTATION,
+    KEYRING,
+    acting_env,
+    credential_env,
 )
 
 LEDGER = str(Path(sys.executable).with_name("ledger"))
@@ -114,4 +120,4 @@ def sealed(cli, settings, tmp_path, monkeypatch) -> Sealed:
     return Sealed(tmp_path / "witness", public)
 
 
-from tests.e2e.served import served, served_floor  # noqa: E402,F401 - `ledger serve`
+from tests.e2e.served import served, served_floor  # noqa: F401 - `ledger serve`

@@ -4,14 +4,14 @@ client that talks to it as a terminal would."""
 from __future__ import annotations
 
 import os
-import sys
 import socket
 import subprocess
+import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from collections.abc import Iterator
 from typing import Any
 
 import httpx

@@ -4,6 +4,7 @@ brought up to date by the command itself, so what they print is current."""
 from __future__ import annotations
 
 import json
+
 from tests.e2e.shifts import open_shift
 
 

@@ -6,8 +6,6 @@ half; the person then acts with their own key file, named by LEDGER_STAFF_CREDEN
 
 from __future__ import annotations
 
-import pytest
-
 from tests.e2e.conftest import NO_CREDENTIALS
 from tests.signing import event_count
 

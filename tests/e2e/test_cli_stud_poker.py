@@ -9,18 +9,20 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from ledger.formatting import money
-
 import pytest
 
+from ledger.domain.registry import TerminalKind
 from ledger.domain.round import round_id
 from ledger.domain.table import table_id
-
-from ledger.domain.registry import TerminalKind
-from tests.integration.stud_builders import (
-    QUALIFYING_DEALER, deal_order, event_count, recorded, settled_bets,
-)
+from ledger.formatting import money
 from tests.e2e.shifts import open_shift
+from tests.integration.stud_builders import (
+    QUALIFYING_DEALER,
+    deal_order,
+    event_count,
+    recorded,
+    settled_bets,
+)
 
 POOL = "STUD-POOL"
 ROYAL = {1: "AS KS QS JS TS"}

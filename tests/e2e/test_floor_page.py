@@ -13,7 +13,14 @@ from pathlib import Path
 import pytest
 
 from ledger.commands import (
-    BurnCards, CutShoe, DealCard, OpenRound, PlaceBet, SettleRound, ShuffleShoe, SignInDealer,
+    BurnCards,
+    CutShoe,
+    DealCard,
+    OpenRound,
+    PlaceBet,
+    SettleRound,
+    ShuffleShoe,
+    SignInDealer,
     VoidRound,
 )
 from ledger.domain.base import Role

@@ -11,6 +11,7 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
+
 from tests.signing import event_count
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"

@@ -14,12 +14,19 @@ from uuid import uuid4
 from ledger.commands import Decide
 from ledger.domain.round import round_id
 from ledger.domain.table import table_id
-
-from tests.signing import KEYRING, open_ledger
 from tests.integration.stud_builders import (
-    DEALER, QUALIFYING_DEALER, create_pool, event_count, money, recorded,
-    settled_bets, stud_round, stud_table, with_ids,
+    DEALER,
+    QUALIFYING_DEALER,
+    create_pool,
+    event_count,
+    money,
+    recorded,
+    settled_bets,
+    stud_round,
+    stud_table,
+    with_ids,
 )
+from tests.signing import KEYRING, open_ledger
 
 POOL = "STUD-POOL"
 CUT_SHORT = '{"command": "deal_card", "table": "SP-04", "to": "box:1", '

@@ -26,12 +26,18 @@ from ledger.infrastructure.database import Database
 from ledger.infrastructure.session import IDLE_CHECK_SECONDS
 from projections.registry import PROJECTIONS
 from tests.e2e.conftest import LEDGER
+from tests.integration.helpers import PIT_BOSS
 from tests.own_server import OwnServer
 from tests.signing import (
-    DEFAULT_TERMINAL, E2E_PIT_BOSS, E2E_WORKSTATION, KEYRING, acting_env, bootstrap,
-    enrol_e2e_defaults, open_ledger,
+    DEFAULT_TERMINAL,
+    E2E_PIT_BOSS,
+    E2E_WORKSTATION,
+    KEYRING,
+    acting_env,
+    bootstrap,
+    enrol_e2e_defaults,
+    open_ledger,
 )
-from tests.integration.helpers import PIT_BOSS
 
 DEADLINE = 8  # seconds a command waits for the database in these tests
 STATEMENT = 2  # seconds a statement may run; the client gives up 5 s after that
@@ -140,8 +146,8 @@ class Terminal:
 
 
 def _open_table(number: int) -> OpenTable:
-    return OpenTable(table=f"T-{number:05d}", game="baccarat", min_bet=Decimal("100"),
-                     max_bet=Decimal("1000"), actor=PIT_BOSS)
+    return OpenTable(table=f"T-{number:05d}", game="baccarat", min_bet=Decimal(100),
+                     max_bet=Decimal(1000), actor=PIT_BOSS)
 
 
 def _receipts(server: OwnServer, ids: list[UUID]) -> int:

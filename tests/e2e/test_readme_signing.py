@@ -24,7 +24,7 @@ SIGNING_PAGE = Path(__file__).resolve().parents[2] / "docs" / "signing.md"
 def documented_signing_example() -> str:
     text = SIGNING_PAGE.read_text(encoding="utf-8")
     after = text.split("In Python, with\nonly the `cryptography` package:", 1)[1]
-    return re.search(r"```python\n(.*?)```", after, re.S).group(1)
+    return re.search(r"```python\n(.*?)```", after, re.DOTALL).group(1)
 
 
 def test_the_documented_signing_example_makes_a_line_the_ledger_accepts(cli, settings, tmp_path,

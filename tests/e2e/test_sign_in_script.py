@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.e2e.served import Served
-from tests.signing import KEYS, KEYRING
+from tests.signing import KEYRING, KEYS
 
 NODE = shutil.which("node")
 SCRIPT = Path(__file__).resolve().parents[2] / "ledger" / "web" / "static" / "sign-in.js"

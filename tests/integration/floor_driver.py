@@ -20,9 +20,25 @@ from typing import Any
 
 from ledger.application import Ledger, Recorded
 from ledger.commands import (
-    AdjustPool, AdjustRound, AnnounceDealMode, BurnCards, Command, CreatePool, CutShoe, DealCard,
-    Decide, ExposeCard, LinkTable, OpenRound, OpenTable, PlaceBet, RevealDealer, SettleRound,
-    ShuffleShoe, SignInDealer, VoidRound,
+    AdjustPool,
+    AdjustRound,
+    AnnounceDealMode,
+    BurnCards,
+    Command,
+    CreatePool,
+    CutShoe,
+    DealCard,
+    Decide,
+    ExposeCard,
+    LinkTable,
+    OpenRound,
+    OpenTable,
+    PlaceBet,
+    RevealDealer,
+    SettleRound,
+    ShuffleShoe,
+    SignInDealer,
+    VoidRound,
 )
 from ledger.commands.shift import CloseShift, EnterDrop, OpenShift, RecordCredit, RecordFill
 from ledger.domain.base import Actor, Role
@@ -96,7 +112,7 @@ class FloorDriver:
         self.send(CreatePool, actor=SUPERVISOR, pool=POOL, settings=POOL_SETTINGS)
         for code, (game, rule_set) in TABLES.items():
             self.send(OpenTable, actor=PIT_BOSS, table=code, game=game, rule_set=rule_set,
-                      min_bet=Decimal("100"), max_bet=Decimal("20000"), pit=_pit(game))
+                      min_bet=Decimal(100), max_bet=Decimal(20000), pit=_pit(game))
             self.send(OpenShift, actor=SUPERVISOR, **_shift(code), chips={"1000": 50, "100": 100},
                       dealer_id=DEALER.staff_id, supervisor=SUPERVISOR)
             self.send(SignInDealer, actor=PIT_BOSS, table=code, dealer_id=DEALER.staff_id)
@@ -108,8 +124,8 @@ class FloorDriver:
             slips = dict(_shift(code), runner_id="R-1", supervisor=SUPERVISOR)
             self.send(RecordFill, actor=SUPERVISOR, slip=100 + 2 * n, chips={"1000": 10}, **slips)
             self.send(RecordCredit, actor=SUPERVISOR, slip=101 + 2 * n, chips={"1000": 5}, **slips)
-            self.send(EnterDrop, actor=COUNT, **_shift(code), cash=Decimal("4000"),
-                      markers=Decimal("0"), counted_by=("C-1", "C-2"))
+            self.send(EnterDrop, actor=COUNT, **_shift(code), cash=Decimal(4000),
+                      markers=Decimal(0), counted_by=("C-1", "C-2"))
             self.send(CloseShift, actor=SUPERVISOR, **_shift(code), chips={"1000": 55, "100": 90},
                       dealer_id=DEALER.staff_id, supervisor=SUPERVISOR)
 
@@ -284,7 +300,7 @@ class FloorDriver:
         self.open_round("F8-01", [(2, "H", "500", "P-2"), (5, "8", "200", "P-5")])
         self.send(AnnounceDealMode, table="F8-01", mode="all_spaces")
         self.deal("F8-01", [("burn", "9D"), *[(f"space:{n}", card) for n, card in
-                                            enumerate("AH QC 8D 2S 8S 7C TD".split(), start=1)]])
+                                            enumerate(["AH", "QC", "8D", "2S", "8S", "7C", "TD"], start=1)]])
         self.finish("F8-01")
 
 

@@ -10,7 +10,6 @@ from ledger.commands import CloseTable, SignInDealer, SignOutDealer, utc_now
 from ledger.domain.base import Provenance
 from ledger.domain.table import table_id
 from projections.table_state import TableState
-
 from tests.integration.helpers import DEALER, PIT_BOSS, open_table
 
 GAMES = ("baccarat", "stud-poker", "q-poker", "fortune-8")

@@ -19,9 +19,24 @@ from eventsourcing.utils import get_topic
 from ledger.application import Ledger
 from ledger.cards import DECK, Card, parse_cards
 from ledger.commands import (
-    AdjustRound, AnnounceDealMode, BurnCards, CloseShoe, Command, CreatePool, CutShoe, DealCard,
-    Decide, LinkTable, OpenRound, OpenTable, PlaceBet, RevealDealer, SettleRound, ShuffleShoe,
-    SignInDealer, VoidRound,
+    AdjustRound,
+    AnnounceDealMode,
+    BurnCards,
+    CloseShoe,
+    Command,
+    CreatePool,
+    CutShoe,
+    DealCard,
+    Decide,
+    LinkTable,
+    OpenRound,
+    OpenTable,
+    PlaceBet,
+    RevealDealer,
+    SettleRound,
+    ShuffleShoe,
+    SignInDealer,
+    VoidRound,
 )
 from ledger.domain.base import Actor, Provenance, Role
 from ledger.domain.round import Round, SettledBet, round_id

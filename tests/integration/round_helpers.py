@@ -10,14 +10,20 @@ import pytest
 
 from ledger.application import Ledger, Recorded
 from ledger.commands import (
-    BurnCards, Command, CutShoe, DealCard, OpenRound, OpenTable, PlaceBet, ShuffleShoe,
+    BurnCards,
+    Command,
+    CutShoe,
+    DealCard,
+    OpenRound,
+    OpenTable,
+    PlaceBet,
+    ShuffleShoe,
     SignInDealer,
 )
 from ledger.domain.base import Actor, Role
 from ledger.domain.round import Round, SettledBet, round_id
 from ledger.domain.shoe import Shoe
 from ledger.domain.table import Table, table_id
-
 from tests.integration.helpers import DEALER, PIT_BOSS, open_shift
 from tests.signing import event_count as table_events
 

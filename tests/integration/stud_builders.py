@@ -15,12 +15,22 @@ from typing import Any
 from uuid import NAMESPACE_URL, UUID, uuid5
 
 from ledger.commands import (
-    Command, CreatePool, DealCard, Decide, LinkTable, OpenRound, OpenTable, PlaceBet,
-    RevealDealer, SettleRound, ShuffleShoe, SignInDealer,
+    Command,
+    CreatePool,
+    DealCard,
+    Decide,
+    LinkTable,
+    OpenRound,
+    OpenTable,
+    PlaceBet,
+    RevealDealer,
+    SettleRound,
+    ShuffleShoe,
+    SignInDealer,
 )
 from ledger.domain.base import Actor, Role
-from tests.signing import event_count as table_events
 from tests.integration.helpers import open_shift
+from tests.signing import event_count as table_events
 
 DEALER = Actor(staff_id="D-101", role=Role.DEALER)
 SUPERVISOR = Actor(staff_id="SV-7", role=Role.SUPERVISOR)

@@ -12,15 +12,14 @@ from uuid import uuid4
 import pytest
 from eventsourcing.persistence import IntegrityError
 
-from tests.signing import open_ledger
 from ledger.cards import Card
 from ledger.commands import OpenRound
 from ledger.domain.base import Provenance
 from ledger.domain.round import round_id
 from ledger.domain.table import table_id
-from tests.integration.round_helpers import Terminal, baccarat_table
 from tests.integration.helpers import DEALER
-
+from tests.integration.round_helpers import Terminal, baccarat_table
+from tests.signing import open_ledger
 
 BY = Provenance(command_id=uuid4(), actor=DEALER, terminal="t",
                 at=datetime(2026, 11, 22, tzinfo=UTC))

@@ -4,11 +4,9 @@ but takes no bets and stays out of the table's results, recall and the shift's f
 
 from __future__ import annotations
 
-import pytest
-
 from ledger.audit.recall import recall
 from ledger.audit.replay import Verdict, find_round, replay_round
-from ledger.commands import OpenRound, PlaceBet, SettleRound, ShuffleShoe
+from ledger.commands import OpenRound, PlaceBet, SettleRound
 from ledger.errors import RuleViolation, WrongState
 from projections.queries import table_state
 from projections.registry import PROJECTIONS

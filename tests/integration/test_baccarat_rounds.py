@@ -11,19 +11,35 @@ from decimal import Decimal
 
 import pytest
 
-from tests.signing import open_ledger, playing_other_days
 from ledger.commands import (
-    AdjustRound, BurnCards, ChangeTableSettings, CloseBetting, CloseTable, CutShoe, DealCard,
-    ExposeCard, OpenRound, PlaceBet, RecordIrregularity, SettleRound, ShuffleShoe, VoidRound,
+    AdjustRound,
+    BurnCards,
+    ChangeTableSettings,
+    CloseBetting,
+    CloseTable,
+    CutShoe,
+    DealCard,
+    ExposeCard,
+    OpenRound,
+    PlaceBet,
+    RecordIrregularity,
+    SettleRound,
+    ShuffleShoe,
+    VoidRound,
 )
 from ledger.domain.round import Phase
 from ledger.errors import InvalidInput, NotAllowed, RuleViolation
 from ledger.games.common import Outcome
-
 from tests.integration.helpers import PIT_BOSS
 from tests.integration.round_helpers import (
-    Terminal, baccarat_table, event_bodies, event_count, open_table, refused,
+    Terminal,
+    baccarat_table,
+    event_bodies,
+    event_count,
+    open_table,
+    refused,
 )
+from tests.signing import open_ledger, playing_other_days
 
 D = Decimal
 

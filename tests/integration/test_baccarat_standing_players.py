@@ -43,5 +43,5 @@ def test_a_layout_whose_every_box_is_seated_has_no_space_for_standing_players(
 def test_a_table_has_seven_or_more_seats_and_no_more_than_its_boxes(seats):
     with pytest.raises(SettingOutsideRegulation, match=f"{seats} seats: art. 1\\(5\\)"):
         BaccaratSettings(decks=8, seats=seats, effective_from="2026-01-01",
-                         authorisation="DICJ test", min_bet=Decimal("100"),
-                         max_bet=Decimal("50000"))
+                         authorisation="DICJ test", min_bet=Decimal(100),
+                         max_bet=Decimal(50000))

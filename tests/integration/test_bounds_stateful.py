@@ -14,14 +14,22 @@ from datetime import date
 from decimal import Decimal
 from typing import Any
 
-from hypothesis import HealthCheck, settings as hypothesis_settings, strategies as st
+from hypothesis import HealthCheck
+from hypothesis import settings as hypothesis_settings
+from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, rule, run_state_machine_as_test
 
+from ledger.audit.chain import verify_chains
 from ledger.audit.findings import LedgerReport
 from ledger.audit.projection_check import check_projections
-from ledger.audit.chain import verify_chains
 from ledger.commands import (
-    AdjustPool, CreatePool, OpenShift, OpenTable, RecordFill, SignInDealer, VoidSlip,
+    AdjustPool,
+    CreatePool,
+    OpenShift,
+    OpenTable,
+    RecordFill,
+    SignInDealer,
+    VoidSlip,
 )
 from ledger.domain.base import Actor, Role
 from ledger.errors import LedgerError

@@ -8,14 +8,12 @@ from decimal import Decimal
 import psycopg
 import pytest
 
+from ledger.audit.chain import verify_chains
 from ledger.bootstrap import init_database
-from tests.signing import open_ledger
 from ledger.commands import CloseTable
 from ledger.domain.table import table_id
-from ledger.audit.chain import verify_chains
-
 from tests.integration.helpers import PIT_BOSS, open_table
-from tests.signing import event_count
+from tests.signing import event_count, open_ledger
 
 
 @pytest.fixture

@@ -10,21 +10,39 @@ from decimal import Decimal
 
 import pytest
 
-from tests.signing import open_ledger
 from ledger.commands import (
-    AnnounceDealMode, BurnCards, CutShoe, DealCard, ExposeCard, OpenRound, OpenTable, PlaceBet,
-    RecordIrregularity, SettleRound, ShuffleShoe, VoidRound,
+    AnnounceDealMode,
+    BurnCards,
+    CutShoe,
+    DealCard,
+    ExposeCard,
+    OpenRound,
+    OpenTable,
+    PlaceBet,
+    RecordIrregularity,
+    SettleRound,
+    ShuffleShoe,
+    VoidRound,
 )
 from ledger.domain.round import Phase
 from ledger.errors import (
-    InvalidInput, NotAllowed, RuleViolation, SettingOutsideRegulation, WrongState,
+    InvalidInput,
+    NotAllowed,
+    RuleViolation,
+    SettingOutsideRegulation,
+    WrongState,
 )
 from ledger.games.common import Outcome
-
 from tests.integration.helpers import PIT_BOSS
 from tests.integration.round_helpers import (
-    Terminal, event_bodies, event_count, fortune8_table, open_table, refused,
+    Terminal,
+    event_bodies,
+    event_count,
+    fortune8_table,
+    open_table,
+    refused,
 )
+from tests.signing import open_ledger
 
 D = Decimal
 

@@ -9,8 +9,17 @@ from decimal import Decimal
 import pytest
 
 from ledger.commands import (
-    AdjustRound, BurnCards, CloseGamingDay, CutShoe, DealCard, EnterDrop, OpenRound, PlaceBet,
-    SettleRound, ShuffleShoe, SignInDealer,
+    AdjustRound,
+    BurnCards,
+    CloseGamingDay,
+    CutShoe,
+    DealCard,
+    EnterDrop,
+    OpenRound,
+    PlaceBet,
+    SettleRound,
+    ShuffleShoe,
+    SignInDealer,
 )
 from ledger.domain.base import Actor, Role
 from ledger.errors import WrongState
@@ -38,7 +47,7 @@ def ledger(settings):
         ledger.execute(CutShoe(**AT_TABLE, cut_by="dealer", cut_card_position=404))
         ledger.execute(BurnCards(**AT_TABLE, count=8))
         ledger.execute(OpenRound(**AT_TABLE))
-        ledger.execute(PlaceBet(**AT_TABLE, box=1, spot="banker", amount=Decimal("1000")))
+        ledger.execute(PlaceBet(**AT_TABLE, box=1, spot="banker", amount=Decimal(1000)))
         for to, card in (("player", "9H"), ("banker", "2C"), ("player", "KD"), ("banker", "5S")):
             ledger.execute(DealCard(**AT_TABLE, to=to, card=card))
         ledger.execute(SettleRound(**AT_TABLE))
@@ -76,7 +85,7 @@ def test_a_late_drop_and_an_adjustment_after_the_close_are_recorded_and_shown_af
     ledger.execute(EnterDrop(**{**WHERE, "actor": COUNT}, shift="day", cash="4000",
                              markers="0", counted_by=("C-1", "C-2")))
     ledger.execute(AdjustRound(table="BAC-01", round=1, box=1, spot="banker",
-                               amount=Decimal("100"), reason="dispute: misread",
+                               amount=Decimal(100), reason="dispute: misread",
                                dispute="D-2026-7", actor=PIT_BOSS, terminal="pit-1"))
     late = superuser.execute(
         "SELECT split_part(topic, ':', 2), convert_from(state, 'UTF8')::jsonb->'after_close' "

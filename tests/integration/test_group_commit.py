@@ -21,15 +21,14 @@ from uuid import uuid4
 import pytest
 from eventsourcing.persistence import StoredEvent
 
-from ledger.application import Recorded
+from ledger.application import Recorded, Sent
 from ledger.audit.verify import verify_ledger
 from ledger.commands import CloseTable, OpenRound, SignInDealer, SignOutDealer
 from ledger.config import LedgerSettings
 from ledger.domain.receipt import receipt_id
+from ledger.domain.registry import staff_stream_id
 from ledger.domain.table import table_id
 from ledger.errors import LedgerError
-from ledger.application import Sent
-from ledger.domain.registry import staff_stream_id
 from ledger.group_commit import GroupWriter, _Pending
 from ledger.identity.registry_cache import RegistryMoved
 from ledger.infrastructure.recorder import StreamsMoved
@@ -38,7 +37,13 @@ from ledger.simulation.staffing import FloorStaff
 from tests.integration.helpers import DEALER, PIT_BOSS, open_table
 from tests.integration.round_helpers import baccarat_table
 from tests.signing import (
-    ADMIN, CONSOLE, KEYRING, event_count, floor_staff, open_ledger, playing_other_days,
+    ADMIN,
+    CONSOLE,
+    KEYRING,
+    event_count,
+    floor_staff,
+    open_ledger,
+    playing_other_days,
 )
 
 DAY = date(2026, 11, 22)

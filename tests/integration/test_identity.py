@@ -8,15 +8,21 @@ from uuid import uuid4
 
 import pytest
 
+from ledger.application import Sent
 from ledger.commands import (
-    BurnCards, CloseTable, CutShoe, OpenRound, PlaceBet, ShuffleShoe, VoidRound,
+    BurnCards,
+    CloseTable,
+    CutShoe,
+    OpenRound,
+    PlaceBet,
+    ShuffleShoe,
+    VoidRound,
 )
 from ledger.commands.registry import ChangeStaffRoles, ReinstateStaff, RevokeTerminal, SuspendStaff
-from ledger.domain.base import Actor, Role
 from ledger.config import LedgerSettings
+from ledger.domain.base import Actor, Role
 from ledger.domain.registry import TerminalKind, staff_stream_id
 from ledger.errors import CredentialRefused, IdempotencyConflict, InvalidInput, NotAllowed
-from ledger.application import Sent
 from ledger.group_commit import _Pending
 from ledger.identity.envelope import Signature, SignedCommand, sign, signed_bytes
 from ledger.identity.keys import Credential
@@ -78,7 +84,7 @@ def test_a_dealer_cannot_void_a_round_with_their_own_key(floor, superuser):
 def test_a_dealer_cannot_adjust_a_settled_round(floor, superuser):
     from ledger.commands import AdjustRound
 
-    adjust = AdjustRound(table="BAC-01", round=1, box=1, spot="banker", amount=Decimal("100"),
+    adjust = AdjustRound(table="BAC-01", round=1, box=1, spot="banker", amount=Decimal(100),
                          reason="misread", dispute="DSP-1")
     refused(floor, superuser, as_dealer(floor, adjust), NotAllowed,
             "adjusting a settled round needs a supervisor or pit boss: dealer D-101 cannot.")

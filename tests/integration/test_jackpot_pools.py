@@ -15,7 +15,6 @@ from uuid import UUID
 import pytest
 
 from ledger.application import Ledger, Recorded
-from tests.signing import open_ledger
 from ledger.commands import AdjustPool, Command, CreatePool, LinkTable, PlaceBet, SettleRound
 from ledger.domain.jackpot_pool import JackpotPool, pool_id
 from ledger.domain.round import Round, round_id
@@ -23,12 +22,23 @@ from ledger.domain.table import table_id
 from ledger.errors import InvalidInput, LedgerError, NotAllowed, RuleViolation, WrongState
 from ledger.games.jackpot import pay_jackpot
 from ledger.rounds import procedure_for
-
 from tests.integration.helpers import open_table
 from tests.integration.stud_builders import (
-    DEALER, NON_QUALIFYING_DEALER, SUPERVISOR, Bets, bets, create_pool,
-    event_count, money, recorded, settled_bets, shuffle_and_open, stud_round, stud_table,
+    DEALER,
+    NON_QUALIFYING_DEALER,
+    SUPERVISOR,
+    Bets,
+    bets,
+    create_pool,
+    event_count,
+    money,
+    recorded,
+    settled_bets,
+    shuffle_and_open,
+    stud_round,
+    stud_table,
 )
+from tests.signing import open_ledger
 
 POOL = "STUD-POOL"
 CODE = "SP-01"

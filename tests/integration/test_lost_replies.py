@@ -8,7 +8,6 @@ from eventsourcing.persistence import OperationalError
 
 from ledger.domain.receipt import receipt_id
 from ledger.errors import WrongState
-
 from tests.integration.helpers import open_table
 from tests.signing import open_ledger
 
@@ -63,6 +62,7 @@ def test_a_command_that_meets_a_read_only_server_waits_for_a_primary_and_is_reco
     insert that reaches it is refused by the server, the command says it is waiting, and it is
     sent again, on a new connection, until a server takes it; recorded exactly once."""
     import threading
+
     from psycopg import sql
 
     dbname = sql.Identifier(database.params["dbname"])

@@ -17,16 +17,19 @@ import sys
 import time
 from pathlib import Path
 
-from tests.signing import open_ledger
 from ledger.domain.table import table_id
 from projections.rebuild import rebuild
 from projections.table_state import TableState
-
 from tests.integration.helpers import open_table
 from tests.integration.projection_helpers import (
-    append_dealer_shifts, events_applied_per_stream, handled_events_per_stream, last_position,
-    position, table_state_rows,
+    append_dealer_shifts,
+    events_applied_per_stream,
+    handled_events_per_stream,
+    last_position,
+    position,
+    table_state_rows,
 )
+from tests.signing import open_ledger
 
 LEDGER = str(Path(sys.executable).with_name("ledger"))
 TABLES = [f"CR-{n:02d}" for n in range(16)]

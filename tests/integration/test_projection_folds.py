@@ -97,7 +97,7 @@ def test_limits_taken_on_a_date_that_goes_back_keep_the_last_ones_found(
         def send(command_type: Any, when: datetime, **fields: Any) -> None:
             rt.ledger.execute(command_type(table="BAC-Z1", actor=SUPERVISOR, at=when, **fields))
 
-        send(OpenTable, now, game="baccarat", min_bet=Decimal("100"), max_bet=Decimal("20000"))
+        send(OpenTable, now, game="baccarat", min_bet=Decimal(100), max_bet=Decimal(20000))
         send(ChangeTableSettings, now + timedelta(minutes=10),
              settings={"min_bet": "200", "max_bet": "30000"}, effective_from=today,
              authorisation="DICJ-Z-1")
@@ -118,7 +118,7 @@ def test_a_fold_cannot_stand_without_the_handler_it_is_checked_against():
     from projections.base import folds, handles
 
     with pytest.raises(TypeError, match="folds"):
-        class Unchecked(TableState):  # noqa: F841 - defining it is the test
+        class Unchecked(TableState):
             @folds("Table.Repainted")
             def fold_paint(self, cursor: Any, lo: int, hi: int) -> None: ...
 

@@ -19,11 +19,16 @@ from typing import Any, cast
 import pytest
 
 from ledger.application import Ledger
-from tests.integration.helpers import OPENING_CHIPS
-from tests.signing import open_ledger, playing_other_days
 from ledger.commands import (
-    BurnCards, ChangeTableSettings, Command, CutShoe, OpenRound, OpenShift, OpenTable,
-    ShuffleShoe, SignInDealer,
+    BurnCards,
+    ChangeTableSettings,
+    Command,
+    CutShoe,
+    OpenRound,
+    OpenShift,
+    OpenTable,
+    ShuffleShoe,
+    SignInDealer,
 )
 from ledger.domain.jackpot_pool import JackpotPool, pool_id
 from ledger.domain.round import Phase, Round, round_id
@@ -31,18 +36,32 @@ from ledger.domain.shoe import Shoe
 from ledger.domain.table import Table, table_id
 from ledger.infrastructure.database import Database
 from projections.queries import (
-    TableState as TableStateView, jackpot_pool, jackpot_pools, table_state,
+    TableState as TableStateView,
+)
+from projections.queries import (
+    jackpot_pool,
+    jackpot_pools,
+    table_state,
 )
 from projections.rebuild import rebuild
 from projections.registry import PROJECTIONS
 from projections.runner import ProjectionRunner
 from projections.table_state import TableState
-
 from tests.integration.floor_driver import (
-    CHECKPOINTS, DEALER_HAND, DEALER_HAND_2, FLUSH, POOL, POOL_ADJUSTMENT, ROUND_ADJUSTMENT,
-    SUPERVISOR, TABLES, FloorDriver,
+    CHECKPOINTS,
+    DEALER_HAND,
+    DEALER_HAND_2,
+    FLUSH,
+    POOL,
+    POOL_ADJUSTMENT,
+    ROUND_ADJUSTMENT,
+    SUPERVISOR,
+    TABLES,
+    FloorDriver,
 )
+from tests.integration.helpers import OPENING_CHIPS
 from tests.integration.projection_helpers import last_position, position
+from tests.signing import open_ledger, playing_other_days
 
 ZERO = Decimal("0.00")
 
@@ -339,8 +358,8 @@ def test_limits_change_on_their_effective_date_and_a_later_change_waits_for_its_
                         for u in state.upcoming_limits or []]
             return state.min_bet, state.max_bet, state.limits_from, upcoming
 
-        send(OpenTable, at(DAY, 2), game="baccarat", min_bet=Decimal("100"),
-             max_bet=Decimal("20000"))
+        send(OpenTable, at(DAY, 2), game="baccarat", min_bet=Decimal(100),
+             max_bet=Decimal(20000))
         send(ChangeTableSettings, at(DAY, 3), settings={"min_bet": "200", "max_bet": "30000"},
              effective_from=DAY, authorisation="DICJ-L-1")
         assert limits() == (Decimal("200.00"), Decimal("30000.00"), DAY, [])
@@ -358,4 +377,4 @@ def test_limits_change_on_their_effective_date_and_a_later_change_waits_for_its_
         send(OpenRound, at(tomorrow, 2))
         assert limits() == (Decimal("500.00"), Decimal("50000.00"), tomorrow, [])
         opened = cast(Round, rt.ledger.load(round_id(table_id("BAC-L1"), 1), "round"))
-    assert Decimal(opened.settings_data["min_bet"]) == Decimal("500")  # what the round plays
+    assert Decimal(opened.settings_data["min_bet"]) == Decimal(500)  # what the round plays

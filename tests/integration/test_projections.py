@@ -18,23 +18,24 @@ import pytest
 from ledger.audit.chain import verify_chains
 from ledger.audit.findings import LedgerReport
 from ledger.audit.projection_check import check_projections
-from ledger.errors import ProjectionStalled
-from projections.tracking import stalled
-
-from tests.signing import open_ledger
 from ledger.commands import CloseTable, SignInDealer
 from ledger.domain.table import table_id
-from ledger.errors import NotFound, WrongState
+from ledger.errors import NotFound, ProjectionStalled, WrongState
 from projections.queries import table_state, table_states
 from projections.rebuild import rebuild
 from projections.runner import Batch, ProjectionRunner
 from projections.table_state import TableState
-
+from projections.tracking import stalled
 from tests.integration.helpers import PIT_BOSS, open_table
 from tests.integration.projection_helpers import (
-    Floor, events_applied_per_stream, handled_events_per_stream, last_position, position,
+    Floor,
+    events_applied_per_stream,
+    handled_events_per_stream,
+    last_position,
+    position,
     table_state_rows,
 )
+from tests.signing import open_ledger
 
 
 def catch_up(database: Any, batch_size: int = 1000) -> None:
@@ -50,7 +51,7 @@ def test_table_state_follows_a_table_through_dealers_closing_and_reopening(setti
         with database.connect() as conn:
             staffed = table_state(conn, "sp-01")
         rt.ledger.execute(CloseTable(table="SP-01", actor=PIT_BOSS))
-        rt.ledger.execute(open_table("SP-01", game="stud-poker", max_bet=Decimal("9000"),
+        rt.ledger.execute(open_table("SP-01", game="stud-poker", max_bet=Decimal(9000),
                                      pit="vip"))
         catch_up(database)
         with database.connect() as conn:

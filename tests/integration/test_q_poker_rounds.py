@@ -11,18 +11,30 @@ from decimal import Decimal
 
 import pytest
 
-from tests.signing import open_ledger
 from ledger.commands import (
-    DealCard, Decide, ExposeCard, OpenRound, PlaceBet, RecordIrregularity, RevealDealer,
-    SettleRound, ShuffleShoe, VoidRound,
+    DealCard,
+    Decide,
+    ExposeCard,
+    OpenRound,
+    PlaceBet,
+    RecordIrregularity,
+    RevealDealer,
+    SettleRound,
+    ShuffleShoe,
+    VoidRound,
 )
 from ledger.domain.round import Phase
 from ledger.errors import InvalidInput, NotAllowed, RuleViolation
 from ledger.games.common import Outcome
-
 from tests.integration.round_helpers import (
-    Terminal, event_bodies, event_count, open_table, q_poker_table, refused,
+    Terminal,
+    event_bodies,
+    event_count,
+    open_table,
+    q_poker_table,
+    refused,
 )
+from tests.signing import open_ledger
 
 D = Decimal
 

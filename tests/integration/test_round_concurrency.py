@@ -14,15 +14,18 @@ from typing import Any
 import pytest
 
 from ledger.application import Recorded
-from tests.signing import open_ledger
 from ledger.commands import Command, DealCard, OpenRound, PlaceBet
 from ledger.domain.base import Actor
 from ledger.errors import ConcurrencyConflict, LedgerError, RuleViolation
-
 from tests.integration.helpers import DEALER
 from tests.integration.round_helpers import (
-    Terminal, baccarat_table, event_bodies, event_count, q_poker_table,
+    Terminal,
+    baccarat_table,
+    event_bodies,
+    event_count,
+    q_poker_table,
 )
+from tests.signing import open_ledger
 
 D = Decimal
 

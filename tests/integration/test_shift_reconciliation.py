@@ -6,9 +6,16 @@ from decimal import Decimal
 
 import pytest
 
-from tests.signing import GAMING_DAY, open_ledger
 from ledger.commands import (
-    BurnCards, CutShoe, DealCard, OpenRound, OpenTable, PlaceBet, SettleRound, ShuffleShoe, SignInDealer,
+    BurnCards,
+    CutShoe,
+    DealCard,
+    OpenRound,
+    OpenTable,
+    PlaceBet,
+    SettleRound,
+    ShuffleShoe,
+    SignInDealer,
 )
 from ledger.commands.shift import CloseShift, EnterDrop, OpenShift, RecordCredit, RecordFill
 from ledger.domain.base import Actor, Role
@@ -16,6 +23,7 @@ from ledger.errors import NotFound
 from projections.registry import select
 from projections.reports import shift_report
 from projections.runner import ProjectionRunner
+from tests.signing import GAMING_DAY, open_ledger
 
 DAY = GAMING_DAY
 DEALER = Actor(staff_id="D-1", role=Role.DEALER)

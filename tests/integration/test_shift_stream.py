@@ -8,15 +8,20 @@ from decimal import Decimal
 
 import pytest
 
-from tests.signing import GAMING_DAY, open_ledger
 from ledger.commands import (
-    AdjustDrop, CloseShift, EnterDrop, OpenShift, RecordCredit, RecordFill, VoidSlip,
+    AdjustDrop,
+    CloseShift,
+    EnterDrop,
+    OpenShift,
+    RecordCredit,
+    RecordFill,
+    VoidSlip,
 )
 from ledger.domain.base import Actor, Role
 from ledger.domain.shift import parse_chips, shift_id
 from ledger.errors import InvalidInput, NotAllowed, NotFound, RuleViolation, WrongState
-
 from tests.integration.helpers import DEALER, PIT_BOSS, open_table
+from tests.signing import GAMING_DAY, open_ledger
 from tests.signing import event_count as table_events
 
 DAY = GAMING_DAY

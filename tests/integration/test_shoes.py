@@ -12,17 +12,27 @@ import random
 
 import pytest
 
-from tests.signing import open_ledger
 from ledger.cards import DECK, Card
 from ledger.commands import (
-    BurnCards, CloseShoe, CutShoe, DealCard, OpenRound, RevealDealer, SettleRound, ShuffleShoe,
+    BurnCards,
+    CloseShoe,
+    CutShoe,
+    DealCard,
+    OpenRound,
+    RevealDealer,
+    SettleRound,
+    ShuffleShoe,
 )
 from ledger.domain.shoe import ShuffleMethod, commitment_of
 from ledger.errors import InvalidInput, RuleViolation, WrongState
-
 from tests.integration.round_helpers import (
-    Terminal, baccarat_table, event_bodies, open_table, refused,
+    Terminal,
+    baccarat_table,
+    event_bodies,
+    open_table,
+    refused,
 )
+from tests.signing import open_ledger
 
 SECRET = "9f1c0c7e-the-shoe-servers-secret"
 

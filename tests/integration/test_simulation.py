@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from datetime import date
 
-from tests.signing import floor_staff, open_ledger, playing_other_days
+from ledger.audit.verify import verify_ledger
 from ledger.config import LedgerSettings
 from ledger.domain.round import round_id
 from ledger.domain.table import table_id
 from ledger.simulation.floor import floor_plan, run_floor
-from ledger.audit.verify import verify_ledger
 from projections.registry import select
 from projections.reports import shift_report
 from projections.runner import ProjectionRunner
+from tests.signing import floor_staff, open_ledger, playing_other_days
 
 DAY = date(2026, 11, 22)
 
@@ -158,7 +158,8 @@ def test_two_shifts_of_one_gaming_day_play_with_the_same_seed_without_sharing_a_
         settings):
     """The swing shift after the day shift, same seed: each command its own id (a shift's ids
     once collided with the previous shift's, and every table failed at its first shuffle)."""
-    from datetime import datetime, time as clock
+    from datetime import datetime
+    from datetime import time as clock
     from zoneinfo import ZoneInfo
 
     plan = floor_plan(4)

@@ -17,23 +17,54 @@ from uuid import UUID
 import pytest
 
 from ledger.application import Ledger, Recorded
-from tests.signing import open_ledger, playing_other_days
 from ledger.commands import (
-    AdjustRound, ChangeTableSettings, Command, DealCard, Decide, ExposeCard, PlaceBet,
-    RecordIrregularity, RevealDealer, SettleRound, ShuffleShoe, VoidRound,
+    AdjustRound,
+    ChangeTableSettings,
+    Command,
+    DealCard,
+    Decide,
+    ExposeCard,
+    PlaceBet,
+    RecordIrregularity,
+    RevealDealer,
+    SettleRound,
+    ShuffleShoe,
+    VoidRound,
 )
 from ledger.domain.round import round_id
 from ledger.domain.table import table_id
 from ledger.errors import (
-    ConcurrencyConflict, InvalidInput, LedgerError, NotAllowed, RuleViolation,
-    SettingOutsideRegulation, WrongState,
+    ConcurrencyConflict,
+    InvalidInput,
+    LedgerError,
+    NotAllowed,
+    RuleViolation,
+    SettingOutsideRegulation,
+    WrongState,
 )
-
 from tests.integration.stud_builders import (
-    DEALER, NON_QUALIFYING_DEALER, QUALIFYING_DEALER, RULE_SETS, SUPERVISOR, bets, create_pool,
-    deal, deal_order, decide, event_count, money, open_stud_table, recorded, reveal_and_settle,
-    settled_bets, shuffle_and_open, stud_round, stud_table, until_decisions,
+    DEALER,
+    NON_QUALIFYING_DEALER,
+    QUALIFYING_DEALER,
+    RULE_SETS,
+    SUPERVISOR,
+    bets,
+    create_pool,
+    deal,
+    deal_order,
+    decide,
+    event_count,
+    money,
+    open_stud_table,
+    recorded,
+    reveal_and_settle,
+    settled_bets,
+    shuffle_and_open,
+    stud_round,
+    stud_table,
+    until_decisions,
 )
+from tests.signing import open_ledger, playing_other_days
 
 CODE = "SP-01"
 POOL = "STUD-POOL"

@@ -7,13 +7,12 @@ from decimal import Decimal
 
 import pytest
 
-from tests.signing import open_ledger
 from ledger.commands import CloseTable, SignInDealer, SignOutDealer
 from ledger.domain.table import table_id
 from ledger.errors import InvalidInput, NotFound, WrongState
-
 from tests.integration.helpers import PIT_BOSS, open_table
 from tests.signing import event_count as table_events
+from tests.signing import open_ledger
 
 
 def _event_count(superuser) -> int:

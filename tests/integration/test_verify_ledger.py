@@ -13,14 +13,13 @@ from decimal import Decimal
 import pytest
 
 from ledger.application import Ledger
-from tests.signing import open_ledger
+from ledger.audit.verify import UNTRUSTED, verify_ledger
 from ledger.domain.jackpot_pool import JackpotPool, pool_id
 from ledger.domain.shoe import Shoe
-from ledger.audit.verify import UNTRUSTED, verify_ledger
 from projections.registry import PROJECTIONS
 from projections.runner import ProjectionRunner
-
 from tests.integration import replay_rounds as rounds
+from tests.signing import open_ledger
 
 
 @pytest.fixture

@@ -24,11 +24,21 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from ledger.audit import witness_client
 from ledger.audit.merkle import consistency_proof, leaf_hash, root_of
 from ledger.audit.note import (
-    checkpoint_body, cosigned_at, origin_of, parse_checkpoint, parse_note, parse_vkey, sign_note,
+    checkpoint_body,
+    cosigned_at,
+    origin_of,
+    parse_checkpoint,
+    parse_note,
+    parse_vkey,
+    sign_note,
     verifies,
 )
 from ledger.audit.witness_client import (
-    WitnessConflict, WitnessRefused, WitnessUnreachable, add_checkpoint_body, submit,
+    WitnessConflict,
+    WitnessRefused,
+    WitnessUnreachable,
+    add_checkpoint_body,
+    submit,
 )
 from ledger.audit.witness_store import Witnessed, WitnessStore
 from ledger.identity.keys import Credential

@@ -66,7 +66,6 @@ def test_a_round_checks_every_command_against_the_house_settings_it_opened_with(
     import pytest
 
     import ledger.domain.round as rounds
-
     from ledger.errors import LedgerError
     from ledger.games.rulesets import parse_settings
 

@@ -8,11 +8,11 @@ from decimal import Decimal
 import pytest
 from pydantic import ValidationError
 
+from ledger.audit.chain import GENESIS, chain_hash
 from ledger.cli.errors import one_line
 from ledger.commands import OpenTable, command_class
 from ledger.domain.base import Actor, Role
 from ledger.errors import InvalidInput, NotFound
-from ledger.audit.chain import GENESIS, chain_hash
 
 PB = Actor(staff_id="PB-1", role=Role.PIT_BOSS)
 

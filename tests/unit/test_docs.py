@@ -18,10 +18,10 @@ DOCS = ROOT / "docs"
 PAGES = [README, *sorted(DOCS.glob("*.md"))]
 README_MAX_LINES = 250
 
-FENCE = re.compile(r"^(```|~~~).*?^\1[ \t]*$", re.M | re.S)
-CODE_SPAN = re.compile(r"(`+)(?!`).+?(?<!`)\1", re.S)
+FENCE = re.compile(r"^(```|~~~).*?^\1[ \t]*$", re.MULTILINE | re.DOTALL)
+CODE_SPAN = re.compile(r"(`+)(?!`).+?(?<!`)\1", re.DOTALL)
 LINK = re.compile(r"!?\[(?:[^\[\]]|\[[^\]]*\])*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
-HEADING = re.compile(r"^(#{1,6})[ \t]+(.+?)[ \t]*#*[ \t]*$", re.M)
+HEADING = re.compile(r"^(#{1,6})[ \t]+(.+?)[ \t]*#*[ \t]*$", re.MULTILINE)
 
 
 def prose(text: str) -> str:
@@ -64,7 +64,7 @@ def test_mkdocs_builds_the_site_strictly(tmp_path: Path) -> None:
 
 def test_every_page_is_in_the_sites_navigation() -> None:
     config = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
-    listed = set(re.findall(r":\s*([\w-]+\.md)\s*$", config, re.M))
+    listed = set(re.findall(r":\s*([\w-]+\.md)\s*$", config, re.MULTILINE))
     assert listed == {page.name for page in DOCS.glob("*.md")}
 
 
@@ -72,7 +72,7 @@ def test_every_page_is_in_the_sites_navigation() -> None:
 def test_relative_links_and_images_resolve(page: Path) -> None:
     broken = []
     for target in links(page):
-        if re.match(r"[a-z][a-z0-9+.-]*:", target, re.I):  # http:, https:, mailto:
+        if re.match(r"[a-z][a-z0-9+.-]*:", target, re.IGNORECASE):  # http:, https:, mailto:
             continue
         where, _, anchor = target.partition("#")
         file = (page.parent / where).resolve() if where else page
@@ -104,7 +104,7 @@ def test_the_readme_links_every_docs_page() -> None:
     assert not missing, f"README.md links no page {sorted(missing)}"
 
 
-ISSUE = re.compile(r"\bissues?\s*#?\d+|(?<![\w&/])#\d{1,4}\b", re.I)
+ISSUE = re.compile(r"\bissues?\s*#?\d+|(?<![\w&/])#\d{1,4}\b", re.IGNORECASE)
 
 
 @pytest.mark.parametrize("page", PAGES, ids=lambda p: str(p.relative_to(ROOT)))

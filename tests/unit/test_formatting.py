@@ -7,12 +7,20 @@ from datetime import UTC, datetime, timedelta, timezone
 from decimal import Decimal
 
 from ledger.formatting import (
-    amount, clock, decimal_text, heading, iso, macau, minute, money, when,
+    amount,
+    clock,
+    decimal_text,
+    heading,
+    iso,
+    macau,
+    minute,
+    money,
+    when,
 )
 
 
 def test_money_reads_mop_with_thousands_and_two_places():
-    assert money(Decimal("1000")) == "MOP 1,000.00"
+    assert money(Decimal(1000)) == "MOP 1,000.00"
     assert money(Decimal("200175.77")) == "MOP 200,175.77"
     assert money(Decimal("-5910.5")) == "MOP -5,910.50"
     assert money(0) == "MOP 0.00"

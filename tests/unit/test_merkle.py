@@ -7,8 +7,17 @@ import hashlib
 import pytest
 
 from ledger.audit.merkle import (
-    EMPTY_ROOT, Frontier, consistency_proof, consistency_proof_from, inclusion_proof,
-    inclusion_proofs, leaf_hash, node_hash, root_of, verify_consistency, verify_inclusion,
+    EMPTY_ROOT,
+    Frontier,
+    consistency_proof,
+    consistency_proof_from,
+    inclusion_proof,
+    inclusion_proofs,
+    leaf_hash,
+    node_hash,
+    root_of,
+    verify_consistency,
+    verify_inclusion,
 )
 
 
@@ -34,7 +43,7 @@ def test_a_leaf_and_a_node_are_domain_separated_as_rfc_6962_says():
         "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
 
 
-@pytest.mark.parametrize("size", range(0, 34))
+@pytest.mark.parametrize("size", range(34))
 def test_the_root_grown_leaf_by_leaf_equals_the_recursive_definition(size):
     assert root_of(LEAVES[:size]) == reference_root(LEAVES[:size])
 

@@ -11,9 +11,26 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from ledger.audit.note import (
-    COSIGNATURE_V1, DASH, ED25519, NoteError, Signature, TreeHead, VerifierKey, checkpoint_body,
-    cosign, cosigned_at, cosignature_message, key_id, origin_of, parse_checkpoint, parse_note,
-    parse_signature_lines, parse_vkey, sign, sign_note, verifies,
+    COSIGNATURE_V1,
+    DASH,
+    ED25519,
+    NoteError,
+    Signature,
+    TreeHead,
+    VerifierKey,
+    checkpoint_body,
+    cosign,
+    cosignature_message,
+    cosigned_at,
+    key_id,
+    origin_of,
+    parse_checkpoint,
+    parse_note,
+    parse_signature_lines,
+    parse_vkey,
+    sign,
+    sign_note,
+    verifies,
 )
 
 SPEC_VKEY = "example.com/foo+530d903a+AekyeRrm56hApGFkyQR4ZCbV54Id2LKaANYcrnKv3U2k"

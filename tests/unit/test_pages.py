@@ -29,10 +29,10 @@ def test_the_report_header_names_the_property_the_ledger_position_and_its_signat
 
 
 def test_the_chart_scale_ends_on_a_round_amount_above_the_largest_win():
-    assert _nice(Decimal("17900")) == Decimal("20000")
-    assert _nice(Decimal("120")) == Decimal("200")
-    assert _nice(Decimal("5000")) == Decimal("5000")
-    assert _nice(Decimal("0")) == Decimal("1")
+    assert _nice(Decimal(17900)) == Decimal(20000)
+    assert _nice(Decimal(120)) == Decimal(200)
+    assert _nice(Decimal(5000)) == Decimal(5000)
+    assert _nice(Decimal(0)) == Decimal(1)
     ticks = chart(_empty_view())["ticks"]
     assert [t["label"] for t in ticks][TICKS] == "0.00"  # zero in the middle
 

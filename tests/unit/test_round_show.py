@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from ledger.wording import describe_outcome
-from ledger.reports.round import _result_of
 from ledger.domain.round import SettledBet
 from ledger.games.common import Outcome
+from ledger.reports.round import _result_of
 from ledger.rounds.facts import BetFact
+from ledger.wording import describe_outcome
 
 
 def _settled(box: int, spot: str, player: str | None) -> SettledBet:

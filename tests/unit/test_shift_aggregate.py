@@ -211,16 +211,16 @@ def test_a_supervisor_adjusts_the_drop_to_new_figures():
     shift = _shift()
     _drop(shift, "1000", "500")
     with pytest.raises(NotAllowed, match="adjusting the drop needs a supervisor"):
-        shift.check_can_adjust_drop(Decimal("900"), Decimal("500"), DEALER)
+        shift.check_can_adjust_drop(Decimal(900), Decimal(500), DEALER)
     with pytest.raises(InvalidInput, match="nothing to adjust"):
-        shift.check_can_adjust_drop(Decimal("1000"), Decimal("500"), SUPERVISOR)
+        shift.check_can_adjust_drop(Decimal(1000), Decimal(500), SUPERVISOR)
     shift.adjust_drop(cash=Decimal("900.00"), markers=Decimal("500.00"), reason="recount", by=BY)
     assert shift.drop_total == Decimal("1400.00") and shift.drop.counted_by == ("C-1",)
 
 
 def test_a_drop_that_was_never_entered_cannot_be_adjusted():
     with pytest.raises(WrongState, match="no drop was entered"):
-        _shift().check_can_adjust_drop(Decimal("1"), Decimal("0"), SUPERVISOR)
+        _shift().check_can_adjust_drop(Decimal(1), Decimal(0), SUPERVISOR)
 
 
 def test_a_shift_closes_before_its_drop_is_counted_and_takes_the_drop_afterwards():

@@ -33,9 +33,9 @@ def test_a_table_code_is_upper_cased_and_checked():
 
 def test_limits_must_be_positive_and_in_order():
     with pytest.raises(InvalidInput, match="above zero"):
-        check_limits(Decimal("0"), Decimal("10"))
+        check_limits(Decimal(0), Decimal(10))
     with pytest.raises(InvalidInput, match="above the table maximum"):
-        check_limits(Decimal("20"), Decimal("10"))
+        check_limits(Decimal(20), Decimal(10))
 
 
 def test_one_dealer_at_a_time():

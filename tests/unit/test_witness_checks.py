@@ -9,7 +9,12 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from ledger.audit.merkle import EMPTY_ROOT, consistency_proof, leaf_hash, root_of
 from ledger.audit.note import (
-    NoteError, VerifierKey, checkpoint_body, cosigned_at, parse_note, sign_note,
+    NoteError,
+    VerifierKey,
+    checkpoint_body,
+    cosigned_at,
+    parse_note,
+    sign_note,
 )
 from ledger.audit.witness_client import add_checkpoint_body
 from ledger.audit.witness_server import Refused, Witness, parse_log, parse_submission

@@ -3,27 +3,26 @@
 
 from __future__ import annotations
 
+from decimal import Decimal as D
 from uuid import uuid4
 
 import pytest
 
-import ledger.domain.jackpot_pool  # noqa: F401 - every aggregate's events defined
-import ledger.domain.receipt  # noqa: F401
-import ledger.domain.gaming_day  # noqa: F401
-import ledger.domain.registry  # noqa: F401
-import ledger.domain.round  # noqa: F401
-import ledger.domain.shift  # noqa: F401
-import ledger.domain.shoe  # noqa: F401
+import ledger.domain.gaming_day
+import ledger.domain.jackpot_pool
+import ledger.domain.receipt
+import ledger.domain.registry
+import ledger.domain.round
+import ledger.domain.shift
+import ledger.domain.shoe
 import ledger.domain.table  # noqa: F401  (the last aggregate)
+from ledger.application import Recorded
 from ledger.audit.views import q_poker_name, stud_name
 from ledger.cards import parse_cards
-from ledger.games import q_poker, stud_poker
-from ledger.application import Recorded
 from ledger.domain.base import Aggregate
-from decimal import Decimal as D
-
 from ledger.domain.round import Round, SettledBet
 from ledger.domain.shift import Shift
+from ledger.games import q_poker, stud_poker
 from ledger.games.common import Outcome
 from ledger.wording import ONE_AND_MANY, RECEIPT, describe, details
 
@@ -109,21 +108,21 @@ def _settled(spot: str, stake: str, outcome: str, returned: str = "0", payout: s
      "box 3 play MOP 400.00 surrenders: MOP 200.00 returned"),
     (_settled("ante", "100", "won", "100", "100", player="P-7", capped=True),
      "box 3 (P-7) ante MOP 100.00 wins MOP 100.00 (capped at the house maximum)"),
-    (Round.DecisionMade.model_construct(box=2, player=None, decision="raise", amount=D("200")),
+    (Round.DecisionMade.model_construct(box=2, player=None, decision="raise", amount=D(200)),
      "box 2 raise MOP 200.00"),
-    (Round.DecisionMade.model_construct(box=2, player=None, decision="fold", amount=D("0")),
+    (Round.DecisionMade.model_construct(box=2, player=None, decision="fold", amount=D(0)),
      "box 2 fold"),
     (Round.JackpotPrizeAwarded.model_construct(
         box=1, category="royal_flush", amount=D("200175.77"), paid_by_pool=D("200175.77"),
-        paid_by_house=D("0")), "box 1 royal flush: MOP 200,175.77 from the pool"),
+        paid_by_house=D(0)), "box 1 royal flush: MOP 200,175.77 from the pool"),
     (Round.Settled.model_construct(outcome={"winner": "player", "player_total": 8,
-                                            "banker_total": 6}, house_win=D("-900")),
+                                            "banker_total": 6}, house_win=D(-900)),
      "player wins, player 8 banker 6; house loses MOP 900.00"),
     (Round.Voided.model_construct(reason="wrong_count", jackpot_carried=True),
      "void: wrong count; jackpot bets carried"),
-    (Shift.FillRecorded.model_construct(slip=1043, amount=D("20000")),
+    (Shift.FillRecorded.model_construct(slip=1043, amount=D(20000)),
      "fill slip 1043: MOP 20,000.00"),
-    (Shift.DropEntered.model_construct(cash=D("1500"), markers=D("0"), after_close=True),
+    (Shift.DropEntered.model_construct(cash=D(1500), markers=D(0), after_close=True),
      "drop MOP 1,500.00 (cash MOP 1,500.00, markers MOP 0.00) (after the gaming day closed)"),
 ])
 def test_a_write_command_says_what_the_money_did(event, said):

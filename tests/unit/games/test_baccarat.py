@@ -14,8 +14,8 @@ from ledger.errors import InvalidInput, RuleViolation, SettingOutsideRegulation
 from ledger.games.baccarat import (
     BaccaratSettings,
     Bet,
-    Coup,
     BurnMethod,
+    Coup,
     Equipment,
     Irregularity,
     LastCoup,
@@ -327,7 +327,7 @@ def test_baccarat_art12_tie_and_pair_bets_settle_on_their_own_in_a_tie() -> None
 
 
 def test_baccarat_art10_a_void_coup_returns_every_stake() -> None:
-    bets = [Bet(1, Spot.BANKER, Decimal("100"), "p1"), Bet(2, Spot.TIE, Decimal("5"))]
+    bets = [Bet(1, Spot.BANKER, Decimal(100), "p1"), Bet(2, Spot.TIE, Decimal(5))]
     results = settle_void_coup(bets)
     assert [result.outcome for result in results] == [Outcome.RETURNED] * 2
     assert [result.returned for result in results] == [Decimal("100.00"), Decimal("5.00")]
@@ -336,7 +336,7 @@ def test_baccarat_art10_a_void_coup_returns_every_stake() -> None:
 
 
 def test_baccarat_settlement_keeps_the_order_box_and_player_of_each_bet() -> None:
-    bets = [Bet(3, Spot.PLAYER, Decimal("1"), "ana"), Bet(1, Spot.BANKER, Decimal("2"), "bo")]
+    bets = [Bet(3, Spot.PLAYER, Decimal(1), "ana"), Bet(1, Spot.BANKER, Decimal(2), "bo")]
     results = settle_coup(bets, PLAYER_WINS)
     assert [(r.box, r.spot, r.player) for r in results] == [
         (3, "player", "ana"), (1, "banker", "bo")]
@@ -345,11 +345,11 @@ def test_baccarat_settlement_keeps_the_order_box_and_player_of_each_bet() -> Non
 @pytest.mark.parametrize(
     ("box", "spot", "stake", "message"),
     [
-        (0, "player", Decimal("1"), "not a box"),
-        (1, "dragon", Decimal("1"), "'dragon' is not a baccarat bet spot"),
+        (0, "player", Decimal(1), "not a box"),
+        (1, "dragon", Decimal(1), "'dragon' is not a baccarat bet spot"),
         (1, "player", Decimal("1.005"), "not a stake"),
         (1, "player", 1.5, "not a stake"),
-        (1, "player", Decimal("0"), "must be positive"),
+        (1, "player", Decimal(0), "must be positive"),
     ],
 )
 def test_baccarat_bets_are_checked(box: int, spot: str, stake: object, message: str) -> None:
@@ -366,28 +366,28 @@ PUSHED = BetResult(box=2, spot="banker", stake=Decimal("100.00"), outcome=Outcom
 
 def test_baccarat_art12_withdrawn_leaves_the_player_free() -> None:
     verify_bet_after_tie(PUSHED, None, "withdrawn")
-    verify_bet_after_tie(PUSHED, Bet(2, Spot.PLAYER, Decimal("5")), "withdrawn")
+    verify_bet_after_tie(PUSHED, Bet(2, Spot.PLAYER, Decimal(5)), "withdrawn")
 
 
 def test_baccarat_art12_kept_bets_stand_unchanged() -> None:
-    verify_bet_after_tie(PUSHED, Bet(2, Spot.BANKER, Decimal("100")), "kept")
-    for new in (None, Bet(2, Spot.BANKER, Decimal("50")), Bet(2, Spot.PLAYER, Decimal("100"))):
+    verify_bet_after_tie(PUSHED, Bet(2, Spot.BANKER, Decimal(100)), "kept")
+    for new in (None, Bet(2, Spot.BANKER, Decimal(50)), Bet(2, Spot.PLAYER, Decimal(100))):
         with pytest.raises(RuleViolation, match="tie handling is 'kept' \\(art. 12\\)"):
             verify_bet_after_tie(PUSHED, new, TieHandling.KEPT)
 
 
 def test_baccarat_art12_changed_amount_keeps_the_side() -> None:
-    verify_bet_after_tie(PUSHED, Bet(2, Spot.BANKER, Decimal("40")), "changed_amount")
-    verify_bet_after_tie(PUSHED, Bet(2, Spot.BANKER, Decimal("400")), "changed_amount")
+    verify_bet_after_tie(PUSHED, Bet(2, Spot.BANKER, Decimal(40)), "changed_amount")
+    verify_bet_after_tie(PUSHED, Bet(2, Spot.BANKER, Decimal(400)), "changed_amount")
     with pytest.raises(RuleViolation, match="may change amount but not side"):
-        verify_bet_after_tie(PUSHED, Bet(2, Spot.PLAYER, Decimal("100")), "changed_amount")
+        verify_bet_after_tie(PUSHED, Bet(2, Spot.PLAYER, Decimal(100)), "changed_amount")
 
 
 def test_baccarat_art12_changed_side_keeps_the_amount() -> None:
-    verify_bet_after_tie(PUSHED, Bet(2, Spot.PLAYER, Decimal("100")), "changed_side")
-    verify_bet_after_tie(PUSHED, Bet(2, Spot.BANKER, Decimal("100")), "changed_side")
+    verify_bet_after_tie(PUSHED, Bet(2, Spot.PLAYER, Decimal(100)), "changed_side")
+    verify_bet_after_tie(PUSHED, Bet(2, Spot.BANKER, Decimal(100)), "changed_side")
     with pytest.raises(RuleViolation, match="same amount"):
-        verify_bet_after_tie(PUSHED, Bet(2, Spot.PLAYER, Decimal("90")), "changed_side")
+        verify_bet_after_tie(PUSHED, Bet(2, Spot.PLAYER, Decimal(90)), "changed_side")
 
 
 # --- arts. 4, 10: irregularities -------------------------------------------------------------
@@ -421,7 +421,7 @@ def test_baccarat_unknown_irregularity_is_invalid_input() -> None:
 def settings(**overrides: object) -> BaccaratSettings:
     data: dict[str, object] = {
         "effective_from": date(2024, 1, 1), "authorisation": "DICJ 123/2024",
-        "min_bet": Decimal("100"), "max_bet": Decimal("50000"), "decks": 8,
+        "min_bet": Decimal(100), "max_bet": Decimal(50000), "decks": 8,
     }
     return BaccaratSettings(**(data | overrides))  # type: ignore[arg-type]
 
@@ -520,7 +520,7 @@ def test_baccarat_art18_the_commission_is_fixed_at_5_percent() -> None:
 
 def test_baccarat_settings_refuse_a_minimum_above_the_maximum() -> None:
     with pytest.raises(SettingOutsideRegulation, match="above the table maximum"):
-        settings(min_bet=Decimal("100"), max_bet=Decimal("50"))
+        settings(min_bet=Decimal(100), max_bet=Decimal(50))
 
 
 def test_baccarat_settings_are_frozen_and_default_to_the_texts_first_alternatives() -> None:

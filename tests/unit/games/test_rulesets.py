@@ -122,7 +122,7 @@ def test_other_games_settings_classes_resolve_once_written(
 def test_parse_settings_builds_the_games_settings() -> None:
     parsed = parse_settings("baccarat/2004", BACCARAT | {"tie_handling": "kept"})
     assert isinstance(parsed, BaccaratSettings)
-    assert (parsed.decks, parsed.tie_handling, parsed.min_bet) == (8, "kept", Decimal("100"))
+    assert (parsed.decks, parsed.tie_handling, parsed.min_bet) == (8, "kept", Decimal(100))
 
 
 def test_parse_settings_refuses_malformed_input_as_invalid_input() -> None:

@@ -215,7 +215,7 @@ def test_stud_art6_7_fold_loses_the_ante_even_when_the_dealer_does_not_qualify()
 def test_stud_art6_3_and_art10_1_jackpot_bet_needs_an_ante_before_the_first_card():
     check_jackpot_bet(2, D("50.00"), first_card_dealt=False)
     with pytest.raises(RuleViolation, match="box 3 has no ante: a jackpot bet needs an accepted"):
-        check_jackpot_bet(3, D("0"), first_card_dealt=False)
+        check_jackpot_bet(3, D(0), first_card_dealt=False)
     with pytest.raises(RuleViolation, match="only taken before the first card"):
         check_jackpot_bet(3, D("50.00"), first_card_dealt=True)
 
@@ -448,7 +448,7 @@ hands = st.permutations(DECK).map(lambda deck: (tuple(deck[:5]), tuple(deck[5:10
 def test_order_is_total_and_antisymmetric_on_disjoint_hands(three):
     a, b, c = (evaluate(hand) for hand in three)
     assert (a < b) + (b < a) == 1 and a != b
-    if a < b and b < c:
+    if a < b < c:
         assert a < c
 
 
