@@ -146,7 +146,7 @@ class Projection:
         statement = self._statements.get(template)
         if statement is None:
             names = {table: sql.Identifier(self.table_name(table)) for table in self.tables}
-            composed = sql.SQL(template).format(**names)  # type: ignore[arg-type]
+            composed = sql.SQL(template).format(**names)
             statement = sql.SQL(composed.as_string())
             self._statements[template] = statement
         return statement

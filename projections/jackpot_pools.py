@@ -6,7 +6,7 @@ Kept from the JackpotPool stream's events alone.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from psycopg import Cursor
 
@@ -65,7 +65,7 @@ CREATE TABLE IF NOT EXISTS {jackpot_adjustments} (
 
 class JackpotPools(Projection):
     name = "jackpot_pools"
-    tables = {
+    tables: ClassVar[dict[str, str]] = {
         "jackpot_pools": POOLS_DDL, "jackpot_hits": HITS_DDL,
         "jackpot_adjustments": ADJUSTMENTS_DDL,
     }

@@ -229,8 +229,8 @@ def rollup(name: str, tables: Iterable[TableShift], *, counted_only: bool = Fals
     closed = all(t.accounting_win is not None for t in tables)
     total.accounting_win = (sum((t.accounting_win or ZERO for t in tables), ZERO)
                             if closed else None)
-    counted = all(t.drop is not None for t in tables)
-    total.drop = sum((t.drop or ZERO for t in tables), ZERO) if counted else None
+    dropped = all(t.drop is not None for t in tables)
+    total.drop = sum((t.drop or ZERO for t in tables), ZERO) if dropped else None
     total.opening = sum((t.opening for t in tables), ZERO)
     total.closing = (sum((t.closing or ZERO for t in tables), ZERO)
                      if all(t.closing is not None for t in tables) else None)

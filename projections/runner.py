@@ -48,7 +48,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from types import TracebackType
-from typing import Any
+from typing import Any, Self
 
 import psycopg
 from psycopg import Connection, sql
@@ -145,7 +145,7 @@ def process_batch(conn: Connection[Any], projection: Projection, limit: int) -> 
                 apply_batch(conn, projection, events, record_position(projection.name, position))
     except LOST_CONNECTION:
         raise
-    except Exception:  # an event it cannot apply: find which, keep what comes before it
+    except Exception:  # noqa: BLE001 - an event it cannot apply: find which, keep what comes before it
         applied, position = _stall(conn, projection, limit)
         return Batch(projection.name, applied, position)
     return Batch(projection.name, read, position)
@@ -210,7 +210,7 @@ class ProjectionRunner:
         self._conn: Connection[Any] | None = None
         self.standby: Standby | None = None
 
-    def __enter__(self) -> ProjectionRunner:
+    def __enter__(self) -> Self:
         self._conn = self.database.connect()
         session(self._conn, "ledger projections")
         self.standby = standby(self._conn)

@@ -10,7 +10,7 @@ apart from the table's win: jackpot bets are collected into the progressive, not
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Any
+from typing import Any, ClassVar
 
 from psycopg import Cursor
 
@@ -100,10 +100,10 @@ CREATE TABLE IF NOT EXISTS {report_rounds} (
 # Columns an older version's tables lack (their rows keep NULL until a rebuild).
 ADDED_COLUMNS = (
     "ALTER TABLE {report_shifts} ADD COLUMN IF NOT EXISTS previous_closing numeric(18, 2)",
-    "ALTER TABLE {report_shifts} ADD COLUMN IF NOT EXISTS drop_after_close boolean NOT NULL "
-    "DEFAULT false",
-    "ALTER TABLE {report_shifts} ADD COLUMN IF NOT EXISTS adjustments_after_close "
-    "numeric(18, 2) NOT NULL DEFAULT 0",
+    ("ALTER TABLE {report_shifts} ADD COLUMN IF NOT EXISTS drop_after_close boolean NOT NULL "
+    "DEFAULT false"),
+    ("ALTER TABLE {report_shifts} ADD COLUMN IF NOT EXISTS adjustments_after_close "
+    "numeric(18, 2) NOT NULL DEFAULT 0"),
     "ALTER TABLE {report_rounds} ADD COLUMN IF NOT EXISTS number integer",
     "ALTER TABLE {report_rounds} ADD COLUMN IF NOT EXISTS opened_at timestamptz",
 )
@@ -113,7 +113,7 @@ NO_SHIFT = "00000000-0000-0000-0000-000000000000"
 
 class ShiftReport(Projection):
     name = "shift_report"
-    tables = {
+    tables: ClassVar[dict[str, str]] = {
         "report_shifts": SHIFTS_DDL, "report_handle": HANDLE_DDL, "report_slips": SLIPS_DDL,
         "report_tables": TABLES_DDL, "report_rounds": ROUNDS_DDL,
     }

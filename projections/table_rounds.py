@@ -52,8 +52,8 @@ CREATE TABLE IF NOT EXISTS {table_rounds} (
 )
 """
 # A column an older version's table lacks (its rows keep the default until a rebuild).
-ADDED_COLUMNS = ("ALTER TABLE {table_rounds} ADD COLUMN IF NOT EXISTS demonstration boolean "
-                 "NOT NULL DEFAULT false",)
+ADDED_COLUMNS = (("ALTER TABLE {table_rounds} ADD COLUMN IF NOT EXISTS demonstration boolean "
+                 "NOT NULL DEFAULT false"),)
 
 SHOES_DDL = """
 CREATE TABLE IF NOT EXISTS {table_shoes} (
@@ -157,6 +157,8 @@ UPDATE {{table_state}} t
 
 class RoundColumns(Projection):
     """The round and shoe handlers of table state (which adds the Table stream's)."""
+
+    _staged: tuple[int, int] | None
 
     # -- shoes -------------------------------------------------------------------------
     def create_tables(self, conn: Any) -> None:
@@ -299,7 +301,7 @@ class RoundColumns(Projection):
     def begin(self) -> None:
         self._rounds: dict[Any, int] = {}  # round or shoe -> the last position touching it
         self._shoes: dict[Any, int] = {}
-        self._staged: tuple[int, int] | None = None  # where the batch's folded events lie
+        self._staged = None  # where the batch's folded events lie
 
     def finish(self, cursor: Cursor[Any]) -> None:
         """Each round and shoe the batch touched shown on its table once, as it stands at the

@@ -23,7 +23,7 @@ A change to these tables' shape reaches a database that already has them only th
 from __future__ import annotations
 
 from datetime import date, datetime
-from typing import Any
+from typing import Any, ClassVar
 
 from psycopg import Cursor
 from psycopg.types.json import Jsonb
@@ -111,7 +111,7 @@ UPDATE {table_state} t
 
 class TableState(RoundColumns):
     name = "table_state"
-    tables = {
+    tables: ClassVar[dict[str, str]] = {
         "table_state": TABLE_STATE_DDL, "table_limits": LIMITS_DDL,
         "table_rounds": ROUNDS_DDL, "table_shoes": SHOES_DDL,
     }

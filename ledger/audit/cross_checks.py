@@ -59,15 +59,15 @@ def cross_stream_problems(conn: Connection[Any]) -> list[tuple[str, str]]:
     for event in seen["Table.RoundStarted"] + seen["Table.RoundFinished"]:
         round_id = event.body["round_id"]
         if round_id not in opened:
-            found.append((f"table {event.where}", f"names round {round_id}, whose stream has "
-                          "no Round.Opened: deleted"))
+            found.append((f"table {event.where}", (f"names round {round_id}, whose stream has "
+                          "no Round.Opened: deleted")))
         elif event.kind == "Table.RoundFinished" and round_id not in ended:
-            found.append((f"table {event.where}", f"says round {round_id} finished, but its "
-                          "stream is neither settled nor voided: its ending was deleted"))
+            found.append((f"table {event.where}", (f"says round {round_id} finished, but its "
+                          "stream is neither settled nor voided: its ending was deleted")))
     for round_id, event in ended.items():
         if round_id not in finished:
-            found.append((f"round {event.where}", f"{event.kind.split('.')[1].lower()}, but its "
-                          "table never recorded the round finished"))
+            found.append((f"round {event.where}", (f"{event.kind.split('.')[1].lower()}, but its "
+                          "table never recorded the round finished")))
     found += _jackpots(seen)
     found += _shifts(seen, opened, ended)
     return found
@@ -84,14 +84,14 @@ def _jackpots(seen: dict[str, list[Seen]]) -> list[tuple[str, str]]:
     found = []
     for missing in hits.keys() - prizes.keys():
         hit = hits[missing]
-        found.append((f"pool {hit.where}", f"a {hit.body['category']} hit of "
+        found.append((f"pool {hit.where}", (f"a {hit.body['category']} hit of "
                       f"{hit.body['prize']} on box {hit.body['box']} of round "
-                      f"{hit.body['round_id']}, which that round's stream does not award"))
+                      f"{hit.body['round_id']}, which that round's stream does not award")))
     for missing in prizes.keys() - hits.keys():
         prize = prizes[missing]
-        found.append((f"round {prize.where}", f"a {prize.body['category']} prize of "
+        found.append((f"round {prize.where}", (f"a {prize.body['category']} prize of "
                       f"{prize.body['amount']} on box {prize.body['box']} that pool "
-                      f"{prize.body['pool_id']} never recorded as hit"))
+                      f"{prize.body['pool_id']} never recorded as hit")))
     return found
 
 
@@ -119,7 +119,7 @@ def _shifts(seen: dict[str, list[Seen]], opened: dict[str, Seen],
                               + ("never ended" if end is None
                                  else f"ended later, at position {end.position}")))
         if not inside:
-            found.append((f"round stream {round_id}", f"round {start.body['number']} of table "
+            found.append((f"round stream {round_id}", (f"round {start.body['number']} of table "
                           f"{start.body['table']}, opened at position {start.position}, was "
-                          "played outside every shift of its table: it is in no shift report"))
+                          "played outside every shift of its table: it is in no shift report")))
     return found

@@ -39,8 +39,8 @@ class JackpotView(Frozen):
     pool: str
     recorded: JackpotFigures | None = None
     recomputed: JackpotFigures | None = None
-    awards: list[PrizeLine] = []  # as the round recorded them (Round.JackpotPrizeAwarded)
-    differences: list[Difference] = []
+    awards: list[PrizeLine] = []  # noqa: RUF012 - a pydantic field, copied per model; as the round recorded them (Round.JackpotPrizeAwarded)
+    differences: list[Difference] = []  # noqa: RUF012 - a pydantic field, copied per model
 
 
 def replay_jackpot(conn: Connection[Any],

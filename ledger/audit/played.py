@@ -50,7 +50,7 @@ def play(events: list[RecordedEvent]) -> Played:
             round_.version = recorded.version - 1
         try:
             round_ = recorded.event.mutate(round_)
-        except Exception as error:  # any failure to apply is damage to name, not a crash
+        except Exception as error:  # noqa: BLE001 - any failure to apply is damage to name, not a crash
             raise DamagedStream(
                 f"DISCREPANCY: round stream {recorded.stream_id} version {recorded.version} "
                 f"({recorded.event_type}, position {recorded.position}) does not apply to the "

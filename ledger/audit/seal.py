@@ -80,7 +80,7 @@ class Checkpoint:
 
     @property
     def when(self) -> datetime:
-        return datetime.fromisoformat(self.sealed_at.replace("Z", "+00:00"))
+        return datetime.fromisoformat(self.sealed_at)
 
     def to_json(self) -> str:
         return json.dumps({"statement": self.statement, "signature": self.signature},

@@ -14,7 +14,7 @@ the events part from them is named: missing, extra, changed or moved.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Generator
 from contextlib import closing
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -57,7 +57,7 @@ class SealReport:
     witnesses: int = 0  # witnesses whose memory was compared
 
 
-def _events(conn: Connection[Any], cursor_name: str) -> Iterator[Leaf]:
+def _events(conn: Connection[Any], cursor_name: str) -> Generator[Leaf, None, None]:
     query = sql.SQL("SELECT notification_id, originator_id, originator_version, topic, state "
                     "FROM {} ORDER BY notification_id").format(sql.Identifier(EVENTS_TABLE))
     with conn.transaction(), conn.cursor(name=cursor_name, binary=True) as cursor:

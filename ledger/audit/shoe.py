@@ -26,7 +26,7 @@ class ShoeView(Frozen):
     cut_by: str | None = None
     cut_card_position: int | None = None
     burned: int = 0
-    burned_cards: list[str] = []
+    burned_cards: list[str] = []  # noqa: RUF012 - a pydantic field, copied per model
     closed: bool = False
     proof: ShoeProof
 

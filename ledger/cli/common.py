@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from ledger.cli.console import JsonOption, console, err_console, print_json  # noqa: F401 - shared
+from ledger.cli.console import JsonOption, console, err_console, print_json
 from ledger.config import LedgerSettings
 from ledger.render import safe
 
@@ -121,3 +121,7 @@ def stop_on_signals() -> Iterator[threading.Event]:
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
+
+__all__ = [  # the console helpers every sub-app takes from here
+    "JsonOption", "console", "err_console", "print_json",
+]

@@ -81,7 +81,7 @@ def usage_guarded(app: Callable[..., Any]) -> Any:
     import typer
 
     # Click's base error, whether Typer carries Click within (0.2x) or depends on it
-    click_error = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "ClickException")
+    click_error: type[Exception] = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "ClickException")
     try:
         return app(standalone_mode=False)
     except typer.Abort:
@@ -91,4 +91,4 @@ def usage_guarded(app: Callable[..., Any]) -> Any:
             return 0
         context = getattr(error, "ctx", None)
         where = context.command_path if context is not None else "ledger"
-        refuse(f"{where}: {error.format_message()} (`{where} --help` lists what it takes)")
+        refuse(f"{where}: {getattr(error, 'format_message', error.__str__)()} (`{where} --help` lists what it takes)")

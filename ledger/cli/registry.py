@@ -201,13 +201,17 @@ def _history(kind: Kind, id: str, as_json: bool) -> None:
             raise NotFound(f"no {kind} {id} in the registry: `ledger {kind} list` shows who is.")
         stream = staff_stream_id(id) if kind == "staff" else terminal_stream_id(id)
         events = list(rt.ledger.stream_events(stream))
+    if isinstance(found, StaffMember):
+        record = _staff_record(found)
+        what = f"{safe(found.name)}, {role_list(found.roles)}"
+        standing = found.suspended
+    else:
+        record = _terminal_record(found)
+        what = f"{term(found.kind)} at {safe(found.location)}"
+        standing = found.revoked
     if as_json:
-        record = _staff_record(found) if kind == "staff" else _terminal_record(found)
         print_json({**record, "history": [_change(event) for event in events]})
         return
-    what = (f"{safe(found.name)}, {role_list(found.roles)}" if kind == "staff"
-            else f"{term(found.kind)} at {safe(found.location)}")
-    standing = found.suspended if kind == "staff" else found.revoked
     console.print(f"[bold]{kind} {safe(id)}[/]: {what}; {_standing(standing, 'suspended' if kind == 'staff' else 'revoked')}; "
                   f"key {fingerprint(found.public_key)}", highlight=False)
     for event in events:

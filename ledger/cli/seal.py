@@ -104,11 +104,11 @@ def repair() -> None:
     against the event it names, when `seal run` refused to (its newest checkpoint did not
     vouch for them): after `ledger verify` has shown what changed. Refused when the leaves are
     incomplete or are not the events. Run it as a login granted `<prefix>_sealer`."""
-    with open_ledger() as rt, _as_sealer(rt.settings), rt.database.connect() as conn:
-        with conn.transaction():
-            conn.execute("SELECT 1 FROM ledger_seal_state FOR UPDATE")
-            state, note = repair_state(conn, ledger_id(conn))
-            store(conn, state)
+    with (open_ledger() as rt, _as_sealer(rt.settings), rt.database.connect() as conn,
+          conn.transaction()):
+        conn.execute("SELECT 1 FROM ledger_seal_state FOR UPDATE")
+        state, note = repair_state(conn, ledger_id(conn))
+        store(conn, state)
     console.print(f"repaired: the seal's state is {state.frontier.size:,} leaves up to position "
                   f"{state.position}, {state.checkpointed_size:,} under a checkpoint",
                   highlight=False)

@@ -35,7 +35,8 @@ from ledger.commands import (
 )
 from ledger.commands.shift import ShiftCommand
 from ledger.domain.base import Actor
-from ledger.domain.shift import Shift, describe_shift, parse_chips, plain
+from ledger.domain.chips import parse_chips, plain
+from ledger.domain.shift import Shift, describe_shift
 from ledger.domain.shift_schedule import ShiftSchedule, parse_gaming_day
 from ledger.domain.table import check_table_code
 from ledger.formatting import amount, heading, money

@@ -21,8 +21,8 @@ app = typer.Typer(help="Open and close tables; dealers in and out.", no_args_is_
 Code = Annotated[str, typer.Argument(help="Table code, e.g. BAC-01.")]
 
 
-def _settings(pairs: list[str]) -> dict[str, str]:
-    settings = {}
+def _settings(pairs: list[str]) -> dict[str, bool | int | str]:
+    settings: dict[str, bool | int | str] = {}
     for pair in pairs:
         key, sign, value = pair.partition("=")
         if not sign or not key.strip():

@@ -132,7 +132,7 @@ class Aggregate(LibraryAggregate):
     `__deepcopy__` safe.
     """
 
-    class Event(DomainEvent, CanMutateAggregate):
+    class Event(DomainEvent, CanMutateAggregate[UUID]):
         def apply(self, aggregate: Any) -> None:
             """Runs the body of the aggregate's method marked `@applies` for this event, with
             the event's fields: when it is recorded, and when the stream is replayed."""
@@ -141,7 +141,7 @@ class Aggregate(LibraryAggregate):
                 method, names = applier
                 method(aggregate, **{name: getattr(self, name) for name in names})
 
-    class Created(Event, CanInitAggregate):
+    class Created(Event, CanInitAggregate[UUID]):
         originator_topic: str
 
     def __init_subclass__(cls, **kwargs: Any) -> None:

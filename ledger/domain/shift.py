@@ -33,17 +33,10 @@ from eventsourcing.domain import event
 from pydantic import BaseModel, ConfigDict
 
 from ledger.domain.base import Actor, Aggregate, Provenance, applies, require_supervisor
-from ledger.domain.chips import (  # noqa: F401  (re-exported: the shift's vocabulary)
-    CHIP_SET,
-    Chips,
-    check_chips,
-    chips_total,
-    parse_chips,
-    plain,
-)
-from ledger.domain.shift_schedule import MACAU, check_shift_name
+from ledger.domain.chips import Chips, check_chips, chips_total
+from ledger.domain.shift_schedule import check_shift_name
 from ledger.errors import InvalidInput, NotAllowed, NotFound, RuleViolation, WrongState
-from ledger.formatting import minute, money
+from ledger.formatting import MACAU, minute, money
 from ledger.games.common import ZERO
 
 SHIFT_NAMESPACE = uuid5(NAMESPACE_URL, "https://round-ledger/shift")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +24,7 @@ class Database:
     url: str
     embedded_dir: Path | None = None
     connect_timeout: int = 5
-    limits: SessionLimits = SessionLimits()
+    limits: SessionLimits = field(default_factory=SessionLimits)
 
     @property
     def params(self) -> dict[str, Any]:

@@ -66,18 +66,20 @@ def limits_env(limits: SessionLimits) -> dict[str, str]:
 class LedgerFactory(PostgresFactory):
     def __init__(self, env: Environment) -> None:
         super().__init__(env)
-        limits = SessionLimits(*(int(env.get(key) or default) for key, default in
-                                 zip(LIMIT_KEYS, (30, 5, 30), strict=True)),
-                               schema=env.get(SCHEMA_KEY) or None)
+        statement, lock, idle = (int(env.get(key) or default) for key, default in
+                                 zip(LIMIT_KEYS, (30, 5, 30), strict=True))
+        limits = SessionLimits(statement, lock, idle, schema=env.get(SCHEMA_KEY) or None)
         pool = self.datastore.pool
+        kwargs = pool.kwargs
+        assert isinstance(kwargs, dict)  # the library's pool is given its kwargs as a dict
         conninfo = env.get(CONNINFO_KEY)
         if conninfo:
-            pool.kwargs.update(conninfo_to_dict(conninfo))  # type: ignore[union-attr]
-        pool.kwargs.update(limits.kwargs())  # type: ignore[union-attr]
+            kwargs.update(conninfo_to_dict(conninfo))
+        kwargs.update(limits.kwargs())
         pool.connection_class = guarded(limits)
         # The library pings every connection on every use (POSTGRES_PRE_PING), a third of a
         # busy floor's round trips; here only one idle long enough to have been cut off is.
-        pool._check = idle_check(pool)  # type: ignore[union-attr]
+        pool._check = idle_check(pool)
 
 
 INSERT_COLUMNS = (
@@ -128,9 +130,10 @@ class LedgerRecorder(PostgresApplicationRecorder):
         insert in the same round trip."""
         if not stored_events:
             return []
-        columns = ([e.originator_id for e in stored_events],
-                   [e.originator_version for e in stored_events],
-                   [e.topic for e in stored_events], [e.state for e in stored_events])
+        columns: tuple[list[Any], ...] = (
+            [e.originator_id for e in stored_events],
+            [e.originator_version for e in stored_events],
+            [e.topic for e in stored_events], [e.state for e in stored_events])
         statement = self.insert_columns_statement
         if unmoved:
             statement = self.insert_if_unmoved_statement
@@ -148,8 +151,6 @@ class LedgerRecorder(PostgresApplicationRecorder):
         return ids
 
     # The library's reads, without their blind retry decorator.
-    select_events = PostgresAggregateRecorder.select_events.__wrapped__  # type: ignore[attr-defined]
-    select_notifications = (
-        PostgresApplicationRecorder.select_notifications.__wrapped__)  # type: ignore[attr-defined]
-    max_notification_id = (
-        PostgresApplicationRecorder.max_notification_id.__wrapped__)  # type: ignore[attr-defined]
+    select_events = PostgresAggregateRecorder.select_events.__wrapped__
+    select_notifications = PostgresApplicationRecorder.select_notifications.__wrapped__
+    max_notification_id = PostgresApplicationRecorder.max_notification_id.__wrapped__

@@ -98,7 +98,7 @@ def _counted(gen: Any) -> Any:
     while True:
         try:
             answer = yield step
-        except BaseException as error:  # a timeout or cancel the waiting loop throws in
+        except BaseException as error:  # noqa: BLE001 - a timeout or cancel the waiting loop throws in
             try:
                 step = gen.throw(error)
             except StopIteration as done:

@@ -101,8 +101,8 @@ def to_rich(view: GamingDayView | MonthToDateView, console: Console) -> None:
         grid.add_section()
     console.print(grid)
     console.print(state(view), highlight=False)
-    for line in _notes(view):
-        console.print(f"[yellow]note[/]: {line}", highlight=False)
+    for note in _notes(view):
+        console.print(f"[yellow]note[/]: {note}", highlight=False)
 
 
 def _notes(view: GamingDayView | MonthToDateView) -> Iterable[str]:

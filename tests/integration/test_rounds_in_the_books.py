@@ -27,7 +27,7 @@ from ledger.commands import (
     VoidRound,
 )
 from ledger.domain.base import Actor, Role
-from ledger.domain.shift import parse_chips
+from ledger.domain.chips import parse_chips
 from ledger.domain.shift_schedule import DEFAULT_SCHEDULE, MACAU, ShiftSchedule
 from ledger.domain.table import Table
 from ledger.errors import WrongState

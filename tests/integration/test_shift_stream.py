@@ -18,7 +18,8 @@ from ledger.commands import (
     VoidSlip,
 )
 from ledger.domain.base import Actor, Role
-from ledger.domain.shift import parse_chips, shift_id
+from ledger.domain.chips import parse_chips
+from ledger.domain.shift import shift_id
 from ledger.errors import InvalidInput, NotAllowed, NotFound, RuleViolation, WrongState
 from tests.integration.helpers import DEALER, PIT_BOSS, open_table
 from tests.signing import GAMING_DAY, open_ledger

@@ -12,7 +12,8 @@ from pydantic import ValidationError
 from ledger.commands import OpenShift
 from ledger.config import LedgerSettings
 from ledger.domain.base import Actor, Provenance, Role
-from ledger.domain.shift import CHIP_SET, Shift, SlipKind, chips_total, parse_chips, shift_id
+from ledger.domain.chips import CHIP_SET, chips_total, parse_chips
+from ledger.domain.shift import Shift, SlipKind, shift_id
 from ledger.domain.shift_schedule import MACAU, ShiftSchedule, parse_gaming_day
 from ledger.errors import InvalidInput, NotAllowed, NotFound, RuleViolation, WrongState
 
