@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 
 from psycopg import Cursor
 
-from ledger.domain.shift import differing_closing
+from ledger.domain.chips import differing_closing
 from projections import shift_report_fold
 from projections.base import Projection, StoredEvent, folds, handles
 

@@ -11,10 +11,8 @@ check (`ledger.audit.check`): the rules engine re-settles the round under the ru
 house settings the round recorded, the jackpot is re-computed on the pool as it stood just
 before the round's contribution, and every recorded figure is compared. Adjustments recorded
 later are listed after the round, apart from the verdict (they correct, they do not settle).
-Given the trusted sealing keys (`SealTrust`), every event used is also proven against the
-newest checkpoint they signed (`ledger.audit.sealed_events`): the hash chain alone cannot show
-a rewrite by whoever keeps the database, the seal can, and an event not as sealed is a
-discrepancy like any other.
+Given the trusted sealing keys (`SealTrust`), every event used is also proven against their
+newest checkpoint (`ledger.audit.sealed_events`): one not as sealed is a discrepancy.
 
 The JSON form (`ledger replay ... --json`) is `RoundReplay.model_dump_json()`, format
 `round-ledger/replay/1`: amounts are exact decimal strings ("100.00"), times ISO 8601, cards

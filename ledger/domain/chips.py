@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from decimal import Decimal, InvalidOperation
+from typing import Any
 
 from ledger.errors import InvalidInput
 from ledger.games.common import AVO, MAX_AMOUNT, ZERO
@@ -66,3 +67,15 @@ def check_chips(chips: Chips, what: str) -> dict[Decimal, int]:
 
 def chips_total(chips: Chips) -> Decimal:
     return sum((d * n for d, n in chips.items()), ZERO).quantize(AVO)
+
+
+def differing_closing(opening: dict[Any, int],
+                      previous: dict[Any, int] | None) -> Decimal | None:
+    """The total of the table's last closing count where the opener counted other chips (None
+    where they agree, or nothing was closed before). Denominations as numbers or strings."""
+    if previous is None:
+        return None
+    counted = {Decimal(d): n for d, n in previous.items() if n}
+    if counted == {Decimal(d): n for d, n in opening.items() if n}:
+        return None
+    return chips_total(counted)

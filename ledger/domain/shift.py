@@ -26,7 +26,6 @@ from dataclasses import dataclass, replace
 from datetime import date, datetime
 from decimal import Decimal
 from enum import StrEnum
-from typing import Any
 from uuid import NAMESPACE_URL, UUID, uuid5
 
 from eventsourcing.domain import event
@@ -391,14 +390,3 @@ class Shift(Aggregate):
             accounting_win=self.accounting_win,
         )
 
-
-def differing_closing(opening: dict[Any, int],
-                      previous: dict[Any, int] | None) -> Decimal | None:
-    """The total of the table's last closing count where the opener counted other chips (None
-    where they agree, or nothing was closed before). Denominations as numbers or strings."""
-    if previous is None:
-        return None
-    counted = {Decimal(d): n for d, n in previous.items() if n}
-    if counted == {Decimal(d): n for d, n in opening.items() if n}:
-        return None
-    return chips_total(counted)

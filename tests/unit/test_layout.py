@@ -1,0 +1,52 @@
+"""The layout holds: every module is short enough to read whole, the product's modules live in
+its layer packages (none loose at the top of `ledger`), and no code outside a game's own package
+decides anything by comparing a game's code."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+LIMIT = 400
+GAME_CODES = re.compile(r"^(baccarat|stud-poker|stud_poker|q-poker|q_poker|fortune-8|fortune8)$")
+
+
+def product_modules() -> list[Path]:
+    return sorted(p for package in ("ledger", "projections") for p in (ROOT / package).rglob("*.py"))
+
+
+def test_every_module_of_the_product_is_under_four_hundred_lines() -> None:
+    long = {str(p.relative_to(ROOT)): n for p in product_modules()
+            if (n := len(p.read_text(encoding="utf-8").splitlines())) >= LIMIT}
+    assert long == {}
+
+
+def test_no_module_sits_loose_at_the_top_of_the_ledger() -> None:
+    loose = sorted(p.name for p in (ROOT / "ledger").glob("*.py") if p.name != "__init__.py")
+    assert loose == []
+
+
+def game_code_literals(path: Path) -> list[str]:
+    """The game codes written as string literals in a module (its docstrings aside)."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) \
+                and GAME_CODES.match(node.value):
+            found.append(f"{path.name}:{node.lineno} {node.value!r}")
+    return found
+
+
+def test_only_a_games_own_package_names_its_code() -> None:
+    games = ROOT / "ledger" / "games"
+    outside = [line for p in product_modules() if games not in p.parents
+               for line in game_code_literals(p)]
+    assert outside == []
+
+
+def test_the_game_code_check_finds_a_comparison(tmp_path: Path) -> None:
+    sample = tmp_path / "floor.py"
+    sample.write_text('"""Baccarat\'s roads."""\nif table.game == "baccarat":\n    pass\n',
+                      encoding="utf-8")
+    assert game_code_literals(sample) == ["floor.py:2 'baccarat'"]
