@@ -20,6 +20,7 @@ from uuid import UUID
 
 from rich.console import Console
 
+from ledger.audit.seal_state import checkpoint_count
 from ledger.audit.sealer import Cadence, Sealer, seal_status
 from ledger.bootstrap import init_database, open_ledger, resolve_database, sealer_for
 from ledger.cli.simulate import simulate_floor
@@ -36,6 +37,7 @@ from ledger.identity.bootstrap import (
 from ledger.identity.credentials import acting
 from ledger.identity.keyring import Keyring
 from ledger.identity.keys import Credential
+from ledger.infrastructure.event_log import first_round_with, irregularities_in, receipts_signed
 from ledger.pages.shift_report import to_html
 from ledger.reports.shift import to_csv, to_json, to_rich
 from ledger.simulation.preflight import label
@@ -57,25 +59,12 @@ def _catch_up(database: Any) -> None:
 
 
 def _find_round(conn: Any, event_type: str, slot: ShiftSlot) -> UUID | None:
-    row = conn.execute(
-        "SELECT e.stream_id FROM ledger_event_log e JOIN report_rounds r ON r.round_id = "
-        "e.stream_id JOIN report_shifts s ON s.shift_id = r.shift_id WHERE e.event_type = %s "
-        "AND s.gaming_day = %s AND s.shift = %s ORDER BY e.position LIMIT 1",
-        (event_type, slot.gaming_day, slot.shift),
-    ).fetchone()
-    return row[0] if row else None
+    return first_round_with(conn, event_type, slot.gaming_day, slot.shift)
 
 
 def _irregularities(conn: Any, slot: ShiftSlot) -> dict[str, int]:
     """Irregularities of the shift's rounds by kind, as the ledger recorded them."""
-    rows = conn.execute(
-        "SELECT e.body ->> 'kind', count(*) FROM ledger_event_log e JOIN report_rounds r ON "
-        "r.round_id = e.stream_id JOIN report_shifts s ON s.shift_id = r.shift_id WHERE "
-        "e.event_type IN ('Round.IrregularityRecorded', 'Round.CardExposed') AND "
-        "s.gaming_day = %s AND s.shift = %s GROUP BY 1 ORDER BY 2 DESC, 1",
-        (slot.gaming_day, slot.shift),
-    ).fetchall()
-    return {kind: count for kind, count in rows}
+    return irregularities_in(conn, slot.gaming_day, slot.shift)
 
 
 def demo_operator(settings: LedgerSettings, ledger: Any,
@@ -176,11 +165,7 @@ def _replay(rt: Any, console: Console, round_: UUID | None, what: str,
 def _signatures(conn: Any) -> str:
     """How many commands the ledger holds, how many arrived signed, by how many people at how
     many terminals (read from the receipts)."""
-    total, signed, people, devices = conn.execute(
-        "SELECT count(*), count(*) FILTER (WHERE jsonb_typeof(body -> 'signed') = 'object'), "
-        "count(DISTINCT body -> 'by' -> 'actor' ->> 'staff_id'), "
-        "count(DISTINCT body -> 'by' ->> 'terminal') "
-        "FROM ledger_event_log WHERE event_type = 'CommandReceipt.Accepted'").fetchone()
+    total, signed, people, devices = receipts_signed(conn)
     return (f"Who acted, proven: {signed:,} of {total:,} commands arrived signed and verified, by "
             f"{people} enrolled staff at {devices} registered terminals "
             "(`ledger staff list`, `ledger terminal list`).")
@@ -214,11 +199,11 @@ class _LiveSeal:
             return f"[red]the seal failed[/]: {self.error}"
         with self.sealer.database.connect() as conn:
             state = seal_status(conn, last=1)
-            row = conn.execute("SELECT count(*) FROM ledger_seal_checkpoints").fetchone()
+            checkpoints = checkpoint_count(conn)
         witness = self.sealer.witness_of(state.ledger_id).directory
         return (f"sealed live beside the floor ({self.behind:,} events behind when the last "
                 f"table finished): {state.checkpointed:,} of {state.recorded:,} events under "
-                f"{row[0] if row else 0} signed checkpoints, witnessed in {witness}")
+                f"{checkpoints} signed checkpoints, witnessed in {witness}")
 
 
 @contextmanager

@@ -216,3 +216,10 @@ def jackpot_pool(conn: Connection[Any], name: str) -> JackpotPoolDetail:
         **row, hit_log=[JackpotHitView(**hit) for hit in hits],
         adjustment_log=[PoolAdjustmentView(**adjustment) for adjustment in adjustments],
     )
+
+
+def shifts_of_newest_day(conn: Connection[Any]) -> list[tuple[date, str]]:
+    """The shifts the shift report holds for its newest gaming day."""
+    rows = conn.execute("SELECT DISTINCT gaming_day, shift FROM report_shifts WHERE gaming_day = "
+                        "(SELECT max(gaming_day) FROM report_shifts)").fetchall()
+    return [(row[0], row[1]) for row in rows]

@@ -197,3 +197,14 @@ def _cannot_repair(why: str) -> NoReturn:
     raise Unrebuildable(
         f"the seal cannot be repaired in place: {why}. The seal's own tables or the events "
         "were changed after sealing; `ledger verify` names what changed.")
+
+
+def lock(conn: Connection[Any]) -> None:
+    """Hold the seal's state row for this transaction: one sealer (or repair) at a time."""
+    conn.execute("SELECT 1 FROM ledger_seal_state FOR UPDATE")
+
+
+def checkpoint_count(conn: Connection[Any]) -> int:
+    """How many signed checkpoints the seal has stored."""
+    row = conn.execute("SELECT count(*) FROM ledger_seal_checkpoints").fetchone()
+    return int(row[0]) if row else 0

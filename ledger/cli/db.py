@@ -7,7 +7,6 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from psycopg import sql
 from rich.table import Table as RichTable
 
 from ledger.audit.open_rounds import OpenRound, open_rounds
@@ -28,7 +27,8 @@ from ledger.identity.bootstrap import (
 )
 from ledger.identity.credentials import configured
 from ledger.identity.keys import Credential
-from ledger.infrastructure.database import EVENTS_TABLE, Database
+from ledger.infrastructure.database import Database
+from ledger.infrastructure.event_log import event_count
 from ledger.infrastructure.roles import GroupRoles
 from ledger.render import safe
 from ledger.wording import count, projection
@@ -125,11 +125,7 @@ def _status(database: Database) -> dict[str, Any]:
     if ledger_id is None:
         return state
     with database.connect() as conn:
-        count, last = conn.execute(
-            sql.SQL("SELECT count(*), max(notification_id) FROM {}").format(
-                sql.Identifier(EVENTS_TABLE)
-            )
-        ).fetchone() or (0, None)
+        count, last = event_count(conn)
         tracked = positions(conn)
         stopped = stalled(conn)
         rounds = open_rounds(conn)

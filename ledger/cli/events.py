@@ -13,13 +13,13 @@ from ledger.cli.common import JsonOption, console, print_json, reading
 from ledger.domain.table import check_table_code, table_id
 from ledger.errors import NotFound
 from ledger.formatting import amount, iso, when
+from ledger.infrastructure.event_log import events_of, last_events
 from ledger.render import printable, safe
 from ledger.wording import kind_words, label, shown, term
 
 app = typer.Typer(help="Read the stored events.", no_args_is_help=True)
 
 ENVELOPE = {"originator_id", "originator_version", "timestamp", "originator_topic"}
-COLUMNS = "position, stream_id, version, event_type, recorded_at, body"
 
 
 def _entry(row: tuple[Any, ...]) -> dict[str, Any]:
@@ -93,9 +93,7 @@ def tail(count: Annotated[int, typer.Option("-n", "--count", min=1, help="How ma
          as_json: JsonOption = False) -> None:
     """The last events recorded, oldest first."""
     with reading() as rt, rt.database.connect() as conn:
-        rows = conn.execute(
-            f"SELECT {COLUMNS} FROM ledger_event_log ORDER BY position DESC LIMIT %s", (count,)
-        ).fetchall()
+        rows = last_events(conn, count)
     _print(list(reversed(rows)), f"last {len(rows)} events", as_json)
 
 
@@ -113,10 +111,7 @@ def show(stream: Annotated[str, typer.Argument(help="Stream id, or a table code.
     """Every event of one stream, in order."""
     stream_id = stream_id_for(stream)
     with reading() as rt, rt.database.connect() as conn:
-        rows = conn.execute(
-            f"SELECT {COLUMNS} FROM ledger_event_log WHERE stream_id = %s ORDER BY version",
-            (stream_id,),
-        ).fetchall()
+        rows = events_of(conn, stream_id)
     if not rows:
         raise NotFound(f"no stream {stream} in the ledger.")
     _print(rows, f"stream {stream_id}", as_json)

@@ -16,8 +16,8 @@ import typer
 from rich.table import Table as RichTable
 
 from ledger.audit.seal import Witness
+from ledger.audit.seal_state import lock, store
 from ledger.audit.seal_state import repair as repair_state
-from ledger.audit.seal_state import store
 from ledger.audit.sealer import Sealer, SealStatus, ledger_id, seal_status
 from ledger.bootstrap import open_ledger, sealer_for
 from ledger.cli.common import (
@@ -106,7 +106,7 @@ def repair() -> None:
     incomplete or are not the events. Run it as a login granted `<prefix>_sealer`."""
     with (open_ledger() as rt, _as_sealer(rt.settings), rt.database.connect() as conn,
           conn.transaction()):
-        conn.execute("SELECT 1 FROM ledger_seal_state FOR UPDATE")
+        lock(conn)
         state, note = repair_state(conn, ledger_id(conn))
         store(conn, state)
     console.print(f"repaired: the seal's state is {state.frontier.size:,} leaves up to position "

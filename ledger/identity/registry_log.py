@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ledger.identity.keys import Kind
 from ledger.infrastructure.database import Database
+from ledger.infrastructure.event_log import ids_created_by
 
 CREATED = {"staff": ("StaffMember.Enrolled", "staff_id"),
            "terminal": ("TerminalDevice.Registered", "terminal_id")}
@@ -12,7 +13,4 @@ CREATED = {"staff": ("StaffMember.Enrolled", "staff_id"),
 def registered_ids(database: Database, kind: Kind) -> list[str]:
     event_type, field = CREATED[kind]
     with database.connect() as conn:
-        rows = conn.execute(
-            "SELECT body ->> %s FROM ledger_event_log WHERE event_type = %s ORDER BY position",
-            (field, event_type)).fetchall()
-    return [row[0] for row in rows]
+        return ids_created_by(conn, event_type, field)

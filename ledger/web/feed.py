@@ -21,11 +21,10 @@ from contextlib import nullcontext
 from dataclasses import dataclass
 from typing import Any
 
-from psycopg import sql
-
 from ledger.domain.shift_schedule import ShiftSchedule
 from ledger.errors import DatabaseUnavailable
 from ledger.infrastructure.database import Database
+from ledger.infrastructure.event_log import listen
 from ledger.infrastructure.standby import standby
 from ledger.pages.floor import fragments, whole_floor
 from ledger.web.floor import FloorView, floor_view
@@ -146,7 +145,7 @@ class FloorFeed:
         with self.database.connect() as listener, following as runner:
             polling = standby(listener) is not None  # a hot standby refuses LISTEN
             if not polling:
-                listener.execute(sql.SQL("LISTEN {}").format(sql.Identifier(CHANNEL)))
+                listen(listener, CHANNEL)
             while not self._stop.is_set():
                 if runner is not None:
                     runner.catch_up(self._stop)

@@ -23,6 +23,7 @@ from psycopg.rows import dict_row
 from ledger.domain.round import round_id
 from ledger.domain.shift_schedule import ShiftSchedule
 from ledger.formatting import money
+from ledger.infrastructure.event_log import settled_bets
 from ledger.infrastructure.standby import standby
 from ledger.reports.roads import Road, bead_plate, big_road
 from ledger.reports.round_win import on_layout
@@ -32,6 +33,7 @@ from projections.queries import (
     TableState,
     jackpot_pools,
     projection_statuses,
+    shifts_of_newest_day,
     table_states,
 )
 from projections.reports import TableShift, table_shifts
@@ -123,8 +125,7 @@ def floor_view(conn: Connection[Any], schedule: ShiftSchedule,
 def newest_shift(conn: Connection[Any], rank: dict[str, int]) -> tuple[Any, str] | None:
     """The newest (gaming day, shift) the shift report holds, if any: days ago, when no table
     has played since."""
-    rows = conn.execute("SELECT DISTINCT gaming_day, shift FROM report_shifts WHERE gaming_day = "
-                        "(SELECT max(gaming_day) FROM report_shifts)").fetchall()
+    rows = shifts_of_newest_day(conn)
     if not rows:
         return None
     day, shift = max(rows, key=lambda row: rank.get(row[1], -1))
@@ -162,11 +163,7 @@ def stud_boxes(conn: Connection[Any], states: list[TableState]) -> dict[UUID, St
               if result.status == "settled"]
     if not rounds:
         return {}
-    bets: dict[UUID, list[dict[str, Any]]] = {}
-    for stream, body in conn.execute(
-            "SELECT stream_id, body FROM ledger_event_log WHERE stream_id = ANY(%s) "
-            "AND event_type = 'Round.BetSettled' ORDER BY position", (rounds,)):
-        bets.setdefault(stream, []).append(body["bet"])
+    bets = settled_bets(conn, rounds)
     return {stream: StudRound(_boxes(settled), _jackpot_part(settled))
             for stream, settled in bets.items()}
 
