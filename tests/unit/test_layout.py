@@ -50,3 +50,27 @@ def test_the_game_code_check_finds_a_comparison(tmp_path: Path) -> None:
     sample.write_text('"""Baccarat\'s roads."""\nif table.game == "baccarat":\n    pass\n',
                       encoding="utf-8")
     assert game_code_literals(sample) == ["floor.py:2 'baccarat'"]
+
+
+SQL = re.compile(r"^\s*(SELECT|INSERT|UPDATE|DELETE|CREATE|ALTER|DROP|LISTEN|NOTIFY|GRANT|REVOKE|"
+                 r"TRUNCATE|WITH|LOCK|SET|SHOW)\s", re.IGNORECASE)
+STORAGE = ("ledger/infrastructure", "projections", "ledger/audit")
+"""Where statements may be written: the storage layer (the event store, the readable log, the
+projections) and the audit, whose checks read the stored events themselves rather than
+through the layer they are checking."""
+
+
+def statements_in(path: Path) -> list[str]:
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) \
+                and SQL.match(node.value) and node.value.split()[0].isupper():
+            found.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    return found
+
+
+def test_statements_are_written_only_in_storage_and_the_audit() -> None:
+    outside = [line for p in product_modules()
+               if not str(p.relative_to(ROOT)).startswith(STORAGE)
+               for line in statements_in(p)]
+    assert outside == []
