@@ -16,16 +16,11 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from ledger.application import Ledger
-from ledger.commands import (
-    CloseTable,
-    Command,
-    CreatePool,
-    LinkTable,
-    OpenTable,
-    SignInDealer,
-    VoidRound,
-)
+from ledger.commands import Command
+from ledger.commands.jackpot import CreatePool, LinkTable
+from ledger.commands.round import VoidRound
 from ledger.commands.shift import CloseShift, EnterDrop, OpenShift, RecordCredit, RecordFill
+from ledger.commands.table import CloseTable, OpenTable, SignInDealer
 from ledger.domain.chips import plain
 from ledger.domain.shift_schedule import ShiftSlot
 from ledger.domain.table import table_id
@@ -144,7 +139,8 @@ def set_up(ledger: Ledger, staff: FloorStaff, plan: list[TableSpec], day: date,
             send(LinkTable(pool=POOL, table=spec.code, actor=SUPERVISOR, at=at))
     for spec in plan:
         send(OpenShift(table=spec.code, gaming_day=day, shift=shift,
-                       chips=opening_chips(ledger, spec.code),
+                       # the command's validator reads each denomination from its text
+                       chips=opening_chips(ledger, spec.code),  # type: ignore[arg-type]
                        dealer_id=dealer_id(spec.code, 1), supervisor=SUPERVISOR,
                        actor=SUPERVISOR, at=at))
         send(SignInDealer(table=spec.code, dealer_id=dealer_id(spec.code, 1),

@@ -12,17 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from ledger.commands import (
-    BurnCards,
-    CutShoe,
-    DealCard,
-    OpenRound,
-    PlaceBet,
-    SettleRound,
-    ShuffleShoe,
-    SignInDealer,
-    VoidRound,
-)
+from ledger.commands.round import DealCard, OpenRound, PlaceBet, SettleRound, VoidRound
+from ledger.commands.shoe import BurnCards, CutShoe, ShuffleShoe
+from ledger.commands.table import SignInDealer
 from ledger.domain.base import Role
 from tests.e2e.browser import headless_chromium, needs_chromium
 from tests.e2e.served import Served

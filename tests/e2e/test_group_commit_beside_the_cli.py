@@ -13,7 +13,7 @@ from collections import Counter
 from uuid import UUID
 
 from ledger.audit.verify import verify_ledger
-from ledger.commands import SignInDealer, SignOutDealer
+from ledger.commands.table import SignInDealer, SignOutDealer
 from ledger.domain.receipt import receipt_id
 from ledger.domain.table import table_id
 from ledger.errors import LedgerError

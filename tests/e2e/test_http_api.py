@@ -13,7 +13,8 @@ from uuid import uuid4
 import httpx
 import pytest
 
-from ledger.commands import OpenRound, PlaceBet, SignInDealer
+from ledger.commands.round import OpenRound, PlaceBet
+from ledger.commands.table import SignInDealer
 from ledger.domain.base import Role
 from ledger.domain.registry import TerminalKind
 from ledger.identity.envelope import sign
@@ -208,7 +209,7 @@ def test_a_bet_the_rules_refuse_is_a_rule_violation_and_records_nothing(
 
 
 def _shoe_ready(code: str) -> list:
-    from ledger.commands import BurnCards, CutShoe, ShuffleShoe
+    from ledger.commands.shoe import BurnCards, CutShoe, ShuffleShoe
 
     where = dict(table=code, actor=DEALER, terminal=f"{code}-DT")
     return [ShuffleShoe(**where), CutShoe(**where, cut_by="dealer", cut_card_position=404),

@@ -11,7 +11,7 @@ from decimal import Decimal
 
 import httpx
 
-from ledger.commands import OpenTable
+from ledger.commands.table import OpenTable
 from tests.e2e.served import free_port, start_with, stop, wait_until_up
 from tests.e2e.test_outages import _tables, own  # noqa: F401 - the fixture: a server of our own
 from tests.signing import E2E_PIT_BOSS, E2E_WORKSTATION, KEYRING

@@ -18,7 +18,7 @@ import psycopg
 import pytest
 
 from ledger.bootstrap import init_database
-from ledger.commands import OpenTable
+from ledger.commands.table import OpenTable
 from ledger.config import LedgerSettings
 from ledger.domain.receipt import receipt_id
 from ledger.errors import DatabaseUnavailable

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from ledger.commands import OpenShift, OpenTable
+from ledger.commands.shift import OpenShift
+from ledger.commands.table import OpenTable
 from ledger.domain.base import Actor, Role
 from tests.signing import GAMING_DAY
 

@@ -8,19 +8,10 @@ from decimal import Decimal
 
 import pytest
 
-from ledger.commands import (
-    AdjustRound,
-    BurnCards,
-    CloseGamingDay,
-    CutShoe,
-    DealCard,
-    EnterDrop,
-    OpenRound,
-    PlaceBet,
-    SettleRound,
-    ShuffleShoe,
-    SignInDealer,
-)
+from ledger.commands.round import AdjustRound, DealCard, OpenRound, PlaceBet, SettleRound
+from ledger.commands.shift import CloseGamingDay, EnterDrop
+from ledger.commands.shoe import BurnCards, CutShoe, ShuffleShoe
+from ledger.commands.table import SignInDealer
 from ledger.domain.base import Actor, Role
 from ledger.errors import WrongState
 from projections.reports import shift_report

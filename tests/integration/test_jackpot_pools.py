@@ -15,7 +15,9 @@ from uuid import UUID
 import pytest
 
 from ledger.application import Ledger, Recorded
-from ledger.commands import AdjustPool, Command, CreatePool, LinkTable, PlaceBet, SettleRound
+from ledger.commands import Command
+from ledger.commands.jackpot import AdjustPool, CreatePool, LinkTable
+from ledger.commands.round import PlaceBet, SettleRound
 from ledger.domain.jackpot_pool import JackpotPool, pool_id
 from ledger.domain.round import Round, round_id
 from ledger.domain.table import table_id

@@ -6,18 +6,10 @@ from decimal import Decimal
 
 import pytest
 
-from ledger.commands import (
-    BurnCards,
-    CutShoe,
-    DealCard,
-    OpenRound,
-    OpenTable,
-    PlaceBet,
-    SettleRound,
-    ShuffleShoe,
-    SignInDealer,
-)
+from ledger.commands.round import DealCard, OpenRound, PlaceBet, SettleRound
 from ledger.commands.shift import CloseShift, EnterDrop, OpenShift, RecordCredit, RecordFill
+from ledger.commands.shoe import BurnCards, CutShoe, ShuffleShoe
+from ledger.commands.table import OpenTable, SignInDealer
 from ledger.domain.base import Actor, Role
 from ledger.errors import NotFound
 from projections.registry import select

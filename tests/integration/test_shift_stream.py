@@ -8,7 +8,7 @@ from decimal import Decimal
 
 import pytest
 
-from ledger.commands import (
+from ledger.commands.shift import (
     AdjustDrop,
     CloseShift,
     EnterDrop,

@@ -181,7 +181,7 @@ def test_two_shifts_of_one_gaming_day_play_with_the_same_seed_without_sharing_a_
 def test_a_table_that_fails_mid_shift_is_wound_down_not_left_half_open(settings):
     """A table's terminal fails in the middle of a round: the round is voided, the shift
     counted and closed, the table closed; the failure is reported with the table's code."""
-    from ledger.commands import PlaceBet
+    from ledger.commands.round import PlaceBet
 
     class FailingTerminal:
         """The ledger, but BAC-01's fourth bet never arrives."""
