@@ -133,7 +133,7 @@ def _check_demonstration(table: Table, shoe: Shoe, settings: object) -> None:
 
 
 def place_bet(command: PlaceBet, uow: UnitOfWork) -> tuple[Aggregate, ...]:
-    table, round_ = round_in_play(uow, command)
+    _, round_ = round_in_play(uow, command)
     if round_.demonstration:
         raise RuleViolation(f"{round_.label} takes no bets (art. 2(2)).")
     bet = BetFact(command.box, command.spot, command.amount, command.player)
