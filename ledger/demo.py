@@ -206,7 +206,7 @@ class _LiveSeal:
     def _run(self) -> None:
         try:
             self.sealer.follow(self.stop, poll_seconds=0.5)
-        except BaseException as error:  # reported, never swallowed
+        except BaseException as error:  # noqa: BLE001 - reported, never swallowed
             self.error = error
 
     def summary(self) -> str:

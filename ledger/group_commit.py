@@ -223,7 +223,7 @@ class GroupWriter:
                 batch.append(item)
             try:
                 self._record(batch)
-            except BaseException as error:  # never leave a caller waiting
+            except BaseException as error:  # noqa: BLE001 - never leave a caller waiting
                 for pending in batch:
                     if not pending.is_done():
                         pending.fail(error)
@@ -248,7 +248,7 @@ class GroupWriter:
             except LedgerError:  # its copies are dropped; the staged streams are as they were
                 alone.append(pending)  # refused here: checked again alone, on fresh state
                 continue
-            except Exception as error:
+            except Exception as error:  # noqa: BLE001 - its caller is told, whatever it was
                 pending.fail(error)
                 continue
             events = [event for aggregate in aggregates for event in aggregate.collect_events()]
@@ -283,7 +283,7 @@ class GroupWriter:
         assert pending.signed is not None
         try:
             pending.command, pending.registry = self.ledger.admit_from_memory(pending.signed)
-        except BaseException as error:  # refused, or the database lost while asking again
+        except BaseException as error:  # noqa: BLE001 - refused, or the database lost meanwhile
             pending.fail(error)
             return False
         if any(stream in view.staged for stream in pending.registry):
@@ -326,7 +326,7 @@ class GroupWriter:
         except IntegrityError:  # another writer got to a stream (or a receipt) first
             self._forget(view.staged)
             return [pending for pending, _ in staged]
-        except Exception as error:
+        except Exception as error:  # noqa: BLE001 - every caller of the batch is told
             self._forget(view.staged)
             for pending, _ in staged:
                 pending.sent.unknown = pending.sent.unknown or is_lost(error)
@@ -335,7 +335,8 @@ class GroupWriter:
         self._remember(view.staged.values())
         self.ledger.registry.forget(view.staged)  # an enrolment or a suspension: read again
         for pending, events in staged:
-            pending.answer(Recorded(cast(Command, pending.command).command_id, duplicate=False, events=tuple(
+            command = cast(Command, pending.command)  # admitted at the door by now
+            pending.answer(Recorded(command.command_id, duplicate=False, events=tuple(
                 (event.originator_id, event.originator_version, type(event).__qualname__)
                 for event in events), details=details(events)))
         return []
@@ -352,8 +353,9 @@ class GroupWriter:
     def _alone(self, pending: _Pending) -> None:
         self.alone += 1
         try:
-            result = self.ledger.record(cast(Command, pending.command), pending.signed, pending.sent)
-        except BaseException as error:
+            command = cast(Command, pending.command)  # admitted at the door by now
+            result = self.ledger.record(command, pending.signed, pending.sent)
+        except BaseException as error:  # noqa: BLE001 - its caller is told, whatever it was
             pending.fail(error)
             return
         written = {stream for stream, _, _ in result.events}

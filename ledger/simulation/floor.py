@@ -222,7 +222,7 @@ def wind_down(sim: TableSimulator) -> str | None:
             sim.send(VoidRound, table=code, reason="the simulation stopped at this table",
                      actor=sim.supervisor)
         _close_shift(sim)
-    except Exception as error:  # said, with what a person must do instead
+    except Exception as error:  # noqa: BLE001 - said, with what a person must do instead
         return (f"{code} is left open ({error}): close it at a pit workstation with `ledger "
                 f"table close {code}` once its round and shift are closed.")
     return None
@@ -259,7 +259,7 @@ def run_floor(ledger: Ledger, staff: FloorStaff, plan: list[TableSpec], *, round
         try:
             play_table(sim, rounds, turnstile if sim.spec.game == "stud-poker" else None,
                        lambda: on_round(sum(s.tally.events for s in sims)))
-        except Exception as error:  # reported with the table it happened at
+        except Exception as error:  # noqa: BLE001 - reported with the table it happened at
             result.errors.append(f"{sim.spec.code}: {type(error).__name__}: {error}")
             if turnstile is not None:
                 turnstile.abandon()

@@ -22,7 +22,7 @@ from tests.integration.test_rounds_in_the_books import WHERE, closing, opening
 from tests.signing import GAMING_DAY, event_count, open_ledger
 
 COUNT = Actor(staff_id="C-1", role=Role.COUNT_TEAM)
-AT_TABLE = dict(table="BAC-01", actor=DEALER, terminal="BAC-01-DT")
+AT_TABLE = {"table": "BAC-01", "actor": DEALER, "terminal": "BAC-01-DT"}
 
 
 @pytest.fixture

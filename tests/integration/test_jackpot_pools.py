@@ -277,7 +277,7 @@ def settle_at_the_same_moment(settings, deals: Mapping[str, Deal]) -> None:
                 run(rt.ledger, play)
                 barrier.wait(timeout=120)
                 rt.ledger.execute(settle)
-        except BaseException as error:  # reported below, in the test's thread
+        except BaseException as error:  # noqa: BLE001 - reported below, in the test's thread
             failures.append(f"{code}: {error!r}")
             barrier.abort()
 

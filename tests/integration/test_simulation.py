@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from datetime import date
 
 from ledger.audit.verify import verify_ledger
@@ -103,7 +104,7 @@ def test_a_kept_tie_table_records_the_pushed_bets_again_in_the_next_coup(setting
         assert not result.errors, result.errors
         coups = [rt.ledger.load(round_id(table_id("BAC-02"), n), "coup") for n in range(1, 31)]
     kept = 0
-    for coup, following in zip(coups, coups[1:]):
+    for coup, following in itertools.pairwise(coups):
         pushed = [(r.box, r.spot, r.stake, r.player) for r in coup.results if r.outcome == "pushed"]
         placed = [(b.box, b.spot, b.amount, b.player) for b in following.bets]
         assert all(bet in placed for bet in pushed), (coup.number, pushed, placed)
