@@ -15,8 +15,7 @@ import random
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from importlib import import_module
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar, cast
 from uuid import UUID, uuid4
 
 import psycopg
@@ -25,7 +24,8 @@ from eventsourcing.persistence import IntegrityError, JSONTranscoder, Mapper
 from eventsourcing.persistence import InterfaceError as LibraryInterfaceError
 from eventsourcing.persistence import OperationalError as LibraryOperationalError
 
-from ledger.commands import AREA_OF, Command
+from ledger.bus import Bus
+from ledger.commands import Command
 from ledger.domain.base import Aggregate
 from ledger.domain.receipt import CommandReceipt, accepted, receipt_id
 from ledger.domain.registry import (
@@ -56,9 +56,7 @@ from ledger.wording import describe, details
 MAX_ATTEMPTS = 10
 BACKOFF_SECONDS = 0.002  # money-safe: the first wait after a lost race; it doubles each time
 _jitter = random.Random()  # spreads terminals that lost the same race; no game depends on it
-
-Handler = Callable[["Ledger", Any], tuple[Aggregate, ...]]
-
+T = TypeVar("T")
 
 class LedgerApplication(Application[UUID]):
     """The library's application: its table is `ledger_events`; it reads no snapshot store."""
@@ -104,22 +102,17 @@ class Writer(Protocol):
         ...
 
 
-HANDLERS_OF_AREA: dict[str, tuple[str, ...]] = {
-    "table": ("tables",), "shoe": ("shoes",), "round": ("rounds",), "jackpot": ("jackpots",),
-    "shift": ("shift", "days"), "registry": ("registry",)}
-"""Where each command area's handlers are (`ledger.handlers.<module>`)."""
-
-
 class Ledger:
-    """The service layer: one method to execute commands, a few to read streams."""
-
-    handlers: dict[type[Command], Handler] = {}
-    areas_loaded: set[str] = set()
+    """The service layer: one method to execute commands, a few to read streams. It is the
+    handlers' unit of work on PostgreSQL (`ledger.handlers.unit_of_work.UnitOfWork`)."""
 
     def __init__(self, app: LedgerApplication, clock: ClockWindow | None = None,
                  deadline: float = 60.0,  # money-safe: seconds
-                 ledger_id: str | None = None) -> None:
+                 ledger_id: str | None = None, bus: Bus | None = None) -> None:
         self.app = app
+        self.bus = bus or Bus()
+        """The handlers of the command areas the composition root loaded (`ledger.bus`); a
+        command of another area is refused (`AreaNotLoaded`)."""
         self.ledger_id = ledger_id or str(uuid4())
         """The id `ledger db init` drew for this ledger (`ledger_seal_state`), read once when it
         opens: every envelope is signed for it and the door refuses any other. A ledger not on
@@ -134,7 +127,7 @@ class Ledger:
         self.writer: Writer | None = None
         """The group-commit writer, when the composition root starts one: `execute` hands it
         the admitted commands of every thread; without it each records its own."""
-        self.registry = RegistryCache(self._get)
+        self.registry = RegistryCache(self.get)
         """The registry as the door reads it when the writer checks what it read."""
 
     def _verify_ahead(self, signed: SignedCommand) -> None:
@@ -166,35 +159,6 @@ class Ledger:
             return admit(signed, reads.staff, reads.terminal, self.clock,
                          ledger_id=self.ledger_id), reads.versions
 
-    @classmethod
-    def handler_for(cls, command_type: type[Command]) -> Handler:
-        """The command's handler, its module imported the first time one is asked for (a CLI
-        command loads its own area's handlers and aggregates, not every one)."""
-        cls.load_area(AREA_OF[command_type.__name__])
-        return cls.handlers[command_type]
-
-    @classmethod
-    def load_area(cls, area: str) -> None:
-        if area not in cls.areas_loaded:  # import_module waits for another thread's import
-            for module in HANDLERS_OF_AREA[area]:
-                import_module(f"ledger.handlers.{module}")
-            cls.areas_loaded.add(area)
-
-    @classmethod
-    def load_every_area(cls) -> None:
-        """Every command area's handlers imported now, for a process that serves many threads
-        (its first commands then wait for no import)."""
-        for area in HANDLERS_OF_AREA:
-            cls.load_area(area)
-
-    @classmethod
-    def handles(cls, command_type: type[Command]) -> Callable[[Handler], Handler]:
-        def register(handler: Handler) -> Handler:
-            cls.handlers[command_type] = handler
-            return handler
-
-        return register
-
     def execute(self, signed: SignedCommand) -> Recorded:
         """Verify, authorise and record one signed command, riding out a lost database."""
         sent = Sent()
@@ -213,7 +177,7 @@ class Ledger:
 
         return self.until_deadline(signed.name, once, sent)
 
-    def until_deadline(self, name: str, attempt: Callable[[], Recorded], sent: Sent) -> Recorded:
+    def until_deadline(self, name: str, attempt: Callable[[], T], sent: Sent) -> T:
         """`attempt()` again while the database cannot be reached, up to the deadline."""
         started = time.monotonic()
         while True:
@@ -252,13 +216,13 @@ class Ledger:
     def record(self, command: Command, signed: SignedCommand | None,
                sent: Sent | None = None) -> Recorded:
         """Record a command the door admitted (or `ledger db init`'s bootstrap)."""
-        handler = self.handler_for(type(command))
+        handler = self.bus.handler_for(type(command))
         sent = sent or Sent()
         for attempt in range(MAX_ATTEMPTS):
             if self.is_recorded(command):
                 return sent.found(command.command_id)
             try:
-                aggregates = handler(self, command)
+                aggregates = handler(command, self)
             except LedgerError:
                 if self.is_recorded(command):  # the same command, recorded meanwhile
                     return sent.found(command.command_id)
@@ -300,7 +264,7 @@ class Ledger:
 
     def is_recorded(self, command: Command) -> bool:
         """True if this very command was recorded; a different one under its id is refused."""
-        accepted = next(self.app.events.get(receipt_id(command.command_id), limit=1), None)
+        accepted: Any = next(self.app.events.get(receipt_id(command.command_id), limit=1), None)
         if accepted is None:
             return False
         before, now = accepted.command, command.model_dump(mode="json")
@@ -309,12 +273,12 @@ class Ledger:
         return True
 
     def staff(self, staff_id: str) -> StaffMember | None:
-        return self._get(staff_stream_id(staff_id))
+        return cast(StaffMember | None, self.get(staff_stream_id(staff_id)))
 
     def terminal(self, terminal_id: str) -> TerminalDevice | None:
-        return self._get(terminal_stream_id(terminal_id))
+        return cast(TerminalDevice | None, self.get(terminal_stream_id(terminal_id)))
 
-    def _get(self, aggregate_id: UUID) -> Any:
+    def get(self, aggregate_id: UUID) -> Any | None:
         try:
             return self.stream(aggregate_id)
         except AggregateNotFoundError:

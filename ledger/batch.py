@@ -56,8 +56,8 @@ def _bare(error: LedgerError) -> str:
 
 
 class _Staged:
-    """`load` and `exists` as the handlers call them, on the streams as the batch's earlier
-    commands left them (each handler gets a copy, so a refused one changes nothing)."""
+    """The handlers' unit of work on the streams as the batch's earlier commands left them
+    (each handler gets a copy, so a refused one changes nothing)."""
 
     def __init__(self, ledger: Ledger) -> None:
         self.ledger = ledger
@@ -67,6 +67,11 @@ class _Staged:
         if aggregate_id in self.staged:
             return deepcopy(self.staged[aggregate_id])
         return self.ledger.load(aggregate_id, what)
+
+    def get(self, aggregate_id: UUID) -> Any | None:
+        if aggregate_id in self.staged:
+            return deepcopy(self.staged[aggregate_id])
+        return self.ledger.get(aggregate_id)
 
     def exists(self, aggregate_id: UUID) -> bool:
         return aggregate_id in self.staged or self.ledger.exists(aggregate_id)
@@ -106,7 +111,7 @@ def _record(ledger: Ledger, commands: list[Command], batch: list[SignedCommand],
                 if ledger.is_recorded(command):
                     results.append(sent.found(command.command_id))
                     continue
-                aggregates = Ledger.handler_for(type(command))(view, command)  # type: ignore[arg-type]
+                aggregates = ledger.bus.handle(command, view)
             except LedgerError as error:
                 raise BatchRefused(index, signed.name, len(batch), error) from None
             mine = [event for aggregate in aggregates for event in aggregate.collect_events()]

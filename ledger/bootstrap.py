@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import timedelta
@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, TypeVar
 from psycopg import sql
 
 from ledger.application import Ledger, LedgerApplication
+from ledger.bus import EVERY_AREA, Area, Bus
 from ledger.commands import build_command_classes
 from ledger.config import LedgerSettings
 from ledger.domain.base import build_event_classes
@@ -170,17 +171,19 @@ def wait_for_database(database: Database, deadline: float,  # money-safe: second
 @contextmanager
 def open_ledger(settings: LedgerSettings | None = None,
                 on_wait: Callable[[str], None] | None = None,
-                warm: bool = True) -> Iterator[Runtime]:
+                warm: bool = True,
+                areas: Iterable[Area] = EVERY_AREA) -> Iterator[Runtime]:
     """The ledger on the configured database; refuses a database `ledger db init` never saw.
-    With `on_wait`, an unreachable server is waited for up to the command deadline. `warm`
-    builds every event and command class, imports every command area's handlers and makes
-    the Stud Poker hand values first, for a process that records from many threads; a single
-    command (the CLI) loads only what it meets."""
+    With `on_wait`, an unreachable server is waited for up to the command deadline. `areas`
+    are the command areas whose handlers the ledger's bus is built with (`ledger.bus`): every
+    one unless the caller names fewer (a CLI command names its own). `warm` builds every
+    event and command class and makes the Stud Poker hand values first, for a process that
+    records from many threads; a single command (the CLI) loads only what it meets."""
     settings = settings or LedgerSettings()
+    bus = Bus(areas)
     if warm:
         build_event_classes()
         build_command_classes()
-        Ledger.load_every_area()
         from ledger.games.stud_poker import prepare  # a single command may never value a hand
 
         prepare()
@@ -198,7 +201,7 @@ def open_ledger(settings: LedgerSettings | None = None,
     try:
         clock = ClockWindow(timedelta(minutes=settings.clock_past_minutes),
                             timedelta(minutes=settings.clock_ahead_minutes))
-        ledger = Ledger(app, clock, settings.command_deadline_seconds, ledger_id)
+        ledger = Ledger(app, clock, settings.command_deadline_seconds, ledger_id, bus)
         if on_wait is not None:
             ledger.on_wait = on_wait
         if settings.group_commit:  # a process that records from many threads

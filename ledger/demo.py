@@ -20,6 +20,11 @@ from uuid import UUID
 
 from rich.console import Console
 
+from ledger.administration import (
+    bootstrap_registry,
+    is_bootstrapped,
+    registry_summary,
+)
 from ledger.audit.seal_state import checkpoint_count
 from ledger.audit.sealer import Cadence, Sealer, seal_status
 from ledger.bootstrap import init_database, open_ledger, resolve_database, sealer_for
@@ -29,11 +34,6 @@ from ledger.demo_next import DEMO_ADMIN, DEMO_CONSOLE, after_the_demo
 from ledger.domain.shift_schedule import ShiftSlot
 from ledger.errors import InvalidInput
 from ledger.formatting import money
-from ledger.identity.bootstrap import (
-    bootstrap_registry,
-    is_bootstrapped,
-    registry_summary,
-)
 from ledger.identity.credentials import acting
 from ledger.identity.keyring import Keyring
 from ledger.identity.keys import Credential

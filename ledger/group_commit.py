@@ -41,7 +41,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 from uuid import UUID
 
 from eventsourcing.persistence import IntegrityError
@@ -98,7 +98,8 @@ class _Pending:
 
 
 class _Batch:
-    """What one batch's commands read and wrote: `load` and `exists` as handlers call them."""
+    """What one batch's commands read and wrote: the handlers' unit of work
+    (`ledger.handlers.unit_of_work.UnitOfWork`)."""
 
     def __init__(self, writer: GroupWriter) -> None:
         self.writer = writer
@@ -115,6 +116,11 @@ class _Batch:
             else:
                 copy = self.writer.fresh(aggregate_id, what)
         return copy
+
+    def get(self, aggregate_id: UUID) -> Any | None:
+        if aggregate_id in self.staged or self.writer.knows(aggregate_id):
+            return self.load(aggregate_id, "the stream")
+        return self.writer.ledger.get(aggregate_id)
 
     def exists(self, aggregate_id: UUID) -> bool:
         if aggregate_id in self.staged or self.writer.knows(aggregate_id):
@@ -217,7 +223,7 @@ class GroupWriter:
                 batch.append(item)
             try:
                 self._record(batch)
-            except BaseException as error:  # never leave a caller waiting
+            except BaseException as error:  # noqa: BLE001 - never leave a caller waiting
                 for pending in batch:
                     if not pending.is_done():
                         pending.fail(error)
@@ -236,17 +242,17 @@ class GroupWriter:
             if pending.sent.unknown:
                 alone.append(pending)  # a resend after a lost reply: its receipt first
                 continue
-            handler = Ledger.handler_for(type(pending.command))
+            command = cast(Command, pending.command)  # admitted at the door by now
             try:
-                aggregates = handler(view, pending.command)  # type: ignore[arg-type]
+                aggregates = self.ledger.bus.handle(command, view)
             except LedgerError:  # its copies are dropped; the staged streams are as they were
                 alone.append(pending)  # refused here: checked again alone, on fresh state
                 continue
-            except Exception as error:
+            except Exception as error:  # noqa: BLE001 - its caller is told, whatever it was
                 pending.fail(error)
                 continue
             events = [event for aggregate in aggregates for event in aggregate.collect_events()]
-            events.append(self.ledger.receipt(pending.command, pending.signed, aggregates))
+            events.append(self.ledger.receipt(command, pending.signed, aggregates))
             view.keep(aggregates)
             staged.append((pending, events))
         read = {i: v for i, v in view.read.items() if i not in view.staged}
@@ -277,7 +283,7 @@ class GroupWriter:
         assert pending.signed is not None
         try:
             pending.command, pending.registry = self.ledger.admit_from_memory(pending.signed)
-        except BaseException as error:  # refused, or the database lost while asking again
+        except BaseException as error:  # noqa: BLE001 - refused, or the database lost meanwhile
             pending.fail(error)
             return False
         if any(stream in view.staged for stream in pending.registry):
@@ -320,7 +326,7 @@ class GroupWriter:
         except IntegrityError:  # another writer got to a stream (or a receipt) first
             self._forget(view.staged)
             return [pending for pending, _ in staged]
-        except Exception as error:
+        except Exception as error:  # noqa: BLE001 - every caller of the batch is told
             self._forget(view.staged)
             for pending, _ in staged:
                 pending.sent.unknown = pending.sent.unknown or is_lost(error)
@@ -329,7 +335,8 @@ class GroupWriter:
         self._remember(view.staged.values())
         self.ledger.registry.forget(view.staged)  # an enrolment or a suspension: read again
         for pending, events in staged:
-            pending.answer(Recorded(pending.command.command_id, duplicate=False, events=tuple(
+            command = cast(Command, pending.command)  # admitted at the door by now
+            pending.answer(Recorded(command.command_id, duplicate=False, events=tuple(
                 (event.originator_id, event.originator_version, type(event).__qualname__)
                 for event in events), details=details(events)))
         return []
@@ -346,8 +353,9 @@ class GroupWriter:
     def _alone(self, pending: _Pending) -> None:
         self.alone += 1
         try:
-            result = self.ledger.record(pending.command, pending.signed, pending.sent)
-        except BaseException as error:
+            command = cast(Command, pending.command)  # admitted at the door by now
+            result = self.ledger.record(command, pending.signed, pending.sent)
+        except BaseException as error:  # noqa: BLE001 - its caller is told, whatever it was
             pending.fail(error)
             return
         written = {stream for stream, _, _ in result.events}

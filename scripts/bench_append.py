@@ -30,7 +30,8 @@ from benchlib import Measurement, Signer, console, print_table, signer, throwawa
 from rich.table import Table as RichTable
 
 from ledger.bootstrap import open_ledger
-from ledger.commands import Command, OpenTable, SignInDealer, SignOutDealer
+from ledger.commands import Command
+from ledger.commands.table import OpenTable, SignInDealer, SignOutDealer
 from ledger.domain.base import Actor, Provenance, Role
 from ledger.domain.registry import TerminalKind
 from ledger.domain.table import Table

@@ -34,8 +34,8 @@ from bench_append import raw_path
 from benchlib import BENCH_ADMIN, BENCH_CONSOLE, console, signer, throwaway_database
 from rich.table import Table
 
+from ledger.administration import Administrator
 from ledger.bootstrap import open_ledger
-from ledger.identity.keyring import Administrator
 from ledger.simulation.floor import Turnstile, floor_plan, run_floor
 from ledger.simulation.staffing import FloorStaff
 
@@ -141,7 +141,7 @@ def measure_replayed(settings, tables: int, rounds: int, script: Script) -> dict
                     latencies[code].append(answered - sent)
                     answers.append((answered, len(recorded.events)))
                     events[code] += len(recorded.events)
-            except Exception as error:  # reported with its table; the others go on
+            except Exception as error:  # noqa: BLE001 - reported with its table; the others go on
                 errors.append(f"{code}: {type(error).__name__}: {error}")
                 turnstile.abandon()
 
@@ -233,7 +233,7 @@ def main() -> None:
                         help="only the realistic-rate floor")
     args = parser.parse_args()
     runs = []
-    with throwaway_database("ledger_bench_floor") as (settings, database):
+    with throwaway_database("ledger_bench_floor") as (_settings, database):
         raw = raw_path(database, 16, 500)
         console.print(f"[dim]raw append at 16 writers: {raw.rate:,.0f} events/s[/]")
         after = raw

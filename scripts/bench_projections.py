@@ -35,7 +35,7 @@ from rich.table import Table as RichTable
 
 from ledger.audit.sealer import Cadence, Sealer
 from ledger.bootstrap import open_ledger
-from ledger.commands import CloseTable, OpenTable, SignInDealer
+from ledger.commands.table import CloseTable, OpenTable, SignInDealer
 from ledger.domain.base import Role
 from ledger.domain.registry import TerminalKind
 from ledger.domain.table import table_id

@@ -31,20 +31,10 @@ from rich.table import Table as RichTable
 from ledger.audit.replay import Verdict, replay_round
 from ledger.bootstrap import open_ledger
 from ledger.cards import DECK
-from ledger.commands import (
-    CloseShoe,
-    CreatePool,
-    DealCard,
-    Decide,
-    LinkTable,
-    OpenRound,
-    OpenTable,
-    PlaceBet,
-    RevealDealer,
-    SettleRound,
-    ShuffleShoe,
-    SignInDealer,
-)
+from ledger.commands.jackpot import CreatePool, LinkTable
+from ledger.commands.round import DealCard, Decide, OpenRound, PlaceBet, RevealDealer, SettleRound
+from ledger.commands.shoe import CloseShoe, ShuffleShoe
+from ledger.commands.table import OpenTable, SignInDealer
 from ledger.domain.base import Role
 from ledger.domain.registry import TerminalKind
 from ledger.domain.round import round_id

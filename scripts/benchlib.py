@@ -15,14 +15,14 @@ from psycopg import sql
 from rich.console import Console
 from rich.table import Table
 
+from ledger.administration import Administrator, bootstrap_registry, is_bootstrapped
 from ledger.application import Ledger
 from ledger.bootstrap import init_database, resolve_database
 from ledger.config import LedgerSettings
 from ledger.domain.base import Role
 from ledger.domain.registry import TerminalKind
-from ledger.identity.bootstrap import bootstrap_registry, is_bootstrapped
 from ledger.identity.envelope import SignedCommand
-from ledger.identity.keyring import Administrator, Keyring
+from ledger.identity.keyring import Keyring
 from ledger.infrastructure.database import Database
 from ledger.infrastructure.roles import GroupRoles
 

@@ -20,6 +20,7 @@ from datetime import datetime, time, timedelta
 from pathlib import Path
 from typing import Any
 
+from ledger.administration import Administrator, bootstrap_registry, is_bootstrapped
 from ledger.application import Ledger, Recorded
 from ledger.bootstrap import open_ledger as open_real_ledger
 from ledger.commands import Command
@@ -29,9 +30,8 @@ from ledger.domain.base import Actor, Role
 from ledger.domain.registry import TerminalKind
 from ledger.domain.shift_schedule import DEFAULT_SCHEDULE, MACAU, ShiftSchedule
 from ledger.identity.authority import NAMED_STAFF
-from ledger.identity.bootstrap import bootstrap_registry, is_bootstrapped
 from ledger.identity.envelope import SignedCommand
-from ledger.identity.keyring import Administrator, Keyring
+from ledger.identity.keyring import Keyring
 
 KEYS = Path(tempfile.mkdtemp(prefix="ledger-test-keys-"))
 KEYRING = Keyring(KEYS)

@@ -32,7 +32,7 @@ from collections.abc import Generator, Iterator
 from contextlib import closing
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
 from eventsourcing.persistence import StoredEvent
@@ -50,6 +50,9 @@ from ledger.audit.comparison import (
 )
 from ledger.errors import LedgerError, NotFound, first_line
 from ledger.infrastructure.database import EVENTS_TABLE
+
+if TYPE_CHECKING:
+    from ledger.bus import Bus
 
 RECEIPT = "CommandReceipt.Accepted"
 BOOTSTRAP = "Registry.Bootstrapped"
@@ -78,6 +81,10 @@ class Streams:
         if aggregate is None:
             raise NotFound(f"{what} does not exist.")
         return copy.deepcopy(aggregate)
+
+    def get(self, aggregate_id: UUID) -> Any | None:
+        aggregate = self.aggregates.get(aggregate_id)
+        return None if aggregate is None else copy.deepcopy(aggregate)
 
     def exists(self, aggregate_id: UUID) -> bool:
         return aggregate_id in self.aggregates
@@ -151,6 +158,16 @@ class _Checker:
         self.commands_seen: dict[str, int] = {}  # command id -> its receipt's position
         self.unbound = 0  # envelopes recorded before envelopes named their ledger
         self.unproven: dict[UUID, set[int]] = {}  # stream -> positions of events not proven
+        self._bus: Bus | None = None
+
+    @property
+    def bus(self) -> Bus:
+        """Every area's handlers, loaded for the first command checked."""
+        if self._bus is None:
+            from ledger.bus import EVERY_AREA, Bus
+
+            self._bus = Bus(EVERY_AREA)
+        return self._bus
 
     def fail(self, subject: str, reason: str, *rows: Row) -> None:
         self.found.failures.append((subject, reason))
@@ -211,7 +228,6 @@ class _Checker:
     # -- one command --------------------------------------------------------------------
     def _command(self, receipt_row: Row, receipt: Any, rows: list[Row],
                  decoded: dict[int, Any]) -> None:
-        from ledger.application import Ledger
         from ledger.identity.door import admit
 
         self.found.commands += 1
@@ -233,8 +249,7 @@ class _Checker:
                           f"envelope says: {differs}")
             return
         try:
-            handler = Ledger.handler_for(type(command))
-            aggregates = handler(self.streams, command)  # type: ignore[arg-type]
+            aggregates = self.bus.handle(command, self.streams)
         except LedgerError as error:
             self._refused(subject, rows, decoded, "executed again on the streams as they stood "
                           f"before it, the command is refused: {_reason(error)}")

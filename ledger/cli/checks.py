@@ -116,11 +116,12 @@ def ingest(
         "are recorded as vouched for by you, never as whoever the line names.")] = False,
 ) -> None:
     """Record the signed commands of a JSON-lines file; report each line accepted or rejected."""
+    from ledger.bus import EVERY_AREA
     from ledger.identity.credentials import acting
     from ledger.ingest import LineStatus, Voucher, ingest_lines
 
     counts = {status: 0 for status in LineStatus}
-    with runtime(writing=True) as rt, file.open("rb") as lines:
+    with runtime(writing=True, areas=EVERY_AREA) as rt, file.open("rb") as lines:
         voucher = None
         if vouch:
             staff_key, terminal_key = acting(rt.settings)

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import signal
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Protocol
 
 import typer
 
@@ -22,6 +22,7 @@ from ledger.render import safe
 if TYPE_CHECKING:
     # opened when a command needs the database, not when one is sent to the API
     from ledger.bootstrap import Runtime
+    from ledger.bus import Area
 
     # imported by a command that signs, not by one that only reads
     from ledger.commands import Command
@@ -36,13 +37,14 @@ CosignerOption = Annotated[
 
 @contextmanager
 def runtime(*, writing: bool = False, settings: LedgerSettings | None = None,
-            serving: bool = False) -> Iterator[Runtime]:
+            serving: bool = False, areas: Sequence[Area] = ()) -> Iterator[Runtime]:
     """The ledger, waiting for a database that is down; a command that only reads is told
     when it reads a hot standby (one that writes is refused there, and says so as it waits).
+    `areas`: the command areas it records (`ledger.bus`), whose handlers alone it imports.
     `serving`: a process that records from many threads (every event class built first)."""
     from ledger.bootstrap import open_ledger
 
-    with open_ledger(settings, on_wait=say_waiting, warm=serving) as rt:
+    with open_ledger(settings, on_wait=say_waiting, warm=serving, areas=areas) as rt:
         if not writing:
             say_if_standby(rt)
         yield rt
@@ -54,7 +56,7 @@ def reading() -> Iterator[Runtime]:
     reader is told at once), and a line when it is a hot standby."""
     from ledger.bootstrap import open_ledger
 
-    with open_ledger(warm=False) as rt:
+    with open_ledger(warm=False, areas=()) as rt:
         say_if_standby(rt)
         yield rt
 
@@ -91,9 +93,24 @@ def signed_under(settings: LedgerSettings, command: Command, ledger_id: str,
                 [Credential.load(path, "staff") for path in cosigners or ()], ledger=ledger_id)
 
 
-def send(command: Command, cosigners: list[Path] | None = None) -> None:
-    """Sign and execute one command on the configured ledger; print what it recorded. With
-    LEDGER_API_URL, the signed command is sent to the ledger's API instead of the database."""
+class Send(Protocol):
+    def __call__(self, command: Command, cosigners: list[Path] | None = None) -> None: ...
+
+
+def sender(*areas: Area) -> Send:
+    """`send` for a sub-app whose commands are of `areas` (`send = sender(ROUND)`)."""
+
+    def send_of_area(command: Command, cosigners: list[Path] | None = None) -> None:
+        send(command, cosigners, areas=areas)
+
+    return send_of_area
+
+
+def send(command: Command, cosigners: list[Path] | None = None, *,
+         areas: Sequence[Area]) -> None:
+    """Sign and execute one command on the configured ledger, its bus built with `areas`'
+    handlers; print what it recorded. With LEDGER_API_URL, the signed command is sent to the
+    ledger's API instead of the database."""
     settings = LedgerSettings()
     if settings.api_url:
         from ledger.cli.remote import ledger_id_over_api, send_over_api
@@ -104,8 +121,8 @@ def send(command: Command, cosigners: list[Path] | None = None) -> None:
         console.print(said, highlight=False)
         return
     # one command: recorded by this thread, without the group writer's thread and queue
-    with runtime(writing=True, settings=settings.model_copy(update={"group_commit": False})
-                 ) as rt:
+    with runtime(writing=True, settings=settings.model_copy(update={"group_commit": False}),
+                 areas=areas) as rt:
         console.print(rt.ledger.execute(signed(rt, command, cosigners)).summary(),
                       highlight=False)
 

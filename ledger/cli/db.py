@@ -9,6 +9,11 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table as RichTable
 
+from ledger.administration import (
+    bootstrap_registry,
+    is_bootstrapped,
+    registry_summary,
+)
 from ledger.audit.open_rounds import OpenRound, open_rounds
 from ledger.bootstrap import (
     init_database,
@@ -20,11 +25,6 @@ from ledger.cli.common import JsonOption, console, err_console, print_json
 from ledger.config import LedgerSettings
 from ledger.errors import InvalidInput
 from ledger.formatting import iso
-from ledger.identity.bootstrap import (
-    bootstrap_registry,
-    is_bootstrapped,
-    registry_summary,
-)
 from ledger.identity.credentials import configured
 from ledger.identity.keys import Credential
 from ledger.infrastructure.database import Database

@@ -8,12 +8,16 @@ from typing import Annotated, cast
 import typer
 from rich.table import Table as RichTable
 
-from ledger.cli.common import JsonOption, console, print_json, runtime, send
-from ledger.commands import AdjustPool, CreatePool, LinkTable
+from ledger.bus import JACKPOT
+from ledger.cli.common import JsonOption, console, print_json, runtime, sender
+from ledger.commands.jackpot import AdjustPool, CreatePool, LinkTable
 from ledger.domain.jackpot_pool import JackpotPool, pool_id
 from ledger.formatting import amount, heading, money
 from ledger.wording import count, counted
 from projections.floor import floor_pools
+
+send = sender(JACKPOT)
+"""Sends a command of the jackpot area (its handlers alone are loaded)."""
 
 app = typer.Typer(help="Progressive jackpot pools.", no_args_is_help=True)
 Name = Annotated[str, typer.Argument(help="Pool name.")]

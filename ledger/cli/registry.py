@@ -15,7 +15,8 @@ import typer
 from pydantic import TypeAdapter, ValidationError
 from rich.table import Table as RichTable
 
-from ledger.cli.common import JsonOption, console, print_json, runtime, send
+from ledger.bus import REGISTRY
+from ledger.cli.common import JsonOption, console, print_json, runtime, sender
 from ledger.commands.registry import (
     ChangeStaffRoles,
     EnrolStaff,
@@ -41,6 +42,9 @@ from ledger.identity.keys import Credential, Kind, fingerprint
 from ledger.identity.registry_log import registered_ids
 from ledger.render import safe
 from ledger.wording import describe, term
+
+send = sender(REGISTRY)
+"""Sends a command of the registry area (its handlers alone are loaded)."""
 
 keys = typer.Typer(help="Make a key pair; show a key's public half.", no_args_is_help=True)
 staff = typer.Typer(help="Enrol, suspend, reinstate staff; change roles and keys.",

@@ -7,7 +7,8 @@ from typing import Annotated, cast
 
 import typer
 
-from ledger.cli.common import runtime, send
+from ledger.bus import ROUND
+from ledger.cli.common import runtime, sender
 from ledger.cli.console import JsonOption, console, print_json
 from ledger.commands.round import (
     AdjustRound,
@@ -25,6 +26,9 @@ from ledger.commands.round import (
 )
 from ledger.formatting import amount, heading, money
 from ledger.render import safe
+
+send = sender(ROUND)
+"""Sends a command of the round area (its handlers alone are loaded)."""
 
 app = typer.Typer(help="Record a round: bets, cards, decisions, settlement.", no_args_is_help=True)
 Code = Annotated[str, typer.Argument(help="Table code, e.g. BAC-01.")]

@@ -35,10 +35,11 @@ def serve(
     """Serve the terminal API and the live floor pages over HTTP."""
     import uvicorn
 
+    from ledger.bus import EVERY_AREA
     from ledger.web.app import create_app
 
     scheme = "https" if certfile else "http"
-    with bound(host, port) as listening, runtime(serving=True) as rt:
+    with bound(host, port) as listening, runtime(serving=True, areas=EVERY_AREA) as rt:
         app = create_app(rt, follow=follow)
         config = uvicorn.Config(app, host=host, port=port, log_level="warning",
                                 access_log=False,

@@ -14,6 +14,7 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table as RichTable
 
+from ledger.bus import SHIFT
 from ledger.cli.common import (
     CosignerOption,
     JsonOption,
@@ -22,7 +23,8 @@ from ledger.cli.common import (
     runtime,
     signed,
 )
-from ledger.commands import (
+from ledger.commands import utc_now
+from ledger.commands.shift import (
     AdjustDrop,
     CloseGamingDay,
     CloseShift,
@@ -30,10 +32,9 @@ from ledger.commands import (
     OpenShift,
     RecordCredit,
     RecordFill,
+    ShiftCommand,
     VoidSlip,
-    utc_now,
 )
-from ledger.commands.shift import ShiftCommand
 from ledger.domain.base import Actor
 from ledger.domain.chips import parse_chips, plain
 from ledger.domain.shift import Shift, describe_shift
@@ -92,7 +93,7 @@ def _record(
     kind: type[ShiftCommand], table: str, day: str | None, shift: str | None,
     cosigners: list[Path] | None = None, **fields: Any,
 ) -> None:
-    with runtime(writing=True) as rt:
+    with runtime(writing=True, areas=(SHIFT,)) as rt:
         gaming_day, name = shift_slot(rt.settings.shift_schedule, day, shift)
         command = kind(table=table, gaming_day=gaming_day, shift=name, **fields)
         result = rt.ledger.execute(signed(rt, command, cosigners))
@@ -195,7 +196,7 @@ def close_day(
 ) -> None:
     """Close the gaming day once every shift of it has closed: nothing more is recorded for it
     but a late drop and a supervisor's adjustment, each shown as after the close."""
-    with runtime(writing=True) as rt:
+    with runtime(writing=True, areas=(SHIFT,)) as rt:
         gaming_day, _ = shift_slot(rt.settings.shift_schedule, day, None)
         result = rt.ledger.execute(signed(rt, CloseGamingDay(gaming_day=gaming_day)))
     console.print(f"gaming day {gaming_day.isoformat()}: {result.summary()}", highlight=False)

@@ -6,12 +6,16 @@ from typing import Annotated, cast
 
 import typer
 
-from ledger.cli.common import JsonOption, console, print_json, runtime, send
-from ledger.commands import BurnCards, CloseShoe, CutShoe, ShuffleShoe
+from ledger.bus import SHOE
+from ledger.cli.common import JsonOption, console, print_json, runtime, sender
+from ledger.commands.shoe import BurnCards, CloseShoe, CutShoe, ShuffleShoe
 from ledger.domain.shoe import Shoe, ShuffleMethod
 from ledger.domain.table import Table, check_table_code, table_id
 from ledger.errors import WrongState
 from ledger.wording import count, counted
+
+send = sender(SHOE)
+"""Sends a command of the shoe area (its handlers alone are loaded)."""
 
 app = typer.Typer(help="Shuffle, cut, burn and close shoes.", no_args_is_help=True)
 Code = Annotated[str, typer.Argument(help="Table code.")]

@@ -9,13 +9,17 @@ import typer
 from rich.table import Table as RichTable
 
 from ledger.audit.open_rounds import open_rounds
-from ledger.cli.common import JsonOption, console, print_json, runtime, send
-from ledger.commands import CloseTable, OpenTable, SignInDealer, SignOutDealer
+from ledger.bus import TABLE
+from ledger.cli.common import JsonOption, console, print_json, runtime, sender
+from ledger.commands.table import CloseTable, OpenTable, SignInDealer, SignOutDealer
 from ledger.errors import InvalidInput
 from ledger.formatting import amount, heading
 from ledger.render import safe
 from ledger.wording import game, label, shown, term
 from projections.floor import floor_tables, table_view
+
+send = sender(TABLE)
+"""Sends a command of the table area (its handlers alone are loaded)."""
 
 app = typer.Typer(help="Open and close tables; dealers in and out.", no_args_is_help=True)
 Code = Annotated[str, typer.Argument(help="Table code, e.g. BAC-01.")]

@@ -1,5 +1,6 @@
 """Command handlers: each loads what a command touches, checks it, and records events.
 
-A module registers its handlers with `Ledger` when imported; `Ledger.handler_for` imports the
-module of a command's area the first time one of its commands is executed.
+A handler is `handler(command, uow)` (`ledger.handlers.unit_of_work`); each area's module ends
+with its table, `HANDLERS`, from command class to handler, which `ledger.bus` gathers for the
+areas a process names.
 """

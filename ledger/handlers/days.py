@@ -9,38 +9,41 @@ from __future__ import annotations
 
 from datetime import date
 
-from ledger.application import Ledger
-from ledger.commands import CloseGamingDay
+from ledger.commands.base import Command
+from ledger.commands.shift import CloseGamingDay
 from ledger.domain.base import Provenance
 from ledger.domain.gaming_day import GamingDay, gaming_day_id
+from ledger.handlers.unit_of_work import Handler, UnitOfWork
 
 
-def load_day(ledger: Ledger, gaming_day: date) -> GamingDay | None:
+def load_day(uow: UnitOfWork, gaming_day: date) -> GamingDay | None:
     """The day's stream, or None before its first shift (or a ledger older than days)."""
-    if not ledger.exists(gaming_day_id(gaming_day)):
+    if not uow.exists(gaming_day_id(gaming_day)):
         return None
-    day: GamingDay = ledger.load(gaming_day_id(gaming_day), f"gaming day {gaming_day}")
+    day: GamingDay = uow.load(gaming_day_id(gaming_day), f"gaming day {gaming_day}")
     return day
 
 
-def day_closed(ledger: Ledger, gaming_day: date) -> bool:
-    day = load_day(ledger, gaming_day)
+def day_closed(uow: UnitOfWork, gaming_day: date) -> bool:
+    day = load_day(uow, gaming_day)
     return day is not None and day.closed is not None
 
 
-def day_of_shift(ledger: Ledger, gaming_day: date, by: Provenance) -> GamingDay:
+def day_of_shift(uow: UnitOfWork, gaming_day: date, by: Provenance) -> GamingDay:
     """The day a shift opens in, begun by its first shift; refused once closed."""
-    day = load_day(ledger, gaming_day)
+    day = load_day(uow, gaming_day)
     if day is None:
         return GamingDay(gaming_day=gaming_day, by=by)
     day.check_not_closed("opening a shift")
     return day
 
 
-@Ledger.handles(CloseGamingDay)
-def close_gaming_day(ledger: Ledger, command: CloseGamingDay) -> tuple[GamingDay, ...]:
-    day = load_day(ledger, command.gaming_day) or GamingDay(
+def close_gaming_day(command: CloseGamingDay, uow: UnitOfWork) -> tuple[GamingDay, ...]:
+    day = load_day(uow, command.gaming_day) or GamingDay(
         gaming_day=command.gaming_day, by=command.provenance)
     day.check_can_close()
     day.close(by=command.provenance)
     return (day,)
+
+
+HANDLERS: dict[type[Command], Handler] = {CloseGamingDay: close_gaming_day}

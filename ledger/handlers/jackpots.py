@@ -6,8 +6,8 @@ from typing import cast
 
 from pydantic import ValidationError
 
-from ledger.application import Ledger
-from ledger.commands import AdjustPool, CreatePool, LinkTable
+from ledger.commands.base import Command
+from ledger.commands.jackpot import AdjustPool, CreatePool, LinkTable
 from ledger.domain.base import Aggregate, Provenance, require_supervisor
 from ledger.domain.jackpot_pool import JackpotPool, pool_id
 from ledger.domain.round import Round
@@ -16,11 +16,12 @@ from ledger.errors import InvalidInput, RuleViolation, WrongState, describe_vali
 from ledger.games.common import AVO
 from ledger.games.jackpot import JackpotPoolSettings, contribute, pay_jackpot
 from ledger.handlers.tables import load_table
+from ledger.handlers.unit_of_work import Handler, UnitOfWork
 from ledger.rounds import RoundFacts, procedure_for
 
 
-def load_pool(ledger: Ledger, name: str) -> JackpotPool:
-    return cast(JackpotPool, ledger.load(pool_id(name), f"jackpot pool {name}"))
+def load_pool(uow: UnitOfWork, name: str) -> JackpotPool:
+    return cast(JackpotPool, uow.load(pool_id(name), f"jackpot pool {name}"))
 
 
 POOL_AMOUNTS = ("seed", "royal_flush", "straight_flush", "four_of_a_kind", "full_house", "flush",
@@ -35,10 +36,9 @@ def _in_avos(settings: JackpotPoolSettings) -> JackpotPoolSettings:
     })
 
 
-@Ledger.handles(CreatePool)
-def create_pool(ledger: Ledger, command: CreatePool) -> tuple[Aggregate, ...]:
-    require_supervisor(command.actor, "creating a jackpot pool")
-    if ledger.exists(pool_id(command.pool)):
+def create_pool(command: CreatePool, uow: UnitOfWork) -> tuple[Aggregate, ...]:
+    require_supervisor(command.provenance.actor, "creating a jackpot pool")
+    if uow.exists(pool_id(command.pool)):
         raise WrongState(f"jackpot pool {command.pool} already exists.")
     data = {"effective_from": command.at.date().isoformat(), **command.settings}
     try:
@@ -50,11 +50,10 @@ def create_pool(ledger: Ledger, command: CreatePool) -> tuple[Aggregate, ...]:
     return (pool,)
 
 
-@Ledger.handles(LinkTable)
-def link_table(ledger: Ledger, command: LinkTable) -> tuple[Aggregate, ...]:
-    require_supervisor(command.actor, "linking a table to a jackpot pool")
-    pool = load_pool(ledger, command.pool)
-    table = load_table(ledger, command.table)
+def link_table(command: LinkTable, uow: UnitOfWork) -> tuple[Aggregate, ...]:
+    require_supervisor(command.provenance.actor, "linking a table to a jackpot pool")
+    pool = load_pool(uow, command.pool)
+    table = load_table(uow, command.table)
     if table.game != "stud-poker":
         raise RuleViolation(f"table {table.code} plays {table.game}, which has no jackpot.")
     if table.pool is not None:
@@ -64,24 +63,23 @@ def link_table(ledger: Ledger, command: LinkTable) -> tuple[Aggregate, ...]:
     return pool, table
 
 
-@Ledger.handles(AdjustPool)
-def adjust_pool(ledger: Ledger, command: AdjustPool) -> tuple[Aggregate, ...]:
-    require_supervisor(command.actor, "adjusting a jackpot pool")
-    pool = load_pool(ledger, command.pool)
+def adjust_pool(command: AdjustPool, uow: UnitOfWork) -> tuple[Aggregate, ...]:
+    require_supervisor(command.provenance.actor, "adjusting a jackpot pool")
+    pool = load_pool(uow, command.pool)
     pool.check_adjustment(command.amount, command.reason)
     pool.adjust(amount=command.amount, reason=command.reason,
                 pool_after=pool.amount + command.amount, by=command.provenance)
     return (pool,)
 
 
-def settle_jackpot(ledger: Ledger, table: Table, round_: Round, facts: RoundFacts,
+def settle_jackpot(uow: UnitOfWork, table: Table, round_: Round, facts: RoundFacts,
                    by: Provenance) -> list[Aggregate]:
     """The round's contribution to the pool, then its prizes on the pool as it then stands."""
     procedure = procedure_for(round_.game)
     stakes = procedure.jackpot_stakes(facts)  # type: ignore[attr-defined]
     if round_.pool_id is None:
         return []
-    pool = cast(JackpotPool, ledger.load(round_.pool_id, "the table's jackpot pool"))
+    pool = cast(JackpotPool, uow.load(round_.pool_id, "the table's jackpot pool"))
     settings = pool.settings
     if stakes:
         share = contribute(pool.amount, stakes, settings)
@@ -97,3 +95,8 @@ def settle_jackpot(ledger: Ledger, table: Table, round_: Round, facts: RoundFact
     return [pool] if stakes or payout.prizes else []
 
 
+HANDLERS: dict[type[Command], Handler] = {
+    CreatePool: create_pool,
+    LinkTable: link_table,
+    AdjustPool: adjust_pool,
+}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import cast
 
-from ledger.application import Ledger
+from ledger.commands.base import Command
 from ledger.commands.registry import (
     ChangeStaffRoles,
     EnrolStaff,
@@ -22,14 +22,15 @@ from ledger.domain.registry import (
     terminal_stream_id,
 )
 from ledger.errors import NotAllowed, WrongState
+from ledger.handlers.unit_of_work import Handler, UnitOfWork
 
 
-def load_staff(ledger: Ledger, staff_id: str) -> StaffMember:
-    return cast(StaffMember, ledger.load(staff_stream_id(staff_id), f"staff {staff_id}"))
+def load_staff(uow: UnitOfWork, staff_id: str) -> StaffMember:
+    return cast(StaffMember, uow.load(staff_stream_id(staff_id), f"staff {staff_id}"))
 
 
-def load_terminal(ledger: Ledger, terminal_id: str) -> TerminalDevice:
-    return cast(TerminalDevice, ledger.load(terminal_stream_id(terminal_id),
+def load_terminal(uow: UnitOfWork, terminal_id: str) -> TerminalDevice:
+    return cast(TerminalDevice, uow.load(terminal_stream_id(terminal_id),
                                             f"terminal {terminal_id}"))
 
 
@@ -39,49 +40,43 @@ def _not_self(command: SuspendStaff | ChangeStaffRoles | ReplaceStaffKey, what: 
         raise NotAllowed(f"{what} of {command.staff_id} is another administrator's to record.")
 
 
-@Ledger.handles(EnrolStaff)
-def enrol_staff(ledger: Ledger, command: EnrolStaff) -> tuple[Aggregate, ...]:
-    if ledger.exists(staff_stream_id(command.staff_id)):
+def enrol_staff(command: EnrolStaff, uow: UnitOfWork) -> tuple[Aggregate, ...]:
+    if uow.exists(staff_stream_id(command.staff_id)):
         raise WrongState(f"staff {command.staff_id} is already enrolled.")
     roles = sorted(set(command.roles), key=list(Role).index)
     return (StaffMember(staff_id=command.staff_id, name=command.name, roles=roles,
                         public_key=command.public_key, by=command.provenance),)
 
 
-@Ledger.handles(SuspendStaff)
-def suspend_staff(ledger: Ledger, command: SuspendStaff) -> tuple[Aggregate, ...]:
+def suspend_staff(command: SuspendStaff, uow: UnitOfWork) -> tuple[Aggregate, ...]:
     _not_self(command, "suspending")
-    member = load_staff(ledger, command.staff_id)
+    member = load_staff(uow, command.staff_id)
     member.suspend(reason=command.reason, by=command.provenance)
     return (member,)
 
 
-@Ledger.handles(ReinstateStaff)
-def reinstate_staff(ledger: Ledger, command: ReinstateStaff) -> tuple[Aggregate, ...]:
-    member = load_staff(ledger, command.staff_id)
+def reinstate_staff(command: ReinstateStaff, uow: UnitOfWork) -> tuple[Aggregate, ...]:
+    member = load_staff(uow, command.staff_id)
     member.reinstate(reason=command.reason, by=command.provenance)
     return (member,)
 
 
-@Ledger.handles(ChangeStaffRoles)
-def change_roles(ledger: Ledger, command: ChangeStaffRoles) -> tuple[Aggregate, ...]:
+def change_roles(command: ChangeStaffRoles, uow: UnitOfWork) -> tuple[Aggregate, ...]:
     _not_self(command, "changing the roles")
-    member = load_staff(ledger, command.staff_id)
+    member = load_staff(uow, command.staff_id)
     member.change_roles(roles=sorted(set(command.roles), key=list(Role).index),
                         by=command.provenance)
     return (member,)
 
 
-@Ledger.handles(ReplaceStaffKey)
-def replace_key(ledger: Ledger, command: ReplaceStaffKey) -> tuple[Aggregate, ...]:
-    member = load_staff(ledger, command.staff_id)
+def replace_key(command: ReplaceStaffKey, uow: UnitOfWork) -> tuple[Aggregate, ...]:
+    member = load_staff(uow, command.staff_id)
     member.replace_key(public_key=command.public_key, by=command.provenance)
     return (member,)
 
 
-@Ledger.handles(RegisterTerminal)
-def register_terminal(ledger: Ledger, command: RegisterTerminal) -> tuple[Aggregate, ...]:
-    if ledger.exists(terminal_stream_id(command.terminal_id)):
+def register_terminal(command: RegisterTerminal, uow: UnitOfWork) -> tuple[Aggregate, ...]:
+    if uow.exists(terminal_stream_id(command.terminal_id)):
         raise WrongState(f"terminal {command.terminal_id} is already registered: revoke it and "
                          "register the replacement under a new id.")
     return (TerminalDevice(terminal_id=command.terminal_id, kind=command.kind,
@@ -89,8 +84,18 @@ def register_terminal(ledger: Ledger, command: RegisterTerminal) -> tuple[Aggreg
                            by=command.provenance),)
 
 
-@Ledger.handles(RevokeTerminal)
-def revoke_terminal(ledger: Ledger, command: RevokeTerminal) -> tuple[Aggregate, ...]:
-    device = load_terminal(ledger, command.terminal_id)
+def revoke_terminal(command: RevokeTerminal, uow: UnitOfWork) -> tuple[Aggregate, ...]:
+    device = load_terminal(uow, command.terminal_id)
     device.revoke(reason=command.reason, by=command.provenance)
     return (device,)
+
+
+HANDLERS: dict[type[Command], Handler] = {
+    EnrolStaff: enrol_staff,
+    SuspendStaff: suspend_staff,
+    ReinstateStaff: reinstate_staff,
+    ChangeStaffRoles: change_roles,
+    ReplaceStaffKey: replace_key,
+    RegisterTerminal: register_terminal,
+    RevokeTerminal: revoke_terminal,
+}

@@ -9,9 +9,9 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any, cast
 
-from ledger.application import Ledger
 from ledger.cards import Card
-from ledger.commands import (
+from ledger.commands.base import Command
+from ledger.commands.round import (
     AdjustRound,
     AnnounceDealMode,
     CloseBetting,
@@ -22,10 +22,10 @@ from ledger.commands import (
     PlaceBet,
     RecordIrregularity,
     RevealDealer,
+    RoundCommand,
     SettleRound,
     VoidRound,
 )
-from ledger.commands.round import RoundCommand
 from ledger.domain.base import Aggregate, Provenance, require_supervisor
 from ledger.domain.round import CarriedBet, Phase, Round, SettledBet, round_id
 from ledger.domain.shoe import Shoe, ShuffleMethod
@@ -42,6 +42,7 @@ from ledger.handlers.shoes import (
     draw_card,
 )
 from ledger.handlers.tables import load_table
+from ledger.handlers.unit_of_work import Handler, UnitOfWork
 from ledger.rounds import BetFact, CardFact, DecisionFact, procedure_for
 from ledger.rounds.baccarat import check_tie_bets_stand
 
@@ -53,11 +54,17 @@ def _dealing(shoe: Shoe) -> str:
             ShuffleMethod.AUTOMATIC: "automatic_shuffler_dealer"}[shoe.method]
 
 
-def round_in_play(ledger: Ledger, command: RoundCommand) -> tuple[Table, Round]:
-    table = load_table(ledger, command.table)
+def shoe_of(uow: UnitOfWork, round_: Round) -> Shoe:
+    if round_.shoe_id is None:
+        raise NotFound("the round's shoe does not exist.")
+    return cast(Shoe, uow.load(round_.shoe_id, "the round's shoe"))
+
+
+def round_in_play(uow: UnitOfWork, command: RoundCommand) -> tuple[Table, Round]:
+    table = load_table(uow, command.table)
     if table.current_round is None:
         raise WrongState(f"table {table.code} has no round in play: open one first.")
-    round_ = cast(Round, ledger.load(table.current_round, f"the round of table {table.code}"))
+    round_ = cast(Round, uow.load(table.current_round, f"the round of table {table.code}"))
     if command.round is not None and command.round != round_.number:
         raise ConcurrencyConflict(
             f"round {command.round} is not in play at table {table.code}: round "
@@ -72,16 +79,15 @@ def round_in_play(ledger: Ledger, command: RoundCommand) -> tuple[Table, Round]:
     return table, round_
 
 
-@Ledger.handles(OpenRound)
-def open_round(ledger: Ledger, command: OpenRound) -> tuple[Aggregate, ...]:
-    table = load_table(ledger, command.table)
+def open_round(command: OpenRound, uow: UnitOfWork) -> tuple[Aggregate, ...]:
+    table = load_table(uow, command.table)
     table.check_open()
     table.check_in_shift()
     if table.dealer is None:
         raise WrongState(f"table {table.code} has no dealer signed in: no round without one.")
     if table.current_round is not None:
         raise WrongState(f"table {table.code} already has round {table.round_count} in play.")
-    shoe = current_shoe(ledger, table)
+    shoe = current_shoe(uow, table)
     shoe.check_open()
     if table.game in SINGLE_DECK_GAMES and shoe.position:
         raise RuleViolation(f"{table.game} deals each round from a freshly shuffled deck: shuffle first.")
@@ -126,9 +132,8 @@ def _check_demonstration(table: Table, shoe: Shoe, settings: object) -> None:
             f"(art. 2(2) allows up to 3), and this shoe has had {table.shoe_demonstrations}.")
 
 
-@Ledger.handles(PlaceBet)
-def place_bet(ledger: Ledger, command: PlaceBet) -> tuple[Aggregate, ...]:
-    table, round_ = round_in_play(ledger, command)
+def place_bet(command: PlaceBet, uow: UnitOfWork) -> tuple[Aggregate, ...]:
+    _, round_ = round_in_play(uow, command)
     if round_.demonstration:
         raise RuleViolation(f"{round_.label} takes no bets (art. 2(2)).")
     bet = BetFact(command.box, command.spot, command.amount, command.player)
@@ -156,7 +161,7 @@ def _check_limits(settings: Any, bet: BetFact, *, has_pool: bool) -> None:
                             f"{money(settings.max_bet)}.")
 
 
-def _check_bets_after_a_tie(ledger: Ledger, table: Table, round_: Round) -> None:
+def _check_bets_after_a_tie(uow: UnitOfWork, table: Table, round_: Round) -> None:
     """Baccarat art. 12, as betting closes on a coup (by the dealer or by its first card):
     the player and banker bets a tie pushed in the coup before stand as the house's tie
     handling says. Nothing is owed after a void or a re-opened table, nor for a pushed bet a
@@ -165,7 +170,7 @@ def _check_bets_after_a_tie(ledger: Ledger, table: Table, round_: Round) -> None
         return
     if round_.number - 1 < table.session_first_round:
         return
-    previous = cast(Round, ledger.load(round_id(table_id(table.code), round_.number - 1),
+    previous = cast(Round, uow.load(round_id(table_id(table.code), round_.number - 1),
                                        "the coup before"))
     handling = cast(BaccaratSettings, previous.facts().settings).tie_handling
     if previous.phase is not Phase.SETTLED or handling is TieHandling.WITHDRAWN:
@@ -179,19 +184,17 @@ def _check_bets_after_a_tie(ledger: Ledger, table: Table, round_: Round) -> None
     check_tie_bets_stand(tied, facts, handling)
 
 
-@Ledger.handles(CloseBetting)
-def close_betting(ledger: Ledger, command: CloseBetting) -> tuple[Aggregate, ...]:
-    table, round_ = round_in_play(ledger, command)
+def close_betting(command: CloseBetting, uow: UnitOfWork) -> tuple[Aggregate, ...]:
+    table, round_ = round_in_play(uow, command)
     if round_.betting_closed:
         raise WrongState(f"betting is already closed in {round_.label}.")
-    _check_bets_after_a_tie(ledger, table, round_)
+    _check_bets_after_a_tie(uow, table, round_)
     round_.close_betting(by=command.provenance)
     return (round_,)
 
 
-@Ledger.handles(AnnounceDealMode)
-def announce_deal_mode(ledger: Ledger, command: AnnounceDealMode) -> tuple[Aggregate, ...]:
-    _, round_ = round_in_play(ledger, command)
+def announce_deal_mode(command: AnnounceDealMode, uow: UnitOfWork) -> tuple[Aggregate, ...]:
+    _, round_ = round_in_play(uow, command)
     procedure = procedure_for(round_.game)
     if not hasattr(procedure, "check_announce"):
         raise RuleViolation(f"{round_.game} has no deal mode to announce.")
@@ -200,24 +203,22 @@ def announce_deal_mode(ledger: Ledger, command: AnnounceDealMode) -> tuple[Aggre
     return (round_,)
 
 
-@Ledger.handles(DealCard)
-def deal_card(ledger: Ledger, command: DealCard) -> tuple[Aggregate, ...]:
-    table, round_ = round_in_play(ledger, command)
-    _check_bets_after_a_tie(ledger, table, round_)
+def deal_card(command: DealCard, uow: UnitOfWork) -> tuple[Aggregate, ...]:
+    table, round_ = round_in_play(uow, command)
+    _check_bets_after_a_tie(uow, table, round_)
     card = Card.parse(command.card)
     fact = procedure_for(round_.game).check_card(
         round_.facts(), CardFact(command.to, card, command.face_up)
     )
-    shoe = cast(Shoe, ledger.load(round_.shoe_id, "the round's shoe"))
+    shoe = shoe_of(uow, round_)
     position = draw_card(shoe, card, round_.id, command.provenance)
     round_.deal(to=fact.to, card=card, face_up=fact.face_up, shoe_position=position,
                 by=command.provenance)
     return round_, shoe
 
 
-@Ledger.handles(ExposeCard)
-def expose_card(ledger: Ledger, command: ExposeCard) -> tuple[Aggregate, ...]:
-    table, round_ = round_in_play(ledger, command)
+def expose_card(command: ExposeCard, uow: UnitOfWork) -> tuple[Aggregate, ...]:
+    table, round_ = round_in_play(uow, command)
     card = Card.parse(command.card)
     facts = round_.facts()
     if card not in facts.hand(command.to):
@@ -226,24 +227,23 @@ def expose_card(ledger: Ledger, command: ExposeCard) -> tuple[Aggregate, ...]:
         facts, CardFact(command.to, card, True)
     )
     if consequence in VOIDING:
-        require_supervisor(command.actor, f"an exposed card that voids {round_.label}")
+        require_supervisor(command.provenance.actor, f"an exposed card that voids {round_.label}")
     round_.expose(to=command.to, card=card, kind=kind, consequence=consequence,
                   by=command.provenance)
     return _apply_consequence(table, round_, consequence, f"{kind}: {card}", command.provenance)
 
 
-@Ledger.handles(RecordIrregularity)
-def record_irregularity(ledger: Ledger, command: RecordIrregularity) -> tuple[Aggregate, ...]:
-    table, round_ = round_in_play(ledger, command)
+def record_irregularity(command: RecordIrregularity, uow: UnitOfWork) -> tuple[Aggregate, ...]:
+    table, round_ = round_in_play(uow, command)
     consequence = procedure_for(round_.game).classify(
         round_.facts(), command.kind, command.box, command.correctable
     )
     if consequence in VOIDING:
-        require_supervisor(command.actor, f"an irregularity that voids {round_.label}")
+        require_supervisor(command.provenance.actor, f"an irregularity that voids {round_.label}")
     cards = [Card.parse(code) for code in command.cards]
     strays: tuple[Aggregate, ...] = ()
     if consequence is Consequence.BOX_VOID and cards:  # dealt to a box without bets: now out
-        shoe = cast(Shoe, ledger.load(round_.shoe_id, "the round's shoe"))
+        shoe = shoe_of(uow, round_)
         for card in cards:
             draw_card(shoe, card, round_.id, command.provenance)
         strays = (shoe,)
@@ -278,9 +278,8 @@ def _void(table: Table, round_: Round, reason: str, carry: bool,
     return round_, table
 
 
-@Ledger.handles(Decide)
-def decide(ledger: Ledger, command: Decide) -> tuple[Aggregate, ...]:
-    _, round_ = round_in_play(ledger, command)
+def decide(command: Decide, uow: UnitOfWork) -> tuple[Aggregate, ...]:
+    _, round_ = round_in_play(uow, command)
     fact = DecisionFact(command.box, command.player, command.decision,
                         command.amount or Decimal("0.00"))
     procedure_for(round_.game).check_decision(round_.facts(), fact)
@@ -289,18 +288,16 @@ def decide(ledger: Ledger, command: Decide) -> tuple[Aggregate, ...]:
     return (round_,)
 
 
-@Ledger.handles(RevealDealer)
-def reveal_dealer(ledger: Ledger, command: RevealDealer) -> tuple[Aggregate, ...]:
-    _, round_ = round_in_play(ledger, command)
+def reveal_dealer(command: RevealDealer, uow: UnitOfWork) -> tuple[Aggregate, ...]:
+    _, round_ = round_in_play(uow, command)
     facts = round_.facts()
     procedure_for(round_.game).check_reveal(facts)
     round_.reveal(cards=list(facts.hand("dealer")), by=command.provenance)
     return (round_,)
 
 
-@Ledger.handles(SettleRound)
-def settle_round(ledger: Ledger, command: SettleRound) -> tuple[Aggregate, ...]:
-    table, round_ = round_in_play(ledger, command)
+def settle_round(command: SettleRound, uow: UnitOfWork) -> tuple[Aggregate, ...]:
+    table, round_ = round_in_play(uow, command)
     procedure = procedure_for(round_.game)
     facts = round_.facts()
     results = procedure.settle(facts)
@@ -308,7 +305,7 @@ def settle_round(ledger: Ledger, command: SettleRound) -> tuple[Aggregate, ...]:
     if round_.pool_id is not None and hasattr(procedure, "jackpot_claims"):
         from ledger.handlers.jackpots import settle_jackpot  # only a pool's tables load pools
 
-        changed += settle_jackpot(ledger, table, round_, facts, command.provenance)
+        changed += settle_jackpot(uow, table, round_, facts, command.provenance)
     for result in results:
         round_.settle_bet(bet=SettledBet.of(result), by=command.provenance)
     house_win = sum((SettledBet.of(r).house_win for r in results), Decimal("0.00"))
@@ -318,22 +315,20 @@ def settle_round(ledger: Ledger, command: SettleRound) -> tuple[Aggregate, ...]:
     return tuple(changed)
 
 
-@Ledger.handles(VoidRound)
-def void_round(ledger: Ledger, command: VoidRound) -> tuple[Aggregate, ...]:
-    require_supervisor(command.actor, "voiding a round")
-    table, round_ = round_in_play(ledger, command)
+def void_round(command: VoidRound, uow: UnitOfWork) -> tuple[Aggregate, ...]:
+    require_supervisor(command.provenance.actor, "voiding a round")
+    table, round_ = round_in_play(uow, command)
     carry = round_.game == "stud-poker"  # art. 11: a void Stud Poker round carries jackpot bets
     return _void(table, round_, command.reason, carry, command.provenance)
 
 
-@Ledger.handles(AdjustRound)
-def adjust_round(ledger: Ledger, command: AdjustRound) -> tuple[Aggregate, ...]:
+def adjust_round(command: AdjustRound, uow: UnitOfWork) -> tuple[Aggregate, ...]:
     from ledger.handlers.days import day_closed  # the gaming day's area, loaded when adjusting
 
-    require_supervisor(command.actor, "adjusting a settled round")
-    table = load_table(ledger, command.table)
+    require_supervisor(command.provenance.actor, "adjusting a settled round")
+    table = load_table(uow, command.table)
     rid = round_id(table_id(table.code), command.round)
-    round_ = cast(Round, ledger.load(rid, f"round {command.round} of table {table.code}"))
+    round_ = cast(Round, uow.load(rid, f"round {command.round} of table {table.code}"))
     if not round_.is_finished:
         raise WrongState(f"{round_.label} is still in play: adjust it once it is settled.")
     if not any(r.box == command.box and r.spot == command.spot for r in round_.results):
@@ -342,5 +337,21 @@ def adjust_round(ledger: Ledger, command: AdjustRound) -> tuple[Aggregate, ...]:
                   amount=command.amount, reason=command.reason, by=command.provenance,
                   dispute=command.dispute,
                   after_close=round_.gaming_day is not None
-                  and day_closed(ledger, round_.gaming_day))
+                  and day_closed(uow, round_.gaming_day))
     return (round_,)
+
+
+HANDLERS: dict[type[Command], Handler] = {
+    OpenRound: open_round,
+    PlaceBet: place_bet,
+    CloseBetting: close_betting,
+    AnnounceDealMode: announce_deal_mode,
+    DealCard: deal_card,
+    ExposeCard: expose_card,
+    RecordIrregularity: record_irregularity,
+    Decide: decide,
+    RevealDealer: reveal_dealer,
+    SettleRound: settle_round,
+    VoidRound: void_round,
+    AdjustRound: adjust_round,
+}

@@ -8,124 +8,138 @@ from __future__ import annotations
 
 from datetime import date
 
-from ledger.application import Ledger
-from ledger.commands import (
+from ledger.commands.base import Command
+from ledger.commands.shift import (
     AdjustDrop,
     CloseShift,
     EnterDrop,
     OpenShift,
     RecordCredit,
     RecordFill,
+    SignedBy,
     VoidSlip,
 )
-from ledger.domain.base import Aggregate
+from ledger.domain.base import Actor, Aggregate
 from ledger.domain.shift import Shift, SlipKind, describe_shift, shift_id
 from ledger.domain.shift_schedule import check_shift_name
 from ledger.domain.table import Table, check_table_code, table_id
-from ledger.errors import NotFound
+from ledger.errors import NotAllowed, NotFound
 from ledger.handlers.days import day_closed, day_of_shift, load_day
+from ledger.handlers.unit_of_work import Handler, UnitOfWork
 
 
-def load_shift(ledger: Ledger, table: str, gaming_day: date, shift: str) -> Shift:
+def admitted(supervisor: SignedBy) -> Actor:
+    """The co-signing supervisor as the door admitted them (a staff id is the wire's only)."""
+    if isinstance(supervisor, Actor):
+        return supervisor
+    raise NotAllowed(f"supervisor {supervisor} was not admitted by the ledger's door: nothing "
+                     "is recorded without verified credentials.")
+
+
+def load_shift(uow: UnitOfWork, table: str, gaming_day: date, shift: str) -> Shift:
     code, name = check_table_code(table), check_shift_name(shift)
     try:
-        loaded: Shift = ledger.load(shift_id(code, gaming_day, name), "shift")
+        loaded: Shift = uow.load(shift_id(code, gaming_day, name), "shift")
     except NotFound:
         raise NotFound(f"{describe_shift(code, gaming_day, name)} was never opened.") from None
     return loaded
 
 
-@Ledger.handles(OpenShift)
-def open_shift(ledger: Ledger, command: OpenShift) -> tuple[Aggregate, ...]:
+def open_shift(command: OpenShift, uow: UnitOfWork) -> tuple[Aggregate, ...]:
     """The shift opens on its table too: one shift at a time, its opener's count beside the
     last closer's."""
     code, name = check_table_code(command.table), check_shift_name(command.shift)
     try:
-        table: Table = ledger.load(table_id(code), "table")
+        table: Table = uow.load(table_id(code), "table")
     except NotFound:
         raise NotFound(f"table {code} does not exist: open the table before its shift.") from None
-    if ledger.exists(shift_id(code, command.gaming_day, name)):
-        load_shift(ledger, code, command.gaming_day, name).check_can_open()
-    Shift.check_opening(name, command.chips, command.dealer_id, command.supervisor,
+    if uow.exists(shift_id(code, command.gaming_day, name)):
+        load_shift(uow, code, command.gaming_day, name).check_can_open()
+    Shift.check_opening(name, command.chips, command.dealer_id, admitted(command.supervisor),
                         command.gaming_day, command.at)
     table.check_can_open_shift()
     shift = Shift.open(
         code=code, gaming_day=command.gaming_day, shift=name, chips=command.chips,
-        dealer_id=command.dealer_id, supervisor=command.supervisor, by=command.provenance,
+        dealer_id=command.dealer_id, supervisor=admitted(command.supervisor), by=command.provenance,
         previous_closing=table.last_closing,
     )
-    day = day_of_shift(ledger, command.gaming_day, command.provenance)
+    day = day_of_shift(uow, command.gaming_day, command.provenance)
     table.shift_opened(shift_id=shift.id, gaming_day=command.gaming_day, shift=name,
                        label=shift.label, by=command.provenance)
     day.shift_opened(shift_id=shift.id, label=shift.label, by=command.provenance)
     return table, shift, day
 
 
-def _record_slip(ledger: Ledger, command: RecordFill | RecordCredit, kind: SlipKind) -> Shift:
-    shift = load_shift(ledger, command.table, command.gaming_day, command.shift)
-    shift.check_can_record_slip(kind, command.slip, command.chips, command.supervisor)
+def _record_slip(uow: UnitOfWork, command: RecordFill | RecordCredit, kind: SlipKind) -> Shift:
+    shift = load_shift(uow, command.table, command.gaming_day, command.shift)
+    shift.check_can_record_slip(kind, command.slip, command.chips, admitted(command.supervisor))
     shift.record_slip(
         kind=kind, number=command.slip, chips=command.chips, runner_id=command.runner_id,
-        supervisor=command.supervisor, by=command.provenance,
+        supervisor=admitted(command.supervisor), by=command.provenance,
     )
     return shift
 
 
-@Ledger.handles(RecordFill)
-def record_fill(ledger: Ledger, command: RecordFill) -> tuple[Shift, ...]:
-    return (_record_slip(ledger, command, SlipKind.FILL),)
+def record_fill(command: RecordFill, uow: UnitOfWork) -> tuple[Shift, ...]:
+    return (_record_slip(uow, command, SlipKind.FILL),)
 
 
-@Ledger.handles(RecordCredit)
-def record_credit(ledger: Ledger, command: RecordCredit) -> tuple[Shift, ...]:
-    return (_record_slip(ledger, command, SlipKind.CREDIT),)
+def record_credit(command: RecordCredit, uow: UnitOfWork) -> tuple[Shift, ...]:
+    return (_record_slip(uow, command, SlipKind.CREDIT),)
 
 
-@Ledger.handles(VoidSlip)
-def void_slip(ledger: Ledger, command: VoidSlip) -> tuple[Shift, ...]:
-    shift = load_shift(ledger, command.table, command.gaming_day, command.shift)
-    shift.check_can_void_slip(command.slip, command.actor)
+def void_slip(command: VoidSlip, uow: UnitOfWork) -> tuple[Shift, ...]:
+    shift = load_shift(uow, command.table, command.gaming_day, command.shift)
+    shift.check_can_void_slip(command.slip, command.provenance.actor)
     shift.void_slip(slip=command.slip, reason=command.reason, by=command.provenance)
     return (shift,)
 
 
-@Ledger.handles(EnterDrop)
-def enter_drop(ledger: Ledger, command: EnterDrop) -> tuple[Shift, ...]:
-    shift = load_shift(ledger, command.table, command.gaming_day, command.shift)
+def enter_drop(command: EnterDrop, uow: UnitOfWork) -> tuple[Shift, ...]:
+    shift = load_shift(uow, command.table, command.gaming_day, command.shift)
     shift.check_can_enter_drop()
     shift.enter_drop(
         cash=command.cash, markers=command.markers, counted_by=command.counted_by,
-        by=command.provenance, after_close=day_closed(ledger, shift.gaming_day),
+        by=command.provenance, after_close=day_closed(uow, shift.gaming_day),
     )
     return (shift,)
 
 
-@Ledger.handles(AdjustDrop)
-def adjust_drop(ledger: Ledger, command: AdjustDrop) -> tuple[Shift, ...]:
-    shift = load_shift(ledger, command.table, command.gaming_day, command.shift)
-    shift.check_can_adjust_drop(command.cash, command.markers, command.actor)
+def adjust_drop(command: AdjustDrop, uow: UnitOfWork) -> tuple[Shift, ...]:
+    shift = load_shift(uow, command.table, command.gaming_day, command.shift)
+    shift.check_can_adjust_drop(command.cash, command.markers, command.provenance.actor)
     shift.adjust_drop(
         cash=command.cash, markers=command.markers, reason=command.reason,
-        by=command.provenance, after_close=day_closed(ledger, shift.gaming_day),
+        by=command.provenance, after_close=day_closed(uow, shift.gaming_day),
     )
     return (shift,)
 
 
-@Ledger.handles(CloseShift)
-def close_shift(ledger: Ledger, command: CloseShift) -> tuple[Aggregate, ...]:
+def close_shift(command: CloseShift, uow: UnitOfWork) -> tuple[Aggregate, ...]:
     """The shift closes on its table too, which keeps the count for the next opener."""
-    shift = load_shift(ledger, command.table, command.gaming_day, command.shift)
-    shift.check_can_close(command.chips, command.dealer_id, command.supervisor)
-    table: Table = ledger.load(table_id(shift.code), "table")
+    shift = load_shift(uow, command.table, command.gaming_day, command.shift)
+    shift.check_can_close(command.chips, command.dealer_id, admitted(command.supervisor))
+    table: Table = uow.load(table_id(shift.code), "table")
     table.check_can_close_shift()
     shift.close(
-        chips=command.chips, dealer_id=command.dealer_id, supervisor=command.supervisor,
+        chips=command.chips, dealer_id=command.dealer_id, supervisor=admitted(command.supervisor),
         by=command.provenance,
     )
     assert shift.closing_chips is not None
     table.shift_closed(shift_id=shift.id, chips=shift.closing_chips, by=command.provenance)
-    day = load_day(ledger, shift.gaming_day)
+    day = load_day(uow, shift.gaming_day)
     if day is None:  # a shift opened before the ledger kept gaming days
         return shift, table
     day.shift_closed(shift_id=shift.id, by=command.provenance)
     return shift, table, day
+
+
+HANDLERS: dict[type[Command], Handler] = {
+    OpenShift: open_shift,
+    RecordFill: record_fill,
+    RecordCredit: record_credit,
+    VoidSlip: void_slip,
+    EnterDrop: enter_drop,
+    AdjustDrop: adjust_drop,
+    CloseShift: close_shift,
+}

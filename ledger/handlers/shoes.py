@@ -14,9 +14,9 @@ from datetime import datetime
 from typing import cast
 from uuid import UUID
 
-from ledger.application import Ledger
 from ledger.cards import Card, parse_cards
-from ledger.commands import BurnCards, CloseShoe, CutShoe, ShuffleShoe
+from ledger.commands.base import Command
+from ledger.commands.shoe import BurnCards, CloseShoe, CutShoe, ShuffleShoe
 from ledger.domain.base import Aggregate, Provenance
 from ledger.domain.round import Phase, Round, round_id
 from ledger.domain.shoe import Shoe, ShuffleMethod
@@ -26,6 +26,7 @@ from ledger.games import baccarat
 from ledger.games.rulesets import parse_settings, settings_in_force
 from ledger.games.settings import HouseSettings
 from ledger.handlers.tables import load_table
+from ledger.handlers.unit_of_work import Handler, UnitOfWork
 
 SINGLE_DECK_GAMES = ("stud-poker", "q-poker")
 CUT_CARD_GAMES = ("baccarat", "fortune-8")  # a cut card near the end marks the shoe's last coup
@@ -33,10 +34,10 @@ FORTUNE8_CARDS_BEHIND_CUT = 12  # DICJ 71/2009 art. 2(1): before the last twelve
 SHUFFLER_FAILURE = "shuffler_failure"  # Q Poker art. 11(5), Stud Poker art. 11(4)
 
 
-def current_shoe(ledger: Ledger, table: Table) -> Shoe:
+def current_shoe(uow: UnitOfWork, table: Table) -> Shoe:
     if table.current_shoe is None:
         raise WrongState(f"table {table.code} has no shoe: shuffle one first.")
-    return cast(Shoe, ledger.load(table.current_shoe, f"the shoe of table {table.code}"))
+    return cast(Shoe, uow.load(table.current_shoe, f"the shoe of table {table.code}"))
 
 
 def settings_on(table: Table, when: datetime) -> HouseSettings:
@@ -76,17 +77,17 @@ def _check_method(table: Table, command: ShuffleShoe) -> None:
         raise InvalidInput("a shuffle by a shuffler records the shuffler's serial number.")
 
 
-def _check_not_the_failed_shuffler(ledger: Ledger, table: Table, command: ShuffleShoe) -> None:
+def _check_not_the_failed_shuffler(uow: UnitOfWork, table: Table, command: ShuffleShoe) -> None:
     """After a shuffler fails during a deal, that shuffler is replaced or a shoe is used."""
     if command.method is not ShuffleMethod.SHUFFLER or not table.round_count:
         return
-    last = cast(Round, ledger.load(round_id(table_id(table.code), table.round_count), "a round"))
+    last = cast(Round, uow.load(round_id(table_id(table.code), table.round_count), "a round"))
     failed = last.phase is Phase.VOID and any(
         fact.kind == SHUFFLER_FAILURE for fact in last.irregularities
     )
     if not failed or last.shoe_id is None:
         return
-    shoe = cast(Shoe, ledger.load(last.shoe_id, "the failed round's shoe"))
+    shoe = cast(Shoe, uow.load(last.shoe_id, "the failed round's shoe"))
     if shoe.shuffler_serial == command.shuffler_serial:
         raise RuleViolation(
             f"shuffler {command.shuffler_serial} failed during {last.label}: replace it or deal "
@@ -94,18 +95,17 @@ def _check_not_the_failed_shuffler(ledger: Ledger, table: Table, command: Shuffl
         )
 
 
-@Ledger.handles(ShuffleShoe)
-def shuffle_shoe(ledger: Ledger, command: ShuffleShoe) -> tuple[Aggregate, ...]:
-    table = load_table(ledger, command.table)
+def shuffle_shoe(command: ShuffleShoe, uow: UnitOfWork) -> tuple[Aggregate, ...]:
+    table = load_table(uow, command.table)
     table.check_open()
     if table.current_round is not None:
         raise WrongState(f"table {table.code} has a round in play: no shuffle until it ends.")
     _check_method(table, command)
-    _check_not_the_failed_shuffler(ledger, table, command)
+    _check_not_the_failed_shuffler(uow, table, command)
     decks = _decks(table, settings_on(table, command.at), command.decks)
     changed: list[Aggregate] = [table]
     if table.current_shoe is not None:
-        old = current_shoe(ledger, table)
+        old = current_shoe(uow, table)
         if not old.is_closed and old.commitment is not None:
             raise WrongState(
                 f"the shoe of table {table.code} was shuffled with a commitment: close it with "
@@ -150,10 +150,9 @@ def _check_cut_card_position(shoe: Shoe, position: int | None) -> None:
         )
 
 
-@Ledger.handles(CutShoe)
-def cut_shoe(ledger: Ledger, command: CutShoe) -> tuple[Aggregate, ...]:
-    table = load_table(ledger, command.table)
-    shoe = current_shoe(ledger, table)
+def cut_shoe(command: CutShoe, uow: UnitOfWork) -> tuple[Aggregate, ...]:
+    table = load_table(uow, command.table)
+    shoe = current_shoe(uow, table)
     shoe.check_open()
     if not _needs_cut(shoe):
         raise RuleViolation(f"a {shoe.game} shoe shuffled by {shoe.method.value} is not cut.")
@@ -227,10 +226,9 @@ def _check_cards_in_shoe(shoe: Shoe, cards: tuple[Card, ...]) -> None:
             )
 
 
-@Ledger.handles(BurnCards)
-def burn_cards(ledger: Ledger, command: BurnCards) -> tuple[Aggregate, ...]:
-    table = load_table(ledger, command.table)
-    shoe = current_shoe(ledger, table)
+def burn_cards(command: BurnCards, uow: UnitOfWork) -> tuple[Aggregate, ...]:
+    table = load_table(uow, command.table)
+    shoe = current_shoe(uow, table)
     shoe.check_open()
     _check_can_burn(table, shoe)
     cards = parse_cards(command.cards)
@@ -303,10 +301,9 @@ def draw_card(shoe: Shoe, card: Card, round_: UUID, by: Provenance) -> int:
 # --- close -------------------------------------------------------------------------------
 
 
-@Ledger.handles(CloseShoe)
-def close_shoe(ledger: Ledger, command: CloseShoe) -> tuple[Aggregate, ...]:
-    table = load_table(ledger, command.table)
-    shoe = current_shoe(ledger, table)
+def close_shoe(command: CloseShoe, uow: UnitOfWork) -> tuple[Aggregate, ...]:
+    table = load_table(uow, command.table)
+    shoe = current_shoe(uow, table)
     shoe.check_open()
     if table.current_round is not None:
         raise WrongState(f"table {table.code} has a round in play: close the shoe after it.")
@@ -316,3 +313,11 @@ def close_shoe(ledger: Ledger, command: CloseShoe) -> tuple[Aggregate, ...]:
     shoe.close(revealed_order=order, secret=command.secret, commitment_holds=holds,
                mismatches=mismatches, by=command.provenance)
     return (shoe,)
+
+
+HANDLERS: dict[type[Command], Handler] = {
+    ShuffleShoe: shuffle_shoe,
+    CutShoe: cut_shoe,
+    BurnCards: burn_cards,
+    CloseShoe: close_shoe,
+}

@@ -6,17 +6,24 @@ from datetime import date
 from decimal import Decimal
 from typing import Any
 
-from ledger.application import Ledger
-from ledger.commands import ChangeTableSettings, CloseTable, OpenTable, SignInDealer, SignOutDealer
+from ledger.commands.base import Command
+from ledger.commands.table import (
+    ChangeTableSettings,
+    CloseTable,
+    OpenTable,
+    SignInDealer,
+    SignOutDealer,
+)
 from ledger.domain.base import require_supervisor
 from ledger.domain.table import Table, check_limits, check_table_code, table_id
 from ledger.games import rulesets
 from ledger.games.rulesets import RuleSet
+from ledger.handlers.unit_of_work import Handler, UnitOfWork
 
 
-def load_table(ledger: Ledger, code: str) -> Table:
+def load_table(uow: UnitOfWork, code: str) -> Table:
     code = check_table_code(code)
-    table: Table = ledger.load(table_id(code), f"table {code}")
+    table: Table = uow.load(table_id(code), f"table {code}")
     return table
 
 
@@ -42,8 +49,7 @@ def house_settings(
     return settings
 
 
-@Ledger.handles(OpenTable)
-def open_table(ledger: Ledger, command: OpenTable) -> tuple[Table, ...]:
+def open_table(command: OpenTable, uow: UnitOfWork) -> tuple[Table, ...]:
     code = check_table_code(command.table)
     rule_set = rulesets.resolve(command.game, command.rule_set)
     check_limits(command.min_bet, command.max_bet)
@@ -51,21 +57,21 @@ def open_table(ledger: Ledger, command: OpenTable) -> tuple[Table, ...]:
         rule_set, command.settings, min_bet=command.min_bet, max_bet=command.max_bet,
         effective_from=command.at.date(), authorisation=command.authorisation,
     )
-    opening = dict(game=rule_set.game, rule_set=rule_set.id, min_bet=command.min_bet,
-                   max_bet=command.max_bet, pit=command.pit, settings=settings,
-                   by=command.provenance)
-    if not ledger.exists(table_id(code)):
+    opening: dict[str, Any] = {
+        "game": rule_set.game, "rule_set": rule_set.id, "min_bet": command.min_bet,
+        "max_bet": command.max_bet, "pit": command.pit, "settings": settings,
+        "by": command.provenance}
+    if not uow.exists(table_id(code)):
         return (Table(code=code, **opening),)
-    table = load_table(ledger, code)
+    table = load_table(uow, code)
     table.check_can_reopen()
     table.reopen(**opening)
     return (table,)
 
 
-@Ledger.handles(ChangeTableSettings)
-def change_table_settings(ledger: Ledger, command: ChangeTableSettings) -> tuple[Table, ...]:
-    require_supervisor(command.actor, "changing a table's house settings")
-    table = load_table(ledger, command.table)
+def change_table_settings(command: ChangeTableSettings, uow: UnitOfWork) -> tuple[Table, ...]:
+    require_supervisor(command.provenance.actor, "changing a table's house settings")
+    table = load_table(uow, command.table)
     current = table.settings_history[-1]
     given = {k: v for k, v in {**current, **command.settings}.items()
              if k not in ("effective_from", "authorisation", "rule_version")}
@@ -78,9 +84,8 @@ def change_table_settings(ledger: Ledger, command: ChangeTableSettings) -> tuple
     return (table,)
 
 
-@Ledger.handles(CloseTable)
-def close_table(ledger: Ledger, command: CloseTable) -> tuple[Table, ...]:
-    table = load_table(ledger, command.table)
+def close_table(command: CloseTable, uow: UnitOfWork) -> tuple[Table, ...]:
+    table = load_table(uow, command.table)
     table.check_can_close()
     if table.dealer is not None:
         table.sign_out(dealer_id=table.dealer, by=command.provenance)
@@ -88,17 +93,24 @@ def close_table(ledger: Ledger, command: CloseTable) -> tuple[Table, ...]:
     return (table,)
 
 
-@Ledger.handles(SignInDealer)
-def sign_in_dealer(ledger: Ledger, command: SignInDealer) -> tuple[Table, ...]:
-    table = load_table(ledger, command.table)
+def sign_in_dealer(command: SignInDealer, uow: UnitOfWork) -> tuple[Table, ...]:
+    table = load_table(uow, command.table)
     table.check_can_sign_in(command.dealer_id)
     table.sign_in(dealer_id=command.dealer_id, by=command.provenance)
     return (table,)
 
 
-@Ledger.handles(SignOutDealer)
-def sign_out_dealer(ledger: Ledger, command: SignOutDealer) -> tuple[Table, ...]:
-    table = load_table(ledger, command.table)
+def sign_out_dealer(command: SignOutDealer, uow: UnitOfWork) -> tuple[Table, ...]:
+    table = load_table(uow, command.table)
     table.check_can_sign_out(command.dealer_id)
     table.sign_out(dealer_id=command.dealer_id, by=command.provenance)
     return (table,)
+
+
+HANDLERS: dict[type[Command], Handler] = {
+    OpenTable: open_table,
+    ChangeTableSettings: change_table_settings,
+    CloseTable: close_table,
+    SignInDealer: sign_in_dealer,
+    SignOutDealer: sign_out_dealer,
+}

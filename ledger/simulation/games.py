@@ -13,9 +13,9 @@ from random import Random
 from typing import Any, Protocol
 
 from ledger.cards import Card
-from ledger.commands import (
+from ledger.commands import Command
+from ledger.commands.round import (
     AnnounceDealMode,
-    Command,
     DealCard,
     Decide,
     ExposeCard,

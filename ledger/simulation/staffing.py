@@ -13,12 +13,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from ledger.administration import Administrator
 from ledger.application import Ledger
 from ledger.commands import Command
 from ledger.domain.base import Actor, Role
 from ledger.domain.registry import TerminalKind
 from ledger.identity.envelope import SignedCommand
-from ledger.identity.keyring import Administrator, Keyring
+from ledger.identity.keyring import Keyring
 from ledger.identity.keys import Credential
 
 SUPERVISOR = Actor(staff_id="S-FLOOR", role=Role.SUPERVISOR)

@@ -11,20 +11,10 @@ from uuid import NAMESPACE_URL, uuid5
 
 from ledger.application import Ledger
 from ledger.cards import DECK, Card
-from ledger.commands import (
-    BurnCards,
-    CloseShoe,
-    Command,
-    CutShoe,
-    DealCard,
-    OpenRound,
-    PlaceBet,
-    RecordIrregularity,
-    SettleRound,
-    ShuffleShoe,
-    SignInDealer,
-    SignOutDealer,
-)
+from ledger.commands import Command
+from ledger.commands.round import DealCard, OpenRound, PlaceBet, RecordIrregularity, SettleRound
+from ledger.commands.shoe import BurnCards, CloseShoe, CutShoe, ShuffleShoe
+from ledger.commands.table import SignInDealer, SignOutDealer
 from ledger.domain.base import Actor, Role
 from ledger.domain.round import Round, round_id
 from ledger.domain.shoe import commitment_of

@@ -12,17 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from ledger.commands import (
-    BurnCards,
-    CutShoe,
-    DealCard,
-    OpenRound,
-    PlaceBet,
-    SettleRound,
-    ShuffleShoe,
-    SignInDealer,
-    VoidRound,
-)
+from ledger.commands.round import DealCard, OpenRound, PlaceBet, SettleRound, VoidRound
+from ledger.commands.shoe import BurnCards, CutShoe, ShuffleShoe
+from ledger.commands.table import SignInDealer
 from ledger.domain.base import Role
 from tests.e2e.browser import headless_chromium, needs_chromium
 from tests.e2e.served import Served
@@ -45,7 +37,7 @@ def table_ready(settings):
                         SignInDealer(table="BAC-01", dealer_id=DEALER.staff_id, actor=PIT_BOSS,
                                      terminal="pit-1")):
             ledger.execute(command)
-        where = dict(table="BAC-01", actor=DEALER, terminal="BAC-01-DT")
+        where = {"table": "BAC-01", "actor": DEALER, "terminal": "BAC-01-DT"}
         for command in (ShuffleShoe(**where), CutShoe(**where, cut_by="dealer",
                                                       cut_card_position=404),
                         BurnCards(**where, count=8)):
@@ -55,7 +47,7 @@ def table_ready(settings):
 
 def coup(ledger, cards: list[tuple[str, str]]) -> str:
     """One baccarat coup, as a dealer terminal sends it: one ordered batch."""
-    where = dict(table="BAC-01", actor=DEALER, terminal="BAC-01-DT")
+    where = {"table": "BAC-01", "actor": DEALER, "terminal": "BAC-01-DT"}
     commands = [OpenRound(**where),
                 PlaceBet(**where, box=1, spot="player", amount=Decimal("1000.00")),
                 PlaceBet(**where, box=2, spot="banker", amount=Decimal("2000.00")),
@@ -109,7 +101,7 @@ def test_the_floor_shows_each_coup_moments_after_it_is_sent_and_a_void_as_an_ale
     # coup 1: player 1,000 paid, banker 2,000 lost (+1,000); coup 2: player 1,000 lost, banker
     # 2,000 paid 1,900 after commission (-900)
     assert won.startswith("win MOP 100.00 on a handle of 6,000.00, expected "), won
-    where = dict(table="BAC-01", actor=DEALER, terminal="BAC-01-DT")
+    where = {"table": "BAC-01", "actor": DEALER, "terminal": "BAC-01-DT"}
     table_ready.execute(OpenRound(**where))
     table_ready.execute(VoidRound(table="BAC-01", reason="wrong_count", actor=PIT_BOSS,
                                   terminal="pit-1"))

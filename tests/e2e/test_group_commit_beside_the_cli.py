@@ -13,7 +13,7 @@ from collections import Counter
 from uuid import UUID
 
 from ledger.audit.verify import verify_ledger
-from ledger.commands import SignInDealer, SignOutDealer
+from ledger.commands.table import SignInDealer, SignOutDealer
 from ledger.domain.receipt import receipt_id
 from ledger.domain.table import table_id
 from ledger.errors import LedgerError
@@ -52,7 +52,7 @@ def test_the_group_writer_and_the_cli_on_the_same_tables_lose_nothing_and_refuse
                 except LedgerError as error:
                     refusals.append(str(error))
                     continue
-                except BaseException as error:  # reported below: the thread must not die
+                except BaseException as error:  # noqa: BLE001 - reported: the thread must not die
                     crashes.append(error)
                     return
                 acknowledged.append(recorded.command_id)

@@ -13,7 +13,8 @@ from uuid import uuid4
 import httpx
 import pytest
 
-from ledger.commands import OpenRound, PlaceBet, SignInDealer
+from ledger.commands.round import OpenRound, PlaceBet
+from ledger.commands.table import SignInDealer
 from ledger.domain.base import Role
 from ledger.domain.registry import TerminalKind
 from ledger.identity.envelope import sign
@@ -83,8 +84,8 @@ def test_every_kind_of_refusal_has_its_status_its_code_and_the_ledgers_sentence(
         "no signatures": (json.dumps({"command": {"command": "open_table"}, "terminal": "PIT-1",
                                       "staff": "PB-7"}), 422, "invalid_input", "signatures"),
         "changed after signing": (json.dumps(tampered), 401, "credential_refused",
-                                  "does not verify: the command was changed after it was "
-                                  "signed"),
+                                  ("does not verify: the command was changed after it "
+                                   "was signed")),
         "a dealer opening a table": (
             body(signer.sign(open_table("BAC-10", actor=DEALER))), 403, "not_allowed",
             "opening a table needs a supervisor or pit boss: dealer D-101 cannot."),
@@ -145,8 +146,8 @@ def test_the_door_refuses_over_http_what_it_refuses_from_the_cli(
         "a key not in the registry": (body(impostor), 401, "credential_refused",
                                       "the staff signature of D-101 is by key"),
         "another ledger's": (body(elsewhere), 401, "credential_refused",
-                             f"signed for ledger {elsewhere.ledger}, and this is ledger "
-                             f"{ledger}: nothing recorded."),
+                             (f"signed for ledger {elsewhere.ledger}, and this is "
+                              f"ledger {ledger}: nothing recorded.")),
         "no ledger named": (json.dumps(nowhere), 401, "credential_refused",
                             "place_bet names no ledger"),
         "a time 37 h ago": (by(DEALER.staff_id, "BAC-07-DT", stale), 422, "invalid_input",
@@ -208,9 +209,9 @@ def test_a_bet_the_rules_refuse_is_a_rule_violation_and_records_nothing(
 
 
 def _shoe_ready(code: str) -> list:
-    from ledger.commands import BurnCards, CutShoe, ShuffleShoe
+    from ledger.commands.shoe import BurnCards, CutShoe, ShuffleShoe
 
-    where = dict(table=code, actor=DEALER, terminal=f"{code}-DT")
+    where = {"table": code, "actor": DEALER, "terminal": f"{code}-DT"}
     return [ShuffleShoe(**where), CutShoe(**where, cut_by="dealer", cut_card_position=404),
             BurnCards(**where, count=8)]
 

@@ -11,7 +11,7 @@ from decimal import Decimal
 
 import httpx
 
-from ledger.commands import OpenTable
+from ledger.commands.table import OpenTable
 from tests.e2e.served import free_port, start_with, stop, wait_until_up
 from tests.e2e.test_outages import _tables, own  # noqa: F401 - the fixture: a server of our own
 from tests.signing import E2E_PIT_BOSS, E2E_WORKSTATION, KEYRING
@@ -20,7 +20,8 @@ DEADLINE = 3  # seconds a request waits for the database here
 JSON = {"Content-Type": "application/json"}  # the API refuses a body of any other type
 
 
-def test_the_api_answers_503_while_the_database_is_down_and_records_once_it_is_back(own):
+def test_the_api_answers_503_while_the_database_is_down_and_records_once_it_is_back(
+        own):  # noqa: F811 - the fixture imported above
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     server = start_with({**os.environ, "LEDGER_DATABASE_URL": own.url,

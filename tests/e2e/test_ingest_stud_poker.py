@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from uuid import uuid4
 
-from ledger.commands import Decide
+from ledger.commands.round import Decide
 from ledger.domain.round import round_id
 from ledger.domain.table import table_id
 from tests.integration.stud_builders import (

@@ -18,7 +18,7 @@ import psycopg
 import pytest
 
 from ledger.bootstrap import init_database
-from ledger.commands import OpenTable
+from ledger.commands.table import OpenTable
 from ledger.config import LedgerSettings
 from ledger.domain.receipt import receipt_id
 from ledger.errors import DatabaseUnavailable
@@ -141,7 +141,7 @@ class Terminal:
                         self.failures.append(str(error))
                     self.longest = max(self.longest, time.monotonic() - started)
                     time.sleep(0.05)
-        except BaseException as error:  # the test reports it: the thread must not die
+        except BaseException as error:  # noqa: BLE001 - reported: the thread must not die
             self.crashed.append(error)
 
 

@@ -12,14 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from ledger.commands import (
-    BurnCards,
-    CloseTable,
-    CutShoe,
-    OpenRound,
-    SettleRound,
-    ShuffleShoe,
-)
+from ledger.commands.round import OpenRound, SettleRound
+from ledger.commands.shoe import BurnCards, CutShoe, ShuffleShoe
+from ledger.commands.table import CloseTable
 from tests.e2e.browser import (
     CONTRASTS,
     OVERFLOWING_TABLES,

@@ -12,7 +12,8 @@ import sys
 from decimal import Decimal
 from pathlib import Path
 
-from ledger.commands import BurnCards, CutShoe, OpenRound, ShuffleShoe
+from ledger.commands.round import OpenRound
+from ledger.commands.shoe import BurnCards, CutShoe, ShuffleShoe
 from ledger.domain.base import Role
 from ledger.domain.registry import TerminalKind
 from tests.integration.replay_rounds import open_table

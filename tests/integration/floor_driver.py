@@ -19,28 +19,23 @@ from decimal import Decimal
 from typing import Any
 
 from ledger.application import Ledger, Recorded
-from ledger.commands import (
-    AdjustPool,
+from ledger.commands import Command
+from ledger.commands.jackpot import AdjustPool, CreatePool, LinkTable
+from ledger.commands.round import (
     AdjustRound,
     AnnounceDealMode,
-    BurnCards,
-    Command,
-    CreatePool,
-    CutShoe,
     DealCard,
     Decide,
     ExposeCard,
-    LinkTable,
     OpenRound,
-    OpenTable,
     PlaceBet,
     RevealDealer,
     SettleRound,
-    ShuffleShoe,
-    SignInDealer,
     VoidRound,
 )
 from ledger.commands.shift import CloseShift, EnterDrop, OpenShift, RecordCredit, RecordFill
+from ledger.commands.shoe import BurnCards, CutShoe, ShuffleShoe
+from ledger.commands.table import OpenTable, SignInDealer
 from ledger.domain.base import Actor, Role
 from tests.signing import GAMING_DAY
 

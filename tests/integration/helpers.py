@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from ledger.commands import OpenShift, OpenTable
+from ledger.commands.shift import OpenShift
+from ledger.commands.table import OpenTable
 from ledger.domain.base import Actor, Role
 from tests.signing import GAMING_DAY
 
@@ -13,10 +14,10 @@ DEALER = Actor(staff_id="D-101", role=Role.DEALER)
 
 
 def open_table(code: str = "BAC-01", game: str = "baccarat", **overrides: object) -> OpenTable:
-    fields: dict[str, object] = dict(
-        table=code, game=game, min_bet=Decimal("100.00"), max_bet=Decimal("50000.00"),
-        actor=PIT_BOSS, terminal="pit-1",
-    )
+    fields: dict[str, object] = {
+        "table": code, "game": game, "min_bet": Decimal("100.00"),
+        "max_bet": Decimal("50000.00"), "actor": PIT_BOSS, "terminal": "pit-1",
+    }
     fields.update(overrides)
     return OpenTable(**fields)  # type: ignore[arg-type]
 
@@ -27,9 +28,10 @@ OPENING_CHIPS = {"5000": 20, "1000": 80, "100": 150}
 def open_shift(code: str = "BAC-01", shift: str = "day", **overrides: object) -> OpenShift:
     """Today's shift at the table, its opening inventory signed by dealer D-101 and the pit
     boss: no round opens outside the books."""
-    fields: dict[str, object] = dict(
-        table=code, gaming_day=GAMING_DAY, shift=shift, chips=OPENING_CHIPS,
-        dealer_id=DEALER.staff_id, supervisor=PIT_BOSS, actor=PIT_BOSS, terminal="pit-1",
-    )
+    fields: dict[str, object] = {
+        "table": code, "gaming_day": GAMING_DAY, "shift": shift, "chips": OPENING_CHIPS,
+        "dealer_id": DEALER.staff_id, "supervisor": PIT_BOSS, "actor": PIT_BOSS,
+        "terminal": "pit-1",
+    }
     fields.update(overrides)
     return OpenShift(**fields)  # type: ignore[arg-type]

@@ -6,7 +6,8 @@ from typing import Any
 from uuid import uuid4
 
 from ledger.application import Ledger
-from ledger.commands import CloseTable, SignInDealer, SignOutDealer, utc_now
+from ledger.commands import utc_now
+from ledger.commands.table import CloseTable, SignInDealer, SignOutDealer
 from ledger.domain.base import Provenance
 from ledger.domain.table import table_id
 from projections.table_state import TableState

@@ -18,26 +18,21 @@ from eventsourcing.utils import get_topic
 
 from ledger.application import Ledger
 from ledger.cards import DECK, Card, parse_cards
-from ledger.commands import (
+from ledger.commands import Command
+from ledger.commands.jackpot import CreatePool, LinkTable
+from ledger.commands.round import (
     AdjustRound,
     AnnounceDealMode,
-    BurnCards,
-    CloseShoe,
-    Command,
-    CreatePool,
-    CutShoe,
     DealCard,
     Decide,
-    LinkTable,
     OpenRound,
-    OpenTable,
     PlaceBet,
     RevealDealer,
     SettleRound,
-    ShuffleShoe,
-    SignInDealer,
     VoidRound,
 )
+from ledger.commands.shoe import BurnCards, CloseShoe, CutShoe, ShuffleShoe
+from ledger.commands.table import OpenTable, SignInDealer
 from ledger.domain.base import Actor, Provenance, Role
 from ledger.domain.round import Round, SettledBet, round_id
 from ledger.domain.shoe import commitment_of

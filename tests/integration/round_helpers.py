@@ -9,17 +9,10 @@ from typing import Any, cast
 import pytest
 
 from ledger.application import Ledger, Recorded
-from ledger.commands import (
-    BurnCards,
-    Command,
-    CutShoe,
-    DealCard,
-    OpenRound,
-    OpenTable,
-    PlaceBet,
-    ShuffleShoe,
-    SignInDealer,
-)
+from ledger.commands import Command
+from ledger.commands.round import DealCard, OpenRound, PlaceBet
+from ledger.commands.shoe import BurnCards, CutShoe, ShuffleShoe
+from ledger.commands.table import OpenTable, SignInDealer
 from ledger.domain.base import Actor, Role
 from ledger.domain.round import Round, SettledBet, round_id
 from ledger.domain.shoe import Shoe

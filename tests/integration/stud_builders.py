@@ -14,20 +14,11 @@ from decimal import Decimal
 from typing import Any
 from uuid import NAMESPACE_URL, UUID, uuid5
 
-from ledger.commands import (
-    Command,
-    CreatePool,
-    DealCard,
-    Decide,
-    LinkTable,
-    OpenRound,
-    OpenTable,
-    PlaceBet,
-    RevealDealer,
-    SettleRound,
-    ShuffleShoe,
-    SignInDealer,
-)
+from ledger.commands import Command
+from ledger.commands.jackpot import CreatePool, LinkTable
+from ledger.commands.round import DealCard, Decide, OpenRound, PlaceBet, RevealDealer, SettleRound
+from ledger.commands.shoe import ShuffleShoe
+from ledger.commands.table import OpenTable, SignInDealer
 from ledger.domain.base import Actor, Role
 from tests.integration.helpers import open_shift
 from tests.signing import event_count as table_events

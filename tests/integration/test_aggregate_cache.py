@@ -13,7 +13,7 @@ import pytest
 from eventsourcing.persistence import IntegrityError
 
 from ledger.cards import Card
-from ledger.commands import OpenRound
+from ledger.commands.round import OpenRound
 from ledger.domain.base import Provenance
 from ledger.domain.round import round_id
 from ledger.domain.table import table_id

@@ -11,22 +11,19 @@ from decimal import Decimal
 
 import pytest
 
-from ledger.commands import (
+from ledger.commands.round import (
     AdjustRound,
-    BurnCards,
-    ChangeTableSettings,
     CloseBetting,
-    CloseTable,
-    CutShoe,
     DealCard,
     ExposeCard,
     OpenRound,
     PlaceBet,
     RecordIrregularity,
     SettleRound,
-    ShuffleShoe,
     VoidRound,
 )
+from ledger.commands.shoe import BurnCards, CutShoe, ShuffleShoe
+from ledger.commands.table import ChangeTableSettings, CloseTable
 from ledger.domain.round import Phase
 from ledger.errors import InvalidInput, NotAllowed, RuleViolation
 from ledger.games.common import Outcome

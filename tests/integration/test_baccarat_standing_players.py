@@ -8,7 +8,7 @@ from decimal import Decimal
 
 import pytest
 
-from ledger.commands import OpenRound, PlaceBet
+from ledger.commands.round import OpenRound, PlaceBet
 from ledger.errors import RuleViolation, SettingOutsideRegulation
 from ledger.games.baccarat import BaccaratSettings
 from tests.integration.round_helpers import baccarat_table, event_bodies, refused

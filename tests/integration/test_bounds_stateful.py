@@ -22,15 +22,9 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, rule, run_sta
 from ledger.audit.chain import verify_chains
 from ledger.audit.findings import LedgerReport
 from ledger.audit.projection_check import check_projections
-from ledger.commands import (
-    AdjustPool,
-    CreatePool,
-    OpenShift,
-    OpenTable,
-    RecordFill,
-    SignInDealer,
-    VoidSlip,
-)
+from ledger.commands.jackpot import AdjustPool, CreatePool
+from ledger.commands.shift import OpenShift, RecordFill, VoidSlip
+from ledger.commands.table import OpenTable, SignInDealer
 from ledger.domain.base import Actor, Role
 from ledger.errors import LedgerError
 from ledger.games.common import MAX_AMOUNT

@@ -10,7 +10,7 @@ import pytest
 
 from ledger.audit.chain import verify_chains
 from ledger.bootstrap import init_database
-from ledger.commands import CloseTable
+from ledger.commands.table import CloseTable
 from ledger.domain.table import table_id
 from tests.integration.helpers import PIT_BOSS, open_table
 from tests.signing import event_count, open_ledger

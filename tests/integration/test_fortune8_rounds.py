@@ -10,20 +10,18 @@ from decimal import Decimal
 
 import pytest
 
-from ledger.commands import (
+from ledger.commands.round import (
     AnnounceDealMode,
-    BurnCards,
-    CutShoe,
     DealCard,
     ExposeCard,
     OpenRound,
-    OpenTable,
     PlaceBet,
     RecordIrregularity,
     SettleRound,
-    ShuffleShoe,
     VoidRound,
 )
+from ledger.commands.shoe import BurnCards, CutShoe, ShuffleShoe
+from ledger.commands.table import OpenTable
 from ledger.domain.round import Phase
 from ledger.errors import (
     InvalidInput,

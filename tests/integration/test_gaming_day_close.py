@@ -8,19 +8,10 @@ from decimal import Decimal
 
 import pytest
 
-from ledger.commands import (
-    AdjustRound,
-    BurnCards,
-    CloseGamingDay,
-    CutShoe,
-    DealCard,
-    EnterDrop,
-    OpenRound,
-    PlaceBet,
-    SettleRound,
-    ShuffleShoe,
-    SignInDealer,
-)
+from ledger.commands.round import AdjustRound, DealCard, OpenRound, PlaceBet, SettleRound
+from ledger.commands.shift import CloseGamingDay, EnterDrop
+from ledger.commands.shoe import BurnCards, CutShoe, ShuffleShoe
+from ledger.commands.table import SignInDealer
 from ledger.domain.base import Actor, Role
 from ledger.errors import WrongState
 from projections.reports import shift_report
@@ -31,7 +22,7 @@ from tests.integration.test_rounds_in_the_books import WHERE, closing, opening
 from tests.signing import GAMING_DAY, event_count, open_ledger
 
 COUNT = Actor(staff_id="C-1", role=Role.COUNT_TEAM)
-AT_TABLE = dict(table="BAC-01", actor=DEALER, terminal="BAC-01-DT")
+AT_TABLE = {"table": "BAC-01", "actor": DEALER, "terminal": "BAC-01-DT"}
 
 
 @pytest.fixture

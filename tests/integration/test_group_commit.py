@@ -23,7 +23,8 @@ from eventsourcing.persistence import StoredEvent
 
 from ledger.application import Recorded, Sent
 from ledger.audit.verify import verify_ledger
-from ledger.commands import CloseTable, OpenRound, SignInDealer, SignOutDealer
+from ledger.commands.round import OpenRound
+from ledger.commands.table import CloseTable, SignInDealer, SignOutDealer
 from ledger.config import LedgerSettings
 from ledger.domain.receipt import receipt_id
 from ledger.domain.registry import staff_stream_id

@@ -9,16 +9,10 @@ from uuid import uuid4
 import pytest
 
 from ledger.application import Sent
-from ledger.commands import (
-    BurnCards,
-    CloseTable,
-    CutShoe,
-    OpenRound,
-    PlaceBet,
-    ShuffleShoe,
-    VoidRound,
-)
 from ledger.commands.registry import ChangeStaffRoles, ReinstateStaff, RevokeTerminal, SuspendStaff
+from ledger.commands.round import OpenRound, PlaceBet, VoidRound
+from ledger.commands.shoe import BurnCards, CutShoe, ShuffleShoe
+from ledger.commands.table import CloseTable
 from ledger.config import LedgerSettings
 from ledger.domain.base import Actor, Role
 from ledger.domain.registry import TerminalKind, staff_stream_id
@@ -43,7 +37,7 @@ def floor(settings):
         ledger.execute(open_shift("BAC-01"))
         ledger.admin.ensure_staff("D-101", "Dee Dealer", [Role.DEALER])
         ledger.admin.ensure_terminal(TERMINAL, TerminalKind.DEALER_TERMINAL, "table BAC-01")
-        from ledger.commands import SignInDealer
+        from ledger.commands.table import SignInDealer
         ledger.execute(SignInDealer(table="BAC-01", dealer_id="D-101", actor=PIT_BOSS,
                                     terminal="pit-1"))
         for command in (ShuffleShoe(table="BAC-01"),
@@ -82,7 +76,7 @@ def test_a_dealer_cannot_void_a_round_with_their_own_key(floor, superuser):
 
 
 def test_a_dealer_cannot_adjust_a_settled_round(floor, superuser):
-    from ledger.commands import AdjustRound
+    from ledger.commands.round import AdjustRound
 
     adjust = AdjustRound(table="BAC-01", round=1, box=1, spot="banker", amount=Decimal(100),
                          reason="misread", dispute="DSP-1")

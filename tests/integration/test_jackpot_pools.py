@@ -15,7 +15,9 @@ from uuid import UUID
 import pytest
 
 from ledger.application import Ledger, Recorded
-from ledger.commands import AdjustPool, Command, CreatePool, LinkTable, PlaceBet, SettleRound
+from ledger.commands import Command
+from ledger.commands.jackpot import AdjustPool, CreatePool, LinkTable
+from ledger.commands.round import PlaceBet, SettleRound
 from ledger.domain.jackpot_pool import JackpotPool, pool_id
 from ledger.domain.round import Round, round_id
 from ledger.domain.table import table_id
@@ -275,7 +277,7 @@ def settle_at_the_same_moment(settings, deals: Mapping[str, Deal]) -> None:
                 run(rt.ledger, play)
                 barrier.wait(timeout=120)
                 rt.ledger.execute(settle)
-        except BaseException as error:  # reported below, in the test's thread
+        except BaseException as error:  # noqa: BLE001 - reported below, in the test's thread
             failures.append(f"{code}: {error!r}")
             barrier.abort()
 

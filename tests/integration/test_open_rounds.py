@@ -6,7 +6,7 @@ from datetime import timedelta
 
 from ledger.audit.open_rounds import open_rounds
 from ledger.audit.verify import verify_ledger
-from ledger.commands import OpenRound, VoidRound
+from ledger.commands.round import OpenRound, VoidRound
 from tests.integration.round_helpers import baccarat_table
 from tests.signing import open_ledger
 

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from ledger.commands import ChangeTableSettings, CloseTable, OpenTable, SignInDealer
+from ledger.commands.table import ChangeTableSettings, CloseTable, OpenTable, SignInDealer
 from projections.base import Projection
 from projections.rebuild import rebuild
 from projections.shift_report import ShiftReport

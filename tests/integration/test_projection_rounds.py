@@ -19,17 +19,11 @@ from typing import Any, cast
 import pytest
 
 from ledger.application import Ledger
-from ledger.commands import (
-    BurnCards,
-    ChangeTableSettings,
-    Command,
-    CutShoe,
-    OpenRound,
-    OpenShift,
-    OpenTable,
-    ShuffleShoe,
-    SignInDealer,
-)
+from ledger.commands import Command
+from ledger.commands.round import OpenRound
+from ledger.commands.shift import OpenShift
+from ledger.commands.shoe import BurnCards, CutShoe, ShuffleShoe
+from ledger.commands.table import ChangeTableSettings, OpenTable, SignInDealer
 from ledger.domain.jackpot_pool import JackpotPool, pool_id
 from ledger.domain.round import Phase, Round, round_id
 from ledger.domain.shoe import Shoe

@@ -18,7 +18,7 @@ import pytest
 from ledger.audit.chain import verify_chains
 from ledger.audit.findings import LedgerReport
 from ledger.audit.projection_check import check_projections
-from ledger.commands import CloseTable, SignInDealer
+from ledger.commands.table import CloseTable, SignInDealer
 from ledger.domain.table import table_id
 from ledger.errors import NotFound, ProjectionStalled, WrongState
 from projections.queries import table_state, table_states
@@ -89,7 +89,7 @@ def test_live_projection_equals_a_rebuild_while_writers_go_on_during_the_rebuild
         try:
             with ProjectionRunner(database, [TableState], batch_size=4, poll_seconds=0.05) as r:
                 r.follow(stop)
-        except BaseException as error:  # surfaced below, in the test's thread
+        except BaseException as error:  # noqa: BLE001 - surfaced below, in the test's thread
             follower_error.append(error)
 
     with open_ledger(settings) as rt:
@@ -158,9 +158,9 @@ def test_an_event_a_projection_cannot_apply_stops_it_there_named_keeping_what_ca
     before_rows = table_state_rows(superuser)
     poison = superuser.execute("SELECT position FROM ledger_event_log WHERE event_type = "
                                "'Table.DealerSignedIn'").fetchone()[0]
-    with ProjectionRunner(database, [FailsOnSignIn]) as failing:
-        with pytest.raises(ProjectionStalled) as stalled_at:
-            failing.catch_up()
+    with (ProjectionRunner(database, [FailsOnSignIn]) as failing,
+          pytest.raises(ProjectionStalled) as stalled_at):
+        failing.catch_up()
     message = str(stalled_at.value)
     assert message.startswith(f"projection table-state stopped at event {poison} "
                               "(Table.DealerSignedIn, stream ") and "\n" not in message
@@ -211,7 +211,7 @@ def test_two_runners_at_once_apply_every_event_exactly_once(settings, database, 
             with ProjectionRunner(database, [TableState], batch_size=3) as runner:
                 barrier.wait()
                 runner.catch_up()
-        except BaseException as error:
+        except BaseException as error:  # noqa: BLE001 - surfaced below, in the test's thread
             errors.append(error)
 
     runners = [threading.Thread(target=run) for _ in range(2)]

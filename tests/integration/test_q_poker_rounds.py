@@ -11,7 +11,7 @@ from decimal import Decimal
 
 import pytest
 
-from ledger.commands import (
+from ledger.commands.round import (
     DealCard,
     Decide,
     ExposeCard,
@@ -20,9 +20,9 @@ from ledger.commands import (
     RecordIrregularity,
     RevealDealer,
     SettleRound,
-    ShuffleShoe,
     VoidRound,
 )
+from ledger.commands.shoe import ShuffleShoe
 from ledger.domain.round import Phase
 from ledger.errors import InvalidInput, NotAllowed, RuleViolation
 from ledger.games.common import Outcome

@@ -20,7 +20,8 @@ from ledger.application import Ledger
 from ledger.audit.recall import recall
 from ledger.audit.replay import FORMAT, RoundReplay, Verdict, find_round, replay_round
 from ledger.audit.terminal import render_recall, render_replay
-from ledger.commands import OpenRound, PlaceBet, ShuffleShoe, VoidRound
+from ledger.commands.round import OpenRound, PlaceBet, VoidRound
+from ledger.commands.shoe import ShuffleShoe
 from ledger.domain.round import Round, SettledBet
 from ledger.domain.shift_schedule import MACAU
 from ledger.domain.shoe import Shoe

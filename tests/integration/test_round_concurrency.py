@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 
 from ledger.application import Recorded
-from ledger.commands import Command, DealCard, OpenRound, PlaceBet
+from ledger.commands import Command
+from ledger.commands.round import DealCard, OpenRound, PlaceBet
 from ledger.domain.base import Actor
 from ledger.errors import ConcurrencyConflict, LedgerError, RuleViolation
 from tests.integration.helpers import DEALER

@@ -12,7 +12,7 @@ from typing import Any
 import psycopg_pool
 import pytest
 
-from ledger.commands import CloseTable
+from ledger.commands.table import CloseTable
 from ledger.infrastructure import session
 from ledger.infrastructure.session import GuardedConnection
 from tests.integration.helpers import PIT_BOSS, open_table

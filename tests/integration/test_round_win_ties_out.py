@@ -15,7 +15,7 @@ import pytest
 from ledger.application import Ledger
 from ledger.audit.recall import recall
 from ledger.audit.replay import replay_round
-from ledger.commands import AdjustRound
+from ledger.commands.round import AdjustRound
 from ledger.domain.round import round_id
 from ledger.domain.table import table_id
 from ledger.reports.round import round_view

@@ -12,20 +12,10 @@ from psycopg.rows import dict_row
 
 from ledger.audit.recall import recall
 from ledger.audit.verify import verify_ledger
-from ledger.commands import (
-    BurnCards,
-    CloseShift,
-    CutShoe,
-    DealCard,
-    EnterDrop,
-    OpenRound,
-    OpenShift,
-    PlaceBet,
-    SettleRound,
-    ShuffleShoe,
-    SignInDealer,
-    VoidRound,
-)
+from ledger.commands.round import DealCard, OpenRound, PlaceBet, SettleRound, VoidRound
+from ledger.commands.shift import CloseShift, EnterDrop, OpenShift
+from ledger.commands.shoe import BurnCards, CutShoe, ShuffleShoe
+from ledger.commands.table import SignInDealer
 from ledger.domain.base import Actor, Role
 from ledger.domain.chips import parse_chips
 from ledger.domain.shift_schedule import DEFAULT_SCHEDULE, MACAU, ShiftSchedule

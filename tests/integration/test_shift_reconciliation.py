@@ -6,18 +6,10 @@ from decimal import Decimal
 
 import pytest
 
-from ledger.commands import (
-    BurnCards,
-    CutShoe,
-    DealCard,
-    OpenRound,
-    OpenTable,
-    PlaceBet,
-    SettleRound,
-    ShuffleShoe,
-    SignInDealer,
-)
+from ledger.commands.round import DealCard, OpenRound, PlaceBet, SettleRound
 from ledger.commands.shift import CloseShift, EnterDrop, OpenShift, RecordCredit, RecordFill
+from ledger.commands.shoe import BurnCards, CutShoe, ShuffleShoe
+from ledger.commands.table import OpenTable, SignInDealer
 from ledger.domain.base import Actor, Role
 from ledger.errors import NotFound
 from projections.registry import select
@@ -44,7 +36,7 @@ def _shift_with(settings, *, record_fill: bool, drop_after_close: bool = False):
     """Two coups the house wins 1,000.00 and loses 950.00 (ledger win 50.00); players buy in
     4,000.00 cash; a fill of 10,000.00 and a credit of 5,000.00. The closing count is what
     the chips must then be: 50,000 - 4,000 + 50 + 10,000 - 5,000 = 51,050.00."""
-    shift = dict(table="BAC-R1", gaming_day=DAY, shift="day")
+    shift = {"table": "BAC-R1", "gaming_day": DAY, "shift": "day"}
     with open_ledger(settings) as rt:
         ledger = rt.ledger
         ledger.execute(OpenTable(table="BAC-R1", game="baccarat", min_bet="100",
@@ -143,6 +135,6 @@ def test_a_drop_counted_after_the_shift_closed_completes_its_accounting_win(sett
 
 
 def test_a_report_for_a_shift_that_does_not_exist_is_one_sentence(settings):
-    with open_ledger(settings) as rt, rt.database.connect() as conn:
-        with pytest.raises(NotFound, match=f"no night shift on {DAY} is in the ledger"):
-            shift_report(conn, DAY, "night")
+    with (open_ledger(settings) as rt, rt.database.connect() as conn,
+          pytest.raises(NotFound, match=f"no night shift on {DAY} is in the ledger")):
+        shift_report(conn, DAY, "night")

@@ -8,7 +8,7 @@ from decimal import Decimal
 
 import pytest
 
-from ledger.commands import (
+from ledger.commands.shift import (
     AdjustDrop,
     CloseShift,
     EnterDrop,
@@ -28,7 +28,8 @@ from tests.signing import event_count as table_events
 DAY = GAMING_DAY
 SUPERVISOR = Actor(staff_id="S-1", role=Role.SUPERVISOR)
 COUNT = Actor(staff_id="C-1", role=Role.COUNT_TEAM)
-WHERE = dict(table="BAC-01", gaming_day=DAY, shift="day", actor=PIT_BOSS, terminal="pit-1")
+WHERE = {"table": "BAC-01", "gaming_day": DAY, "shift": "day", "actor": PIT_BOSS,
+         "terminal": "pit-1"}
 
 
 def _event_count(superuser) -> int:
@@ -126,8 +127,8 @@ def _prepared(ledger, stage: str) -> None:
         ("filled", lambda: fill(1043, "1000=1"), RuleViolation,
          "slip 1043 was already recorded in this shift"),
         ("filled", lambda: fill(1045, "1000=1"), RuleViolation,
-         "slip 1045 is out of sequence: .* the next slip of the day shift of BAC-01 on "
-         f"{DAY} is 1044"),
+         ("slip 1045 is out of sequence: .* the next slip of the day shift of BAC-01 on "
+          f"{DAY} is 1044")),
         ("none", lambda: closing(), NotFound,
          f"^the day shift of BAC-01 on {DAY} was never opened.$"),
         ("none", lambda: fill(1, "100=1"), NotFound, "was never opened"),

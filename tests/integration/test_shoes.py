@@ -13,16 +13,8 @@ import random
 import pytest
 
 from ledger.cards import DECK, Card
-from ledger.commands import (
-    BurnCards,
-    CloseShoe,
-    CutShoe,
-    DealCard,
-    OpenRound,
-    RevealDealer,
-    SettleRound,
-    ShuffleShoe,
-)
+from ledger.commands.round import DealCard, OpenRound, RevealDealer, SettleRound
+from ledger.commands.shoe import BurnCards, CloseShoe, CutShoe, ShuffleShoe
 from ledger.domain.shoe import ShuffleMethod, commitment_of
 from ledger.errors import InvalidInput, RuleViolation, WrongState
 from tests.integration.round_helpers import (

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from datetime import date
 
 from ledger.audit.verify import verify_ledger
@@ -103,7 +104,7 @@ def test_a_kept_tie_table_records_the_pushed_bets_again_in_the_next_coup(setting
         assert not result.errors, result.errors
         coups = [rt.ledger.load(round_id(table_id("BAC-02"), n), "coup") for n in range(1, 31)]
     kept = 0
-    for coup, following in zip(coups, coups[1:]):
+    for coup, following in itertools.pairwise(coups):
         pushed = [(r.box, r.spot, r.stake, r.player) for r in coup.results if r.outcome == "pushed"]
         placed = [(b.box, b.spot, b.amount, b.player) for b in following.bets]
         assert all(bet in placed for bet in pushed), (coup.number, pushed, placed)
@@ -181,7 +182,7 @@ def test_two_shifts_of_one_gaming_day_play_with_the_same_seed_without_sharing_a_
 def test_a_table_that_fails_mid_shift_is_wound_down_not_left_half_open(settings):
     """A table's terminal fails in the middle of a round: the round is voided, the shift
     counted and closed, the table closed; the failure is reported with the table's code."""
-    from ledger.commands import PlaceBet
+    from ledger.commands.round import PlaceBet
 
     class FailingTerminal:
         """The ledger, but BAC-01's fourth bet never arrives."""

@@ -17,10 +17,9 @@ from uuid import UUID
 import pytest
 
 from ledger.application import Ledger, Recorded
-from ledger.commands import (
+from ledger.commands import Command
+from ledger.commands.round import (
     AdjustRound,
-    ChangeTableSettings,
-    Command,
     DealCard,
     Decide,
     ExposeCard,
@@ -28,9 +27,10 @@ from ledger.commands import (
     RecordIrregularity,
     RevealDealer,
     SettleRound,
-    ShuffleShoe,
     VoidRound,
 )
+from ledger.commands.shoe import ShuffleShoe
+from ledger.commands.table import ChangeTableSettings
 from ledger.domain.round import round_id
 from ledger.domain.table import table_id
 from ledger.errors import (

@@ -7,7 +7,7 @@ from decimal import Decimal
 
 import pytest
 
-from ledger.commands import CloseTable, SignInDealer, SignOutDealer
+from ledger.commands.table import CloseTable, SignInDealer, SignOutDealer
 from ledger.domain.table import table_id
 from ledger.errors import InvalidInput, NotFound, WrongState
 from tests.integration.helpers import PIT_BOSS, open_table

@@ -10,7 +10,8 @@ from pydantic import ValidationError
 
 from ledger.audit.chain import GENESIS, chain_hash
 from ledger.cli.errors import one_line
-from ledger.commands import OpenTable, command_class
+from ledger.commands import command_class
+from ledger.commands.table import OpenTable
 from ledger.domain.base import Actor, Role
 from ledger.errors import InvalidInput, NotFound
 
@@ -69,31 +70,45 @@ def test_the_chain_hash_depends_on_every_part_of_an_event():
     assert chain_hash(GENESIS, stream, 1, "t:E{", b"}") != chain_hash(GENESIS, stream, 1, "t:E", b"{}")
 
 
-def test_every_area_module_defines_exactly_the_commands_the_package_names_for_it():
-    """The package imports an area's module only when one of its commands is used: its list
-    of names must be the module's own."""
+def test_every_area_module_lists_exactly_the_commands_it_defines_under_their_wire_names():
+    """`command_class` finds a command by its wire name in the areas' `*_COMMANDS` tuples:
+    each tuple must hold every command its module defines, and the authority table name them
+    all."""
     from importlib import import_module
 
-    from ledger.commands import AREAS, wire_name
+    from ledger.commands import commands_of_areas, wire_name
+    from ledger.commands.base import Command
     from ledger.identity.authority import AUTHORITY
 
-    for area, names in AREAS.items():
-        module = import_module(f"ledger.commands.{area}")
-        defined = next(value for key, value in vars(module).items() if key.endswith("_COMMANDS"))
-        assert names == tuple(cls.__name__ for cls in defined), area
-        for cls in defined:
+    for area, listed in commands_of_areas().items():
+        module = f"ledger.commands.{area}"
+        defined = {cls for cls in vars(import_module(module)).values()
+                   if isinstance(cls, type) and issubclass(cls, Command)
+                   and cls.__module__ == module and "command" in cls.model_fields}
+        assert defined == set(listed), area
+        for cls in listed:
+            assert cls.__module__ == module, cls
             assert cls.model_fields["command"].default == wire_name(cls.__name__)
-    assert set(AUTHORITY) == {wire_name(name) for names in AREAS.values() for name in names}
+    assert set(AUTHORITY) == {wire_name(cls.__name__)
+                              for listed in commands_of_areas().values() for cls in listed}
 
 
-def test_every_command_finds_its_handler_in_the_module_named_for_its_area():
-    from ledger.application import HANDLERS_OF_AREA, Ledger
-    from ledger.commands import AREA_OF, all_commands
+def test_every_area_handles_exactly_its_own_commands():
+    from ledger.bus import EVERY_AREA, Bus
+    from ledger.commands import commands_of_areas
 
-    for cls in all_commands():
-        handler = Ledger.handler_for(cls)
-        module = handler.__module__.removeprefix("ledger.handlers.")
-        assert module in HANDLERS_OF_AREA[AREA_OF[cls.__name__]], cls.__name__
+    by_area = commands_of_areas()
+    for area in EVERY_AREA:
+        assert set(Bus((area,)).commands()) == set(by_area[area.name]), area.name
+
+
+def test_a_command_of_an_area_not_loaded_is_refused_by_name():
+    from ledger.bus import ROUND, TABLE, AreaNotLoaded, Bus
+    from ledger.commands.table import OpenTable
+
+    with pytest.raises(AreaNotLoaded, match="OpenTable is a command of the table area.*round"):
+        Bus((ROUND,)).handler_for(OpenTable)
+    assert Bus((TABLE,)).handler_for(OpenTable).__name__ == "open_table"
 
 
 def test_an_envelope_copied_with_a_changed_command_is_signed_bytes_of_its_own_command():

@@ -9,7 +9,7 @@ from uuid import uuid4
 import pytest
 from pydantic import ValidationError
 
-from ledger.commands import OpenShift
+from ledger.commands.shift import OpenShift
 from ledger.config import LedgerSettings
 from ledger.domain.base import Actor, Provenance, Role
 from ledger.domain.chips import CHIP_SET, chips_total, parse_chips

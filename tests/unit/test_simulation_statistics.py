@@ -9,6 +9,7 @@ from decimal import Decimal
 import pytest
 
 from ledger.application import Ledger, LedgerApplication
+from ledger.bus import EVERY_AREA, Bus
 from ledger.domain.round import Round, round_id
 from ledger.domain.table import table_id
 from ledger.games.edges import profile
@@ -21,7 +22,7 @@ pytestmark = pytest.mark.slow
 def _play(plan_size: int, games: tuple[str, ...], rounds: int):
     app = LedgerApplication(env={"PERSISTENCE_MODULE": "eventsourcing.popo",
                                  "AGGREGATE_CACHE_MAXSIZE": "5000"})
-    ledger = Ledger(app)
+    ledger = Ledger(app, bus=Bus(EVERY_AREA))
     plan = floor_plan(plan_size, games)
     result = run_floor(ledger, floor_staff(ledger), plan, rounds=rounds, seed=20041231, day=date(2026, 11, 22))
     assert not result.errors, result.errors

@@ -1,4 +1,7 @@
-"""The first administrator and their console, recorded by `ledger db init`.
+"""The registry's administration: its bootstrap by `ledger db init`, and an administrator
+enrolling a floor's staff and terminals with their own signed commands.
+
+The first administrator and their console are recorded by `ledger db init`.
 
 There is no default account and no default secret: the operator supplies the administrator's
 credential and the console's, and the bootstrap records their public keys, each enrolment
@@ -8,19 +11,26 @@ registry's root stream exists afterwards, and a second bootstrap is refused.
 
 from __future__ import annotations
 
-from typing import cast
+from collections.abc import Iterable
+from typing import Any, cast
 
 from eventsourcing.persistence import IntegrityError
 
-from ledger.application import Ledger
+from ledger.application import Ledger, Recorded
 from ledger.commands import Command
 from ledger.commands.base import Credentials
-from ledger.commands.registry import EnrolStaff, RegisterTerminal
+from ledger.commands.registry import (
+    ChangeStaffRoles,
+    EnrolStaff,
+    RegisterTerminal,
+    ReplaceStaffKey,
+)
 from ledger.domain.base import Actor, Role
 from ledger.domain.receipt import CommandReceipt
 from ledger.domain.registry import REGISTRY_ID, Registry, StaffMember, TerminalDevice, TerminalKind
 from ledger.errors import WrongState
 from ledger.identity.envelope import sign
+from ledger.identity.keyring import Keyring
 from ledger.identity.keys import Credential
 
 VOUCHED = "bootstrap by `ledger db init`: the first administrator, self-signed"
@@ -73,3 +83,40 @@ def bootstrap_registry(ledger: Ledger, administrator: Credential, console: Crede
     except IntegrityError:
         raise WrongState("the registry was bootstrapped already, or staff "
                          f"{administrator.id} or terminal {console.id} exists.") from None
+
+
+class Administrator:
+    """Enrols a floor's staff and terminals as an administrator at their console would."""
+
+    def __init__(self, ledger: Ledger, keyring: Keyring, staff_id: str, console: str) -> None:
+        self.ledger, self.keyring = ledger, keyring
+        self.staff_id, self.console = staff_id, console
+
+    def send(self, command: Any) -> Recorded | None:
+        """Record a registry change; one another administrator made meanwhile is left be."""
+        try:
+            return self.ledger.execute(
+                self.keyring.sign(command, staff=self.staff_id, terminal=self.console,
+                                  ledger=self.ledger.ledger_id))
+        except WrongState:  # enrolled or registered by a concurrent setup: the same end
+            return None
+
+    def ensure_staff(self, staff_id: str, name: str, roles: Iterable[Role]) -> None:
+        """Enrolled, holding at least these roles, with the keyring's key."""
+        wanted = list(roles)
+        key = self.keyring.credential("staff", staff_id).public_key
+        member = self.ledger.staff(staff_id)
+        if member is None:
+            self.send(EnrolStaff(staff_id=staff_id, name=name, roles=wanted, public_key=key))
+            return
+        missing = [role for role in wanted if role not in member.roles]
+        if missing:
+            self.send(ChangeStaffRoles(staff_id=staff_id, roles=[*member.roles, *missing]))
+        if member.public_key != key:
+            self.send(ReplaceStaffKey(staff_id=staff_id, public_key=key))
+
+    def ensure_terminal(self, terminal_id: str, kind: TerminalKind, location: str) -> None:
+        if self.ledger.terminal(terminal_id) is None:
+            key = self.keyring.credential("terminal", terminal_id).public_key
+            self.send(RegisterTerminal(terminal_id=terminal_id, kind=kind, location=location,
+                                       public_key=key))
