@@ -26,11 +26,11 @@ CASES = (
     ("ledger --help", "ledger.cli.main"),
     # a write: its CLI module, the composition root it opens, the handler it runs and the
     # credentials it signs with
-    ("ledger round bet (a write)", "ledger.cli.main,ledger.cli.round,ledger.bootstrap,"
-                                   "ledger.handlers.rounds,ledger.identity.credentials"),
+    ("ledger round bet (a write)", ("ledger.cli.main,ledger.cli.round,ledger.bootstrap,"
+                                   "ledger.handlers.rounds,ledger.identity.credentials")),
     # the same write with LEDGER_API_URL: signed here, sent to `ledger serve`
-    ("ledger round bet, sent to the API", "ledger.cli.main,ledger.cli.round,ledger.cli.remote,"
-                                          "ledger.commands.round,ledger.identity.credentials"),
+    ("ledger round bet, sent to the API", ("ledger.cli.main,ledger.cli.round,ledger.cli.remote,"
+                                          "ledger.commands.round,ledger.identity.credentials")),
     ("ledger replay (a read)", "ledger.cli.main,ledger.cli.replay"),
     ("everything (before: all at once)", "ledger.cli.main," + ",".join(
         f"ledger.cli.{m}" for m in ("db", "registry", "table", "shift", "shoe", "round",
@@ -74,7 +74,7 @@ def main() -> None:
             runs[name].append(started(modules))
     medians = {name: (statistics.median(r[0] for r in timed),
                       statistics.median(r[1] for r in timed)) for name, timed in runs.items()}
-    raw, raw_exit = medians[CASES[0][0]]
+    raw, _raw_exit = medians[CASES[0][0]]
     table = Table(title=f"a command's start (median of {args.runs} fresh interpreters)")
     for column in ("what", "to the command (s)", "imports alone", "vs raw", "to exit (s)"):
         table.add_column(column, justify="left" if column == "what" else "right")

@@ -90,19 +90,19 @@ class Viewer(threading.Thread):
     def run(self) -> None:
         event = None
         with httpx.Client(base_url=self.url, timeout=None,
-                          cookies={"ledger_session": self.token}) as client:
-            with client.stream("GET", "/floor/events") as stream:
-                self.connected.set()
-                for line in stream.iter_lines():
-                    if self.stop.is_set():
-                        return
-                    if line.startswith("event: "):
-                        event = line[7:]
-                    elif line.startswith("data: ") and event and event.startswith("table-"):
-                        found = POSITION.search(line)
-                        if found:
-                            self.seen[event[6:]].append((int(found[1]), time.perf_counter()))
-                            event = None
+                          cookies={"ledger_session": self.token}) as client, \
+                client.stream("GET", "/floor/events") as stream:
+            self.connected.set()
+            for line in stream.iter_lines():
+                if self.stop.is_set():
+                    return
+                if line.startswith("event: "):
+                    event = line[7:]
+                elif line.startswith("data: ") and event and event.startswith("table-"):
+                    found = POSITION.search(line)
+                    if found:
+                        self.seen[event[6:]].append((int(found[1]), time.perf_counter()))
+                        event = None
 
 
 def sign_in(url: str, keyring: Any, staff_id: str) -> str:
@@ -159,8 +159,8 @@ def measure_http(settings: Any, tables: int, rounds: int, seed: int, viewers: in
         if result.errors:
             raise SystemExit(f"the floor through HTTP failed: {result.errors[0]}")
         with rt.database.connect() as conn:
-            positions = dict(((row[0], row[1]), row[2]) for row in conn.execute(
-                "SELECT originator_id, originator_version, notification_id FROM ledger_events"))
+            positions = {(row[0], row[1]): row[2] for row in conn.execute(
+                "SELECT originator_id, originator_version, notification_id FROM ledger_events")}
     to_screen = []
     for table, acked, events in http.acks:
         if table == "MainThread":

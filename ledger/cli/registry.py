@@ -17,10 +17,10 @@ from rich.table import Table as RichTable
 
 from ledger.bus import REGISTRY
 from ledger.cli.common import JsonOption, console, print_json, runtime, sender
+from ledger.commands.base import Identifier
 from ledger.commands.registry import (
     ChangeStaffRoles,
     EnrolStaff,
-    Identifier,
     RegisterTerminal,
     ReinstateStaff,
     ReplaceStaffKey,

@@ -56,7 +56,7 @@ def start(database_url: str, port: int) -> subprocess.Popen[bytes]:
 
 def start_with(env: dict[str, str], port: int) -> subprocess.Popen[bytes]:
     """The server's output goes to a file (a pipe nobody reads would fill and stop it)."""
-    log = tempfile.TemporaryFile()
+    log = tempfile.TemporaryFile()  # noqa: SIM115 - open as long as the server runs
     process = subprocess.Popen([LEDGER, "serve", "--port", str(port)], env=env, stdout=log,
                                stderr=subprocess.STDOUT)
     process.log = log  # type: ignore[attr-defined]

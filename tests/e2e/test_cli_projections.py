@@ -100,8 +100,8 @@ def test_an_unknown_projection_is_one_red_line_and_exit_1(cli):
         result = cli("projections", *command)
         assert result.code == 1
         assert result.err.strip().splitlines() == [
-            "error: unknown projection 'jackpots': known are table-state, jackpot-pools, "
-            "shift-report."
+            ("error: unknown projection 'jackpots': known are table-state, jackpot-pools, "
+            "shift-report.")
         ]
 
 

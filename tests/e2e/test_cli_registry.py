@@ -23,9 +23,9 @@ def test_without_a_credential_nothing_is_sent(cli, superuser):
                  extra_env=NO_CREDENTIALS)
     assert result.code == 1
     assert result.err.strip().splitlines() == [
-        "error: no staff credential: set LEDGER_STAFF_CREDENTIAL to your key file or "
+        ("error: no staff credential: set LEDGER_STAFF_CREDENTIAL to your key file or "
         "LEDGER_STAFF_KEY to its contents (an administrator enrols the key made by `ledger key "
-        "new staff ID`)."]
+        "new staff ID`).")]
     assert event_count(superuser) == before
 
 

@@ -10,10 +10,10 @@ from tests.signing import event_count
 
 @pytest.mark.parametrize(("args", "says"), [
     (("round", "show", "BAC-01", "three"), "ledger round show: invalid value for 'number'"),
-    (("round", "bet", "BAC-01", "NaN", "banker", "100"), "ledger round bet: invalid value for "
-                                                         "'box'"),
-    (("events", "tail", "--count", "0"), "ledger events tail: invalid value for '-n' / "
-                                         "'--count'"),
+    (("round", "bet", "BAC-01", "NaN", "banker", "100"), ("ledger round bet: invalid value for "
+                                                         "'box'")),
+    (("events", "tail", "--count", "0"), ("ledger events tail: invalid value for '-n' / "
+                                         "'--count'")),
     (("table", "show"), "ledger table show: missing argument 'table'."),
     (("round", "show", "--bogus"), "ledger round show: no such option: --bogus"),
     (("nonsense",), "ledger: no such command 'nonsense'."),

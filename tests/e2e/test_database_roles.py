@@ -133,9 +133,9 @@ def test_the_writer_holds_insert_and_select_on_the_events_table_and_nothing_else
                           "LOCK TABLE ledger_events IN EXCLUSIVE MODE",
                           "DELETE FROM ledger_event_log",  # not through the view either
                           "UPDATE ledger_event_log SET version = version + 1"):
-            with pytest.raises(psycopg.errors.InsufficientPrivilege):  # refused before a trigger
-                with conn.transaction():
-                    conn.execute(statement)
+            # refused before a trigger
+            with pytest.raises(psycopg.errors.InsufficientPrivilege), conn.transaction():
+                conn.execute(statement)
 
 
 def test_db_init_takes_back_the_update_grant_older_ledgers_gave_the_writer(

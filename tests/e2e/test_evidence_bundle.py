@@ -48,8 +48,8 @@ def test_one_byte_changed_in_an_event_makes_the_bundle_tampered(cli, sealed, tmp
     checked = offline(bundle, sealed.public_key)
     assert checked.returncode == 2
     assert checked.stdout.strip().splitlines()[-2:] == [
-        f"  event at position {event['position']} (stream {event['stream_id']} version "
-        f"{event['version']}) is not in the sealed log", "TAMPERED"]
+        (f"  event at position {event['position']} (stream {event['stream_id']} version "
+        f"{event['version']}) is not in the sealed log"), "TAMPERED"]
 
 
 def test_one_byte_changed_in_the_replay_page_makes_the_bundle_tampered(cli, sealed, tmp_path):

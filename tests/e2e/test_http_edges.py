@@ -16,7 +16,7 @@ POST_ROUTES = ("/v1/commands", "/v1/sessions", "/floor/sign-in")
 
 
 def test_a_body_not_sent_as_json_is_refused_unread_on_every_post_route(
-        served: Served, signer, superuser):  # noqa: F811 - the fixture
+        served: Served, signer, superuser):
     sent = body(signer.sign(open_table("BAC-41")))
     before = event_count(superuser)
     for path in POST_ROUTES:
@@ -82,7 +82,7 @@ def test_a_second_serve_on_a_busy_port_says_so_in_one_line_before_serving(
 
 
 def test_a_number_json_cannot_sign_is_refused_as_input_never_as_a_server_fault(
-        served_floor: Served, signer):  # noqa: F811 - the fixture
+        served_floor: Served, signer):
     """1e999 reads as infinity: refused where it is read, never a 500 when it is signed."""
     command = '{"command": "sign_in", "command_id": "x", "amount": 1e999}'
     page = served_floor.post("/floor/sign-in", '{"staff": "PB-7", "command": ' + command

@@ -21,7 +21,7 @@ JSON = {"Content-Type": "application/json"}  # the API refuses a body of any oth
 
 
 def test_the_api_answers_503_while_the_database_is_down_and_records_once_it_is_back(
-        own):  # noqa: F811 - the fixture imported above
+        own):
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     server = start_with({**os.environ, "LEDGER_DATABASE_URL": own.url,

@@ -180,7 +180,7 @@ def test_a_sealing_key_replaced_in_the_database_is_named(cli, sealed, superuser,
 
 
 def test_deleting_the_witness_newest_file_is_named(cli, sealed, superuser):
-    newest = sorted(sealed.witness.glob("*/checkpoint-*.json"))[-1]
+    newest = max(sealed.witness.glob("*/checkpoint-*.json"))
     newest.unlink()
     detected(cli, "is missing from the witness", newest.name)
 

@@ -20,7 +20,7 @@ import time
 import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 PG_BIN = Path("/usr/lib/postgresql/15/bin")
 PACKAGES = ("patroni", "etcd-server", "etcd-client")
@@ -173,7 +173,7 @@ class Cluster:
                 self.etcd.kill()
         shutil.rmtree(self.folder, ignore_errors=True)
 
-    def __enter__(self) -> Cluster:
+    def __enter__(self) -> Self:
         try:
             return self.start()
         except BaseException:

@@ -4,6 +4,7 @@ what the new primary holds. Used by the failover test and by `scripts/ha`."""
 
 from __future__ import annotations
 
+import itertools
 import threading
 import time
 from dataclasses import dataclass, field
@@ -114,7 +115,7 @@ def failover_drill(cluster: Cluster, *, tables: int = 4, rounds: int = 6,
         killed=killed["node"], promoted=new.name, acknowledged=len(acknowledged),
         on_new_primary=len(acknowledged & stored), missing=sorted(acknowledged - stored),
         after_kill=sum(1 for when in times if when > killed["at"]),
-        stall=max((b - a for a, b in zip(times, times[1:])), default=0.0),
+        stall=max((b - a for a, b in itertools.pairwise(times)), default=0.0),
         waits=waits, errors=result.errors)
 
 
@@ -154,7 +155,8 @@ def group_drill(cluster: Cluster, codes: tuple[str, ...] = ("east", "west")) -> 
         with replica.connect() as conn, source.connect() as publisher:
             prepare_replica(conn)
             subscribe(conn, publisher, code, settings.database_url)
-        cluster.wait(lambda: _count(replica) >= _count(source), f"{code}'s events replicated")
+        cluster.wait(lambda replica=replica, source=source: _count(replica) >= _count(source),
+                     f"{code}'s events replicated")
     return group_day(group, DAY, settings_for(cluster).shift_schedule)
 
 

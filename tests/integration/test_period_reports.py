@@ -18,7 +18,7 @@ from tests.integration.helpers import PIT_BOSS
 from tests.integration.test_shift_reconciliation import COUNT, DAY, SUPERVISOR, _shift_with
 from tests.signing import open_ledger
 
-SWING = dict(table="BAC-R1", gaming_day=DAY, shift="swing")
+SWING = {"table": "BAC-R1", "gaming_day": DAY, "shift": "swing"}
 SCHEDULE = ("day", "swing", "graveyard")
 
 

@@ -85,7 +85,7 @@ def test_verify_finds_a_missing_version(floor, superuser):
         "AND convert_from(state, 'UTF8') LIKE '%%\"spot\":\"tie\"%%'")
     report = verify_ledger(superuser, projections=False)
     rid = rounds.round_id(rounds.table_id("BAC-01"), 1)
-    assert [(b.stream_id, b.version, b.reason) for b in report.chains.breaks][0] == (
+    assert next((b.stream_id, b.version, b.reason) for b in report.chains.breaks) == (
         rid, 5, "version 4 is missing")
     [money] = failures(report, "money")  # the bet is gone but was settled: named too
     assert "(BAC-01 round 1): bets placed 3600.00" in money and "bets settled 3700.00" in money
@@ -102,11 +102,11 @@ def test_verify_finds_a_pool_that_does_not_add_up(floor, superuser):
     report = verify_ledger(superuser, projections=False)
     assert report.chains.ok  # inserted rows are chained by the database like any other
     assert failures(report, "pool") == [
-        f"pool REPLAY-POOL ({pool}): version {version + 1} (JackpotPool.Adjusted): pool after "
-        "80530.00, but the pool held 75030.00 and this event makes it 75530.00",
-        f"pool REPLAY-POOL ({pool}): does not add up: it holds 80530.00, but seed 100000.00 + "
+        (f"pool REPLAY-POOL ({pool}): version {version + 1} (JackpotPool.Adjusted): pool after "
+        "80530.00, but the pool held 75030.00 and this event makes it 75530.00"),
+        (f"pool REPLAY-POOL ({pool}): does not add up: it holds 80530.00, but seed 100000.00 + "
         "contributions 30.00 - prizes paid by the pool 25000.00 + seeds added at resets 0.00 + "
-        "adjustments 500.00 = 75530.00"]
+        "adjustments 500.00 = 75530.00")]
     assert not report.ok
 
 
@@ -125,8 +125,8 @@ def test_verify_names_a_closed_shoe_whose_revealed_order_is_not_its_commitment(l
         by=rounds.forge_provenance())])
     report = verify_ledger(superuser, projections=False)
     assert failures(report, "shoe") == [
-        f"shoe {shoe.id} (table SP-07): the revealed order and secret do not hash to the "
-        f"commitment {shoe.commitment[:16]}... recorded at the shuffle",
+        (f"shoe {shoe.id} (table SP-07): the revealed order and secret do not hash to the "
+        f"commitment {shoe.commitment[:16]}... recorded at the shuffle"),
         f"shoe {shoe.id} (table SP-07): the close recorded commitment_holds True, it is False"]
     assert rid  # the Fortune 8 shoe, never committed, is not named
 

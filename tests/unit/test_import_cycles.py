@@ -31,8 +31,8 @@ def graph() -> dict[str, set[str]]:
     files = {module_name(p): p for package in PACKAGES for p in (ROOT / package).rglob("*.py")}
     known = set(files)
     edges = {name: imports_of(path, known) - {name} for name, path in files.items()}
-    for name in edges:  # a module importing `a.b.c` also runs the packages `a` and `a.b`
-        edges[name] = {dep for dep in edges[name] if not name.startswith(dep + ".")}
+    for name, deps in edges.items():  # a module importing `a.b.c` also runs `a` and `a.b`
+        edges[name] = {dep for dep in deps if not name.startswith(dep + ".")}
     return edges
 
 

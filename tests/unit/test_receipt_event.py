@@ -18,8 +18,8 @@ from ledger.infrastructure.mapper import PydanticJSONMapper
 def test_the_receipt_event_made_directly_is_the_one_the_receipt_aggregate_makes():
     by = Provenance(command_id=uuid4(), actor=Actor(staff_id="D-1", role=Role.DEALER),
                     terminal="T-1", at=datetime(2026, 11, 25, 1, 0, tzinfo=UTC))
-    body = dict(command_type="PlaceBet", command={"command": "place_bet", "amount": "100.00"},
-                streams=[str(uuid4())], by=by, signed={"protocol": "round-ledger/command/1"})
+    body = {"command_type": "PlaceBet", "command": {"command": "place_bet", "amount": "100.00"},
+                "streams": [str(uuid4())], "by": by, "signed": {"protocol": "round-ledger/command/1"}}
     direct = accepted(**body)
     [made] = CommandReceipt(**body).collect_events()
     assert type(direct) is type(made)
