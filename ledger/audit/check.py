@@ -18,9 +18,11 @@ from pydantic import BaseModel, ConfigDict, Field
 from ledger.cards import Card
 from ledger.domain.round import SettledBet
 from ledger.domain.shoe import commitment_of
+from ledger.games import registry
 from ledger.games.common import ZERO, BetResult, Consequence
+from ledger.games.facts import RoundFacts
 from ledger.games.jackpot import JackpotPoolSettings, contribute, pay_jackpot
-from ledger.rounds import RoundFacts, procedure_for
+from ledger.games.registry import procedure_for
 
 BET_FIELDS = ("stake", "outcome", "returned", "payout", "commission", "capped")
 
@@ -85,7 +87,7 @@ def void_carries_jackpot(facts: RoundFacts) -> bool:
             return True
         if fact.consequence is Consequence.ROUND_VOID:
             return False
-    return facts.game == "stud-poker"
+    return registry.game(facts.game).void_carries_jackpot
 
 
 def resettle(facts: RoundFacts, *, void: bool) -> list[BetLine]:

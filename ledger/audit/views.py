@@ -6,13 +6,15 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 from decimal import Decimal
-from typing import Any, NamedTuple
+from typing import Any
 
 from ledger.cards import Card
 from ledger.formatting import money
-from ledger.games import baccarat, fortune8, q_poker, stud_poker
-from ledger.rounds import RoundFacts
-from ledger.rounds.facts import BURN, DEALER
+from ledger.games import registry
+from ledger.games.facts import BURN, RoundFacts
+from ledger.games.protocol import HandValue
+from ledger.games.q_poker import rules as q_poker
+from ledger.games.stud_poker import rules as stud_poker
 
 
 def label(target: str) -> str:
@@ -107,52 +109,16 @@ def describe(event_type: str, body: dict[str, Any]) -> str:
 
 # -- hands ------------------------------------------------------------------------------------
 
-class HandValue(NamedTuple):
-    value: str | None  # what the hand is worth, as the rules engine writes it
-    name: str | None  # the same in words, as a dealer says it
-    qualifies: bool | None  # the dealer's hand: whether the dealer plays
-
-
 def hand_values(facts: RoundFacts) -> dict[str, HandValue]:
     """Each complete hand's value under the game's rules; the dealer's qualification."""
     hands: dict[str, list[Card]] = {}
     for card in facts.cards:
         hands.setdefault(card.to, []).append(card.card)
-    value = {"stud-poker": _stud, "q-poker": _q_poker, "baccarat": _baccarat,
-             "fortune-8": _fortune8}.get(facts.game)
-    if value is None:
+    game = registry.GAMES.get(facts.game)
+    if game is None:
         return {}
-    return {target: value(target, tuple(cards)) for target, cards in hands.items()
+    return {target: game.hand_value(target, tuple(cards)) for target, cards in hands.items()
             if target != BURN}
-
-
-def _stud(target: str, cards: tuple[Card, ...]) -> HandValue:
-    if len(cards) != stud_poker.HAND_SIZE:
-        return HandValue(None, None, None)
-    qualifies = stud_poker.dealer_qualifies(cards) if target == DEALER else None
-    value = stud_poker.evaluate(cards)
-    return HandValue(str(value), stud_name(value, cards), qualifies)
-
-
-def _q_poker(target: str, cards: tuple[Card, ...]) -> HandValue:
-    if len(cards) != 3:
-        return HandValue(None, None, None)
-    qualifies = q_poker.dealer_qualifies(cards) if target == DEALER else None
-    value = q_poker.evaluate(cards)
-    return HandValue(str(value), q_poker_name(value), qualifies)
-
-
-def _baccarat(target: str, cards: tuple[Card, ...]) -> HandValue:
-    total = sum(baccarat.card_value(card) for card in cards) % 10
-    pair = len(cards) >= 2 and cards[0].rank == cards[1].rank
-    value = f"{total}" + (" with a pair" if pair else "")
-    return HandValue(value, f"{total} point{'' if total == 1 else 's'}"
-                     + (", a pair" if pair else ""), None)
-
-
-def _fortune8(target: str, cards: tuple[Card, ...]) -> HandValue:
-    value = f"{fortune8.winning_box(cards[0])} wins" if len(cards) == 1 else None
-    return HandValue(value, value and f"box {value}", None)
 
 
 # -- hands in words ---------------------------------------------------------------------------

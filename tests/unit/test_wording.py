@@ -22,8 +22,9 @@ from ledger.cards import parse_cards
 from ledger.domain.base import Aggregate
 from ledger.domain.round import Round, SettledBet
 from ledger.domain.shift import Shift
-from ledger.games import q_poker, stud_poker
 from ledger.games.common import Outcome
+from ledger.games.q_poker import rules as q_poker
+from ledger.games.stud_poker import rules as stud_poker
 from ledger.wording import ONE_AND_MANY, RECEIPT, describe, details
 
 

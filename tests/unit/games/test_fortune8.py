@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from ledger.cards import DECK, Card, Rank
 from ledger.errors import InvalidInput, RuleViolation, SettingOutsideRegulation
 from ledger.games.common import Consequence, Outcome
-from ledger.games.fortune8 import (
+from ledger.games.fortune8.rules import (
     SPACES,
     Bet,
     Box,

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from ledger.cards import DECK, parse_cards
 from ledger.errors import InvalidInput, RuleViolation, SettingOutsideRegulation
 from ledger.games.common import Consequence, Outcome
-from ledger.games.q_poker import (
+from ledger.games.q_poker.rules import (
     DEALER,
     Bet,
     Category,

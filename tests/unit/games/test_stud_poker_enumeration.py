@@ -9,7 +9,7 @@ from itertools import combinations
 import pytest
 
 from ledger.cards import DECK, Card
-from ledger.games.stud_poker import HandCategory, evaluate
+from ledger.games.stud_poker.rules import HandCategory, evaluate
 
 REFERENCE_COUNTS = {
     HandCategory.ROYAL_FLUSH: 4,

@@ -6,10 +6,10 @@ from dataclasses import replace
 from typing import cast
 
 from ledger.errors import InvalidInput, RuleViolation
-from ledger.games import baccarat
-from ledger.games.baccarat import BaccaratSettings, Side
+from ledger.games.baccarat import rules as baccarat
+from ledger.games.baccarat.rules import BaccaratSettings, Side
 from ledger.games.common import BetResult, Consequence
-from ledger.rounds.facts import BURN, BetFact, CardFact, Procedure, RoundFacts
+from ledger.games.facts import BURN, BetFact, CardFact, Procedure, RoundFacts
 
 SIDES = (Side.PLAYER.value, Side.BANKER.value)
 

@@ -6,9 +6,19 @@ from decimal import Decimal
 from typing import cast
 
 from ledger.errors import InvalidInput, RuleViolation
-from ledger.games import jackpot, stud_poker
+from ledger.games import jackpot
 from ledger.games.common import ZERO, BetResult, Consequence, Outcome
-from ledger.games.stud_poker import (
+from ledger.games.facts import (
+    BetFact,
+    CardFact,
+    DecisionFact,
+    Procedure,
+    RoundFacts,
+    check_shuffler_failure,
+    target_number,
+)
+from ledger.games.stud_poker import rules as stud_poker
+from ledger.games.stud_poker.rules import (
     ANTE,
     DEALER,
     JACKPOT,
@@ -17,15 +27,6 @@ from ledger.games.stud_poker import (
     StudBox,
     StudPokerRound,
     StudPokerSettings,
-)
-from ledger.rounds.facts import (
-    BetFact,
-    CardFact,
-    DecisionFact,
-    Procedure,
-    RoundFacts,
-    check_shuffler_failure,
-    target_number,
 )
 
 SPOTS = (ANTE, JACKPOT)  # the raise is a decision, not a bet placed before the deal

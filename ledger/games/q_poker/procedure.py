@@ -6,10 +6,8 @@ from dataclasses import replace
 from typing import Any, cast
 
 from ledger.errors import InvalidInput, RuleViolation
-from ledger.games import q_poker
 from ledger.games.common import BetResult, Consequence
-from ledger.games.q_poker import DEALER, QPokerRound
-from ledger.rounds.facts import (
+from ledger.games.facts import (
     BetFact,
     CardFact,
     DecisionFact,
@@ -18,7 +16,9 @@ from ledger.rounds.facts import (
     check_shuffler_failure,
     target_number,
 )
-from ledger.rounds.replayer import Replayer
+from ledger.games.q_poker import rules as q_poker
+from ledger.games.q_poker.rules import DEALER, QPokerRound
+from ledger.games.replayer import Replayer
 
 
 def _recipient(target: str) -> int:
