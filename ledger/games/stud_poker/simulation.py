@@ -26,12 +26,12 @@ def play_round(sim: Dealing, turn: Any) -> bool:
     for box in boxes:
         if box not in sim.carried and sim.rng.random() < 0.5:
             sim.bet(box, "jackpot", amount=JACKPOT_BET)  # type: ignore[arg-type]
-    jackpot_boxes = {box for box in boxes if box in sim.carried} | set(sim.last_jackpotbettor_boxes())
+    jackpot_boxes = {box for box in boxes if box in sim.carried} | set(sim.last_jackpot_boxes())
     sim.carried = set()
     sim.buy_in(sim.rng.random() < 0.3)
     hands: dict[str, list[Card]] = {}
     method = stud_rules.DealMethod.SHUFFLER if sim.spec.shuffler else stud_rules.DealMethod.SHOE
-    plan = stud_rules.expecteddeal(boxes, method)
+    plan = stud_rules.expected_deal(boxes, method)
     stops_at = sim.shuffler_stops_at(len(plan))
     for n, step in enumerate(plan):
         if n == stops_at:  # the shuffler fails: void, jackpot bets carried (art. 11, 4))
