@@ -3,7 +3,6 @@ hand in words (`Flush, queen high`)."""
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
@@ -13,8 +12,6 @@ from ledger.formatting import money
 from ledger.games import registry
 from ledger.games.facts import BURN, RoundFacts
 from ledger.games.protocol import HandValue
-from ledger.games.q_poker import rules as q_poker
-from ledger.games.stud_poker import rules as stud_poker
 
 
 def label(target: str) -> str:
@@ -120,53 +117,3 @@ def hand_values(facts: RoundFacts) -> dict[str, HandValue]:
     return {target: game.hand_value(target, tuple(cards)) for target, cards in hands.items()
             if target != BURN}
 
-
-# -- hands in words ---------------------------------------------------------------------------
-
-WORDS = {2: ("two", "twos"), 3: ("three", "threes"), 4: ("four", "fours"), 5: ("five", "fives"),
-         6: ("six", "sixes"), 7: ("seven", "sevens"), 8: ("eight", "eights"),
-         9: ("nine", "nines"), 10: ("ten", "tens"), 11: ("jack", "jacks"),
-         12: ("queen", "queens"), 13: ("king", "kings"), 14: ("ace", "aces")}
-
-
-def _one(rank: int) -> str:
-    return WORDS[int(rank)][0]
-
-
-def _many(rank: int) -> str:
-    return WORDS[int(rank)][1]
-
-
-def stud_name(value: stud_poker.HandValue, cards: tuple[Card, ...]) -> str:
-    """`Flush, queen high`: a Stud Poker hand as a dealer says it (art. 8's categories)."""
-    kind, ranks = stud_poker.HandCategory, value.ranks
-    counts = Counter(card.rank for card in cards)
-    pair = next((rank for rank, n in counts.items() if n == 2), ranks[0])  # a full house's
-    return {
-        kind.ROYAL_FLUSH: lambda: "Royal flush",
-        kind.STRAIGHT_FLUSH: lambda: f"Straight flush, {_one(ranks[0])} high",
-        kind.FOUR_OF_A_KIND: lambda: f"Four of a kind, {_many(ranks[0])}",
-        kind.FULL_HOUSE: lambda: f"Full house, {_many(ranks[0])} over {_many(pair)}",
-        kind.FLUSH: lambda: f"Flush, {_one(ranks[0])} high",
-        kind.STRAIGHT: lambda: f"Straight, {_one(ranks[0])} high",
-        kind.THREE_OF_A_KIND: lambda: f"Three of a kind, {_many(ranks[0])}",
-        kind.TWO_PAIRS: lambda: f"Two pairs, {_many(ranks[0])} and {_many(ranks[1])}",
-        kind.ONE_PAIR: lambda: f"One pair of {_many(ranks[0])}",
-        kind.HIGH_CARD: lambda: f"High card, {_one(ranks[0])} high",
-    }[value.category]()
-
-
-def q_poker_name(value: q_poker.HandValue) -> str:
-    """`Three of a kind, sevens`: a Q Poker hand as a dealer says it."""
-    kind = q_poker.Category
-    ranks = [card.rank for card in value.cards]  # high to low
-    paired = next((rank for rank in ranks if ranks.count(rank) == 2), ranks[0])
-    top = ranks[1] if sorted(ranks) == [2, 3, 14] else ranks[0]  # A-2-3: three high
-    return {
-        kind.STRAIGHT_FLUSH: f"Straight flush, {_one(top)} high",
-        kind.THREE_OF_A_KIND: f"Three of a kind, {_many(ranks[0])}",
-        kind.STRAIGHT: f"Straight, {_one(top)} high",
-        kind.FLUSH: f"Flush, {_one(ranks[0])} high",
-        kind.ONE_PAIR: f"One pair of {_many(paired)}",
-        kind.HIGH_CARD: f"High card, {_one(ranks[0])} high",
-    }[value.category]

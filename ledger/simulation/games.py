@@ -13,10 +13,8 @@ from random import Random
 from typing import Any, Protocol
 
 from ledger.cards import Card
-from ledger.commands import (
-    Command,
-    DealCard,
-)
+from ledger.commands.base import Command
+from ledger.commands.round import DealCard
 from ledger.domain.base import Actor
 
 

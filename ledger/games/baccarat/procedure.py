@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import cast
 
+from ledger.cards import Card
 from ledger.errors import InvalidInput, RuleViolation
 from ledger.games.baccarat import rules as baccarat
 from ledger.games.baccarat.rules import BaccaratSettings, Side
@@ -22,7 +23,7 @@ def _bets(facts: RoundFacts) -> list[baccarat.Bet]:
     return [_bet(fact) for fact in facts.bets]
 
 
-def _coup_cards(facts: RoundFacts) -> list:
+def _coup_cards(facts: RoundFacts) -> list[Card]:
     return [card.card for card in facts.cards if card.to in SIDES]
 
 

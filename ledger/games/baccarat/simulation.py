@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ledger.cards import Card
-from ledger.commands import ExposeCard
+from ledger.commands.round import ExposeCard
 from ledger.games.baccarat import rules as baccarat_rules
 from ledger.simulation.games import Dealing, bettor_boxes, deal
 

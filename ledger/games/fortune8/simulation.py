@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ledger.commands import AnnounceDealMode
+from ledger.commands.round import AnnounceDealMode
 from ledger.simulation.games import Dealing, deal
 
 

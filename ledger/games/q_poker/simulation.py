@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ledger.cards import Card, Rank
-from ledger.commands import Decide, ExposeCard, RevealDealer
+from ledger.commands.round import Decide, ExposeCard, RevealDealer
 from ledger.games.q_poker import rules as q_poker_rules
 from ledger.simulation.games import Dealing, bettor_boxes, deal, turn_of
 

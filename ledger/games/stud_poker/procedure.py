@@ -24,6 +24,7 @@ from ledger.games.stud_poker.rules import (
     JACKPOT,
     DealMethod,
     Decision,
+    Position,
     StudBox,
     StudPokerRound,
     StudPokerSettings,
@@ -32,7 +33,7 @@ from ledger.games.stud_poker.rules import (
 SPOTS = (ANTE, JACKPOT)  # the raise is a decision, not a bet placed before the deal
 
 
-def _position(target: str) -> int | str:
+def _position(target: str) -> Position:
     if target == DEALER:
         return DEALER
     box = target_number(target, "box")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ledger.cards import Card, Rank
-from ledger.commands import Decide, ExposeCard, RecordIrregularity, RevealDealer
+from ledger.commands.round import Decide, ExposeCard, RecordIrregularity, RevealDealer
 from ledger.games.stud_poker import rules as stud_rules
 from ledger.simulation.games import JACKPOT_BET, Dealing, bettor_boxes, deal, turn_of
 

@@ -16,7 +16,6 @@ from hypothesis import strategies as st
 from ledger.cards import DECK, parse_cards
 from ledger.errors import InvalidInput, RuleViolation, SettingOutsideRegulation
 from ledger.games.common import Consequence, Outcome
-from ledger.games.stud_poker import rules as stud_poker
 from ledger.games.stud_poker import settlement as stud_settlement
 from ledger.games.stud_poker.rules import (
     DEALER,
