@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ledger.cards import Card, format_cards
@@ -52,7 +52,7 @@ def stud_name(value: StudHandValue, cards: tuple[Card, ...]) -> str:
     kind, ranks = HandCategory, value.ranks
     counts = Counter(card.rank for card in cards)
     pair = next((rank for rank, n in counts.items() if n == 2), ranks[0])  # a full house's
-    return {
+    said: dict[HandCategory, Callable[[], str]] = {  # each said only when it is the hand's
         kind.ROYAL_FLUSH: lambda: "Royal flush",
         kind.STRAIGHT_FLUSH: lambda: f"Straight flush, {one(ranks[0])} high",
         kind.FOUR_OF_A_KIND: lambda: f"Four of a kind, {many(ranks[0])}",
@@ -63,4 +63,5 @@ def stud_name(value: StudHandValue, cards: tuple[Card, ...]) -> str:
         kind.TWO_PAIRS: lambda: f"Two pairs, {many(ranks[0])} and {many(ranks[1])}",
         kind.ONE_PAIR: lambda: f"One pair of {many(ranks[0])}",
         kind.HIGH_CARD: lambda: f"High card, {one(ranks[0])} high",
-    }[value.category]()
+    }
+    return said[value.category]()
