@@ -22,7 +22,8 @@ if TYPE_CHECKING:
     from ledger.games.settings import HouseSettings
 
 
-def _frozen(values: Mapping[str, Any]) -> Mapping[str, Any]:
+def frozen_mapping(values: Mapping[str, Any]) -> Mapping[str, Any]:
+    """A read-only copy: a game's defaults are shared by every table that opens."""
     return MappingProxyType(dict(values))
 
 
@@ -35,7 +36,7 @@ class GameBase:
     package: str
     shoe: ShoePolicy
     table_plan: TablePlan
-    default_settings: Mapping[str, Any] = field(default_factory=lambda: _frozen({}))
+    default_settings: Mapping[str, Any] = field(default_factory=lambda: frozen_mapping({}))
     takes_jackpot_bets: bool = False
     void_carries_jackpot: bool = False
     pushed_bets_stand: bool = False

@@ -26,7 +26,8 @@ def house_settings(
 ) -> dict[str, Any]:
     """The validated house settings of a table, as JSON to record."""
     data = {
-        **registry.game(rule_set.game).default_settings, **given, "min_bet": min_bet, "max_bet": max_bet,
+        **registry.game(rule_set.game).default_settings,  # when the house names nothing else
+        **given, "min_bet": min_bet, "max_bet": max_bet,
         "effective_from": effective_from, "authorisation": authorisation or "house standard",
     }
     settings: dict[str, Any] = rulesets.parse_settings(rule_set.id, data).model_dump(mode="json")

@@ -8,7 +8,7 @@ from decimal import Decimal
 from typing import TYPE_CHECKING
 
 from ledger.games.baccarat.shoe import SHOE
-from ledger.games.base import GameBase, _frozen
+from ledger.games.base import GameBase, frozen_mapping
 from ledger.games.protocol import HandValue, NamedCards, TablePlan
 
 if TYPE_CHECKING:
@@ -35,7 +35,7 @@ class Baccarat(GameBase):
 
 GAME = Baccarat(
     code="baccarat", name="Baccarat", package="ledger.games.baccarat", shoe=SHOE,
-    default_settings=_frozen({"decks": 8}),
+    default_settings=frozen_mapping({"decks": 8}),
     pushed_bets_stand=True, has_roads=True,
     table_plan=TablePlan(floor_order=0, prefix="BAC", min_bet=Decimal(300),
                          max_bet=Decimal(50000), decks=8, round_seconds=55,

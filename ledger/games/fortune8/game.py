@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import TYPE_CHECKING
 
-from ledger.games.base import GameBase, _frozen
+from ledger.games.base import GameBase, frozen_mapping
 from ledger.games.protocol import HandValue, NamedCards, TablePlan
 from ledger.games.shoe import ShoePolicy
 
@@ -37,7 +37,7 @@ GAME = Fortune8(
         burn_refusal=("Fortune 8 burns the first card of each round, after the deal is "
                       "announced: deal it to 'burn' in the round (art. 4(6))."),
     ),
-    default_settings=_frozen({"decks": 6}),
+    default_settings=frozen_mapping({"decks": 6}),
     bet_place="space {} box {}",  # art. 4(2): a bet is on a space's box
     table_plan=TablePlan(floor_order=3, prefix="F8", min_bet=Decimal(100),
                          max_bet=Decimal(5000), decks=6, round_seconds=50,

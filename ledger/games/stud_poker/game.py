@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import TYPE_CHECKING
 
-from ledger.games.base import GameBase, _frozen
+from ledger.games.base import GameBase, frozen_mapping
 from ledger.games.protocol import HandValue, NamedCards, TablePlan
 from ledger.games.shoe import ShoePolicy
 
@@ -36,7 +36,7 @@ class StudPoker(GameBase):
 GAME = StudPoker(
     code="stud-poker", name="Stud Poker", package="ledger.games.stud_poker",
     shoe=ShoePolicy(single_deck=True),
-    default_settings=_frozen({"max_payout": "500000.00"}),
+    default_settings=frozen_mapping({"max_payout": "500000.00"}),
     takes_jackpot_bets=True,
     void_carries_jackpot=True,  # art. 11: a void round carries its jackpot bets
     table_plan=TablePlan(floor_order=1, prefix="SP", min_bet=Decimal(100),
