@@ -184,7 +184,7 @@ def open_ledger(settings: LedgerSettings | None = None,
     if warm:
         build_event_classes()
         build_command_classes()
-        from ledger.games.stud_poker import prepare  # a single command may never value a hand
+        from ledger.games.stud_poker.rules import prepare  # a single command may never value a hand
 
         prepare()
     database = resolve_database(settings)

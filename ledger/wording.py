@@ -118,9 +118,6 @@ def _words(kind: str) -> str:
 
 
 # -- names in words -------------------------------------------------------------------------------
-GAMES = {"stud-poker": "Stud Poker", "q-poker": "Q Poker", "fortune-8": "Fortune 8",
-         "baccarat": "Baccarat"}
-"""Each game by the name its regulation gives it."""
 DEAL_MODES = {"all_spaces": "dealt to all seven spaces",
               "spaces_with_bets": "dealt only to the spaces with bets"}
 """Fortune 8, art. 4(6): after the burn, a card face up on each of the seven spaces, whether
@@ -152,7 +149,12 @@ def term(code: object) -> str:
 
 def game(code: str | None) -> str:
     """`Stud Poker` for `stud-poker`; an unknown code as it is."""
-    return "-" if code is None else GAMES.get(code, code)
+    from ledger.games.registry import GAMES  # each game by the name its regulation gives it
+
+    if code is None:
+        return "-"
+    known = GAMES.get(code)
+    return code if known is None else known.name
 
 
 def deal_mode(mode: object) -> str:

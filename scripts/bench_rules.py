@@ -29,7 +29,7 @@ from rich.table import Table
 
 sys.path.insert(0, str(ROOT))
 from ledger.cards import DECK
-from ledger.games.stud_poker import evaluate
+from ledger.games.stud_poker.rules import evaluate
 
 HANDS = 2_598_960
 REFERENCE = {"banker": 0.458597, "player": 0.446247, "tie": 0.095156}  # money-safe: frequencies
@@ -80,7 +80,7 @@ def bare_loop() -> int:
 
 
 def baccarat(coups: int, seed: int) -> tuple[int, float, Counter]:  # money-safe: seconds
-    from ledger.games.baccarat import play_coup
+    from ledger.games.baccarat.rules import play_coup
 
     rng, winners, played, seconds = Random(seed), Counter(), 0, 0.0  # money-safe: seconds
     while played < coups:
@@ -119,7 +119,7 @@ def add_baccarat_rows(table: Table, coups: int, seed: int) -> Table | None:
     try:
         played, seconds, winners = baccarat(coups, seed)
     except ImportError:
-        table.add_row("baccarat.play_coup", "", "", "", "ledger.games.baccarat is not there yet")
+        table.add_row("baccarat.play_coup", "", "", "", "ledger.games.baccarat.rules is not there yet")
         return None
     table.add_row("baccarat.play_coup", f"{played:,}", f"{seconds:.2f}",
                   f"{played / seconds:,.0f}", f"8-deck shoes, seed {seed}")

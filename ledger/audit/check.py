@@ -18,9 +18,11 @@ from pydantic import BaseModel, ConfigDict, Field
 from ledger.cards import Card
 from ledger.domain.round import SettledBet
 from ledger.domain.shoe import commitment_of
+from ledger.games import registry
 from ledger.games.common import ZERO, BetResult, Consequence
+from ledger.games.facts import RoundFacts
 from ledger.games.jackpot import JackpotPoolSettings, contribute, pay_jackpot
-from ledger.rounds import RoundFacts, procedure_for
+from ledger.games.registry import procedure_for
 
 BET_FIELDS = ("stake", "outcome", "returned", "payout", "commission", "capped")
 
@@ -85,7 +87,7 @@ def void_carries_jackpot(facts: RoundFacts) -> bool:
             return True
         if fact.consequence is Consequence.ROUND_VOID:
             return False
-    return facts.game == "stud-poker"
+    return registry.game(facts.game).void_carries_jackpot
 
 
 def resettle(facts: RoundFacts, *, void: bool) -> list[BetLine]:
@@ -310,8 +312,8 @@ def prove_shoe(commitment: str | None, revealed: list[Card] | None, secret: str 
         return ShoeProof(status=ProofStatus.NOT_REVEALED, commitment=commitment)
     recomputed = commitment_of(revealed, secret)
     mismatches = [] if recomputed == commitment else [
-        f"the revealed order and secret hash to {recomputed[:16]}..., the shuffle committed to "
-        f"{commitment[:16]}..."]
+        (f"the revealed order and secret hash to {recomputed[:16]}..., the shuffle committed to "
+        f"{commitment[:16]}...")]
     mismatches += shoe_problems
     mismatches += [
         f"this round's card {card} came from position {position}, where the order has "

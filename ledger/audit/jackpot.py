@@ -31,7 +31,7 @@ from ledger.audit.store import (
 from ledger.domain.round import Phase
 from ledger.games.common import ZERO
 from ledger.games.jackpot import JackpotPoolSettings
-from ledger.rounds import procedure_for
+from ledger.games.registry import procedure_for
 
 
 class JackpotView(Frozen):

@@ -17,7 +17,7 @@ from ledger.audit.check import Difference
 from ledger.audit.store import RecordedEvent, read_stream
 from ledger.domain.round import Round
 from ledger.errors import DamagedStream, NotFound
-from ledger.rounds import RoundFacts
+from ledger.games.facts import RoundFacts
 
 SETTLEMENT = frozenset({"Round.BetSettled", "Round.JackpotPrizeAwarded", "Round.Settled",
                         "Round.Voided"})

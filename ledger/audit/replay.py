@@ -54,6 +54,7 @@ from ledger.domain.round import Phase, Round, round_id
 from ledger.domain.table import check_table_code, table_id
 from ledger.errors import LedgerError, NotFound
 from ledger.formatting import macau, money, when
+from ledger.games.registry import procedure_for
 from ledger.reports.round_win import (
     ZERO,
     Prize,
@@ -62,7 +63,6 @@ from ledger.reports.round_win import (
     win_of,
     win_sentence,
 )
-from ledger.rounds import procedure_for
 
 FORMAT = "round-ledger/replay/1"
 

@@ -3,16 +3,15 @@ hand in words (`Flush, queen high`)."""
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable
 from decimal import Decimal
-from typing import Any, NamedTuple
+from typing import Any
 
 from ledger.cards import Card
 from ledger.formatting import money
-from ledger.games import baccarat, fortune8, q_poker, stud_poker
-from ledger.rounds import RoundFacts
-from ledger.rounds.facts import BURN, DEALER
+from ledger.games import registry
+from ledger.games.facts import BURN, RoundFacts
+from ledger.games.protocol import HandValue
 
 
 def label(target: str) -> str:
@@ -107,100 +106,14 @@ def describe(event_type: str, body: dict[str, Any]) -> str:
 
 # -- hands ------------------------------------------------------------------------------------
 
-class HandValue(NamedTuple):
-    value: str | None  # what the hand is worth, as the rules engine writes it
-    name: str | None  # the same in words, as a dealer says it
-    qualifies: bool | None  # the dealer's hand: whether the dealer plays
-
-
 def hand_values(facts: RoundFacts) -> dict[str, HandValue]:
     """Each complete hand's value under the game's rules; the dealer's qualification."""
     hands: dict[str, list[Card]] = {}
     for card in facts.cards:
         hands.setdefault(card.to, []).append(card.card)
-    value = {"stud-poker": _stud, "q-poker": _q_poker, "baccarat": _baccarat,
-             "fortune-8": _fortune8}.get(facts.game)
-    if value is None:
+    game = registry.GAMES.get(facts.game)
+    if game is None:
         return {}
-    return {target: value(target, tuple(cards)) for target, cards in hands.items()
+    return {target: game.hand_value(target, tuple(cards)) for target, cards in hands.items()
             if target != BURN}
 
-
-def _stud(target: str, cards: tuple[Card, ...]) -> HandValue:
-    if len(cards) != stud_poker.HAND_SIZE:
-        return HandValue(None, None, None)
-    qualifies = stud_poker.dealer_qualifies(cards) if target == DEALER else None
-    value = stud_poker.evaluate(cards)
-    return HandValue(str(value), stud_name(value, cards), qualifies)
-
-
-def _q_poker(target: str, cards: tuple[Card, ...]) -> HandValue:
-    if len(cards) != 3:
-        return HandValue(None, None, None)
-    qualifies = q_poker.dealer_qualifies(cards) if target == DEALER else None
-    value = q_poker.evaluate(cards)
-    return HandValue(str(value), q_poker_name(value), qualifies)
-
-
-def _baccarat(target: str, cards: tuple[Card, ...]) -> HandValue:
-    total = sum(baccarat.card_value(card) for card in cards) % 10
-    pair = len(cards) >= 2 and cards[0].rank == cards[1].rank
-    value = f"{total}" + (" with a pair" if pair else "")
-    return HandValue(value, f"{total} point{'' if total == 1 else 's'}"
-                     + (", a pair" if pair else ""), None)
-
-
-def _fortune8(target: str, cards: tuple[Card, ...]) -> HandValue:
-    value = f"{fortune8.winning_box(cards[0])} wins" if len(cards) == 1 else None
-    return HandValue(value, value and f"box {value}", None)
-
-
-# -- hands in words ---------------------------------------------------------------------------
-
-WORDS = {2: ("two", "twos"), 3: ("three", "threes"), 4: ("four", "fours"), 5: ("five", "fives"),
-         6: ("six", "sixes"), 7: ("seven", "sevens"), 8: ("eight", "eights"),
-         9: ("nine", "nines"), 10: ("ten", "tens"), 11: ("jack", "jacks"),
-         12: ("queen", "queens"), 13: ("king", "kings"), 14: ("ace", "aces")}
-
-
-def _one(rank: int) -> str:
-    return WORDS[int(rank)][0]
-
-
-def _many(rank: int) -> str:
-    return WORDS[int(rank)][1]
-
-
-def stud_name(value: stud_poker.HandValue, cards: tuple[Card, ...]) -> str:
-    """`Flush, queen high`: a Stud Poker hand as a dealer says it (art. 8's categories)."""
-    kind, ranks = stud_poker.HandCategory, value.ranks
-    counts = Counter(card.rank for card in cards)
-    pair = next((rank for rank, n in counts.items() if n == 2), ranks[0])  # a full house's
-    return {
-        kind.ROYAL_FLUSH: lambda: "Royal flush",
-        kind.STRAIGHT_FLUSH: lambda: f"Straight flush, {_one(ranks[0])} high",
-        kind.FOUR_OF_A_KIND: lambda: f"Four of a kind, {_many(ranks[0])}",
-        kind.FULL_HOUSE: lambda: f"Full house, {_many(ranks[0])} over {_many(pair)}",
-        kind.FLUSH: lambda: f"Flush, {_one(ranks[0])} high",
-        kind.STRAIGHT: lambda: f"Straight, {_one(ranks[0])} high",
-        kind.THREE_OF_A_KIND: lambda: f"Three of a kind, {_many(ranks[0])}",
-        kind.TWO_PAIRS: lambda: f"Two pairs, {_many(ranks[0])} and {_many(ranks[1])}",
-        kind.ONE_PAIR: lambda: f"One pair of {_many(ranks[0])}",
-        kind.HIGH_CARD: lambda: f"High card, {_one(ranks[0])} high",
-    }[value.category]()
-
-
-def q_poker_name(value: q_poker.HandValue) -> str:
-    """`Three of a kind, sevens`: a Q Poker hand as a dealer says it."""
-    kind = q_poker.Category
-    ranks = [card.rank for card in value.cards]  # high to low
-    paired = next((rank for rank in ranks if ranks.count(rank) == 2), ranks[0])
-    top = ranks[1] if sorted(ranks) == [2, 3, 14] else ranks[0]  # A-2-3: three high
-    return {
-        kind.STRAIGHT_FLUSH: f"Straight flush, {_one(top)} high",
-        kind.THREE_OF_A_KIND: f"Three of a kind, {_many(ranks[0])}",
-        kind.STRAIGHT: f"Straight, {_one(top)} high",
-        kind.FLUSH: f"Flush, {_one(ranks[0])} high",
-        kind.ONE_PAIR: f"One pair of {_many(paired)}",
-        kind.HIGH_CARD: f"High card, {_one(ranks[0])} high",
-    }[value.category]

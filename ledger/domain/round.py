@@ -1,7 +1,7 @@
 """A round: one game at a table, from its opening to its settlement (or void).
 
 The aggregate keeps the facts in the same shape for every game (`RoundFacts`); the game's
-procedure (`ledger.rounds`) checks each new fact against the regulation before it is recorded,
+procedure (`ledger.games`) checks each new fact against the regulation before it is recorded,
 and computes the settlement. Mutators only record: they never re-check, so a round always
 loads exactly as it was written.
 """
@@ -22,15 +22,15 @@ from ledger.domain.table import table_id
 from ledger.errors import LedgerError, WrongState
 from ledger.formatting import money
 from ledger.games.common import BetResult, Consequence, Outcome
-from ledger.games.rulesets import parse_settings
-from ledger.games.settings import HouseSettings
-from ledger.rounds.facts import (
+from ledger.games.facts import (
     BetFact,
     CardFact,
     DecisionFact,
     IrregularityFact,
     RoundFacts,
 )
+from ledger.games.rulesets import parse_settings
+from ledger.games.settings import HouseSettings
 
 
 def round_id(table_stream: UUID, number: int) -> UUID:

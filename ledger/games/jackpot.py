@@ -38,7 +38,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ledger.errors import InvalidInput
 from ledger.games.common import AVO, MAX_AMOUNT, ZERO, BetResult, Outcome
-from ledger.games.stud_poker import (
+from ledger.games.stud_poker.rules import (
     JACKPOT,
     Decision,
     HandCategory,

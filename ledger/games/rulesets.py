@@ -58,27 +58,27 @@ _RULE_SETS: tuple[RuleSet, ...] = (
     RuleSet(
         id="stud-poker/2003", game="stud-poker", version="2003", reference="DICJ 69/2003",
         instrument=f"{_EXTERNAL} n.º 69/2003", signed_on=date(2003, 9, 1),
-        settings_path="ledger.games.stud_poker.StudPokerSettings",
+        settings_path="ledger.games.stud_poker.settings.StudPokerSettings",
     ),
     RuleSet(
         id="stud-poker/2004", game="stud-poker", version="2004", reference="DICJ 61/2004",
         instrument=f"{_EXTERNAL} n.º 61/2004", signed_on=date(2004, 5, 12),
-        settings_path="ledger.games.stud_poker.StudPokerSettings", supersedes="stud-poker/2003",
+        settings_path="ledger.games.stud_poker.settings.StudPokerSettings", supersedes="stud-poker/2003",
     ),
     RuleSet(
         id="q-poker/2004", game="q-poker", version="2004", reference="DICJ 89/2004",
         instrument="第89/2004号经济财政司司长对外规范性批示", signed_on=date(2004, 12, 31),
-        settings_path="ledger.games.q_poker.QPokerSettings",
+        settings_path="ledger.games.q_poker.table.QPokerSettings",
     ),
     RuleSet(
         id="fortune-8/2009", game="fortune-8", version="2009", reference="DICJ 71/2009",
         instrument=f"Despacho do {_SECRETARY} n.º 71/2009", signed_on=date(2009, 6, 25),
-        settings_path="ledger.games.fortune8.Fortune8Settings",
+        settings_path="ledger.games.fortune8.rules.Fortune8Settings",
     ),
     RuleSet(
         id="baccarat/2004", game="baccarat", version="2004", reference="DICJ 55/2004",
         instrument=f"{_EXTERNAL} n.º 55/2004", signed_on=date(2004, 5, 12),
-        settings_path="ledger.games.baccarat.BaccaratSettings",
+        settings_path="ledger.games.baccarat.settings.BaccaratSettings",
     ),
 )
 

@@ -13,11 +13,13 @@ from ledger.domain.jackpot_pool import JackpotPool, pool_id
 from ledger.domain.round import Round
 from ledger.domain.table import Table
 from ledger.errors import InvalidInput, RuleViolation, WrongState, describe_validation_error
+from ledger.games import registry
 from ledger.games.common import AVO
+from ledger.games.facts import RoundFacts
 from ledger.games.jackpot import JackpotPoolSettings, contribute, pay_jackpot
+from ledger.games.registry import procedure_for
 from ledger.handlers.tables import load_table
 from ledger.handlers.unit_of_work import Handler, UnitOfWork
-from ledger.rounds import RoundFacts, procedure_for
 
 
 def load_pool(uow: UnitOfWork, name: str) -> JackpotPool:
@@ -54,7 +56,7 @@ def link_table(command: LinkTable, uow: UnitOfWork) -> tuple[Aggregate, ...]:
     require_supervisor(command.provenance.actor, "linking a table to a jackpot pool")
     pool = load_pool(uow, command.pool)
     table = load_table(uow, command.table)
-    if table.game != "stud-poker":
+    if not registry.game(table.game).takes_jackpot_bets:
         raise RuleViolation(f"table {table.code} plays {table.game}, which has no jackpot.")
     if table.pool is not None:
         raise WrongState(f"table {table.code} is already linked to a jackpot pool.")

@@ -1,6 +1,6 @@
 """Rounds: open, bets, cards, decisions, the reveal, irregularities, settlement and voids.
 
-Every check is the game's procedure (`ledger.rounds`) over the round's recorded facts; every
+Every check is the game's procedure (`ledger.games`) over the round's recorded facts; every
 amount settled is computed by the rules engine, never typed in.
 """
 
@@ -32,19 +32,20 @@ from ledger.domain.shoe import Shoe, ShuffleMethod
 from ledger.domain.table import Table, table_id
 from ledger.errors import ConcurrencyConflict, InvalidInput, NotFound, RuleViolation, WrongState
 from ledger.formatting import money
-from ledger.games.baccarat import BaccaratSettings, TieHandling, check_standing_bet
+from ledger.games import registry
+from ledger.games.baccarat.procedure import check_tie_bets_stand
+from ledger.games.baccarat.rules import BaccaratSettings, TieHandling, check_standing_bet
 from ledger.games.common import BetResult, Consequence, Outcome
+from ledger.games.facts import BetFact, CardFact, DecisionFact
+from ledger.games.registry import procedure_for
 from ledger.games.rulesets import parse_settings, settings_in_force
 from ledger.handlers.shoes import (
-    SINGLE_DECK_GAMES,
     check_ready_for_round,
     current_shoe,
     draw_card,
 )
 from ledger.handlers.tables import load_table
 from ledger.handlers.unit_of_work import Handler, UnitOfWork
-from ledger.rounds import BetFact, CardFact, DecisionFact, procedure_for
-from ledger.rounds.baccarat import check_tie_bets_stand
 
 VOIDING = (Consequence.ROUND_VOID, Consequence.ROUND_VOID_JACKPOT_CARRIED)
 
@@ -89,7 +90,7 @@ def open_round(command: OpenRound, uow: UnitOfWork) -> tuple[Aggregate, ...]:
         raise WrongState(f"table {table.code} already has round {table.round_count} in play.")
     shoe = current_shoe(uow, table)
     shoe.check_open()
-    if table.game in SINGLE_DECK_GAMES and shoe.position:
+    if registry.game(table.game).shoe.single_deck and shoe.position:
         raise RuleViolation(f"{table.game} deals each round from a freshly shuffled deck: shuffle first.")
     history = [parse_settings(table.rule_set, data) for data in table.settings_history]
     in_force = settings_in_force(history, command.at.date())
@@ -166,7 +167,7 @@ def _check_bets_after_a_tie(uow: UnitOfWork, table: Table, round_: Round) -> Non
     the player and banker bets a tie pushed in the coup before stand as the house's tie
     handling says. Nothing is owed after a void or a re-opened table, nor for a pushed bet a
     supervisor adjusted or that this coup's limits no longer admit."""
-    if round_.game != "baccarat" or round_.betting_closed or round_.cards:
+    if not registry.game(round_.game).pushed_bets_stand or round_.betting_closed or round_.cards:
         return
     if round_.number - 1 < table.session_first_round:
         return
@@ -318,7 +319,7 @@ def settle_round(command: SettleRound, uow: UnitOfWork) -> tuple[Aggregate, ...]
 def void_round(command: VoidRound, uow: UnitOfWork) -> tuple[Aggregate, ...]:
     require_supervisor(command.provenance.actor, "voiding a round")
     table, round_ = round_in_play(uow, command)
-    carry = round_.game == "stud-poker"  # art. 11: a void Stud Poker round carries jackpot bets
+    carry = registry.game(round_.game).void_carries_jackpot  # Stud Poker art. 11
     return _void(table, round_, command.reason, carry, command.provenance)
 
 

@@ -22,15 +22,12 @@ from ledger.domain.round import Phase, Round, round_id
 from ledger.domain.shoe import Shoe, ShuffleMethod
 from ledger.domain.table import Table, table_id
 from ledger.errors import InvalidInput, RuleViolation, WrongState
-from ledger.games import baccarat
+from ledger.games import registry
 from ledger.games.rulesets import parse_settings, settings_in_force
 from ledger.games.settings import HouseSettings
 from ledger.handlers.tables import load_table
 from ledger.handlers.unit_of_work import Handler, UnitOfWork
 
-SINGLE_DECK_GAMES = ("stud-poker", "q-poker")
-CUT_CARD_GAMES = ("baccarat", "fortune-8")  # a cut card near the end marks the shoe's last coup
-FORTUNE8_CARDS_BEHIND_CUT = 12  # DICJ 71/2009 art. 2(1): before the last twelve cards
 SHUFFLER_FAILURE = "shuffler_failure"  # Q Poker art. 11(5), Stud Poker art. 11(4)
 
 
@@ -47,7 +44,7 @@ def settings_on(table: Table, when: datetime) -> HouseSettings:
 
 
 def _decks(table: Table, settings: HouseSettings, asked: int | None) -> int:
-    house = 1 if table.game in SINGLE_DECK_GAMES else int(getattr(settings, "decks", 1))
+    house = registry.game(table.game).shoe.decks(settings)
     if asked is not None and asked != house:
         raise RuleViolation(
             f"table {table.code} plays with {house} deck{'s' if house > 1 else ''} "
@@ -61,14 +58,14 @@ def _needs_cut(shoe: Shoe) -> bool:
     multi-deck games, whose regulations except only the automatic shuffler-dealer."""
     if shoe.method is ShuffleMethod.AUTOMATIC:
         return False
-    return shoe.method is ShuffleMethod.HAND or shoe.game in CUT_CARD_GAMES
+    return shoe.method is ShuffleMethod.HAND or registry.game(shoe.game).shoe.cut_card
 
 
 # --- shuffle -----------------------------------------------------------------------------
 
 
 def _check_method(table: Table, command: ShuffleShoe) -> None:
-    if command.method is ShuffleMethod.AUTOMATIC and table.game in SINGLE_DECK_GAMES:
+    if command.method is ShuffleMethod.AUTOMATIC and registry.game(table.game).shoe.single_deck:
         raise RuleViolation(
             f"{table.game} is dealt from a shoe or by a shuffler (art. 1), not by an automatic "
             "shuffler-dealer."
@@ -126,8 +123,9 @@ def shuffle_shoe(command: ShuffleShoe, uow: UnitOfWork) -> tuple[Aggregate, ...]
 
 
 def _check_cut_card_position(shoe: Shoe, position: int | None) -> None:
+    game = registry.game(shoe.game)
     if position is None:
-        if shoe.game in CUT_CARD_GAMES:
+        if game.shoe.cut_card:
             raise InvalidInput(
                 f"say where the cut card sits (--at): in {shoe.game} it marks the last coup "
                 "of the shoe."
@@ -137,15 +135,16 @@ def _check_cut_card_position(shoe: Shoe, position: int | None) -> None:
         raise InvalidInput(
             f"the shoe holds {shoe.capacity} cards: the cut card cannot sit after card {position}."
         )
-    if shoe.game in SINGLE_DECK_GAMES and position != shoe.capacity:
+    if game.shoe.single_deck and position != shoe.capacity:
         raise RuleViolation(
             f"in {shoe.game} the blank card goes to the bottom of the deck, after card "
             f"{shoe.capacity}, not after card {position} (art. 3)."
         )
-    expected = shoe.capacity - FORTUNE8_CARDS_BEHIND_CUT
-    if shoe.game == "fortune-8" and position != expected:
+    behind = game.shoe.cards_behind_cut
+    expected = shoe.capacity - (behind or 0)
+    if behind is not None and position != expected:
         raise RuleViolation(
-            f"the Fortune 8 cut card goes before the last {FORTUNE8_CARDS_BEHIND_CUT} cards "
+            f"the {game.name} cut card goes before the last {behind} cards "
             f"(art. 2(1)): after card {expected} of this {shoe.decks}-deck shoe, not {position}."
         )
 
@@ -170,13 +169,9 @@ def cut_shoe(command: CutShoe, uow: UnitOfWork) -> tuple[Aggregate, ...]:
 
 
 def _check_can_burn(table: Table, shoe: Shoe) -> None:
-    if table.game == "fortune-8":
-        raise RuleViolation(
-            "Fortune 8 burns the first card of each round, after the deal is announced: deal it "
-            "to 'burn' in the round (art. 4(6))."
-        )
-    if table.game != "baccarat":
-        raise RuleViolation(f"{table.game} burns no cards.")
+    policy = registry.game(table.game).shoe
+    if not policy.burns_at_shoe_start:
+        raise RuleViolation(policy.burn_refusal or f"{table.game} burns no cards.")
     if shoe.method is ShuffleMethod.AUTOMATIC:
         raise RuleViolation(
             "with the automatic shuffler-dealer the cards come straight from the machine: "
@@ -188,27 +183,6 @@ def _check_can_burn(table: Table, shoe: Shoe) -> None:
         raise WrongState(
             "the shoe's first cards are burned once, before its first coup (art. 2(1)); a card "
             "burned before a coup is dealt to 'burn' in that coup (art. 8)."
-        )
-
-
-def _baccarat_burn_count(settings: baccarat.BaccaratSettings, cards: tuple[Card, ...],
-                         count: int) -> None:
-    if settings.burn_method is baccarat.BurnMethod.BY_DECKS:
-        if count != settings.decks:
-            raise RuleViolation(
-                f"this table burns as many cards as decks (art. 2(1)): {settings.decks}, "
-                f"not {count}."
-            )
-        return
-    if not cards:
-        raise InvalidInput(
-            "this table burns by the first card's value (art. 2(1)): name the first card drawn."
-        )
-    due = baccarat.burn_count(settings.burn_method, settings.decks, cards[0])
-    if count != due:
-        raise RuleViolation(
-            f"the first card {cards[0]} is worth {due - 1}: it is burned with {due - 1} more, "
-            f"{due} cards in all (art. 2(1)), not {count}."
         )
 
 
@@ -237,8 +211,7 @@ def burn_cards(command: BurnCards, uow: UnitOfWork) -> tuple[Aggregate, ...]:
         raise InvalidInput("say how many cards are burned, or which.")
     if len(cards) > count:
         raise InvalidInput(f"{len(cards)} cards named for a burn of {count}.")
-    settings = cast(baccarat.BaccaratSettings, settings_on(table, command.at))
-    _baccarat_burn_count(settings, cards, count)
+    registry.game(table.game).shoe.check_burn(settings_on(table, command.at), cards, count)
     _check_cards_in_shoe(shoe, cards)
     if shoe.position + count > shoe.capacity:
         raise RuleViolation(f"the shoe holds {shoe.cards_remaining} cards, not {count} to burn.")
@@ -264,23 +237,22 @@ def _round_reaching_cut_card(shoe: Shoe) -> tuple[UUID | None, int]:
 
 def check_ready_for_round(table: Table, shoe: Shoe, settings: HouseSettings) -> None:
     """A round is dealt from a shoe that went through its start: cut, burned, not finished."""
-    if table.game not in CUT_CARD_GAMES:
+    policy = registry.game(table.game).shoe
+    if not policy.cut_card:
         return
     if _needs_cut(shoe) and shoe.cut_by is None:
         raise WrongState(
             f"the shoe of table {table.code} is not cut yet: a player or the dealer cuts it "
             "before the first round (art. 2(1))."
         )
-    if table.game == "baccarat" and shoe.method is not ShuffleMethod.AUTOMATIC and not shoe.burned:
+    if policy.burns_at_shoe_start and shoe.method is not ShuffleMethod.AUTOMATIC and not shoe.burned:
         raise WrongState(
             f"the shoe of table {table.code} has not burned its first cards yet (art. 2(1))."
         )
     reaching, since = _round_reaching_cut_card(shoe)
     if reaching is None:
         return
-    more = 0
-    if table.game == "baccarat":
-        more = baccarat.coups_after_blank_card(cast(baccarat.BaccaratSettings, settings).last_coup)
+    more = policy.coups_after_cut_card(settings)
     if since >= more:
         raise WrongState(
             f"the cut card of table {table.code} has come out and the last round of this shoe "

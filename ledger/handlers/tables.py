@@ -16,7 +16,7 @@ from ledger.commands.table import (
 )
 from ledger.domain.base import require_supervisor
 from ledger.domain.table import Table, check_limits, check_table_code, table_id
-from ledger.games import rulesets
+from ledger.games import registry, rulesets
 from ledger.games.rulesets import RuleSet
 from ledger.handlers.unit_of_work import Handler, UnitOfWork
 
@@ -27,22 +27,14 @@ def load_table(uow: UnitOfWork, code: str) -> Table:
     return table
 
 
-# What a table plays with when the house names nothing else (README: rules decisions).
-GAME_DEFAULTS: dict[str, dict[str, Any]] = {
-    "stud-poker": {"max_payout": "500000.00"},
-    "q-poker": {},
-    "fortune-8": {"decks": 6},
-    "baccarat": {"decks": 8},
-}
-
-
 def house_settings(
     rule_set: RuleSet, given: dict[str, Any], *, min_bet: Decimal, max_bet: Decimal,
     effective_from: date, authorisation: str | None,
 ) -> dict[str, Any]:
     """The validated house settings of a table, as JSON to record."""
     data = {
-        **GAME_DEFAULTS[rule_set.game], **given, "min_bet": min_bet, "max_bet": max_bet,
+        **registry.game(rule_set.game).default_settings,  # when the house names nothing else
+        **given, "min_bet": min_bet, "max_bet": max_bet,
         "effective_from": effective_from, "authorisation": authorisation or "house standard",
     }
     settings: dict[str, Any] = rulesets.parse_settings(rule_set.id, data).model_dump(mode="json")

@@ -24,6 +24,7 @@ from ledger.commands.table import CloseTable, OpenTable, SignInDealer
 from ledger.domain.chips import plain
 from ledger.domain.shift_schedule import ShiftSlot
 from ledger.domain.table import table_id
+from ledger.games import registry
 from ledger.simulation.staffing import (
     COUNTER,
     COUNTERS,
@@ -36,7 +37,7 @@ from ledger.simulation.staffing import (
 from ledger.simulation.table import ROUND_SECONDS, TableSimulator, TableSpec, Tally
 
 MACAU = ZoneInfo("Asia/Macau")
-GAME_ORDER = ("baccarat", "stud-poker", "q-poker", "fortune-8")
+GAME_ORDER = registry.floor_order()
 OPENING_CHIPS = {"5000": 20, "1000": 80, "100": 150, "25": 40, "5": 40}  # 196,200.00
 DENOMINATIONS = (100000, 50000, 25000, 10000, 5000, 1000, 500, 100, 25, 10, 5, 1)
 FILL = {"5000": 10, "1000": 50}  # 100,000.00
@@ -46,7 +47,6 @@ POOL_SETTINGS = {
     "four_of_a_kind": "5000.00", "full_house": "1500.00", "flush": "1000.00",
     "contribution_rate": "0.70", "reserve_rate": "0.10",
 }
-SHUFFLER_GAMES = ("stud-poker", "q-poker")
 
 
 def floor_plan(tables: int, games: tuple[str, ...] = GAME_ORDER) -> list[TableSpec]:
@@ -54,22 +54,17 @@ def floor_plan(tables: int, games: tuple[str, ...] = GAME_ORDER) -> list[TableSp
     Stud and Q Poker table deals by shuffler, the rest from a hand-shuffled shoe; every other
     baccarat table keeps a tie's player and banker bets for the next coup (art. 12(2)); the
     others play a demonstration coup at the start of each shoe (art. 2(2))."""
-    limits = {"baccarat": ("300", "50000"), "stud-poker": ("100", "10000"),
-              "q-poker": ("100", "10000"), "fortune-8": ("100", "5000")}
-    prefix = {"baccarat": "BAC", "stud-poker": "SP", "q-poker": "QP", "fortune-8": "F8"}
     counts: dict[str, int] = {}
     plan = []
     for n in range(tables):
         game = games[n % len(games)]
         counts[game] = counts.get(game, 0) + 1
-        low, high = limits[game]
+        table = registry.game(game).table_plan
         odd = counts[game] % 2 == 1
-        settings: dict[str, object] = {}
-        if game == "baccarat":
-            settings = {"tie_handling": "kept"} if not odd else {"demonstration_coups": 1}
-        plan.append(TableSpec(f"{prefix[game]}-{counts[game]:02d}", game,
-                              "A" if n % 2 == 0 else "B", Decimal(low), Decimal(high),
-                              shuffler=game in SHUFFLER_GAMES and odd, settings=settings))
+        settings = registry.game(game).simulated_settings(odd)
+        plan.append(TableSpec(f"{table.prefix}-{counts[game]:02d}", game,
+                              "A" if n % 2 == 0 else "B", table.min_bet, table.max_bet,
+                              shuffler=table.shuffler_on_odd_tables and odd, settings=settings))
     return plan
 
 
@@ -121,7 +116,7 @@ def set_up(ledger: Ledger, staff: FloorStaff, plan: list[TableSpec], day: date,
     """Tables opened, dealers in, the pool created and linked, every shift opened: by the
     floor supervisor at their desk, half an hour before the shift starts."""
     at = (starts_at or shift_start(day)) - timedelta(minutes=30)
-    stud = [spec for spec in plan if spec.game == "stud-poker"]
+    stud = [spec for spec in plan if registry.game(spec.game).takes_jackpot_bets]
     desk = staff.terminal_for(SUPERVISOR)
 
     def send(command: Command) -> None:
@@ -243,7 +238,7 @@ def run_floor(ledger: Ledger, staff: FloorStaff, plan: list[TableSpec], *, round
     set_up(ledger, staff, plan, day, shift, starts_at)
     started_at = {spec.code: ledger.load(table_id(spec.code), spec.code).round_count
                   for spec in plan}
-    stud = [spec.code for spec in plan if spec.game == "stud-poker"]
+    stud = [spec.code for spec in plan if registry.game(spec.game).takes_jackpot_bets]
     turnstile = Turnstile(stud) if stud else None
     result = FloorResult()
     shift_seconds = play_seconds if play_seconds is not None else 8 * 3600 - 1800
@@ -257,7 +252,8 @@ def run_floor(ledger: Ledger, staff: FloorStaff, plan: list[TableSpec], *, round
 
     def worker(sim: TableSimulator) -> None:
         try:
-            play_table(sim, rounds, turnstile if sim.spec.game == "stud-poker" else None,
+            play_table(sim, rounds,
+                       turnstile if registry.game(sim.spec.game).takes_jackpot_bets else None,
                        lambda: on_round(sum(s.tally.events for s in sims)))
         except Exception as error:  # noqa: BLE001 - reported with the table it happened at
             result.errors.append(f"{sim.spec.code}: {type(error).__name__}: {error}")

@@ -5,9 +5,6 @@ from __future__ import annotations
 from decimal import Decimal
 from random import Random
 
-from ledger.cards import Card, Rank
-from ledger.games import q_poker, stud_poker
-
 HUNDRED = Decimal("100.00")
 
 
@@ -22,21 +19,3 @@ def stake(rng: Random, minimum: Decimal, maximum: Decimal) -> Decimal:
 def players_at(rng: Random, seats: int, previous: int) -> int:
     """Players come and go a little between rounds; nobody is forced to stay."""
     return max(1, min(seats, previous + rng.choice((-1, 0, 0, 0, 1))))
-
-
-def stud_raises(cards: tuple[Card, ...]) -> bool:
-    """The usual strategy: raise with a pair or better, or with ace-king high."""
-    value = stud_poker.evaluate(cards)
-    if value.category != "high_card":
-        return True
-    ranks = sorted((card.rank for card in cards), reverse=True)
-    return ranks[0] == Rank.ACE and ranks[1] == Rank.KING
-
-
-def q_poker_plays(cards: tuple[Card, ...]) -> bool:
-    """Continue with Q-6-4 or better (the published optimal rule), else surrender."""
-    value = q_poker.evaluate(cards)
-    if value.category != "high_card":
-        return True
-    ranks = sorted((card.rank for card in cards), reverse=True)
-    return tuple(ranks) >= (Rank.QUEEN, Rank.SIX, Rank.FOUR)

@@ -20,15 +20,15 @@ from ledger.domain.round import Round, round_id
 from ledger.domain.shoe import commitment_of
 from ledger.domain.table import table_id
 from ledger.errors import DatabaseUnavailable
-from ledger.games import baccarat as baccarat_rules
-from ledger.simulation import games
+from ledger.games import registry
+from ledger.games.baccarat import rules as baccarat_rules
 from ledger.simulation.staffing import FloorStaff, dealer_id, pit_supervisor
 from ledger.simulation.strategy import players_at, stake
 
 SIM_NAMESPACE = uuid5(NAMESPACE_URL, "https://round-ledger/simulation")
 RESENDS = 10
-DECKS = {"baccarat": 8, "fortune-8": 6, "stud-poker": 1, "q-poker": 1}
-ROUND_SECONDS = {"baccarat": 55, "fortune-8": 50, "stud-poker": 90, "q-poker": 75}
+ROUND_SECONDS = {code: registry.game(code).table_plan.round_seconds
+                 for code in registry.floor_order()}
 
 
 @dataclass
@@ -136,7 +136,7 @@ class TableSimulator:
 
     # -- the shoe -----------------------------------------------------------------------
     def new_shoe(self) -> None:
-        decks = DECKS[self.spec.game]
+        decks = registry.game(self.spec.game).table_plan.decks
         self.order = [card for _ in range(decks) for card in DECK]
         self.rng.shuffle(self.order)
         self.secret = f"{self.rng.getrandbits(128):032x}"
@@ -148,14 +148,15 @@ class TableSimulator:
         else:
             self.send(ShuffleShoe, table=self.spec.code, commitment=commitment)
         self.cut_at = None
-        if self.spec.game in ("baccarat", "fortune-8"):
-            self.cut_at = len(self.order) - (14 if self.spec.game == "baccarat" else 12)
+        plan = registry.game(self.spec.game)
+        if plan.table_plan.cut_card_behind is not None:
+            self.cut_at = len(self.order) - plan.table_plan.cut_card_behind
             self.send(CutShoe, table=self.spec.code, cut_by=f"player on box {self.rng.randint(1, 7)}",
                       cut_card_position=self.cut_at)
         elif not self.spec.shuffler:  # one deck by hand: the dealer cuts, blank card to the bottom
             self.send(CutShoe, table=self.spec.code, cut_by="dealer",
                       cut_card_position=len(self.order))
-        if self.spec.game == "baccarat":
+        if plan.shoe.burns_at_shoe_start:
             self.send(BurnCards, table=self.spec.code, count=decks)
             self.position += decks
             for _ in range(int(self.spec.settings.get("demonstration_coups", 0))):
@@ -205,7 +206,7 @@ class TableSimulator:
     def shoe_finished(self) -> bool:
         if not self.order:
             return True
-        if self.spec.game in ("stud-poker", "q-poker"):
+        if registry.game(self.spec.game).table_plan.fresh_shoe_each_round:
             return True  # one deck, freshly shuffled for every round
         return self.cut_at is not None and self.position >= self.cut_at
 
@@ -220,7 +221,7 @@ class TableSimulator:
         self._jackpot_boxes = []
         number = (self.first_round + self.tally.rounds + self.tally.voids
                   + self.tally.demonstrations + 1)
-        play = games.PLAYERS[self.spec.game]
+        play = registry.game(self.spec.game).simulated_round
         voided = play(self, settle_turn)
         if voided:
             self.tally.voids += 1

@@ -23,9 +23,10 @@ from psycopg.rows import dict_row
 from ledger.domain.round import round_id
 from ledger.domain.shift_schedule import ShiftSchedule
 from ledger.formatting import money
+from ledger.games import registry
+from ledger.games.baccarat.roads import Road, bead_plate, big_road
 from ledger.infrastructure.event_log import settled_bets
 from ledger.infrastructure.standby import standby
-from ledger.reports.roads import Road, bead_plate, big_road
 from ledger.reports.round_win import on_layout
 from ledger.wording import counted, describe_outcome, game, projection, term
 from projections.queries import (
@@ -72,7 +73,7 @@ class FloorTable:
     def bets(self) -> list[tuple[str, Any]]:
         """(`box 3 player pair`, its amount) for each stake on the layout; Fortune 8's are on a
         space's box (art. 4(2)): `space 4 box H`."""
-        where = "space {} box {}" if self.state.game == "fortune-8" else "box {} {}"
+        where = registry.game(self.state.game).bet_place
         return [(where.format(b.box, term(b.spot)), b.amount) for b in self.state.bets or []]
 
     @property
@@ -159,7 +160,8 @@ def stud_boxes(conn: Connection[Any], states: list[TableState]) -> dict[UUID, St
     """What each box did in the Stud Poker rounds the floor lists, by round id, and what their
     jackpot bets came to, read from their settled bets in one query."""
     rounds = [round_id(state.stream_id, result.number) for state in states
-              if state.game == "stud-poker" for result in state.last_results or []
+              if registry.game(state.game).takes_jackpot_bets
+              for result in state.last_results or []
               if result.status == "settled"]
     if not rounds:
         return {}
@@ -211,7 +213,7 @@ def floor_table(state: TableState, shift: TableShift | None,
     table = FloorTable(state, shift, alerts, [
         _said(r, state.game, stud.get(round_id(state.stream_id, r.number)) if stud else None)
         for r in results])
-    if state.game == "baccarat":
+    if registry.game(state.game).has_roads:
         winners = [r.outcome["winner"] for r in reversed(results)
                    if r.status != "void" and r.outcome.get("winner")]
         table.bead, table.road = bead_plate(winners), big_road(winners)
@@ -237,16 +239,7 @@ def _said(result: Any, code: str, stud: StudRound | None = None) -> str:
 def _dealer(cards: list[str] | None, code: str) -> str:
     """Stud Poker's dealer hand, whether it qualifies (art. 9): what each box's result turned
     on; "" for a game whose outcome says it already, or a hand not shown."""
-    if code != "stud-poker" or not cards or len(cards) != 5:
-        return ""
-    from ledger.audit.views import stud_name
-    from ledger.cards import parse_cards
-    from ledger.games import stud_poker
-
-    hand = tuple(parse_cards(cards))
-    plays = "qualifies" if stud_poker.dealer_qualifies(hand) else "does not qualify"
-    named = stud_name(stud_poker.evaluate(hand), hand)
-    return f"dealer {' '.join(cards)}, {named[0].lower()}{named[1:]}: {plays}"
+    return registry.game(code).dealer_summary(cards or [])
 
 
 def _reason(code: str | None) -> str:

@@ -37,7 +37,7 @@ from ledger.domain.base import Actor, Provenance, Role
 from ledger.domain.round import Round, SettledBet, round_id
 from ledger.domain.shoe import commitment_of
 from ledger.domain.table import table_id
-from ledger.rounds import procedure_for
+from ledger.games.registry import procedure_for
 from tests.integration.helpers import open_shift
 
 DEALER = Actor(staff_id="D-101", role=Role.DEALER)

@@ -10,7 +10,7 @@ import pytest
 
 from ledger.commands.round import OpenRound, PlaceBet
 from ledger.errors import RuleViolation, SettingOutsideRegulation
-from ledger.games.baccarat import BaccaratSettings
+from ledger.games.baccarat.rules import BaccaratSettings
 from tests.integration.round_helpers import baccarat_table, event_bodies, refused
 from tests.signing import open_ledger
 

@@ -23,7 +23,7 @@ from ledger.domain.round import Round, round_id
 from ledger.domain.table import table_id
 from ledger.errors import InvalidInput, LedgerError, NotAllowed, RuleViolation, WrongState
 from ledger.games.jackpot import pay_jackpot
-from ledger.rounds import procedure_for
+from ledger.games.registry import procedure_for
 from tests.integration.helpers import open_table
 from tests.integration.stud_builders import (
     DEALER,

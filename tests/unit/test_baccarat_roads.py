@@ -2,7 +2,7 @@
 
 import pytest
 
-from ledger.reports.roads import bead_plate, big_road
+from ledger.games.baccarat.roads import bead_plate, big_road
 
 
 def _cells(road):

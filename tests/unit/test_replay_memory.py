@@ -7,10 +7,10 @@ from __future__ import annotations
 from datetime import date
 from decimal import Decimal
 
+from ledger.games.facts import RoundFacts
+from ledger.games.replayer import Replayer
 from ledger.games.rulesets import parse_settings
 from ledger.identity.keys import Credential, verify
-from ledger.rounds.facts import RoundFacts
-from ledger.rounds.replayer import Replayer
 
 SETTINGS = parse_settings("baccarat/2004", {
     "effective_from": "2026-01-01", "authorisation": "DICJ-TEST", "min_bet": "100.00",

@@ -6,8 +6,8 @@ from decimal import Decimal
 
 from ledger.domain.round import SettledBet
 from ledger.games.common import Outcome
+from ledger.games.facts import BetFact
 from ledger.reports.round import _result_of
-from ledger.rounds.facts import BetFact
 from ledger.wording import describe_outcome
 
 

@@ -17,13 +17,15 @@ import ledger.domain.shift
 import ledger.domain.shoe
 import ledger.domain.table  # noqa: F401  (the last aggregate)
 from ledger.application import Recorded
-from ledger.audit.views import q_poker_name, stud_name
 from ledger.cards import parse_cards
 from ledger.domain.base import Aggregate
 from ledger.domain.round import Round, SettledBet
 from ledger.domain.shift import Shift
-from ledger.games import q_poker, stud_poker
 from ledger.games.common import Outcome
+from ledger.games.q_poker import rules as q_poker
+from ledger.games.q_poker.naming import q_poker_name
+from ledger.games.stud_poker import rules as stud_poker
+from ledger.games.stud_poker.naming import stud_name
 from ledger.wording import ONE_AND_MANY, RECEIPT, describe, details
 
 

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from ledger.cards import DECK, Card, Rank, Suit
 from ledger.errors import InvalidInput, RuleViolation, SettingOutsideRegulation
-from ledger.games.baccarat import (
+from ledger.games.baccarat.rules import (
     BaccaratSettings,
     Bet,
     BurnMethod,

@@ -16,7 +16,7 @@ from fractions import Fraction
 
 from ledger.cards import Card, Rank, Suit
 from ledger.errors import InvalidInput
-from ledger.games.baccarat import Winner, play_coup
+from ledger.games.baccarat.rules import Winner, play_coup
 
 REPRESENTATIVE = {
     value: Card(Rank.TEN if value == 0 else Rank.ACE if value == 1 else Rank(value), Suit.SPADES)

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from ledger.cards import DECK, Card, Rank
 from ledger.errors import InvalidInput, RuleViolation, SettingOutsideRegulation
 from ledger.games.common import Consequence, Outcome
-from ledger.games.fortune8 import (
+from ledger.games.fortune8.rules import (
     SPACES,
     Bet,
     Box,
@@ -32,13 +32,13 @@ def card(code: str) -> Card:
 
 
 def settings(**changes) -> Fortune8Settings:
-    base = dict(
-        effective_from=date(2025, 1, 1),
-        authorisation="DICJ 2/2025",
-        min_bet=D("50.00"),
-        max_bet=D("5000.00"),
-        decks=8,
-    )
+    base = {
+        "effective_from": date(2025, 1, 1),
+        "authorisation": "DICJ 2/2025",
+        "min_bet": D("50.00"),
+        "max_bet": D("5000.00"),
+        "decks": 8,
+    }
     return Fortune8Settings(**(base | changes))
 
 
@@ -161,11 +161,11 @@ def test_fortune8_art1_1_a_card_cannot_come_out_more_often_than_there_are_decks(
 
 @pytest.mark.parametrize(
     "bet",
-    [dict(space=0), dict(space=8), dict(box="M"), dict(stake=D("-1")), dict(stake=D("0.001"))],
+    [{"space": 0}, {"space": 8}, {"box": "M"}, {"stake": D("-1")}, {"stake": D("0.001")}],
 )
 def test_fortune8_art4_3_bets_go_on_one_of_the_21_boxes(bet):
     with pytest.raises(InvalidInput):
-        Bet(**(dict(space=1, box="L", stake=D("10")) | bet))
+        Bet(**({"space": 1, "box": "L", "stake": D("10")} | bet))
 
 
 # --- Art. 4(5)-(6): betting closes, announcement, burn, deal --------------------------------

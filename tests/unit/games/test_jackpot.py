@@ -27,7 +27,7 @@ from ledger.games.jackpot import (
     pay_jackpot,
     split_equally,
 )
-from ledger.games.stud_poker import (
+from ledger.games.stud_poker.rules import (
     Decision,
     HandCategory,
     StudBox,

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from ledger.cards import DECK, parse_cards
 from ledger.errors import InvalidInput, RuleViolation, SettingOutsideRegulation
 from ledger.games.common import Consequence, Outcome
-from ledger.games.q_poker import (
+from ledger.games.q_poker.rules import (
     DEALER,
     Bet,
     Category,
@@ -188,12 +188,12 @@ def test_qpoker_value_does_not_depend_on_the_order_of_the_cards(cards, order):
 
 
 def settings(**changes) -> QPokerSettings:
-    base = dict(
-        effective_from=date(2025, 1, 1),
-        authorisation="DICJ 1/2025",
-        min_bet=D("100.00"),
-        max_bet=D("10000.00"),
-    )
+    base = {
+        "effective_from": date(2025, 1, 1),
+        "authorisation": "DICJ 1/2025",
+        "min_bet": D("100.00"),
+        "max_bet": D("10000.00"),
+    }
     return QPokerSettings(**(base | changes))
 
 
@@ -228,11 +228,11 @@ def test_qpoker_art5_2_a_box_may_hold_a_bonus_bet_alone():
 
 @pytest.mark.parametrize(
     "bet",
-    [dict(box=0), dict(spot="ante"), dict(stake=D("0")), dict(stake=D("1.005")), dict(stake=1.5)],
+    [{"box": 0}, {"spot": "ante"}, {"stake": D("0")}, {"stake": D("1.005")}, {"stake": 1.5}],
 )
 def test_qpoker_bets_are_positive_amounts_on_bonus_or_play(bet):
     with pytest.raises(InvalidInput):
-        Bet(**(dict(box=1, spot="play", stake=D("10")) | bet))
+        Bet(**({"box": 1, "spot": "play", "stake": D("10")} | bet))
 
 
 def test_qpoker_art6_1_several_players_on_one_box_follow_its_hand_each_deciding_for_himself():

@@ -10,7 +10,7 @@ from decimal import Decimal
 import pytest
 
 from ledger.errors import InvalidInput, NotFound, SettingOutsideRegulation
-from ledger.games.baccarat import BaccaratSettings
+from ledger.games.baccarat.rules import BaccaratSettings
 from ledger.games.rulesets import (
     DEFAULT_RULE_SET,
     GAMES,
@@ -100,16 +100,16 @@ def test_a_missing_settings_module_is_a_readable_error() -> None:
         signed_on=date(2000, 1, 1), settings_path="ledger.games.no_such_game.Settings",
     )
     with pytest.raises(NotFound, match="x/1 needs ledger.games.no_such_game.Settings"):
-        missing.settings_class
+        _ = missing.settings_class
 
 
 @pytest.mark.parametrize(
     ("rule_set_id", "module", "class_name"),
     [
-        ("stud-poker/2003", "ledger.games.stud_poker", "StudPokerSettings"),
-        ("stud-poker/2004", "ledger.games.stud_poker", "StudPokerSettings"),
-        ("q-poker/2004", "ledger.games.q_poker", "QPokerSettings"),
-        ("fortune-8/2009", "ledger.games.fortune8", "Fortune8Settings"),
+        ("stud-poker/2003", "ledger.games.stud_poker.settings", "StudPokerSettings"),
+        ("stud-poker/2004", "ledger.games.stud_poker.settings", "StudPokerSettings"),
+        ("q-poker/2004", "ledger.games.q_poker.table", "QPokerSettings"),
+        ("fortune-8/2009", "ledger.games.fortune8.rules", "Fortune8Settings"),
     ],
 )
 def test_other_games_settings_classes_resolve_once_written(
@@ -146,7 +146,7 @@ def test_parse_settings_refuses_an_unknown_rule_set() -> None:
 
 @pytest.mark.parametrize("version", ["2003", "2004"])
 def test_parse_settings_gives_stud_poker_the_rule_sets_version(version: str) -> None:
-    pytest.importorskip("ledger.games.stud_poker")
+    pytest.importorskip("ledger.games.stud_poker.rules")
     data = BACCARAT | {"max_payout": "1000000"}
     del data["decks"]
     parsed = parse_settings(f"stud-poker/{version}", data)
@@ -201,7 +201,7 @@ def test_rulesets_imports_no_game_module_until_a_settings_class_is_asked_for() -
         "games = [m for m in sys.modules if m.split('.')[-1] in "
         "('stud_poker', 'q_poker', 'fortune8', 'baccarat')]; "
         "r.rule_set('baccarat/2004').settings_class; "
-        "print(games, 'ledger.games.baccarat' in sys.modules)"
+        "print(games, 'ledger.games.baccarat.settings' in sys.modules)"
     )
     shown = subprocess.run(
         [sys.executable, "-c", probe], capture_output=True, text=True, check=True

@@ -15,9 +15,9 @@ from hypothesis import strategies as st
 
 from ledger.cards import DECK, parse_cards
 from ledger.errors import InvalidInput, RuleViolation, SettingOutsideRegulation
-from ledger.games import stud_poker
 from ledger.games.common import Consequence, Outcome
-from ledger.games.stud_poker import (
+from ledger.games.stud_poker import settlement as stud_settlement
+from ledger.games.stud_poker.rules import (
     DEALER,
     DealError,
     DealMethod,
@@ -291,7 +291,7 @@ def test_stud_2003_art9_5_9_royal_flush_pays_50_to_1():
 def test_stud_equal_hands_push_both_bets():
     # Unreachable in a valid round (one deck); the settlement still gives a sensible answer.
     box = StudBox(1, D("100.00"), parse_cards("KS KH KC KD 2S"), Decision.RAISE)
-    results = stud_poker._settle_table_bets(box, evaluate("KS KH KC KD 3S"), settings())
+    results = stud_settlement._settle_table_bets(box, evaluate("KS KH KC KD 3S"), settings())
     assert [(r.outcome, r.house_win) for r in results] == [(Outcome.PUSHED, 0)] * 2
 
 

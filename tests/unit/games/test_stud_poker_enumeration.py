@@ -4,12 +4,12 @@ against the rules table written out the slow and obvious way."""
 from __future__ import annotations
 
 from collections import Counter
-from itertools import combinations
+from itertools import combinations, pairwise
 
 import pytest
 
 from ledger.cards import DECK, Card
-from ledger.games.stud_poker import HandCategory, evaluate
+from ledger.games.stud_poker.rules import HandCategory, evaluate
 
 REFERENCE_COUNTS = {
     HandCategory.ROYAL_FLUSH: 4,
@@ -71,4 +71,4 @@ def test_art8_order_over_every_hand_matches_the_rules_table():
         key = reference_key(hand)
         assert reference.setdefault(evaluate(hand), key) == key, hand
     ordered = [reference[value] for value in sorted(reference)]
-    assert all(low < high for low, high in zip(ordered, ordered[1:]))
+    assert all(low < high for low, high in pairwise(ordered))

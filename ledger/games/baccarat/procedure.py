@@ -5,11 +5,12 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import cast
 
+from ledger.cards import Card
 from ledger.errors import InvalidInput, RuleViolation
-from ledger.games import baccarat
-from ledger.games.baccarat import BaccaratSettings, Side
+from ledger.games.baccarat import rules as baccarat
+from ledger.games.baccarat.rules import BaccaratSettings, Side
 from ledger.games.common import BetResult, Consequence
-from ledger.rounds.facts import BURN, BetFact, CardFact, Procedure, RoundFacts
+from ledger.games.facts import BURN, BetFact, CardFact, Procedure, RoundFacts
 
 SIDES = (Side.PLAYER.value, Side.BANKER.value)
 
@@ -22,7 +23,7 @@ def _bets(facts: RoundFacts) -> list[baccarat.Bet]:
     return [_bet(fact) for fact in facts.bets]
 
 
-def _coup_cards(facts: RoundFacts) -> list:
+def _coup_cards(facts: RoundFacts) -> list[Card]:
     return [card.card for card in facts.cards if card.to in SIDES]
 
 

@@ -1,120 +1,21 @@
-"""Q Poker (DICJ 89/2004): three-card hands, a bonus bet and a play bet against the dealer.
-
-Article numbers are those of the regulation annexed to the order (`q-poker-2004_*`, Chinese).
-The round is a frozen value: each table action has a `verify_*` check that raises a typed
-error with a sentence, and a method that returns the round with the action applied.
-"""
+"""Q Poker house settings (arts. 1, 2), bets, the deal and the round as a frozen value."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
 from decimal import Decimal
 from enum import StrEnum
-from fractions import Fraction
 
 from pydantic import model_validator
 
-from ledger.cards import Card, Rank, format_cards, parse_cards
+from ledger.cards import Card
 from ledger.errors import InvalidInput, RuleViolation, SettingOutsideRegulation
-from ledger.games.common import BetResult, Consequence, Outcome, money, pay
+from ledger.games.common import Consequence, money
+from ledger.games.q_poker.hands import (
+    _three_distinct_cards,
+)
 from ledger.games.settings import HouseSettings
-
-# --- Hand values (art. 4 and 8) ------------------------------------------------------------
-
-
-class Category(StrEnum):
-    """Art. 8, high to low; the position in this list is the category's strength."""
-
-    STRAIGHT_FLUSH = "straight_flush"
-    THREE_OF_A_KIND = "three_of_a_kind"
-    STRAIGHT = "straight"
-    FLUSH = "flush"
-    ONE_PAIR = "one_pair"
-    HIGH_CARD = "high_card"
-
-    @property
-    def strength(self) -> int:
-        return len(Category) - 1 - list(Category).index(self)
-
-
-@dataclass(frozen=True, order=True, slots=True)
-class HandValue:
-    """What three cards are worth. Compared by `key` alone: category strength, then art. 8's
-    tie-breaks, so `==` means a tie, not the same cards. Two hands that share no card never
-    tie (checked over all 22,100 hands), so a box and the dealer always have a winner."""
-
-    key: tuple[int, ...]
-    category: Category = field(compare=False)
-    cards: tuple[Card, ...] = field(compare=False)  # high to low, for display only
-
-    def __str__(self) -> str:
-        return f"{self.category} ({format_cards(self.cards)})"
-
-
-def _three_distinct_cards(cards: Iterable[Card] | str) -> tuple[Card, ...]:
-    not_cards = InvalidInput("a Q Poker hand is made of cards: use Card values or codes like 'AS'.")
-    try:
-        hand = parse_cards(cards) if isinstance(cards, str) else tuple(cards)
-    except TypeError:
-        raise not_cards from None
-    if not all(isinstance(card, Card) for card in hand):
-        raise not_cards
-    if len(hand) != 3 or len(set(hand)) != 3:
-        raise InvalidInput(f"a Q Poker hand is three different cards; got '{format_cards(hand)}'.")
-    return hand
-
-
-def _straight_top(cards: Sequence[Card]) -> Card | None:
-    """The top card of a straight, or None. A-2-3 is the lowest straight: its top card is the 3."""
-    ranks = sorted(card.rank for card in cards)
-    if ranks == [Rank.TWO, Rank.THREE, Rank.ACE]:
-        return next(card for card in cards if card.rank == Rank.THREE)
-    if len(set(ranks)) == 3 and ranks[2] - ranks[0] == 2:
-        return cards[0]
-    return None
-
-
-def evaluate(cards: Iterable[Card] | str) -> HandValue:
-    """Value of three distinct cards, totally ordered as art. 4 and 8 rank them.
-
-    >>> evaluate("AS KS QS") > evaluate("2D 2C 2H")
-    True
-    >>> evaluate("AD 2C 3H") < evaluate("4C 3D 2H")  # A-2-3 is the lowest straight
-    True
-    """
-    hand = tuple(sorted(_three_distinct_cards(cards), key=lambda c: (c.rank, c.suit), reverse=True))
-    high = hand[0]
-    ranks = tuple(card.rank.value for card in hand)
-    flush = len({card.suit for card in hand}) == 1
-    top = _straight_top(hand)
-    ties: tuple[int, ...]
-    if top is not None and flush:
-        category, ties = Category.STRAIGHT_FLUSH, (top.rank, top.suit)
-    elif ranks[0] == ranks[2]:
-        category, ties = Category.THREE_OF_A_KIND, (ranks[0],)
-    elif top is not None:
-        category, ties = Category.STRAIGHT, (top.rank, top.suit)
-    elif flush:
-        category, ties = Category.FLUSH, (*ranks, high.suit)
-    elif ranks[0] == ranks[1] or ranks[1] == ranks[2]:
-        odd = hand[2] if ranks[0] == ranks[1] else hand[0]
-        category, ties = Category.ONE_PAIR, (ranks[1], odd.rank, odd.suit)
-    else:
-        category, ties = Category.HIGH_CARD, (*ranks, high.suit)
-    key = (category.strength, *(int(tie) for tie in ties))
-    return HandValue(key=key, category=category, cards=hand)
-
-
-QUEEN_HIGH = (Category.HIGH_CARD.strength, Rank.QUEEN.value)
-
-
-def dealer_qualifies(cards: Iterable[Card] | str) -> bool:
-    """Art. 9(4): the dealer plays only with Q-high or better."""
-    return evaluate(cards).key[:2] >= QUEEN_HIGH
-
-
-# --- House settings (art. 1, 2) ------------------------------------------------------------
 
 
 class Equipment(StrEnum):
@@ -423,89 +324,3 @@ class QPokerRound:
         return box
 
 
-# --- Settlement (art. 9 and 10) ------------------------------------------------------------
-
-BONUS_ODDS = {  # art. 10; a high card loses the bonus (art. 9(1))
-    Category.STRAIGHT_FLUSH: Fraction(40),
-    Category.THREE_OF_A_KIND: Fraction(30),
-    Category.STRAIGHT: Fraction(6),
-    Category.FLUSH: Fraction(4),
-    Category.ONE_PAIR: Fraction(1),
-}
-PLAY_ODDS = {  # art. 9(7); any other winning hand pays 1:1
-    Category.STRAIGHT_FLUSH: Fraction(3),
-    Category.THREE_OF_A_KIND: Fraction(2),
-    Category.STRAIGHT: Fraction(3, 2),
-}
-DEALER_NOT_QUALIFIED_ODDS = Fraction(1, 2)  # art. 9(5): the player wins half his bet
-SURRENDER_KEEPS = Fraction(1, 2)  # art. 9(3): the player loses half his bet
-
-
-def _result(bet: Bet, outcome: Outcome, returned: Decimal, payout: Decimal) -> BetResult:
-    return BetResult(
-        box=bet.box,
-        spot=str(bet.spot),
-        stake=bet.stake,
-        outcome=outcome,
-        returned=returned,
-        payout=payout,
-        player=bet.player,
-    )
-
-
-def _returned(bet: Bet) -> BetResult:
-    return _result(bet, Outcome.RETURNED, bet.stake, Decimal("0.00"))
-
-
-def _lost(bet: Bet) -> BetResult:
-    return _result(bet, Outcome.LOST, Decimal("0.00"), Decimal("0.00"))
-
-
-def _won(bet: Bet, odds: Fraction) -> BetResult:
-    return _result(bet, Outcome.WON, bet.stake, pay(bet.stake, odds))
-
-
-def _bets_on(round_: QPokerRound, spot: Spot) -> list[Bet]:
-    return sorted((bet for bet in round_.bets if bet.spot == spot), key=lambda bet: bet.box)
-
-
-def settle_bonus(round_: QPokerRound) -> tuple[BetResult, ...]:
-    """Art. 9(1) and 10: settled first, as soon as the boxes' cards are opened."""
-    bets = _bets_on(round_, Spot.BONUS)
-    if round_.void:
-        return tuple(_returned(bet) for bet in bets)
-    if not round_.deal_complete:
-        raise RuleViolation("bonus bets are settled once every box holds three cards (art. 9(1)).")
-    results = []
-    for bet in bets:
-        odds = BONUS_ODDS.get(evaluate(round_.hand(bet.box)).category)
-        results.append(_lost(bet) if odds is None else _won(bet, odds))
-    return tuple(results)
-
-
-def _settle_play_bet(round_: QPokerRound, bet: Bet, dealer: HandValue) -> BetResult:
-    if round_.decision(bet.box, bet.player) == Decision.SURRENDER:
-        kept = pay(bet.stake, SURRENDER_KEEPS)  # rounded up: the player's favour
-        return _result(bet, Outcome.SURRENDERED, kept, Decimal("0.00"))
-    if dealer.key[:2] < QUEEN_HIGH:
-        return _won(bet, DEALER_NOT_QUALIFIED_ODDS)
-    box = evaluate(round_.hand(bet.box))
-    if dealer > box:  # hands from one deck never tie: checked over all 22,100 hands
-        return _lost(bet)
-    return _won(bet, PLAY_ODDS.get(box.category, Fraction(1)))
-
-
-def settle_play(round_: QPokerRound) -> tuple[BetResult, ...]:
-    """Art. 9(3)-(7): after every decision and the dealer's cards shown."""
-    bets = _bets_on(round_, Spot.PLAY)
-    if round_.void:
-        return tuple(_returned(bet) for bet in bets)
-    if not round_.dealer_shown:
-        raise RuleViolation("play bets are settled once the dealer's cards are shown (art. 9(4)).")
-    dealer = evaluate(round_.dealer_hand)
-    return tuple(_settle_play_bet(round_, bet, dealer) for bet in bets)
-
-
-def settle(round_: QPokerRound) -> tuple[BetResult, ...]:
-    """Every bet of the round, in art. 9's order: bonus bets first, then play bets, box by box."""
-    return settle_bonus(round_) + settle_play(round_)

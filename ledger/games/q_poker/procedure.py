@@ -6,10 +6,8 @@ from dataclasses import replace
 from typing import Any, cast
 
 from ledger.errors import InvalidInput, RuleViolation
-from ledger.games import q_poker
 from ledger.games.common import BetResult, Consequence
-from ledger.games.q_poker import DEALER, QPokerRound
-from ledger.rounds.facts import (
+from ledger.games.facts import (
     BetFact,
     CardFact,
     DecisionFact,
@@ -18,7 +16,9 @@ from ledger.rounds.facts import (
     check_shuffler_failure,
     target_number,
 )
-from ledger.rounds.replayer import Replayer
+from ledger.games.q_poker import rules as q_poker
+from ledger.games.q_poker.rules import DEALER, QPokerRound
+from ledger.games.replayer import Replayer
 
 
 def _recipient(target: str) -> int:
@@ -28,6 +28,11 @@ def _recipient(target: str) -> int:
     if box is None:
         raise InvalidInput(f"a Q Poker card goes to a box or the dealer, not '{target}'.")
     return box
+
+
+def _spot(bet: BetFact) -> q_poker.Spot:
+    """The recorded spot, as `Bet` reads it: `Bet` itself refuses a spot Q Poker has not."""
+    return cast(q_poker.Spot, bet.spot)
 
 
 def _equipment(facts: RoundFacts) -> q_poker.Equipment:
@@ -66,7 +71,7 @@ class QPokerProcedure(Procedure):
         boxes = cast(q_poker.QPokerSettings, facts.settings).boxes  # art. 2(1): eight or more
         if not 1 <= bet.box <= boxes:
             raise InvalidInput(f"there is no box {bet.box}: this table has boxes 1 to {boxes}.")
-        replay(facts).verify_bet(q_poker.Bet(bet.box, bet.spot, bet.amount, bet.player))
+        replay(facts).verify_bet(q_poker.Bet(bet.box, _spot(bet), bet.amount, bet.player))
         if facts.betting_closed:
             raise RuleViolation(f"betting is closed: no bet is accepted on box {bet.box}.")
 
@@ -117,7 +122,7 @@ class QPokerProcedure(Procedure):
     def settle_void(self, facts: RoundFacts, carry_jackpot: bool) -> tuple[BetResult, ...]:
         round_ = QPokerRound(equipment=_equipment(facts))
         for bet in facts.bets:
-            round_ = round_.place_bet(q_poker.Bet(bet.box, bet.spot, bet.amount, bet.player))
+            round_ = round_.place_bet(q_poker.Bet(bet.box, _spot(bet), bet.amount, bet.player))
         return q_poker.settle(replace(round_, void=True))
 
 

@@ -6,11 +6,11 @@ from dataclasses import replace
 from typing import Any, cast
 
 from ledger.errors import InvalidInput, RuleViolation
-from ledger.games import fortune8
 from ledger.games.common import BetResult, Consequence
-from ledger.games.fortune8 import Fortune8Round, Fortune8Settings
-from ledger.rounds.facts import BURN, BetFact, CardFact, Procedure, RoundFacts, target_number
-from ledger.rounds.replayer import Replayer
+from ledger.games.facts import BURN, BetFact, CardFact, Procedure, RoundFacts, target_number
+from ledger.games.fortune8 import rules as fortune8
+from ledger.games.fortune8.rules import Fortune8Round, Fortune8Settings
+from ledger.games.replayer import Replayer
 
 
 def _bet(fact: BetFact) -> fortune8.Bet:

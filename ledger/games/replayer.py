@@ -14,7 +14,7 @@ import threading
 from collections.abc import Callable, Hashable
 from typing import Any, Generic, TypeVar
 
-from ledger.rounds.facts import RoundFacts
+from ledger.games.facts import RoundFacts
 
 Value = TypeVar("Value")
 KEPT = 1024  # about sixteen values per table of a 64-table floor

@@ -6,19 +6,9 @@ from decimal import Decimal
 from typing import cast
 
 from ledger.errors import InvalidInput, RuleViolation
-from ledger.games import jackpot, stud_poker
+from ledger.games import jackpot
 from ledger.games.common import ZERO, BetResult, Consequence, Outcome
-from ledger.games.stud_poker import (
-    ANTE,
-    DEALER,
-    JACKPOT,
-    DealMethod,
-    Decision,
-    StudBox,
-    StudPokerRound,
-    StudPokerSettings,
-)
-from ledger.rounds.facts import (
+from ledger.games.facts import (
     BetFact,
     CardFact,
     DecisionFact,
@@ -27,11 +17,23 @@ from ledger.rounds.facts import (
     check_shuffler_failure,
     target_number,
 )
+from ledger.games.stud_poker import rules as stud_poker
+from ledger.games.stud_poker.rules import (
+    ANTE,
+    DEALER,
+    JACKPOT,
+    DealMethod,
+    Decision,
+    Position,
+    StudBox,
+    StudPokerRound,
+    StudPokerSettings,
+)
 
 SPOTS = (ANTE, JACKPOT)  # the raise is a decision, not a bet placed before the deal
 
 
-def _position(target: str) -> int | str:
+def _position(target: str) -> Position:
     if target == DEALER:
         return DEALER
     box = target_number(target, "box")

@@ -1,0 +1,30 @@
+"""Baccarat as the floor simulator plays it: bets, the deal, decisions, settlement."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ledger.cards import Card
+from ledger.commands.round import ExposeCard
+from ledger.games.baccarat import rules as baccarat_rules
+from ledger.simulation.games import Dealing, bettor_boxes, deal
+
+
+def play_round(sim: Dealing, turn: Any) -> bool:
+    """One Baccarat round at a simulated table; True when the round was voided."""
+    for box, spot, amount, player in sim.tie_bets:  # kept from a tie (art. 12(2))
+        sim.bet(box, spot, amount=amount, player=player)
+    sim.tie_bets = []
+    for box in bettor_boxes(sim):
+        spot = sim.rng.choices(("banker", "player", "tie", "player_pair", "banker_pair"),
+                               weights=(46, 40, 6, 4, 4))[0]
+        side_bet = spot not in ("banker", "player")  # side bets are small, as players make them
+        sim.bet(box, spot, amount=sim.spec.min_bet * sim.rng.randint(1, 3) if side_bet else None)
+    sim.buy_in(sim.rng.random() < 0.3)
+    cards: list[Card] = []
+    while (side := baccarat_rules.next_card_to(cards)) is not None:
+        cards.append(deal(sim, side.value, face_up=True))
+    if sim.rng.random() < sim.irregularity_rate:  # a card out of the shoe face up: it stands
+        sim.send(ExposeCard, table=sim.spec.code, to="player", card=str(cards[0]))
+    sim.settle(turn)
+    return False

@@ -1,0 +1,78 @@
+"""`GameBase`: the `Game` members most games answer the same way, as data.
+
+A game's `game.py` subclasses it with what is that game's own (how its hands are named) and
+gives the rest as fields. The members that need the rules engine import the game's own
+modules when first used: the registry stays as light as a list of names.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, cast
+
+from ledger.games.protocol import HandValue, NamedCards, TablePlan
+from ledger.games.shoe import ShoePolicy
+
+if TYPE_CHECKING:
+    from ledger.cards import Card
+    from ledger.games.facts import Procedure
+    from ledger.games.settings import HouseSettings
+
+
+def frozen_mapping(values: Mapping[str, Any]) -> Mapping[str, Any]:
+    """A read-only copy: a game's defaults are shared by every table that opens."""
+    return MappingProxyType(dict(values))
+
+
+@dataclass(frozen=True)
+class GameBase:
+    """A game's answers that are data; `package` is where its procedure and play live."""
+
+    code: str
+    name: str
+    package: str
+    shoe: ShoePolicy
+    table_plan: TablePlan
+    default_settings: Mapping[str, Any] = field(default_factory=lambda: frozen_mapping({}))
+    takes_jackpot_bets: bool = False
+    void_carries_jackpot: bool = False
+    pushed_bets_stand: bool = False
+    bet_place: str = "box {} {}"
+    has_roads: bool = False
+
+    @property
+    def rule_sets(self) -> tuple[str, ...]:
+        from ledger.games.rulesets import GAMES
+
+        return GAMES.get(self.code, ())
+
+    @property
+    def settings_class(self) -> type[HouseSettings]:
+        from ledger.games.rulesets import default_rule_set
+
+        return default_rule_set(self.code).settings_class
+
+    @property
+    def procedure(self) -> Procedure:
+        module = importlib.import_module(f"{self.package}.procedure")
+        return cast("Procedure", module.PROCEDURE)
+
+    @property
+    def simulated_round(self) -> Callable[[Any, Any], bool]:
+        module = importlib.import_module(f"{self.package}.simulation")
+        return cast("Callable[[Any, Any], bool]", module.play_round)
+
+    def simulated_settings(self, odd: bool) -> dict[str, object]:
+        return {}
+
+    def name_cards(self, cards: Sequence[Card]) -> NamedCards:
+        raise NotImplementedError(f"{self.name} names no hands")
+
+    def hand_value(self, target: str, cards: tuple[Card, ...]) -> HandValue:
+        return HandValue(None, None, None)
+
+    def dealer_summary(self, cards: Sequence[str]) -> str:
+        return ""

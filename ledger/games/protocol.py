@@ -1,0 +1,122 @@
+"""What the rest of the ledger asks of a game: the `Game` protocol.
+
+Every game is one package under `ledger.games` whose `game.GAME` is a `Game`, registered in
+`ledger.games.registry`. Nothing outside `ledger.games` compares game codes: it asks the
+game. The members that need the game's rules engine load it when first used, so knowing a
+game's name or its shoe costs no engine import.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
+
+if TYPE_CHECKING:
+    from ledger.cards import Card
+    from ledger.games.facts import Procedure
+    from ledger.games.settings import HouseSettings
+    from ledger.games.shoe import ShoePolicy
+
+
+class HandValue(NamedTuple):
+    """A hand as the rules engine values it, and as a dealer says it."""
+
+    value: str | None  # what the hand is worth, as the rules engine writes it
+    name: str | None  # the same in words, as a dealer says it
+    qualifies: bool | None  # the dealer's hand: whether the dealer plays
+
+
+class NamedCards(NamedTuple):
+    """What `ledger hand` says of some cards under a game's rules."""
+
+    said: dict[str, Any]  # the fields of the JSON answer beyond the game and the cards
+    line: str  # the same as one sentence
+
+
+@dataclass(frozen=True)
+class TablePlan:
+    """How the floor simulator sets up and paces a table of the game."""
+
+    floor_order: int  # where the game comes when the simulator spreads tables over games
+    prefix: str  # the table codes' prefix: `BAC` for BAC-01
+    min_bet: Decimal
+    max_bet: Decimal
+    decks: int
+    round_seconds: int  # how long a round takes at the table
+    shuffler_on_odd_tables: bool = False  # every other table deals by a shuffler
+    cut_card_behind: int | None = None  # the simulator's cut card: before this many last cards
+    fresh_shoe_each_round: bool = False
+
+
+class Game(Protocol):
+    """One table game, as the ledger's commands, screens, audit and simulator need it."""
+
+    @property
+    def code(self) -> str:
+        """The game's code as events store it (`stud-poker`): a wire value, never renamed."""
+
+    @property
+    def name(self) -> str:
+        """The game by its regulation's name: `Stud Poker`."""
+
+    @property
+    def rule_sets(self) -> tuple[str, ...]:
+        """The ids of the game's rule sets, oldest first (`ledger.games.rulesets`)."""
+
+    @property
+    def settings_class(self) -> type[HouseSettings]:
+        """The house settings of the game's latest rule set."""
+
+    @property
+    def default_settings(self) -> Mapping[str, Any]:
+        """What a new table plays with when the house names nothing else."""
+
+    @property
+    def procedure(self) -> Procedure:
+        """The round procedure over recorded facts: checks each action, settles."""
+
+    @property
+    def shoe(self) -> ShoePolicy:
+        """Decks, the cut card, burns, the shuffler."""
+
+    @property
+    def takes_jackpot_bets(self) -> bool:
+        """Whether a table of the game links to a jackpot pool and takes jackpot bets."""
+
+    @property
+    def void_carries_jackpot(self) -> bool:
+        """Whether a supervisor's void carries the round's jackpot bets to the next round."""
+
+    @property
+    def pushed_bets_stand(self) -> bool:
+        """Whether bets a tie pushed stand on the next coup as the house's tie handling says."""
+
+    @property
+    def bet_place(self) -> str:
+        """Where a bet sits, as a format of its box and spot: `box {} {}`."""
+
+    def name_cards(self, cards: Sequence[Card]) -> NamedCards:
+        """What the game's rules make of some cards (`ledger hand`)."""
+
+    def hand_value(self, target: str, cards: tuple[Card, ...]) -> HandValue:
+        """A recorded hand's value, in words, and the dealer's qualification."""
+
+    def dealer_summary(self, cards: Sequence[str]) -> str:
+        """The dealer's shown hand as the floor says it; "" where the outcome says it all."""
+
+    @property
+    def has_roads(self) -> bool:
+        """Whether the floor draws the table's bead plate and big road of winners."""
+
+    @property
+    def table_plan(self) -> TablePlan:
+        """How the floor simulator sets up a table of the game."""
+
+    @property
+    def simulated_round(self) -> Callable[[Any, Any], bool]:
+        """The simulator's play of one round at a table; True when the round was voided."""
+
+    def simulated_settings(self, odd: bool) -> dict[str, object]:
+        """House settings the simulator gives a table beyond the defaults."""

@@ -1,0 +1,54 @@
+"""Every game the ledger plays, by its code: `GAMES` and `game(code)`.
+
+>>> game("stud-poker").name
+'Stud Poker'
+>>> [g.code for g in GAMES.values()]
+['stud-poker', 'q-poker', 'fortune-8', 'baccarat']
+
+A game is added by writing its package and listing its `GAME` here (docs/adding-a-game.md).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import TYPE_CHECKING
+
+from ledger.errors import InvalidInput
+from ledger.games.baccarat.game import GAME as BACCARAT
+from ledger.games.fortune8.game import GAME as FORTUNE_8
+from ledger.games.protocol import Game
+from ledger.games.q_poker.game import GAME as Q_POKER
+from ledger.games.stud_poker.game import GAME as STUD_POKER
+
+if TYPE_CHECKING:
+    from ledger.games.facts import Procedure
+
+_ALL: tuple[Game, ...] = (STUD_POKER, Q_POKER, FORTUNE_8, BACCARAT)
+
+GAMES: Mapping[str, Game] = MappingProxyType({g.code: g for g in _ALL})
+"""Each game by its code, in the order of the rule sets."""
+
+
+def game(code: str) -> Game:
+    """The game with this code; `InvalidInput` with the known codes for any other.
+
+    >>> game("poker")
+    Traceback (most recent call last):
+    ...
+    ledger.errors.InvalidInput: unknown game 'poker': known are stud-poker, q-poker, fortune-8, baccarat.
+    """
+    found = GAMES.get(code)
+    if found is None:
+        raise InvalidInput(f"unknown game '{code}': known are {', '.join(GAMES)}.")
+    return found
+
+
+def floor_order() -> tuple[str, ...]:
+    """The games' codes in the order the floor simulator spreads its tables over them."""
+    return tuple(sorted(GAMES, key=lambda code: GAMES[code].table_plan.floor_order))
+
+
+def procedure_for(code: str) -> Procedure:
+    """The round procedure of the game with this code."""
+    return game(code).procedure

@@ -1,0 +1,59 @@
+"""Stud Poker as the floor simulator plays it: bets, the deal, decisions, settlement."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ledger.cards import Card, Rank
+from ledger.commands.round import Decide, ExposeCard, RecordIrregularity, RevealDealer
+from ledger.games.stud_poker import rules as stud_rules
+from ledger.simulation.games import JACKPOT_BET, Dealing, bettor_boxes, deal, turn_of
+
+
+def stud_raises(cards: tuple[Card, ...]) -> bool:
+    """The usual strategy: raise with a pair or better, or with ace-king high."""
+    value = stud_rules.evaluate(cards)
+    if value.category != "high_card":
+        return True
+    ranks = sorted((card.rank for card in cards), reverse=True)
+    return ranks[0] == Rank.ACE and ranks[1] == Rank.KING
+
+
+def play_round(sim: Dealing, turn: Any) -> bool:
+    """One Stud Poker round at a simulated table; True when the round was voided."""
+    boxes = sorted(set(bettor_boxes(sim)) | sim.carried)
+    antes = {box: sim.bet(box, "ante") for box in boxes}
+    for box in boxes:
+        if box not in sim.carried and sim.rng.random() < 0.5:
+            sim.bet(box, "jackpot", amount=JACKPOT_BET)  # type: ignore[arg-type]
+    jackpot_boxes = {box for box in boxes if box in sim.carried} | set(sim.last_jackpot_boxes())
+    sim.carried = set()
+    sim.buy_in(sim.rng.random() < 0.3)
+    hands: dict[str, list[Card]] = {}
+    method = stud_rules.DealMethod.SHUFFLER if sim.spec.shuffler else stud_rules.DealMethod.SHOE
+    plan = stud_rules.expected_deal(boxes, method)
+    stops_at = sim.shuffler_stops_at(len(plan))
+    for n, step in enumerate(plan):
+        if n == stops_at:  # the shuffler fails: void, jackpot bets carried (art. 11, 4))
+            with turn_of(turn):
+                sim.shuffler_failure(n)
+            sim.carried = jackpot_boxes
+            return True
+        to = "dealer" if step.to == "dealer" else f"box:{step.to}"
+        hands.setdefault(to, []).append(deal(sim, to))
+    if sim.rng.random() < sim.irregularity_rate / 3:  # a misdeal: the round is void (art. 11, 1))
+        with turn_of(turn):
+            sim.send(RecordIrregularity, table=sim.spec.code, kind="wrong_count",
+                     note="a box received six cards", actor=sim.supervisor)
+        sim.carried = jackpot_boxes
+        return True
+    if sim.rng.random() < sim.irregularity_rate:  # one card shown by mistake: play goes on
+        sim.send(ExposeCard, table=sim.spec.code, to=f"box:{boxes[0]}",
+                 card=str(hands[f"box:{boxes[0]}"][0]))
+    for box in boxes:
+        raised = stud_raises(tuple(hands[f"box:{box}"]))
+        sim.send(Decide, table=sim.spec.code, box=box, decision="raise" if raised else "fold",
+                 amount=antes[box] * 2 if raised else None)
+    sim.send(RevealDealer, table=sim.spec.code)
+    sim.settle(turn)
+    return False
