@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from ledger.application import Ledger, LedgerApplication
+from ledger.bus import EVERY_AREA, Bus
 from ledger.cards import DECK
 from ledger.domain.round import Phase, Round, SettledBet, round_id
 from ledger.domain.table import table_id
@@ -53,7 +54,7 @@ def played() -> dict[str, list[Round]]:
     """A short shift at one table of each game on an in-memory ledger, through the commands:
     every bet, card and decision the simulator sends is checked by the game's procedure."""
     app = LedgerApplication(env={"PERSISTENCE_MODULE": "eventsourcing.popo"})
-    ledger = Ledger(app)
+    ledger = Ledger(app, bus=Bus(EVERY_AREA))
     plan = floor_plan(len(GAMES), floor_order())
     result = run_floor(ledger, floor_staff(ledger), plan, rounds=ROUNDS, seed=7,
                        day=date(2026, 11, 22))
