@@ -26,7 +26,6 @@ that fails is not applied, so everything signed later by a key it brought in is 
 
 from __future__ import annotations
 
-import copy
 import json
 from collections.abc import Generator, Iterator
 from contextlib import closing
@@ -48,7 +47,9 @@ from ledger.audit.comparison import (
     mapper,
     receipt_differs,
 )
-from ledger.errors import LedgerError, NotFound, first_line
+from ledger.domain.registry import staff_stream_id, terminal_stream_id
+from ledger.errors import LedgerError, first_line
+from ledger.handlers.unit_of_work import InMemoryUnitOfWork
 from ledger.infrastructure.database import EVENTS_TABLE
 
 if TYPE_CHECKING:
@@ -68,42 +69,21 @@ class Authorship:
     notes: list[str] = field(default_factory=list)
 
 
-class Streams:
-    """Every stream as the log stood at the point being checked: what a handler loads and
-    what the door's registry reads. A handler gets a copy, so a command that is refused or
-    records something else leaves the streams as the log has them."""
-
-    def __init__(self) -> None:
-        self.aggregates: dict[UUID, Any] = {}
-
-    def load(self, aggregate_id: UUID, what: str) -> Any:
-        aggregate = self.aggregates.get(aggregate_id)
-        if aggregate is None:
-            raise NotFound(f"{what} does not exist.")
-        return copy.deepcopy(aggregate)
-
-    def get(self, aggregate_id: UUID) -> Any | None:
-        aggregate = self.aggregates.get(aggregate_id)
-        return None if aggregate is None else copy.deepcopy(aggregate)
-
-    def exists(self, aggregate_id: UUID) -> bool:
-        return aggregate_id in self.aggregates
+class Streams(InMemoryUnitOfWork):
+    """Every stream as the log stood at the point being checked: what a handler loads (a copy,
+    so a command refused or recording something else leaves the streams as the log has them)
+    and what the door's registry reads."""
 
     def apply(self, event: Any) -> None:
         if event is None:  # unreadable: named already
             return
-        self.aggregates[event.originator_id] = event.mutate(
-            self.aggregates.get(event.originator_id))
+        self.streams[event.originator_id] = event.mutate(self.streams.get(event.originator_id))
 
     def staff(self, staff_id: str) -> Any:
-        from ledger.domain.registry import staff_stream_id
-
-        return self.aggregates.get(staff_stream_id(staff_id))
+        return self.streams.get(staff_stream_id(staff_id))
 
     def terminal(self, terminal_id: str) -> Any:
-        from ledger.domain.registry import terminal_stream_id
-
-        return self.aggregates.get(terminal_stream_id(terminal_id))
+        return self.streams.get(terminal_stream_id(terminal_id))
 
 
 def _rows(conn: Connection[Any]) -> Generator[Row, None, None]:
@@ -368,7 +348,7 @@ class _Checker:
             self.found.notes.append(f"{self.unbound:,} command(s) were signed before envelopes "
                                     "named their ledger: their signatures do not say which "
                                     "ledger they were for")
-        for aggregate in self.streams.aggregates.values():
+        for aggregate in self.streams.streams.values():
             if not isinstance(aggregate, JackpotPool):
                 continue
             unproven = len(self.unproven.get(aggregate.id, ()))
