@@ -19,7 +19,7 @@ from psycopg import Connection
 from psycopg.rows import dict_row
 from pydantic import BaseModel
 
-from ledger.errors import NotFound
+from ledger.core.errors import NotFound
 from projections.reports import (
     DAY_STARTS,
     DayClose,

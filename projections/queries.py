@@ -15,8 +15,8 @@ from psycopg import Connection
 from psycopg.rows import dict_row
 from pydantic import BaseModel
 
+from ledger.core.errors import NotFound
 from ledger.domain.table import check_table_code
-from ledger.errors import NotFound
 from projections.registry import projection_names
 from projections.runner import head
 

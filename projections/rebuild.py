@@ -22,7 +22,7 @@ from typing import Any
 
 from psycopg import Connection, sql
 
-from ledger.errors import WrongState
+from ledger.core.errors import WrongState
 from ledger.infrastructure.database import Database
 from projections.base import Projection
 from projections.folding import apply_batch, read_batch

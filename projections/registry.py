@@ -7,7 +7,7 @@ from typing import Any
 
 from psycopg import Connection
 
-from ledger.errors import InvalidInput
+from ledger.core.errors import InvalidInput
 from projections.base import Projection
 from projections.jackpot_pools import JackpotPools
 from projections.shift_report import ShiftReport

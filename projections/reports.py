@@ -16,10 +16,10 @@ from psycopg import Connection, Cursor
 from psycopg.rows import dict_row
 from pydantic import BaseModel
 
+from ledger.core.errors import NotFound
+from ledger.core.formatting import money
 from ledger.domain.gaming_day import gaming_day_id
 from ledger.domain.shift_schedule import DEFAULT_SCHEDULE, ShiftSchedule
-from ledger.errors import NotFound
-from ledger.formatting import money
 from ledger.games.edges import profile
 from projections.shift_report import ShiftReport
 

@@ -53,7 +53,7 @@ from typing import Any, Self
 import psycopg
 from psycopg import Connection, sql
 
-from ledger.errors import DatabaseUnavailable, ProjectionStalled, WrongState, first_line
+from ledger.core.errors import DatabaseUnavailable, ProjectionStalled, WrongState, first_line
 from ledger.infrastructure.database import EVENTS_TABLE, Database
 from ledger.infrastructure.standby import Standby, standby
 from projections.base import Projection, StoredEvent

@@ -29,7 +29,6 @@ from bench_round_trips import print_round_trips, round_trips_by_kind
 from benchlib import Measurement, Signer, console, print_table, signer, throwaway_database
 from rich.table import Table as RichTable
 
-from ledger.bootstrap import open_ledger
 from ledger.commands import Command
 from ledger.commands.table import OpenTable, SignInDealer, SignOutDealer
 from ledger.domain.base import Actor, Provenance, Role
@@ -38,6 +37,7 @@ from ledger.domain.table import Table
 from ledger.identity.door import admit
 from ledger.identity.envelope import SignedCommand
 from ledger.identity.keys import verify
+from ledger.runtime.bootstrap import open_ledger
 
 BODY = (
     b'{"dealer_id":"D-101","by":{"command_id":"6f1c2c9e-6a52-4c55-9d4e-2b1f0d0b7a11",'

@@ -26,8 +26,8 @@ CASES = (
     ("ledger --help", "ledger.cli.main"),
     # a write: its CLI module, the composition root it opens, the handler it runs and the
     # credentials it signs with
-    ("ledger round bet (a write)", ("ledger.cli.main,ledger.cli.round,ledger.bootstrap,"
-                                   "ledger.handlers.rounds,ledger.identity.credentials")),
+    ("ledger round bet (a write)", ("ledger.cli.main,ledger.cli.round,ledger.runtime.bootstrap,"
+                                   "ledger.application.handlers.rounds,ledger.identity.credentials")),
     # the same write with LEDGER_API_URL: signed here, sent to `ledger serve`
     ("ledger round bet, sent to the API", ("ledger.cli.main,ledger.cli.round,ledger.cli.remote,"
                                           "ledger.commands.round,ledger.identity.credentials")),
@@ -36,7 +36,7 @@ CASES = (
         f"ledger.cli.{m}" for m in ("db", "registry", "table", "shift", "shoe", "round",
                                     "jackpot", "checks", "replay", "hand", "events",
                                     "evidence", "report", "projections", "seal", "simulate"))
-     + "," + ",".join(f"ledger.handlers.{m}" for m in ("tables", "shoes", "rounds", "jackpots",
+     + "," + ",".join(f"ledger.application.handlers.{m}" for m in ("tables", "shoes", "rounds", "jackpots",
                                                        "shift", "days", "registry"))),
 )
 

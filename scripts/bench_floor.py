@@ -34,8 +34,8 @@ from bench_append import raw_path
 from benchlib import BENCH_ADMIN, BENCH_CONSOLE, console, signer, throwaway_database
 from rich.table import Table
 
-from ledger.administration import Administrator
-from ledger.bootstrap import open_ledger
+from ledger.application.administration import Administrator
+from ledger.runtime.bootstrap import open_ledger
 from ledger.simulation.floor import Turnstile, floor_plan, run_floor
 from ledger.simulation.staffing import FloorStaff
 

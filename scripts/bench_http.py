@@ -30,11 +30,11 @@ from bench_floor import measure_floor
 from benchlib import console, signer, throwaway_database
 from rich.table import Table
 
-from ledger.application import Recorded
-from ledger.bootstrap import open_ledger
+from ledger.application.ledger import Recorded
+from ledger.core.errors import LedgerError
 from ledger.domain.registry import TerminalKind
-from ledger.errors import LedgerError
 from ledger.identity.envelope import sign
+from ledger.runtime.bootstrap import open_ledger
 from ledger.simulation.floor import floor_plan, run_floor
 from ledger.web.app import FLOOR_PROJECTIONS
 

@@ -34,13 +34,13 @@ from psycopg import Connection
 from rich.table import Table as RichTable
 
 from ledger.audit.sealer import Cadence, Sealer
-from ledger.bootstrap import open_ledger
 from ledger.commands.table import CloseTable, OpenTable, SignInDealer
 from ledger.domain.base import Role
 from ledger.domain.registry import TerminalKind
 from ledger.domain.table import table_id
 from ledger.identity.keys import Credential
 from ledger.infrastructure.database import Database
+from ledger.runtime.bootstrap import open_ledger
 from projections.runner import DEFAULT_BATCH_SIZE, ProjectionRunner
 from projections.table_state import TableState
 

@@ -29,17 +29,17 @@ from psycopg import Connection
 from rich.table import Table as RichTable
 
 from ledger.audit.replay import Verdict, replay_round
-from ledger.bootstrap import open_ledger
-from ledger.cards import DECK
 from ledger.commands.jackpot import CreatePool, LinkTable
 from ledger.commands.round import DealCard, Decide, OpenRound, PlaceBet, RevealDealer, SettleRound
 from ledger.commands.shoe import CloseShoe, ShuffleShoe
 from ledger.commands.table import OpenTable, SignInDealer
+from ledger.core.cards import DECK
 from ledger.domain.base import Role
 from ledger.domain.registry import TerminalKind
 from ledger.domain.round import round_id
 from ledger.domain.shoe import commitment_of
 from ledger.domain.table import table_id
+from ledger.runtime.bootstrap import open_ledger
 
 DEALER, SUPERVISOR = "D-1", "SV-1"
 CODE, POOL, SECRET = "SP-BENCH", "BENCH-POOL", "bench-secret"

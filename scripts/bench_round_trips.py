@@ -16,9 +16,9 @@ from typing import Any
 from benchlib import console, signer
 from rich.table import Table as RichTable
 
-from ledger.bootstrap import open_ledger
-from ledger.config import LedgerSettings
+from ledger.application.config import LedgerSettings
 from ledger.infrastructure.session import GuardedConnection
+from ledger.runtime.bootstrap import open_ledger
 from ledger.simulation.floor import GAME_ORDER, floor_plan, run_floor
 
 

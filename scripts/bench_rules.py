@@ -28,7 +28,7 @@ from rich.console import Console
 from rich.table import Table
 
 sys.path.insert(0, str(ROOT))
-from ledger.cards import DECK
+from ledger.core.cards import DECK
 from ledger.games.stud_poker.rules import evaluate
 
 HANDS = 2_598_960

@@ -15,16 +15,16 @@ from psycopg import sql
 from rich.console import Console
 from rich.table import Table
 
-from ledger.administration import Administrator, bootstrap_registry, is_bootstrapped
-from ledger.application import Ledger
-from ledger.bootstrap import init_database, resolve_database
-from ledger.config import LedgerSettings
+from ledger.application.administration import Administrator, bootstrap_registry, is_bootstrapped
+from ledger.application.config import LedgerSettings
+from ledger.application.ledger import Ledger
 from ledger.domain.base import Role
 from ledger.domain.registry import TerminalKind
 from ledger.identity.envelope import SignedCommand
 from ledger.identity.keyring import Keyring
 from ledger.infrastructure.database import Database
 from ledger.infrastructure.roles import GroupRoles
+from ledger.runtime.bootstrap import init_database, resolve_database
 
 console = Console() if sys.stdout.isatty() else Console(width=200)
 """Full width when piped to a file, so no figure is cut."""

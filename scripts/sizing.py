@@ -19,7 +19,7 @@ from typing import Any
 from benchlib import console, signer, throwaway_database
 from rich.table import Table
 
-from ledger.bootstrap import open_ledger
+from ledger.runtime.bootstrap import open_ledger
 from ledger.simulation.floor import floor_plan, run_floor
 from ledger.simulation.table import ROUND_SECONDS
 

@@ -17,10 +17,10 @@ import psycopg
 import pytest
 from psycopg import sql
 
-from ledger.bootstrap import init_database, open_ledger
-from ledger.config import LedgerSettings
+from ledger.application.config import LedgerSettings
 from ledger.infrastructure.database import Database
 from ledger.infrastructure.roles import GroupRoles
+from ledger.runtime.bootstrap import init_database, open_ledger
 from tests.signing import bootstrap, enrol_e2e_defaults
 
 

@@ -20,18 +20,18 @@ from datetime import datetime, time, timedelta
 from pathlib import Path
 from typing import Any
 
-from ledger.administration import Administrator, bootstrap_registry, is_bootstrapped
-from ledger.application import Ledger, Recorded
-from ledger.bootstrap import open_ledger as open_real_ledger
+from ledger.application.administration import Administrator, bootstrap_registry, is_bootstrapped
+from ledger.application.config import LedgerSettings
+from ledger.application.ledger import Ledger, Recorded
 from ledger.commands import Command
 from ledger.commands.registry import REGISTRY_COMMANDS
-from ledger.config import LedgerSettings
 from ledger.domain.base import Actor, Role
 from ledger.domain.registry import TerminalKind
 from ledger.domain.shift_schedule import DEFAULT_SCHEDULE, MACAU, ShiftSchedule
 from ledger.identity.authority import NAMED_STAFF
 from ledger.identity.envelope import SignedCommand
 from ledger.identity.keyring import Keyring
+from ledger.runtime.bootstrap import open_ledger as open_real_ledger
 
 KEYS = Path(tempfile.mkdtemp(prefix="ledger-test-keys-"))
 KEYRING = Keyring(KEYS)

@@ -2,7 +2,7 @@
 
 `ledger verify` reads the log once, in the global order, and holds every stream as it stood
 at each point. A command's events and its receipt are saved in one insert, the events first
-and the receipt after them (`ledger.application`, `ledger.group_commit`), so the log is a
+and the receipt after them (`ledger.application.ledger`, `ledger.application.group_commit`), so the log is a
 sequence of *runs*: some events, then the receipt (or, for the registry's bootstrap, the two
 receipts) of the command(s) that recorded them. For each run it checks:
 
@@ -38,6 +38,7 @@ from eventsourcing.persistence import StoredEvent
 from psycopg import Connection, sql
 from pydantic import ValidationError
 
+from ledger.application.handlers.unit_of_work import InMemoryUnitOfWork
 from ledger.audit.comparison import (
     Row,
     body_of,
@@ -47,13 +48,12 @@ from ledger.audit.comparison import (
     mapper,
     receipt_differs,
 )
+from ledger.core.errors import LedgerError, first_line
 from ledger.domain.registry import staff_stream_id, terminal_stream_id
-from ledger.errors import LedgerError, first_line
-from ledger.handlers.unit_of_work import InMemoryUnitOfWork
 from ledger.infrastructure.database import EVENTS_TABLE
 
 if TYPE_CHECKING:
-    from ledger.bus import Bus
+    from ledger.application.bus import Bus
 
 RECEIPT = "CommandReceipt.Accepted"
 BOOTSTRAP = "Registry.Bootstrapped"
@@ -144,7 +144,7 @@ class _Checker:
     def bus(self) -> Bus:
         """Every area's handlers, loaded for the first command checked."""
         if self._bus is None:
-            from ledger.bus import EVERY_AREA, Bus
+            from ledger.application.bus import EVERY_AREA, Bus
 
             self._bus = Bus(EVERY_AREA)
         return self._bus

@@ -21,8 +21,8 @@ from ledger.audit.merkle import inclusion_proofs, root_of
 from ledger.audit.replay import RoundReplay, replay_round
 from ledger.audit.seal import Checkpoint, event_leaf
 from ledger.audit.sealed_events import SealTrust
+from ledger.core.errors import DamagedStream, NotAllowed, WrongState
 from ledger.domain.registry import staff_stream_id
-from ledger.errors import DamagedStream, NotAllowed, WrongState
 from ledger.identity.keys import Credential, canonical_json
 
 KEY_EVENTS = ("StaffMember.Enrolled", "StaffMember.KeyReplaced")

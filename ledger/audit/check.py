@@ -15,7 +15,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ledger.cards import Card
+from ledger.core.cards import Card
 from ledger.domain.round import SettledBet
 from ledger.domain.shoe import commitment_of
 from ledger.games import registry

@@ -29,9 +29,9 @@ from psycopg import Connection, sql
 
 from ledger.audit.check import order_problems
 from ledger.audit.findings import Failure, LedgerReport
-from ledger.cards import parse_cards
+from ledger.core.cards import parse_cards
+from ledger.core.errors import InvalidInput
 from ledger.domain.shoe import commitment_of
-from ledger.errors import InvalidInput
 
 ZERO = Decimal("0.00")
 TYPES = (

@@ -15,7 +15,7 @@ from uuid import UUID
 
 from psycopg import Connection
 
-from ledger.formatting import minute
+from ledger.core.formatting import minute
 
 STALE = timedelta(minutes=30)
 

@@ -15,8 +15,8 @@ from psycopg import Connection
 
 from ledger.audit.check import Difference
 from ledger.audit.store import RecordedEvent, read_stream
+from ledger.core.errors import DamagedStream, NotFound
 from ledger.domain.round import Round
-from ledger.errors import DamagedStream, NotFound
 from ledger.games.facts import RoundFacts
 
 SETTLEMENT = frozenset({"Round.BetSettled", "Round.JackpotPrizeAwarded", "Round.Settled",

@@ -9,12 +9,12 @@ import psycopg
 from psycopg import Connection, sql
 
 from ledger.audit.findings import Failure, LedgerReport
-from ledger.errors import first_line
+from ledger.core.errors import first_line
 
 
 def check_projections(conn: Connection[Any], report: LedgerReport) -> None:
     """Each projection's live tables against a rebuild at the same position."""
-    from ledger.wording import projection
+    from ledger.presentation.wording import projection
     from projections.registry import PROJECTIONS
     from projections.tracking import stalled
 

@@ -21,8 +21,8 @@ from ledger.audit.check import BetLine, Frozen, PrizeLine
 from ledger.audit.played import load_round
 from ledger.audit.replay import HandView, hands_of
 from ledger.audit.store import read_stream, rounds_started
+from ledger.core.errors import NotFound
 from ledger.domain.table import check_table_code, table_id
-from ledger.errors import NotFound
 from ledger.games.common import ZERO
 from ledger.reports.round_win import Prize, RoundWin, round_win
 

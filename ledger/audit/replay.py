@@ -50,10 +50,10 @@ from ledger.audit.sealed_events import SealCheck, SealProblem, SealTrust, sealed
 from ledger.audit.shoe import ShoeView, replay_shoe
 from ledger.audit.store import RecordedEvent, read_stream, rounds_started
 from ledger.audit.views import describe, hand_values, label
+from ledger.core.errors import LedgerError, NotFound
+from ledger.core.formatting import macau, money, when
 from ledger.domain.round import Phase, Round, round_id
 from ledger.domain.table import check_table_code, table_id
-from ledger.errors import LedgerError, NotFound
-from ledger.formatting import macau, money, when
 from ledger.games.registry import procedure_for
 from ledger.reports.round_win import (
     ZERO,

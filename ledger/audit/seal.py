@@ -39,7 +39,7 @@ from typing import Any
 from psycopg import Connection
 
 from ledger.audit.bundle_verify import leaf_hash
-from ledger.errors import WrongState
+from ledger.core.errors import WrongState
 from ledger.identity.keys import canonical_json, fingerprint, verify
 
 PROTOCOL = "round-ledger/checkpoint/1"

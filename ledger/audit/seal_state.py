@@ -24,7 +24,7 @@ from psycopg import Connection, sql
 
 from ledger.audit.merkle import Frontier
 from ledger.audit.seal import Checkpoint, event_leaf
-from ledger.errors import WrongState
+from ledger.core.errors import WrongState
 from ledger.infrastructure.database import EVENTS_TABLE
 
 REPAIR = "ledger seal repair"

@@ -34,7 +34,7 @@ from pydantic import Field
 from ledger.audit.check import Frozen
 from ledger.audit.store import RecordedEvent
 from ledger.audit.trust import TrustFile
-from ledger.formatting import minute
+from ledger.core.formatting import minute
 
 if TYPE_CHECKING:
     from ledger.audit.seal import Checkpoint

@@ -42,7 +42,7 @@ from ledger.audit.cosigning import Cosigning
 from ledger.audit.merkle import Frontier
 from ledger.audit.seal import Checkpoint, Witness, event_leaf, recorded_ledger_id
 from ledger.audit.seal_state import damage, rebuild, store
-from ledger.errors import WrongState
+from ledger.core.errors import WrongState
 from ledger.identity.keys import Credential
 from ledger.infrastructure.database import EVENTS_TABLE, Database
 from projections.runner import CHANNEL

@@ -10,7 +10,7 @@ from psycopg import Connection
 from ledger.audit.check import Frozen, ShoeProof, order_problems, prove_shoe
 from ledger.audit.played import Played
 from ledger.audit.store import RecordedEvent, read_stream
-from ledger.cards import Card
+from ledger.core.cards import Card
 
 PREPARATION = ("Shoe.Shuffled", "Shoe.CutMade")
 

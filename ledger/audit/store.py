@@ -21,11 +21,11 @@ from psycopg import Connection
 from pydantic import ValidationError
 
 from ledger.audit.chain import GENESIS, chain_hash
+from ledger.core.errors import DamagedStream, describe_validation_error
 from ledger.domain.base import Provenance
 from ledger.domain.jackpot_pool import JackpotPool
 from ledger.domain.receipt import receipt_id
 from ledger.domain.table import Table
-from ledger.errors import DamagedStream, describe_validation_error
 from ledger.infrastructure.mapper import PydanticJSONMapper
 
 COLUMNS = "notification_id, originator_id, originator_version, topic, state, chain_hash"

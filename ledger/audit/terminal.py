@@ -10,10 +10,10 @@ from rich.text import Text
 from ledger.audit.check import BetLine
 from ledger.audit.recall import Recall
 from ledger.audit.replay import CardView, HandView, RoundReplay, Verdict
-from ledger.formatting import CURRENCY, TIME_LABEL, amount, clock, heading, money, when
-from ledger.render import safe
+from ledger.core.formatting import CURRENCY, TIME_LABEL, amount, clock, heading, money, when
+from ledger.presentation.render import safe
+from ledger.presentation.wording import describe_outcome, void_reason
 from ledger.reports.round_win import Prize, outcome_words, prize_words, win_sentence
-from ledger.wording import describe_outcome, void_reason
 
 SUITS = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
 RED = frozenset("HD")

@@ -31,7 +31,7 @@ from uuid import UUID
 from psycopg import Connection
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from ledger.errors import InvalidInput, WrongState, describe_validation_error
+from ledger.core.errors import InvalidInput, WrongState, describe_validation_error
 
 PROTOCOL = "round-ledger/trust/1"
 

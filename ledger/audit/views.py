@@ -7,8 +7,8 @@ from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
-from ledger.cards import Card
-from ledger.formatting import money
+from ledger.core.cards import Card
+from ledger.core.formatting import money
 from ledger.games import registry
 from ledger.games.facts import BURN, RoundFacts
 from ledger.games.protocol import HandValue

@@ -18,7 +18,7 @@ import urllib.request
 from collections.abc import Sequence
 
 from ledger.audit.note import Note, NoteError, parse_signature_lines
-from ledger.errors import LedgerError
+from ledger.core.errors import LedgerError
 
 SIZE_TYPE = "text/x.tlog.size"
 

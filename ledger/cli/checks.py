@@ -14,12 +14,12 @@ import typer
 
 from ledger.audit.seal_check import SealReport
 from ledger.audit.verify import verify_ledger
-from ledger.bootstrap import trusted_seal_keys
 from ledger.cli.common import console, reading, runtime
 from ledger.commands import all_commands
 from ledger.identity.keys import fingerprint
-from ledger.render import safe
-from ledger.wording import count, counted, term
+from ledger.presentation.render import safe
+from ledger.presentation.wording import count, counted, term
+from ledger.runtime.bootstrap import trusted_seal_keys
 
 
 def verify(
@@ -116,9 +116,9 @@ def ingest(
         "are recorded as vouched for by you, never as whoever the line names.")] = False,
 ) -> None:
     """Record the signed commands of a JSON-lines file; report each line accepted or rejected."""
-    from ledger.bus import EVERY_AREA
+    from ledger.application.bus import EVERY_AREA
+    from ledger.application.ingest import LineStatus, Voucher, ingest_lines
     from ledger.identity.credentials import acting
-    from ledger.ingest import LineStatus, Voucher, ingest_lines
 
     counts = {status: 0 for status in LineStatus}
     with runtime(writing=True, areas=EVERY_AREA) as rt, file.open("rb") as lines:
@@ -143,7 +143,7 @@ def ingest(
 
 def demo() -> None:
     """Run the ledger end to end on the configured (or embedded) database."""
-    from ledger.demo import run_demo
+    from ledger.cli.demo import run_demo
 
     if not run_demo(console):
         raise typer.Exit(1)

@@ -15,18 +15,18 @@ from typing import TYPE_CHECKING, Annotated, Protocol
 
 import typer
 
+from ledger.application.config import LedgerSettings
 from ledger.cli.console import JsonOption, console, err_console, print_json
-from ledger.config import LedgerSettings
-from ledger.render import safe
+from ledger.presentation.render import safe
 
 if TYPE_CHECKING:
     # opened when a command needs the database, not when one is sent to the API
-    from ledger.bootstrap import Runtime
-    from ledger.bus import Area
+    from ledger.application.bus import Area
 
     # imported by a command that signs, not by one that only reads
     from ledger.commands import Command
     from ledger.identity.envelope import SignedCommand
+    from ledger.runtime.bootstrap import Runtime
 
 CosignerOption = Annotated[
     list[Path] | None,
@@ -40,9 +40,9 @@ def runtime(*, writing: bool = False, settings: LedgerSettings | None = None,
             serving: bool = False, areas: Sequence[Area] = ()) -> Iterator[Runtime]:
     """The ledger, waiting for a database that is down; a command that only reads is told
     when it reads a hot standby (one that writes is refused there, and says so as it waits).
-    `areas`: the command areas it records (`ledger.bus`), whose handlers alone it imports.
+    `areas`: the command areas it records (`ledger.application.bus`), whose handlers alone it imports.
     `serving`: a process that records from many threads (every event class built first)."""
-    from ledger.bootstrap import open_ledger
+    from ledger.runtime.bootstrap import open_ledger
 
     with open_ledger(settings, on_wait=say_waiting, warm=serving, areas=areas) as rt:
         if not writing:
@@ -54,7 +54,7 @@ def runtime(*, writing: bool = False, settings: LedgerSettings | None = None,
 def reading() -> Iterator[Runtime]:
     """The ledger for a command that only reads: no wait for a database that is down (a
     reader is told at once), and a line when it is a hot standby."""
-    from ledger.bootstrap import open_ledger
+    from ledger.runtime.bootstrap import open_ledger
 
     with open_ledger(warm=False, areas=()) as rt:
         say_if_standby(rt)

@@ -9,29 +9,29 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table as RichTable
 
-from ledger.administration import (
+from ledger.application.administration import (
     bootstrap_registry,
     is_bootstrapped,
     registry_summary,
 )
+from ledger.application.config import LedgerSettings
 from ledger.audit.open_rounds import OpenRound, open_rounds
-from ledger.bootstrap import (
-    init_database,
-    initialised_ledger_id,
-    open_ledger,
-    resolve_database,
-)
 from ledger.cli.common import JsonOption, console, err_console, print_json
-from ledger.config import LedgerSettings
-from ledger.errors import InvalidInput
-from ledger.formatting import iso
+from ledger.core.errors import InvalidInput
+from ledger.core.formatting import iso
 from ledger.identity.credentials import configured
 from ledger.identity.keys import Credential
 from ledger.infrastructure.database import Database
 from ledger.infrastructure.event_log import event_count
 from ledger.infrastructure.roles import GroupRoles
-from ledger.render import safe
-from ledger.wording import count, projection
+from ledger.presentation.render import safe
+from ledger.presentation.wording import count, projection
+from ledger.runtime.bootstrap import (
+    init_database,
+    initialised_ledger_id,
+    open_ledger,
+    resolve_database,
+)
 from projections.tracking import positions, stalled
 
 app = typer.Typer(help="Create the database and see where it stands.", no_args_is_help=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, NoReturn
 
-from ledger.errors import LedgerError, PrivilegeMissing, describe_validation_error, first_line
+from ledger.core.errors import LedgerError, PrivilegeMissing, describe_validation_error, first_line
 
 
 def one_line(error: BaseException) -> str | None:
@@ -45,7 +45,7 @@ def _permission_denied(error: BaseException) -> str | None:
 
 
 def _denied_sentence(server_says: str) -> str:
-    from ledger.config import LedgerSettings
+    from ledger.application.config import LedgerSettings
     from ledger.infrastructure.roles import GroupRoles
 
     roles = GroupRoles.named(LedgerSettings().db_role_prefix)
@@ -68,7 +68,7 @@ def run_guarded(func: Callable[[], Any]) -> Any:
 def refuse(message: str) -> NoReturn:
     """The one red line on standard error, and exit code 1."""
     from ledger.cli.console import err_console
-    from ledger.render import safe
+    from ledger.presentation.render import safe
 
     err_console.print(f"[bold red]error:[/] {safe(message)}", highlight=False, soft_wrap=True)
     raise SystemExit(1)

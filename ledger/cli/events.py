@@ -10,12 +10,12 @@ from uuid import UUID
 import typer
 
 from ledger.cli.common import JsonOption, console, print_json, reading
+from ledger.core.errors import NotFound
+from ledger.core.formatting import amount, iso, when
 from ledger.domain.table import check_table_code, table_id
-from ledger.errors import NotFound
-from ledger.formatting import amount, iso, when
 from ledger.infrastructure.event_log import events_of, last_events
-from ledger.render import printable, safe
-from ledger.wording import kind_words, label, shown, term
+from ledger.presentation.render import printable, safe
+from ledger.presentation.wording import kind_words, label, shown, term
 
 app = typer.Typer(help="Read the stored events.", no_args_is_help=True)
 

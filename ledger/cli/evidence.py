@@ -8,18 +8,18 @@ from typing import Annotated
 
 import typer
 
+from ledger.application.config import LedgerSettings
 from ledger.audit.bundle import export_round
 from ledger.audit.bundle_verify import check, given_witnesses
 from ledger.audit.sealed_events import SealTrust
 from ledger.audit.trust import load_trust
-from ledger.bootstrap import trusted_seal_keys
 from ledger.cli.common import reading
 from ledger.cli.console import console
 from ledger.cli.replay import which_round
-from ledger.config import LedgerSettings
-from ledger.errors import InvalidInput
+from ledger.core.errors import InvalidInput
 from ledger.identity.credentials import configured
 from ledger.pages.replay import to_html
+from ledger.runtime.bootstrap import trusted_seal_keys
 
 export = typer.Typer(help="Evidence for a dispute, as one file anyone can check.",
                      no_args_is_help=True)

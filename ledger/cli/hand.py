@@ -6,8 +6,8 @@ from typing import Annotated, Any
 
 import typer
 
-from ledger.cards import parse_cards
 from ledger.cli.console import JsonOption, console, print_json
+from ledger.core.cards import parse_cards
 
 
 def hand(

@@ -8,13 +8,13 @@ from typing import Annotated, cast
 import typer
 from rich.table import Table as RichTable
 
-from ledger.bus import JACKPOT
+from ledger.application.bus import JACKPOT
 from ledger.cli.common import JsonOption, console, print_json, runtime, sender
 from ledger.commands.jackpot import AdjustPool, CreatePool, LinkTable
+from ledger.core.formatting import amount, heading, money
 from ledger.domain.jackpot_pool import JackpotPool, pool_id
-from ledger.formatting import amount, heading, money
-from ledger.wording import count, counted
-from projections.floor import floor_pools
+from ledger.presentation.wording import count, counted
+from ledger.reports.floor import floor_pools
 
 send = sender(JACKPOT)
 """Sends a command of the jackpot area (its handlers alone are loaded)."""

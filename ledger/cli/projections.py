@@ -19,7 +19,7 @@ from rich.progress import (
 )
 from rich.table import Table as RichTable
 
-from ledger.bootstrap import is_initialised, resolve_database
+from ledger.application.config import LedgerSettings
 from ledger.cli.common import (
     JsonOption,
     console,
@@ -27,12 +27,12 @@ from ledger.cli.common import (
     print_json,
     stop_on_signals,
 )
-from ledger.config import LedgerSettings
-from ledger.errors import DatabaseUnavailable, WrongState, first_line
-from ledger.formatting import TIME_LABEL, clock
+from ledger.core.errors import DatabaseUnavailable, WrongState, first_line
+from ledger.core.formatting import TIME_LABEL, clock
 from ledger.infrastructure.database import Database
-from ledger.render import safe
-from ledger.wording import count, counted, projection, projection_name
+from ledger.presentation.render import safe
+from ledger.presentation.wording import count, counted, projection, projection_name
+from ledger.runtime.bootstrap import is_initialised, resolve_database
 from projections import registry
 from projections.queries import projection_statuses
 from projections.rebuild import rebuild as rebuild_projection

@@ -15,7 +15,7 @@ import typer
 from pydantic import TypeAdapter, ValidationError
 from rich.table import Table as RichTable
 
-from ledger.bus import REGISTRY
+from ledger.application.bus import REGISTRY
 from ledger.cli.common import JsonOption, console, print_json, runtime, sender
 from ledger.commands.base import Identifier
 from ledger.commands.registry import (
@@ -27,6 +27,8 @@ from ledger.commands.registry import (
     RevokeTerminal,
     SuspendStaff,
 )
+from ledger.core.errors import InvalidInput, NotFound
+from ledger.core.formatting import iso, when
 from ledger.domain.base import Role
 from ledger.domain.registry import (
     StaffMember,
@@ -36,12 +38,10 @@ from ledger.domain.registry import (
     staff_stream_id,
     terminal_stream_id,
 )
-from ledger.errors import InvalidInput, NotFound
-from ledger.formatting import iso, when
 from ledger.identity.keys import Credential, Kind, fingerprint
 from ledger.identity.registry_log import registered_ids
-from ledger.render import safe
-from ledger.wording import describe, term
+from ledger.presentation.render import safe
+from ledger.presentation.wording import describe, term
 
 send = sender(REGISTRY)
 """Sends a command of the registry area (its handlers alone are loaded)."""

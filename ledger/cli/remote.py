@@ -22,8 +22,8 @@ import urllib.request
 from collections.abc import Callable
 from typing import Any
 
-from ledger.config import LedgerSettings
-from ledger.errors import LedgerError
+from ledger.application.config import LedgerSettings
+from ledger.core.errors import LedgerError
 from ledger.identity.envelope import SignedCommand
 from ledger.web.codes import kind_of
 

@@ -18,7 +18,7 @@ from ledger.audit.sealed_events import SealStatus, SealTrust
 from ledger.audit.terminal import render_recall, render_replay
 from ledger.audit.trust import load_trust
 from ledger.cli.common import console, reading
-from ledger.errors import InvalidInput
+from ledger.core.errors import InvalidInput
 
 USAGE = ("name the round by its id, by table and number (ledger replay BAC-01 42), or by "
          "table and time (--table BAC-01 --at 2025-03-14T14:06)")
@@ -77,7 +77,7 @@ def replay(
         sys.stdout.write(json.dumps(RoundReplay.model_json_schema(), indent=2) + "\n")
         return
     # loaded only once a round is replayed: a reader's start loads no signing
-    from ledger.bootstrap import trusted_seal_keys
+    from ledger.runtime.bootstrap import trusted_seal_keys
 
     trusted = load_trust(trust) if trust is not None else None
     with reading() as rt, rt.database.connect() as conn:

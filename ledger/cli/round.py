@@ -7,7 +7,7 @@ from typing import Annotated, cast
 
 import typer
 
-from ledger.bus import ROUND
+from ledger.application.bus import ROUND
 from ledger.cli.common import runtime, sender
 from ledger.cli.console import JsonOption, console, print_json
 from ledger.commands.round import (
@@ -24,8 +24,8 @@ from ledger.commands.round import (
     SettleRound,
     VoidRound,
 )
-from ledger.formatting import amount, heading, money
-from ledger.render import safe
+from ledger.core.formatting import amount, heading, money
+from ledger.presentation.render import safe
 
 send = sender(ROUND)
 """Sends a command of the round area (its handlers alone are loaded)."""
@@ -173,7 +173,7 @@ def show(table: Code, number: Annotated[int | None, typer.Argument(help="Round n
     if as_json:
         print_json(view)
         return
-    from ledger.wording import game, term
+    from ledger.presentation.wording import game, term
 
     console.print(f"[bold]{round_.label}[/] {game(round_.game)} (rules {round_.rule_set}): "
                   f"{term(round_.phase)}", highlight=False)

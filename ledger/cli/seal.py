@@ -15,11 +15,11 @@ import psycopg
 import typer
 from rich.table import Table as RichTable
 
+from ledger.application.config import LedgerSettings
 from ledger.audit.seal import Witness
 from ledger.audit.seal_state import lock, store
 from ledger.audit.seal_state import repair as repair_state
 from ledger.audit.sealer import Sealer, SealStatus, ledger_id, seal_status
-from ledger.bootstrap import open_ledger, sealer_for
 from ledger.cli.common import (
     JsonOption,
     console,
@@ -28,11 +28,11 @@ from ledger.cli.common import (
     reading,
     stop_on_signals,
 )
-from ledger.config import LedgerSettings
-from ledger.errors import WrongState, first_line
-from ledger.formatting import TIME_LABEL, clock, iso
+from ledger.core.errors import WrongState, first_line
+from ledger.core.formatting import TIME_LABEL, clock, iso
 from ledger.infrastructure.roles import GroupRoles
-from ledger.render import safe
+from ledger.presentation.render import safe
+from ledger.runtime.bootstrap import open_ledger, sealer_for
 
 app = typer.Typer(help="Seal the global order: signed checkpoints, and their witness.",
                   no_args_is_help=True)

@@ -16,7 +16,7 @@ import typer
 
 from ledger.cli.common import runtime
 from ledger.cli.console import console
-from ledger.errors import InvalidInput
+from ledger.core.errors import InvalidInput
 
 
 def serve(
@@ -35,7 +35,7 @@ def serve(
     """Serve the terminal API and the live floor pages over HTTP."""
     import uvicorn
 
-    from ledger.bus import EVERY_AREA
+    from ledger.application.bus import EVERY_AREA
     from ledger.web.app import create_app
 
     scheme = "https" if certfile else "http"

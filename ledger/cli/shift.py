@@ -14,7 +14,8 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table as RichTable
 
-from ledger.bus import SHIFT
+from ledger.application.bus import SHIFT
+from ledger.application.handlers.shift import load_shift
 from ledger.cli.common import (
     CosignerOption,
     JsonOption,
@@ -35,14 +36,13 @@ from ledger.commands.shift import (
     ShiftCommand,
     VoidSlip,
 )
+from ledger.core.formatting import amount, heading, money
 from ledger.domain.base import Actor
 from ledger.domain.chips import parse_chips, plain
 from ledger.domain.shift import Shift, describe_shift
 from ledger.domain.shift_schedule import ShiftSchedule, parse_gaming_day
 from ledger.domain.table import check_table_code
-from ledger.formatting import amount, heading, money
-from ledger.handlers.shift import load_shift
-from ledger.wording import count, label, term
+from ledger.presentation.wording import count, label, term
 
 app = typer.Typer(
     help="A table's shift: opening and closing inventories, fill and credit slips, the drop.",

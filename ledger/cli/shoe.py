@@ -6,13 +6,13 @@ from typing import Annotated, cast
 
 import typer
 
-from ledger.bus import SHOE
+from ledger.application.bus import SHOE
 from ledger.cli.common import JsonOption, console, print_json, runtime, sender
 from ledger.commands.shoe import BurnCards, CloseShoe, CutShoe, ShuffleShoe
+from ledger.core.errors import WrongState
 from ledger.domain.shoe import Shoe, ShuffleMethod
 from ledger.domain.table import Table, check_table_code, table_id
-from ledger.errors import WrongState
-from ledger.wording import count, counted
+from ledger.presentation.wording import count, counted
 
 send = sender(SHOE)
 """Sends a command of the shoe area (its handlers alone are loaded)."""

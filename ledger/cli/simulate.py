@@ -15,13 +15,13 @@ from rich.progress import (
     TimeElapsedColumn,
 )
 
-from ledger.bootstrap import open_ledger
+from ledger.application.config import LedgerSettings
 from ledger.cli.common import console
-from ledger.config import LedgerSettings
+from ledger.core.errors import InvalidInput
 from ledger.domain.shift_schedule import ShiftSlot, parse_gaming_day
-from ledger.errors import InvalidInput
 from ledger.identity.credentials import acting
 from ledger.identity.keys import Credential
+from ledger.runtime.bootstrap import open_ledger
 from ledger.simulation.floor import GAME_ORDER, FloorResult, floor_plan, run_floor
 from ledger.simulation.preflight import HOW_TO_ACT, check_can_play, free_shift, label
 from ledger.simulation.staffing import FloorStaff

@@ -8,15 +8,15 @@ from typing import Annotated
 import typer
 from rich.table import Table as RichTable
 
+from ledger.application.bus import TABLE
 from ledger.audit.open_rounds import open_rounds
-from ledger.bus import TABLE
 from ledger.cli.common import JsonOption, console, print_json, runtime, sender
 from ledger.commands.table import CloseTable, OpenTable, SignInDealer, SignOutDealer
-from ledger.errors import InvalidInput
-from ledger.formatting import amount, heading
-from ledger.render import safe
-from ledger.wording import game, label, shown, term
-from projections.floor import floor_tables, table_view
+from ledger.core.errors import InvalidInput
+from ledger.core.formatting import amount, heading
+from ledger.presentation.render import safe
+from ledger.presentation.wording import game, label, shown, term
+from ledger.reports.floor import floor_tables, table_view
 
 send = sender(TABLE)
 """Sends a command of the table area (its handlers alone are loaded)."""

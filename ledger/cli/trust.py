@@ -10,8 +10,8 @@ import typer
 
 from ledger.cli.common import reading
 from ledger.cli.console import console
-from ledger.errors import InvalidInput
-from ledger.render import safe
+from ledger.core.errors import InvalidInput
+from ledger.presentation.render import safe
 
 app = typer.Typer(help="Write and read the trust file verify is given from outside the "
                   "database.", no_args_is_help=True)
@@ -45,7 +45,7 @@ def init(
     public key (read from the registry's bootstrap), the witnesses and the quorum. Keep it off
     the database host; give it to the regulator."""
     from ledger.audit.trust import TrustedWitness, trust_of, write_trust
-    from ledger.bootstrap import trusted_seal_keys
+    from ledger.runtime.bootstrap import trusted_seal_keys
 
     witnesses = [TrustedWitness(name=n, vkey=v, url=u) for n, v, u in map(_witness, witness or [])]
     with reading() as rt, rt.database.connect() as conn:

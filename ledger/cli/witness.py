@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from ledger.cli.console import console
-from ledger.errors import InvalidInput
+from ledger.core.errors import InvalidInput
 
 if TYPE_CHECKING:  # the server (FastAPI, cryptography) is imported by the command that runs it
     from ledger.audit.witness_server import Witness

@@ -14,9 +14,9 @@ from __future__ import annotations
 from functools import cache
 
 from ledger.commands.base import Command, Money, utc_now
+from ledger.core.errors import InvalidInput
 from ledger.domain.base import build_deferred
 from ledger.domain.grammar import shown
-from ledger.errors import InvalidInput
 
 
 def wire_name(class_name: str) -> str:

@@ -15,9 +15,9 @@ from uuid import UUID, uuid4
 
 from pydantic import AwareDatetime, BaseModel, BeforeValidator, ConfigDict, Field, PlainValidator
 
+from ledger.core.errors import InvalidInput, NotAllowed
 from ledger.domain.base import Actor, KeepsDerived, Provenance
 from ledger.domain.grammar import WORD_MAX, check_amount, clean_text, normal_identifier, shown
-from ledger.errors import InvalidInput, NotAllowed
 
 
 def _money(value: Any) -> Decimal:

@@ -8,8 +8,8 @@ from typing import Literal
 from pydantic import Field, field_validator
 
 from ledger.commands.base import Command, Identifier, Money, Settings, Text
+from ledger.core.errors import InvalidInput
 from ledger.domain.grammar import shown
-from ledger.errors import InvalidInput
 
 SCIENTIFIC = re.compile(r"[+-]?[0-9.]+[eE][+-]?[0-9]+")
 

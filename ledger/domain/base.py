@@ -22,8 +22,8 @@ from eventsourcing.domain import Aggregate as LibraryAggregate
 from eventsourcing.domain import CanInitAggregate, CanMutateAggregate
 from pydantic import BaseModel, BeforeValidator, ConfigDict, PlainSerializer
 
-from ledger.cards import Card
-from ledger.errors import NotAllowed
+from ledger.core.cards import Card
+from ledger.core.errors import NotAllowed
 
 CardCode = Annotated[
     Card,

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from ledger.errors import InvalidInput
+from ledger.core.errors import InvalidInput
 from ledger.games.common import AVO, MAX_AMOUNT, ZERO
 
 CHIP_SET: tuple[Decimal, ...] = tuple(

@@ -14,9 +14,9 @@ from uuid import NAMESPACE_URL, UUID, uuid5
 
 from eventsourcing.domain import event
 
+from ledger.core.errors import WrongState
+from ledger.core.formatting import when
 from ledger.domain.base import Aggregate, Provenance, applies
-from ledger.errors import WrongState
-from ledger.formatting import when
 
 GAMING_DAY_NAMESPACE = uuid5(NAMESPACE_URL, "https://round-ledger/gaming-day")
 

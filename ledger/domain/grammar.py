@@ -28,8 +28,8 @@ from decimal import Decimal
 from functools import lru_cache, wraps
 from uuid import UUID
 
-from ledger.errors import InvalidInput
-from ledger.formatting import money
+from ledger.core.errors import InvalidInput
+from ledger.core.formatting import money
 from ledger.games.common import MAX_AMOUNT
 
 IDENTIFIER_MAX = 40

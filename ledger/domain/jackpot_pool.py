@@ -14,10 +14,10 @@ from uuid import NAMESPACE_URL, UUID, uuid5
 
 from eventsourcing.domain import event
 
+from ledger.core.errors import RuleViolation
+from ledger.core.formatting import money
 from ledger.domain.base import Aggregate, Provenance, applies
 from ledger.domain.grammar import kept_ids, normal_identifier
-from ledger.errors import RuleViolation
-from ledger.formatting import money
 from ledger.games.common import MAX_AMOUNT
 from ledger.games.jackpot import JackpotPayout, JackpotPoolSettings
 

@@ -14,9 +14,9 @@ from uuid import NAMESPACE_URL, UUID, uuid5
 
 from eventsourcing.domain import event
 
+from ledger.core.errors import WrongState
 from ledger.domain.base import Aggregate, Provenance, Role, applies
 from ledger.domain.grammar import kept_ids, normal_identifier
-from ledger.errors import WrongState
 
 STAFF_NAMESPACE = uuid5(NAMESPACE_URL, "https://round-ledger/staff")
 TERMINAL_NAMESPACE = uuid5(NAMESPACE_URL, "https://round-ledger/terminal")

@@ -17,10 +17,10 @@ from uuid import UUID, uuid5
 from eventsourcing.domain import event
 from pydantic import BaseModel, ConfigDict
 
+from ledger.core.errors import LedgerError, WrongState
+from ledger.core.formatting import money
 from ledger.domain.base import Aggregate, CardCode, Provenance, applies
 from ledger.domain.table import table_id
-from ledger.errors import LedgerError, WrongState
-from ledger.formatting import money
 from ledger.games.common import BetResult, Consequence, Outcome
 from ledger.games.facts import (
     BetFact,

@@ -31,11 +31,11 @@ from uuid import NAMESPACE_URL, UUID, uuid5
 from eventsourcing.domain import event
 from pydantic import BaseModel, ConfigDict
 
+from ledger.core.errors import InvalidInput, NotAllowed, NotFound, RuleViolation, WrongState
+from ledger.core.formatting import MACAU, minute, money
 from ledger.domain.base import Actor, Aggregate, Provenance, applies, require_supervisor
 from ledger.domain.chips import Chips, check_chips, chips_total
 from ledger.domain.shift_schedule import check_shift_name
-from ledger.errors import InvalidInput, NotAllowed, NotFound, RuleViolation, WrongState
-from ledger.formatting import MACAU, minute, money
 from ledger.games.common import ZERO
 
 SHIFT_NAMESPACE = uuid5(NAMESPACE_URL, "https://round-ledger/shift")

@@ -21,8 +21,8 @@ from typing import Any
 from pydantic import GetCoreSchemaHandler
 from pydantic_core import core_schema
 
-from ledger.errors import InvalidInput
-from ledger.formatting import MACAU, macau
+from ledger.core.errors import InvalidInput
+from ledger.core.formatting import MACAU, macau
 
 DEFAULT_SCHEDULE = "day=06:00,swing=14:00,graveyard=22:00"
 SHIFT_NAME = re.compile(r"[a-z][a-z0-9-]{0,23}")

@@ -16,9 +16,9 @@ from uuid import UUID
 
 from eventsourcing.domain import event
 
-from ledger.cards import Card, format_cards
+from ledger.core.cards import Card, format_cards
+from ledger.core.errors import InvalidInput, RuleViolation, WrongState
 from ledger.domain.base import Aggregate, CardCode, Provenance, applies
-from ledger.errors import InvalidInput, RuleViolation, WrongState
 
 
 class ShuffleMethod(StrEnum):

@@ -15,10 +15,10 @@ from uuid import NAMESPACE_URL, UUID, uuid5
 
 from eventsourcing.domain import event
 
+from ledger.core.errors import InvalidInput, WrongState
+from ledger.core.formatting import money
 from ledger.domain.base import Aggregate, Provenance, applies
 from ledger.domain.grammar import kept_ids, normal_identifier
-from ledger.errors import InvalidInput, WrongState
-from ledger.formatting import money
 
 TABLE_NAMESPACE = uuid5(NAMESPACE_URL, "https://round-ledger/table")
 

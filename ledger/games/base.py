@@ -17,7 +17,7 @@ from ledger.games.protocol import HandValue, NamedCards, TablePlan
 from ledger.games.shoe import ShoePolicy
 
 if TYPE_CHECKING:
-    from ledger.cards import Card
+    from ledger.core.cards import Card
     from ledger.games.facts import Procedure
     from ledger.games.settings import HouseSettings
 

@@ -6,8 +6,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from ledger.cards import Card
-from ledger.errors import InvalidInput, RuleViolation
+from ledger.core.cards import Card
+from ledger.core.errors import InvalidInput, RuleViolation
 from ledger.games.common import BetResult, Consequence
 from ledger.games.settings import HouseSettings
 

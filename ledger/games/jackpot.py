@@ -36,7 +36,7 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ledger.errors import InvalidInput
+from ledger.core.errors import InvalidInput
 from ledger.games.common import AVO, MAX_AMOUNT, ZERO, BetResult, Outcome
 from ledger.games.stud_poker.rules import (
     JACKPOT,

@@ -14,7 +14,7 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 if TYPE_CHECKING:
-    from ledger.cards import Card
+    from ledger.core.cards import Card
     from ledger.games.facts import Procedure
     from ledger.games.settings import HouseSettings
     from ledger.games.shoe import ShoePolicy

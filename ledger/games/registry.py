@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
-from ledger.errors import InvalidInput
+from ledger.core.errors import InvalidInput
 from ledger.games.baccarat.game import GAME as BACCARAT
 from ledger.games.fortune8.game import GAME as FORTUNE_8
 from ledger.games.protocol import Game
@@ -36,7 +36,7 @@ def game(code: str) -> Game:
     >>> game("poker")
     Traceback (most recent call last):
     ...
-    ledger.errors.InvalidInput: unknown game 'poker': known are stud-poker, q-poker, fortune-8, baccarat.
+    ledger.core.errors.InvalidInput: unknown game 'poker': known are stud-poker, q-poker, fortune-8, baccarat.
     """
     found = GAMES.get(code)
     if found is None:

@@ -19,7 +19,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from ledger.errors import InvalidInput, NotFound
+from ledger.core.errors import InvalidInput, NotFound
 from ledger.games.settings import HouseSettings
 
 

@@ -12,8 +12,8 @@ from decimal import Decimal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from ledger.errors import SettingOutsideRegulation
-from ledger.formatting import money
+from ledger.core.errors import SettingOutsideRegulation
+from ledger.core.formatting import money
 from ledger.games.common import MAX_AMOUNT
 
 

@@ -33,7 +33,7 @@ import time
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from ledger.errors import CredentialRefused
+from ledger.core.errors import CredentialRefused
 
 LABEL = b"round-ledger/sign-in-challenge/1"
 """What the server's terminal key signs to make the challenges' secret."""

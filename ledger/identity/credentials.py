@@ -7,8 +7,8 @@ or `LEDGER_TERMINAL_KEY`. There is no default: without them nothing can be sent.
 
 from __future__ import annotations
 
-from ledger.config import LedgerSettings
-from ledger.errors import InvalidInput
+from ledger.application.config import LedgerSettings
+from ledger.core.errors import InvalidInput
 from ledger.identity.keys import Credential, Kind
 
 

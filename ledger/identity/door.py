@@ -22,16 +22,16 @@ from typing import Any
 from pydantic import ValidationError
 
 from ledger.commands import Command, command_class, unknown_command
-from ledger.domain.base import SUPERVISING_ROLES, Actor
-from ledger.domain.grammar import normal_identifier, shown
-from ledger.domain.registry import StaffMember, TerminalDevice, role_list
-from ledger.errors import (
+from ledger.core.errors import (
     CredentialRefused,
     InvalidInput,
     NotAllowed,
     NotFound,
     describe_validation_error,
 )
+from ledger.domain.base import SUPERVISING_ROLES, Actor
+from ledger.domain.grammar import normal_identifier, shown
+from ledger.domain.registry import StaffMember, TerminalDevice, role_list
 from ledger.identity import authority
 from ledger.identity.envelope import Signature, SignedCommand
 from ledger.identity.keys import fingerprint, verify

@@ -26,9 +26,9 @@ from typing import Annotated, Any, Final, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
+from ledger.core.errors import InvalidInput
 from ledger.domain.base import KeepsDerived
 from ledger.domain.grammar import clean_text, normal_identifier
-from ledger.errors import InvalidInput
 from ledger.identity.keys import Credential, canonical_json
 
 PROTOCOL: Final = "round-ledger/command/1"

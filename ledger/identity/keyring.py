@@ -2,7 +2,7 @@
 
 A real floor keeps each key on its own device or badge. A simulated floor holds them all, in
 memory or in a folder of credential files (`<kind>-<id>.key`, readable by the owner alone);
-`ledger.administration.Administrator` enrols what it needs through the administrator's own
+`ledger.application.administration.Administrator` enrols what it needs through the administrator's own
 signed commands, as a real administrator would.
 """
 

@@ -21,8 +21,8 @@ from typing import Any, Literal
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
+from ledger.core.errors import InvalidInput
 from ledger.domain.grammar import normal_identifier
-from ledger.errors import InvalidInput
 
 Kind = Literal["staff", "terminal", "seal", "witness"]
 

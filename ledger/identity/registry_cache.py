@@ -4,7 +4,7 @@ Every command names its terminal and its sender, and often a co-signer, a superv
 dealer: reading each from the database is two or more round trips and a rebuilt aggregate per
 command, most of the door's cost on a busy floor. With the group writer the door reads them
 here instead, and each lookup is noted with the version it saw (`Reads`). The writer's insert
-records the batch only if those versions are still the database's (`ledger.group_commit`): a
+records the batch only if those versions are still the database's (`ledger.application.group_commit`): a
 registry stream that moved (a suspension, a revoked terminal, a new key) is dropped
 from memory, and the command is admitted again on the fresh registry, so a revocation takes
 effect exactly as it does without the cache. Nothing that was refused is kept: an unknown id

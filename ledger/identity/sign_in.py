@@ -21,9 +21,9 @@ from uuid import UUID
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, ValidationError
 
+from ledger.core.errors import InvalidInput, NotAllowed, describe_validation_error
 from ledger.domain.base import Role
 from ledger.domain.registry import StaffMember, role_list
-from ledger.errors import InvalidInput, NotAllowed, describe_validation_error
 from ledger.identity.challenge import Challenges
 from ledger.identity.door import (
     StaffLookup,

@@ -9,7 +9,7 @@ from typing import Any
 import psycopg
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
 
-from ledger.errors import DatabaseUnavailable, InvalidInput, first_line
+from ledger.core.errors import DatabaseUnavailable, InvalidInput, first_line
 from ledger.infrastructure.recorder import CONNINFO_KEY, FACTORY_TOPIC, limits_env
 from ledger.infrastructure.recorder import TOPIC as RECORDER_TOPIC
 from ledger.infrastructure.session import SessionLimits, guarded

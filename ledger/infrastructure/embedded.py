@@ -18,7 +18,7 @@ import warnings
 from pathlib import Path
 from types import FrameType
 
-from ledger.errors import DatabaseUnavailable
+from ledger.core.errors import DatabaseUnavailable
 
 
 def embedded_server_url(data_dir: Path, database: str = "postgres") -> str:

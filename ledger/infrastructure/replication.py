@@ -25,7 +25,7 @@ from typing import Any
 
 from psycopg import sql
 
-from ledger.errors import WrongState
+from ledger.core.errors import WrongState
 from ledger.infrastructure.database import EVENTS_TABLE
 
 

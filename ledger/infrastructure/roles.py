@@ -30,7 +30,7 @@ from typing import Any
 from psycopg import Connection, errors, sql
 from psycopg.rows import tuple_row
 
-from ledger.errors import first_line
+from ledger.core.errors import first_line
 
 EVENT_TABLES = ("ledger_events",)
 UNREAD = ("ledger_snapshots",)  # kept by ledgers made before snapshots were switched off

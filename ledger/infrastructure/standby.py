@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from ledger.formatting import clock
+from ledger.core.formatting import clock
 
 
 @dataclass(frozen=True)

@@ -15,8 +15,8 @@ from typing import Any
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 
 from ledger import software_version
-from ledger.formatting import CURRENCY, TIME_LABEL, amount, clock, iso, money, when
-from ledger.wording import void_reason
+from ledger.core.formatting import CURRENCY, TIME_LABEL, amount, clock, iso, money, when
+from ledger.presentation.wording import void_reason
 
 
 @lru_cache(maxsize=1)

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from datetime import date, datetime, time, timedelta
 
+from ledger.core.formatting import MACAU, TIME_LABEL
 from ledger.domain.shift_schedule import ShiftSchedule
-from ledger.formatting import MACAU, TIME_LABEL
 from ledger.pages import render
 from ledger.pages.shift_report import schedule_in_force
 from ledger.reports.period import counted, label, sections, state, title

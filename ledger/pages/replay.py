@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ledger.audit.check import BetLine
 from ledger.audit.replay import CardView, RoundReplay
-from ledger.formatting import money
+from ledger.core.formatting import money
 from ledger.pages import render
 from ledger.reports.round_win import hand_name, outcome_words, win_sentence
 

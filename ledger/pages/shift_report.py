@@ -9,13 +9,13 @@ from datetime import date, datetime
 from decimal import Decimal
 from typing import Any
 
-from ledger.config import from_environment
+from ledger.application.config import from_environment
+from ledger.core.errors import InvalidInput
+from ledger.core.formatting import TIME_LABEL, amount, macau
 from ledger.domain.shift_schedule import DEFAULT_SCHEDULE, ShiftSchedule
-from ledger.errors import InvalidInput
-from ledger.formatting import TIME_LABEL, amount, macau
 from ledger.pages import render
+from ledger.presentation.wording import game
 from ledger.reports.shift import day_state, unassigned_lines
-from ledger.wording import game
 from projections.reports import Figures, Rollup, ShiftReportView, TableShift
 
 CHART_WIDTH, LABEL_WIDTH, MARGIN, BAR_HEIGHT, GAP, AXIS_HEIGHT = 760, 90, 40, 18, 6, 34

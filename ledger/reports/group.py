@@ -16,11 +16,11 @@ from pydantic import BaseModel
 from rich.console import Console
 from rich.table import Table
 
+from ledger.core.formatting import amount
 from ledger.domain.shift_schedule import ShiftSchedule
-from ledger.formatting import amount
 from ledger.infrastructure.database import Database
 from ledger.infrastructure.replication import replicated_properties
-from ledger.wording import game
+from ledger.presentation.wording import game
 from projections.period_reports import gaming_day_report
 from projections.registry import select
 from projections.runner import ProjectionRunner

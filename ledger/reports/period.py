@@ -12,9 +12,9 @@ from rich import box
 from rich.console import Console
 from rich.table import Table as RichTable
 
-from ledger.formatting import amount, decimal_text, heading
+from ledger.core.formatting import amount, decimal_text, heading
+from ledger.presentation.wording import game
 from ledger.reports.shift import day_state
-from ledger.wording import game
 from projections.period_reports import GamingDayView, MonthToDateView
 from projections.reports import Rollup
 

@@ -8,8 +8,8 @@ from decimal import Decimal
 from typing import Any
 
 from ledger.domain.round import Round
+from ledger.presentation.wording import describe_outcome
 from ledger.reports.round_win import round_win
-from ledger.wording import describe_outcome
 
 
 def round_view(round_: Round) -> dict[str, Any]:

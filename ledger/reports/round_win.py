@@ -25,7 +25,7 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ledger.formatting import money
+from ledger.core.formatting import money
 
 ZERO = Decimal("0.00")
 JACKPOT = "jackpot"  # the spot whose stake goes to the pool, not the rack
@@ -146,7 +146,7 @@ def round_win(round_: Any, prizes: Iterable[Prize] | None = None) -> RoundWin:
 
 def hand_name(category: str) -> str:
     """`straight_flush` as a pit says it: Straight flush."""
-    from ledger.wording import term
+    from ledger.presentation.wording import term
 
     return term(category).capitalize()
 

@@ -11,8 +11,8 @@ from rich import box
 from rich.console import Console
 from rich.table import Table as RichTable
 
-from ledger.formatting import amount, decimal_text, heading, money, when
-from ledger.wording import game
+from ledger.core.formatting import amount, decimal_text, heading, money, when
+from ledger.presentation.wording import game
 from projections.reports import DayClose, Figures, ShiftReportView
 
 COLUMNS = (

@@ -15,7 +15,7 @@ from decimal import Decimal
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from ledger.application import Ledger
+from ledger.application.ledger import Ledger
 from ledger.commands import Command
 from ledger.commands.jackpot import CreatePool, LinkTable
 from ledger.commands.round import VoidRound

@@ -11,14 +11,14 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import datetime, timedelta
 
-from ledger.application import Ledger
+from ledger.application.ledger import Ledger
+from ledger.core.errors import NotAllowed, WrongState
+from ledger.core.formatting import macau
 from ledger.domain.base import Role
 from ledger.domain.registry import TerminalKind
 from ledger.domain.shift import shift_id
 from ledger.domain.shift_schedule import ShiftSchedule, ShiftSlot
 from ledger.domain.table import table_id
-from ledger.errors import NotAllowed, WrongState
-from ledger.formatting import macau
 from ledger.identity.keys import Credential
 
 HOW_TO_ACT = ("run it with an administrator's keys: LEDGER_STAFF_CREDENTIAL=<the "

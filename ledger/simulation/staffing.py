@@ -13,8 +13,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ledger.administration import Administrator
-from ledger.application import Ledger
+from ledger.application.administration import Administrator
+from ledger.application.ledger import Ledger
 from ledger.commands import Command
 from ledger.domain.base import Actor, Role
 from ledger.domain.registry import TerminalKind

@@ -9,17 +9,17 @@ from random import Random
 from typing import Any, cast
 from uuid import NAMESPACE_URL, uuid5
 
-from ledger.application import Ledger
-from ledger.cards import DECK, Card
-from ledger.commands import Command
+from ledger.application.ledger import Ledger
+from ledger.commands import Command, command_class
 from ledger.commands.round import DealCard, OpenRound, PlaceBet, RecordIrregularity, SettleRound
 from ledger.commands.shoe import BurnCards, CloseShoe, CutShoe, ShuffleShoe
 from ledger.commands.table import SignInDealer, SignOutDealer
+from ledger.core.cards import DECK, Card
+from ledger.core.errors import DatabaseUnavailable
 from ledger.domain.base import Actor, Role
 from ledger.domain.round import Round, round_id
 from ledger.domain.shoe import commitment_of
 from ledger.domain.table import table_id
-from ledger.errors import DatabaseUnavailable
 from ledger.games import registry
 from ledger.games.baccarat import rules as baccarat_rules
 from ledger.simulation.staffing import FloorStaff, dealer_id, pit_supervisor
@@ -101,6 +101,10 @@ class TableSimulator:
         return "" if self.shift == "day" else f"{self.shift}/"
 
     # -- sending ------------------------------------------------------------------------
+    def act(self, action: str, *, actor: Actor | None = None, **fields: Any) -> None:
+        """A game's action by its wire name (`ledger.games.simulated.Dealing.act`)."""
+        self.send(command_class(action), actor=actor, **fields)
+
     def send(self, command_class: type[Command], *, actor: Actor | None = None,
              **fields: Any) -> None:
         import time

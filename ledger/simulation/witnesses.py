@@ -21,7 +21,7 @@ from pathlib import Path
 from ledger.audit.note import COSIGNATURE_V1, VerifierKey, origin_of
 from ledger.audit.sealer import Sealer, ledger_id
 from ledger.audit.trust import TrustedWitness, TrustFile, load_trust, trust_of, write_trust
-from ledger.errors import WrongState
+from ledger.core.errors import WrongState
 from ledger.identity.keyring import Keyring
 
 START_SECONDS = 30.0  # money-safe: how long a witness may take to answer after it starts

@@ -18,14 +18,14 @@ from fastapi import APIRouter, Depends, Header, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from pydantic import BaseModel, ValidationError
 
-from ledger.application import Recorded
-from ledger.batch import execute_batch
-from ledger.bootstrap import Runtime
+from ledger.application.batch import execute_batch
+from ledger.application.ingest import parse_json
+from ledger.application.ledger import Recorded
+from ledger.core.errors import LedgerError
 from ledger.domain.table import check_table_code
-from ledger.errors import LedgerError
 from ledger.identity.envelope import PROTOCOL, SignedCommand
 from ledger.identity.sign_in import FLOOR, REPLAY, REPORTS
-from ledger.ingest import parse_json
+from ledger.runtime.bootstrap import Runtime
 from ledger.web import reads
 from ledger.web.errors import SIGN_IN_FIRST, ApiError, ErrorOut, refusal
 from ledger.web.limits import MAX_BODY_BYTES, too_large_message
@@ -235,7 +235,7 @@ def _json(text: str) -> Response:
 @router.get("/tables", responses=REFUSALS, dependencies=[reader(FLOOR)])
 def tables(request: Request) -> Any:
     """Every table as the table-state projection has it, brought up to date first."""
-    from projections.floor import floor_tables
+    from ledger.reports.floor import floor_tables
 
     return _json("[" + ",".join(t.model_dump_json() for t in
                                 floor_tables(runtime(request).database)) + "]")
@@ -243,7 +243,7 @@ def tables(request: Request) -> Any:
 
 @router.get("/tables/{code}", responses=REFUSALS, dependencies=[reader(FLOOR)])
 def table(request: Request, code: str) -> Any:
-    from projections.floor import table_view
+    from ledger.reports.floor import table_view
 
     return _json(table_view(runtime(request).ledger, code).model_dump_json())
 

@@ -1,5 +1,5 @@
 """The web application: the terminal API on the ledger a `Runtime` holds (the composition root's,
-`ledger.bootstrap.open_ledger`), refusals as JSON with stable codes, OpenAPI at /docs."""
+`ledger.runtime.bootstrap.open_ledger`), refusals as JSON with stable codes, OpenAPI at /docs."""
 
 from __future__ import annotations
 
@@ -19,13 +19,13 @@ from pydantic import ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ledger import software_version
-from ledger.bootstrap import Runtime
-from ledger.errors import LedgerError
+from ledger.core.errors import LedgerError
 from ledger.identity.challenge import LABEL, Challenges
 from ledger.identity.credentials import configured
 from ledger.identity.envelope import SignedCommand
 from ledger.identity.keys import Credential
 from ledger.pages import render
+from ledger.runtime.bootstrap import Runtime
 from ledger.web import api, floor_pages
 from ledger.web.errors import ApiError, http_refusal, refusal
 from ledger.web.feed import FloorFeed

@@ -1,10 +1,10 @@
 """Each kind of `LedgerError` and its HTTP status and stable code: what the server sends and
 what a client (the CLI sending over the API) turns back into the same kind of error. Only
-`ledger.errors` is imported, so a client loads nothing of the server."""
+`ledger.core.errors` is imported, so a client loads nothing of the server."""
 
 from __future__ import annotations
 
-from ledger.errors import (
+from ledger.core.errors import (
     ConcurrencyConflict,
     CredentialRefused,
     DamagedStream,

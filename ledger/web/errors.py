@@ -14,8 +14,8 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from ledger.batch import BatchRefused
-from ledger.errors import describe_validation_error
+from ledger.application.batch import BatchRefused
+from ledger.core.errors import describe_validation_error
 from ledger.web.codes import KINDS
 
 SIGN_IN_FIRST = ("unauthenticated", ("sign in first: POST /v1/sessions with a signed sign_in, "

@@ -21,8 +21,8 @@ from contextlib import nullcontext
 from dataclasses import dataclass
 from typing import Any
 
+from ledger.core.errors import DatabaseUnavailable
 from ledger.domain.shift_schedule import ShiftSchedule
-from ledger.errors import DatabaseUnavailable
 from ledger.infrastructure.database import Database
 from ledger.infrastructure.event_log import listen
 from ledger.infrastructure.standby import standby

@@ -20,15 +20,15 @@ from uuid import UUID
 from psycopg import Connection
 from psycopg.rows import dict_row
 
+from ledger.core.formatting import money
 from ledger.domain.round import round_id
 from ledger.domain.shift_schedule import ShiftSchedule
-from ledger.formatting import money
 from ledger.games import registry
 from ledger.games.baccarat.roads import Road, bead_plate, big_road
 from ledger.infrastructure.event_log import settled_bets
 from ledger.infrastructure.standby import standby
+from ledger.presentation.wording import counted, describe_outcome, game, projection, term
 from ledger.reports.round_win import on_layout
-from ledger.wording import counted, describe_outcome, game, projection, term
 from projections.queries import (
     JackpotPoolView,
     TableState,

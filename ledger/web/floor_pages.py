@@ -16,7 +16,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, StreamingResponse
 from pydantic import BaseModel, ConfigDict
 
-from ledger.errors import CredentialRefused, LedgerError, NotAllowed
+from ledger.core.errors import CredentialRefused, LedgerError, NotAllowed
 from ledger.identity.envelope import PROTOCOL, Signature, SignedCommand, signed_bytes
 from ledger.identity.keys import fingerprint
 from ledger.identity.sign_in import FLOOR, REPLAY, REPORTS, may_read
@@ -151,7 +151,7 @@ async def events(request: Request) -> Any:
 @router.get("/tables/{code}", response_class=HTMLResponse)
 def table_page(request: Request, code: str) -> Any:
     from ledger.audit.recall import recall
-    from ledger.wording import describe_outcome
+    from ledger.presentation.wording import describe_outcome
 
     try:
         rt, member = _page(request, FLOOR)

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ledger.bootstrap import Runtime
 from ledger.domain.shift_schedule import parse_gaming_day
 from ledger.domain.table import check_table_code
+from ledger.runtime.bootstrap import Runtime
 
 
 def replayed(rt: Runtime, code: str, number: int) -> Any:
@@ -16,7 +16,7 @@ def replayed(rt: Runtime, code: str, number: int) -> Any:
     from ledger.audit.replay import find_round, replay_round
     from ledger.audit.sealed_events import SealTrust
     from ledger.audit.trust import load_trust
-    from ledger.bootstrap import trusted_seal_keys
+    from ledger.runtime.bootstrap import trusted_seal_keys
 
     trust = load_trust(rt.settings.trust_file) if rt.settings.trust_file else None
     seal = SealTrust.of(trust, trusted_seal_keys(rt.settings))

@@ -11,9 +11,9 @@ import threading
 import time
 from dataclasses import dataclass
 
-from ledger.application import Ledger
+from ledger.application.ledger import Ledger
+from ledger.core.errors import CredentialRefused
 from ledger.domain.registry import StaffMember
-from ledger.errors import CredentialRefused
 from ledger.identity.challenge import Challenges
 from ledger.identity.envelope import SignedCommand
 from ledger.identity.sign_in import admit_reader, check_may_read

@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from ledger.administration import Administrator
-from ledger.bootstrap import open_ledger
+from ledger.application.administration import Administrator
 from ledger.domain.base import Role
 from ledger.domain.registry import TerminalKind
+from ledger.runtime.bootstrap import open_ledger
 from tests.conftest import _create_database, _drop_database
 from tests.integration.test_shift_reconciliation import _shift_with
 from tests.signing import (

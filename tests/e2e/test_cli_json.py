@@ -10,8 +10,8 @@ import re
 from datetime import datetime, timedelta
 from typing import Any
 
+from ledger.core.formatting import MACAU
 from ledger.domain.registry import TerminalKind
-from ledger.formatting import MACAU
 from tests.e2e.shifts import open_shift
 from tests.e2e.test_cli_rounds import ok
 from tests.signing import GAMING_DAY, key_file

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from datetime import datetime, timedelta
 
-from ledger.formatting import MACAU
+from ledger.core.formatting import MACAU
 from tests.e2e.shifts import open_shift
 
 

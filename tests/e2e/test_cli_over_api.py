@@ -85,7 +85,7 @@ def test_a_command_sent_to_the_api_loads_no_database_client_and_no_event_store(s
              "from ledger.cli.main import main\n"
              "try:\n    main()\nexcept SystemExit:\n    pass\n"
              "print('LOADED', [m for m in ('psycopg', 'eventsourcing.application', "
-             "'ledger.bootstrap', 'ledger.domain.round', 'ledger.handlers') if m in sys.modules])")
+             "'ledger.runtime.bootstrap', 'ledger.domain.round', 'ledger.application.handlers') if m in sys.modules])")
     env = {**os.environ, **acting_env(E2E_PIT_BOSS, E2E_WORKSTATION),
            "LEDGER_API_URL": served.url, "LEDGER_DATABASE_URL": NO_DATABASE}
     done = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True,

@@ -11,10 +11,10 @@ from decimal import Decimal
 
 import pytest
 
+from ledger.core.formatting import money
 from ledger.domain.registry import TerminalKind
 from ledger.domain.round import round_id
 from ledger.domain.table import table_id
-from ledger.formatting import money
 from tests.e2e.shifts import open_shift
 from tests.integration.stud_builders import (
     QUALIFYING_DEALER,

@@ -14,9 +14,9 @@ from uuid import UUID
 
 from ledger.audit.verify import verify_ledger
 from ledger.commands.table import SignInDealer, SignOutDealer
+from ledger.core.errors import LedgerError
 from ledger.domain.receipt import receipt_id
 from ledger.domain.table import table_id
-from ledger.errors import LedgerError
 from tests.integration.helpers import PIT_BOSS, open_table
 from tests.signing import open_ledger
 

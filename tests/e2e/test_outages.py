@@ -17,13 +17,13 @@ from uuid import UUID
 import psycopg
 import pytest
 
-from ledger.bootstrap import init_database
+from ledger.application.config import LedgerSettings
 from ledger.commands.table import OpenTable
-from ledger.config import LedgerSettings
+from ledger.core.errors import DatabaseUnavailable
 from ledger.domain.receipt import receipt_id
-from ledger.errors import DatabaseUnavailable
 from ledger.infrastructure.database import Database
 from ledger.infrastructure.session import IDLE_CHECK_SECONDS
+from ledger.runtime.bootstrap import init_database
 from projections.registry import PROJECTIONS
 from tests.e2e.conftest import LEDGER
 from tests.integration.helpers import PIT_BOSS

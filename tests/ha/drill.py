@@ -13,11 +13,11 @@ from typing import Any
 
 import psycopg
 
-from ledger.application import LOST_DATABASE
-from ledger.bootstrap import init_database, open_ledger
-from ledger.config import LedgerSettings
+from ledger.application.config import LedgerSettings
+from ledger.application.ledger import LOST_DATABASE
 from ledger.infrastructure.database import Database
 from ledger.infrastructure.session import is_lost
+from ledger.runtime.bootstrap import init_database, open_ledger
 from ledger.simulation.floor import floor_plan, run_floor
 from tests.ha.cluster import Cluster
 from tests.signing import floor_staff

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import psycopg
 
-from ledger.config import LedgerSettings
+from ledger.application.config import LedgerSettings
 from tests.ha.drill import DAY, property_ledger
 from tests.signing import credential_env
 

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import psycopg
 
-from ledger.bootstrap import init_database, open_ledger
 from ledger.infrastructure.database import Database
+from ledger.runtime.bootstrap import init_database, open_ledger
 from ledger.simulation.floor import floor_plan, run_floor
 from tests.ha.drill import DAY, settings_for
 from tests.signing import credential_env, floor_staff
@@ -100,7 +100,7 @@ def test_the_floor_is_read_from_a_standby_by_polling_and_says_how_far_behind_it_
     """`ledger serve` on a standby: its floor feed cannot LISTEN there (refused in recovery)
     nor bring projections up to date, so it reads the replicated ones every second, and the
     floor's alerts say it is reading a standby."""
-    from ledger.config import LedgerSettings
+    from ledger.application.config import LedgerSettings
     from ledger.web.app import FLOOR_PROJECTIONS
     from ledger.web.feed import FloorFeed
     from projections.registry import select

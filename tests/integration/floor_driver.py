@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping, Sequence
 from decimal import Decimal
 from typing import Any
 
-from ledger.application import Ledger, Recorded
+from ledger.application.ledger import Ledger, Recorded
 from ledger.commands import Command
 from ledger.commands.jackpot import AdjustPool, CreatePool, LinkTable
 from ledger.commands.round import (

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 from uuid import uuid4
 
-from ledger.application import Ledger
+from ledger.application.ledger import Ledger
 from ledger.commands import utc_now
 from ledger.commands.table import CloseTable, SignInDealer, SignOutDealer
 from ledger.domain.base import Provenance

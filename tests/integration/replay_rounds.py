@@ -16,8 +16,7 @@ from uuid import UUID, uuid4
 
 from eventsourcing.utils import get_topic
 
-from ledger.application import Ledger
-from ledger.cards import DECK, Card, parse_cards
+from ledger.application.ledger import Ledger
 from ledger.commands import Command
 from ledger.commands.jackpot import CreatePool, LinkTable
 from ledger.commands.round import (
@@ -33,6 +32,7 @@ from ledger.commands.round import (
 )
 from ledger.commands.shoe import BurnCards, CloseShoe, CutShoe, ShuffleShoe
 from ledger.commands.table import OpenTable, SignInDealer
+from ledger.core.cards import DECK, Card, parse_cards
 from ledger.domain.base import Actor, Provenance, Role
 from ledger.domain.round import Round, SettledBet, round_id
 from ledger.domain.shoe import commitment_of

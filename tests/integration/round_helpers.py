@@ -8,7 +8,7 @@ from typing import Any, cast
 
 import pytest
 
-from ledger.application import Ledger, Recorded
+from ledger.application.ledger import Ledger, Recorded
 from ledger.commands import Command
 from ledger.commands.round import DealCard, OpenRound, PlaceBet
 from ledger.commands.shoe import BurnCards, CutShoe, ShuffleShoe

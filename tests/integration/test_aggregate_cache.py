@@ -12,8 +12,8 @@ from uuid import uuid4
 import pytest
 from eventsourcing.persistence import IntegrityError
 
-from ledger.cards import Card
 from ledger.commands.round import OpenRound
+from ledger.core.cards import Card
 from ledger.domain.base import Provenance
 from ledger.domain.round import round_id
 from ledger.domain.table import table_id

@@ -7,7 +7,7 @@ from __future__ import annotations
 from ledger.audit.recall import recall
 from ledger.audit.replay import Verdict, find_round, replay_round
 from ledger.commands.round import OpenRound, PlaceBet, SettleRound
-from ledger.errors import RuleViolation, WrongState
+from ledger.core.errors import RuleViolation, WrongState
 from projections.queries import table_state
 from projections.registry import PROJECTIONS
 from projections.reports import shift_report

@@ -24,8 +24,8 @@ from ledger.commands.round import (
 )
 from ledger.commands.shoe import BurnCards, CutShoe, ShuffleShoe
 from ledger.commands.table import ChangeTableSettings, CloseTable
+from ledger.core.errors import InvalidInput, NotAllowed, RuleViolation
 from ledger.domain.round import Phase
-from ledger.errors import InvalidInput, NotAllowed, RuleViolation
 from ledger.games.common import Outcome
 from tests.integration.helpers import PIT_BOSS
 from tests.integration.round_helpers import (

@@ -9,7 +9,7 @@ from decimal import Decimal
 import pytest
 
 from ledger.commands.round import OpenRound, PlaceBet
-from ledger.errors import RuleViolation, SettingOutsideRegulation
+from ledger.core.errors import RuleViolation, SettingOutsideRegulation
 from ledger.games.baccarat.rules import BaccaratSettings
 from tests.integration.round_helpers import baccarat_table, event_bodies, refused
 from tests.signing import open_ledger

@@ -25,8 +25,8 @@ from ledger.audit.projection_check import check_projections
 from ledger.commands.jackpot import AdjustPool, CreatePool
 from ledger.commands.shift import OpenShift, RecordFill, VoidSlip
 from ledger.commands.table import OpenTable, SignInDealer
+from ledger.core.errors import LedgerError
 from ledger.domain.base import Actor, Role
-from ledger.errors import LedgerError
 from ledger.games.common import MAX_AMOUNT
 from projections.registry import PROJECTIONS
 from projections.runner import ProjectionRunner

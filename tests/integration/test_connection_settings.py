@@ -9,7 +9,7 @@ from uuid import uuid4
 
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
 
-from ledger.config import LedgerSettings
+from ledger.application.config import LedgerSettings
 from ledger.infrastructure.database import Database
 from tests.integration.helpers import open_table
 from tests.signing import open_ledger

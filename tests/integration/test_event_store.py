@@ -9,9 +9,9 @@ import psycopg
 import pytest
 
 from ledger.audit.chain import verify_chains
-from ledger.bootstrap import init_database
 from ledger.commands.table import CloseTable
 from ledger.domain.table import table_id
+from ledger.runtime.bootstrap import init_database
 from tests.integration.helpers import PIT_BOSS, open_table
 from tests.signing import event_count, open_ledger
 

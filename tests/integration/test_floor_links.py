@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from datetime import datetime, time, timedelta
 
+from ledger.core.formatting import MACAU
 from ledger.domain.shift_schedule import DEFAULT_SCHEDULE, ShiftSchedule
-from ledger.formatting import MACAU
 from ledger.pages.floor import floor_page
 from ledger.web.floor import floor_view
 from projections.registry import select

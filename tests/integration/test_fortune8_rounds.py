@@ -22,14 +22,14 @@ from ledger.commands.round import (
 )
 from ledger.commands.shoe import BurnCards, CutShoe, ShuffleShoe
 from ledger.commands.table import OpenTable
-from ledger.domain.round import Phase
-from ledger.errors import (
+from ledger.core.errors import (
     InvalidInput,
     NotAllowed,
     RuleViolation,
     SettingOutsideRegulation,
     WrongState,
 )
+from ledger.domain.round import Phase
 from ledger.games.common import Outcome
 from tests.integration.helpers import PIT_BOSS
 from tests.integration.round_helpers import (

@@ -12,8 +12,8 @@ from ledger.commands.round import AdjustRound, DealCard, OpenRound, PlaceBet, Se
 from ledger.commands.shift import CloseGamingDay, EnterDrop
 from ledger.commands.shoe import BurnCards, CutShoe, ShuffleShoe
 from ledger.commands.table import SignInDealer
+from ledger.core.errors import WrongState
 from ledger.domain.base import Actor, Role
-from ledger.errors import WrongState
 from projections.reports import shift_report
 from projections.runner import ProjectionRunner
 from projections.shift_report import ShiftReport

@@ -21,16 +21,16 @@ from uuid import uuid4
 import pytest
 from eventsourcing.persistence import StoredEvent
 
-from ledger.application import Recorded, Sent
+from ledger.application.config import LedgerSettings
+from ledger.application.group_commit import GroupWriter, _Pending
+from ledger.application.ledger import Recorded, Sent
 from ledger.audit.verify import verify_ledger
 from ledger.commands.round import OpenRound
 from ledger.commands.table import CloseTable, SignInDealer, SignOutDealer
-from ledger.config import LedgerSettings
+from ledger.core.errors import LedgerError
 from ledger.domain.receipt import receipt_id
 from ledger.domain.registry import staff_stream_id
 from ledger.domain.table import table_id
-from ledger.errors import LedgerError
-from ledger.group_commit import GroupWriter, _Pending
 from ledger.identity.registry_cache import RegistryMoved
 from ledger.infrastructure.recorder import StreamsMoved
 from ledger.simulation.floor import floor_plan, run_floor

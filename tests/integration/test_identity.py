@@ -8,16 +8,16 @@ from uuid import uuid4
 
 import pytest
 
-from ledger.application import Sent
+from ledger.application.config import LedgerSettings
+from ledger.application.group_commit import _Pending
+from ledger.application.ledger import Sent
 from ledger.commands.registry import ChangeStaffRoles, ReinstateStaff, RevokeTerminal, SuspendStaff
 from ledger.commands.round import OpenRound, PlaceBet, VoidRound
 from ledger.commands.shoe import BurnCards, CutShoe, ShuffleShoe
 from ledger.commands.table import CloseTable
-from ledger.config import LedgerSettings
+from ledger.core.errors import CredentialRefused, IdempotencyConflict, InvalidInput, NotAllowed
 from ledger.domain.base import Actor, Role
 from ledger.domain.registry import TerminalKind, staff_stream_id
-from ledger.errors import CredentialRefused, IdempotencyConflict, InvalidInput, NotAllowed
-from ledger.group_commit import _Pending
 from ledger.identity.envelope import Signature, SignedCommand, sign, signed_bytes
 from ledger.identity.keys import Credential
 from ledger.identity.registry_cache import RegistryMoved

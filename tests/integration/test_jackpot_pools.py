@@ -14,14 +14,14 @@ from uuid import UUID
 
 import pytest
 
-from ledger.application import Ledger, Recorded
+from ledger.application.ledger import Ledger, Recorded
 from ledger.commands import Command
 from ledger.commands.jackpot import AdjustPool, CreatePool, LinkTable
 from ledger.commands.round import PlaceBet, SettleRound
+from ledger.core.errors import InvalidInput, LedgerError, NotAllowed, RuleViolation, WrongState
 from ledger.domain.jackpot_pool import JackpotPool, pool_id
 from ledger.domain.round import Round, round_id
 from ledger.domain.table import table_id
-from ledger.errors import InvalidInput, LedgerError, NotAllowed, RuleViolation, WrongState
 from ledger.games.jackpot import pay_jackpot
 from ledger.games.registry import procedure_for
 from tests.integration.helpers import open_table

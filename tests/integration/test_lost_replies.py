@@ -6,8 +6,8 @@ import psycopg
 import pytest
 from eventsourcing.persistence import OperationalError
 
+from ledger.core.errors import WrongState
 from ledger.domain.receipt import receipt_id
-from ledger.errors import WrongState
 from tests.integration.helpers import open_table
 from tests.signing import open_ledger
 

@@ -9,7 +9,7 @@ from decimal import Decimal
 import pytest
 
 from ledger.commands.shift import CloseGamingDay, CloseShift, EnterDrop, OpenShift
-from ledger.errors import NotFound
+from ledger.core.errors import NotFound
 from projections.period_reports import gaming_day_report, month_to_date
 from projections.registry import select
 from projections.reports import shift_report

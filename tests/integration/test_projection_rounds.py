@@ -18,7 +18,7 @@ from typing import Any, cast
 
 import pytest
 
-from ledger.application import Ledger
+from ledger.application.ledger import Ledger
 from ledger.commands import Command
 from ledger.commands.round import OpenRound
 from ledger.commands.shift import OpenShift

@@ -19,8 +19,8 @@ from ledger.audit.chain import verify_chains
 from ledger.audit.findings import LedgerReport
 from ledger.audit.projection_check import check_projections
 from ledger.commands.table import CloseTable, SignInDealer
+from ledger.core.errors import NotFound, ProjectionStalled, WrongState
 from ledger.domain.table import table_id
-from ledger.errors import NotFound, ProjectionStalled, WrongState
 from projections.queries import table_state, table_states
 from projections.rebuild import rebuild
 from projections.runner import Batch, ProjectionRunner

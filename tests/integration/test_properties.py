@@ -10,9 +10,9 @@ import sys
 from decimal import Decimal
 from pathlib import Path
 
-from ledger.bootstrap import init_database, is_initialised, resolve_database
-from ledger.config import LedgerSettings
+from ledger.application.config import LedgerSettings
 from ledger.domain.table import table_id
+from ledger.runtime.bootstrap import init_database, is_initialised, resolve_database
 from tests.integration.helpers import open_table
 from tests.signing import bootstrap, credential_env, open_ledger
 

@@ -23,8 +23,8 @@ from ledger.commands.round import (
     VoidRound,
 )
 from ledger.commands.shoe import ShuffleShoe
+from ledger.core.errors import InvalidInput, NotAllowed, RuleViolation
 from ledger.domain.round import Phase
-from ledger.errors import InvalidInput, NotAllowed, RuleViolation
 from ledger.games.common import Outcome
 from tests.integration.round_helpers import (
     Terminal,

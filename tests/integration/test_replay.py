@@ -16,16 +16,16 @@ from decimal import Decimal
 import pytest
 from rich.console import Console
 
-from ledger.application import Ledger
+from ledger.application.ledger import Ledger
 from ledger.audit.recall import recall
 from ledger.audit.replay import FORMAT, RoundReplay, Verdict, find_round, replay_round
 from ledger.audit.terminal import render_recall, render_replay
 from ledger.commands.round import OpenRound, PlaceBet, VoidRound
 from ledger.commands.shoe import ShuffleShoe
+from ledger.core.errors import NotFound
 from ledger.domain.round import Round, SettledBet
 from ledger.domain.shift_schedule import MACAU
 from ledger.domain.shoe import Shoe
-from ledger.errors import NotFound
 from ledger.pages.replay import results, to_html
 from tests.integration import replay_rounds as rounds
 from tests.signing import open_ledger

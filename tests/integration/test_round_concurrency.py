@@ -13,11 +13,11 @@ from typing import Any
 
 import pytest
 
-from ledger.application import Recorded
+from ledger.application.ledger import Recorded
 from ledger.commands import Command
 from ledger.commands.round import DealCard, OpenRound, PlaceBet
+from ledger.core.errors import ConcurrencyConflict, LedgerError, RuleViolation
 from ledger.domain.base import Actor
-from ledger.errors import ConcurrencyConflict, LedgerError, RuleViolation
 from tests.integration.helpers import DEALER
 from tests.integration.round_helpers import (
     Terminal,

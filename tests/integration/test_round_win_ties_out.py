@@ -12,7 +12,7 @@ from decimal import Decimal
 
 import pytest
 
-from ledger.application import Ledger
+from ledger.application.ledger import Ledger
 from ledger.audit.recall import recall
 from ledger.audit.replay import replay_round
 from ledger.commands.round import AdjustRound

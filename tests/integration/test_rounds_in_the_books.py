@@ -16,11 +16,11 @@ from ledger.commands.round import DealCard, OpenRound, PlaceBet, SettleRound, Vo
 from ledger.commands.shift import CloseShift, EnterDrop, OpenShift
 from ledger.commands.shoe import BurnCards, CutShoe, ShuffleShoe
 from ledger.commands.table import SignInDealer
+from ledger.core.errors import WrongState
 from ledger.domain.base import Actor, Role
 from ledger.domain.chips import parse_chips
 from ledger.domain.shift_schedule import DEFAULT_SCHEDULE, MACAU, ShiftSchedule
 from ledger.domain.table import Table
-from ledger.errors import WrongState
 from ledger.reports.shift import unassigned_lines
 from projections.reports import shift_report, unassigned_rounds
 from projections.runner import ProjectionRunner

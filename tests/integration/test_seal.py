@@ -12,7 +12,7 @@ from ledger.audit.merkle import root_of
 from ledger.audit.seal import Witness, event_leaf
 from ledger.audit.seal_check import check_seal
 from ledger.audit.sealer import Cadence, Sealer, ledger_id
-from ledger.errors import WrongState
+from ledger.core.errors import WrongState
 from ledger.identity.keys import Credential
 from tests.integration.helpers import open_table
 from tests.integration.projection_helpers import append_dealer_shifts

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ledger.bootstrap import build_application
 from ledger.infrastructure.session import SessionLimits
+from ledger.runtime.bootstrap import build_application
 from projections.table_state import TableState
 
 

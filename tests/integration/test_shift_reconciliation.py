@@ -10,8 +10,8 @@ from ledger.commands.round import DealCard, OpenRound, PlaceBet, SettleRound
 from ledger.commands.shift import CloseShift, EnterDrop, OpenShift, RecordCredit, RecordFill
 from ledger.commands.shoe import BurnCards, CutShoe, ShuffleShoe
 from ledger.commands.table import OpenTable, SignInDealer
+from ledger.core.errors import NotFound
 from ledger.domain.base import Actor, Role
-from ledger.errors import NotFound
 from projections.registry import select
 from projections.reports import shift_report
 from projections.runner import ProjectionRunner

@@ -17,10 +17,10 @@ from ledger.commands.shift import (
     RecordFill,
     VoidSlip,
 )
+from ledger.core.errors import InvalidInput, NotAllowed, NotFound, RuleViolation, WrongState
 from ledger.domain.base import Actor, Role
 from ledger.domain.chips import parse_chips
 from ledger.domain.shift import shift_id
-from ledger.errors import InvalidInput, NotAllowed, NotFound, RuleViolation, WrongState
 from tests.integration.helpers import DEALER, PIT_BOSS, open_table
 from tests.signing import GAMING_DAY, open_ledger
 from tests.signing import event_count as table_events

@@ -12,11 +12,11 @@ import random
 
 import pytest
 
-from ledger.cards import DECK, Card
 from ledger.commands.round import DealCard, OpenRound, RevealDealer, SettleRound
 from ledger.commands.shoe import BurnCards, CloseShoe, CutShoe, ShuffleShoe
+from ledger.core.cards import DECK, Card
+from ledger.core.errors import InvalidInput, RuleViolation, WrongState
 from ledger.domain.shoe import ShuffleMethod, commitment_of
-from ledger.errors import InvalidInput, RuleViolation, WrongState
 from tests.integration.round_helpers import (
     Terminal,
     baccarat_table,

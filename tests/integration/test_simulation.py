@@ -5,8 +5,8 @@ from __future__ import annotations
 import itertools
 from datetime import date
 
+from ledger.application.config import LedgerSettings
 from ledger.audit.verify import verify_ledger
-from ledger.config import LedgerSettings
 from ledger.domain.round import round_id
 from ledger.domain.table import table_id
 from ledger.simulation.floor import floor_plan, run_floor

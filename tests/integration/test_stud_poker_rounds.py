@@ -16,7 +16,7 @@ from uuid import UUID
 
 import pytest
 
-from ledger.application import Ledger, Recorded
+from ledger.application.ledger import Ledger, Recorded
 from ledger.commands import Command
 from ledger.commands.round import (
     AdjustRound,
@@ -31,9 +31,7 @@ from ledger.commands.round import (
 )
 from ledger.commands.shoe import ShuffleShoe
 from ledger.commands.table import ChangeTableSettings
-from ledger.domain.round import round_id
-from ledger.domain.table import table_id
-from ledger.errors import (
+from ledger.core.errors import (
     ConcurrencyConflict,
     InvalidInput,
     LedgerError,
@@ -42,6 +40,8 @@ from ledger.errors import (
     SettingOutsideRegulation,
     WrongState,
 )
+from ledger.domain.round import round_id
+from ledger.domain.table import table_id
 from tests.integration.stud_builders import (
     DEALER,
     NON_QUALIFYING_DEALER,

@@ -8,8 +8,8 @@ from decimal import Decimal
 import pytest
 
 from ledger.commands.table import CloseTable, SignInDealer, SignOutDealer
+from ledger.core.errors import InvalidInput, NotFound, WrongState
 from ledger.domain.table import table_id
-from ledger.errors import InvalidInput, NotFound, WrongState
 from tests.integration.helpers import PIT_BOSS, open_table
 from tests.signing import event_count as table_events
 from tests.signing import open_ledger

@@ -12,7 +12,7 @@ from decimal import Decimal
 
 import pytest
 
-from ledger.application import Ledger
+from ledger.application.ledger import Ledger
 from ledger.audit.verify import UNTRUSTED, verify_ledger
 from ledger.domain.jackpot_pool import JackpotPool, pool_id
 from ledger.domain.shoe import Shoe

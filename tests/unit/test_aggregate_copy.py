@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 from decimal import Decimal
 from uuid import uuid4
 
-from ledger.cards import Card
+from ledger.core.cards import Card
 from ledger.domain.base import Actor, Provenance, Role
 from ledger.domain.round import Round
 from ledger.domain.shoe import Shoe, ShuffleMethod
@@ -66,7 +66,7 @@ def test_a_round_checks_every_command_against_the_house_settings_it_opened_with(
     import pytest
 
     import ledger.domain.round as rounds
-    from ledger.errors import LedgerError
+    from ledger.core.errors import LedgerError
     from ledger.games.rulesets import parse_settings
 
     settings = {"effective_from": "2024-01-01", "authorisation": "DICJ 123/2024",

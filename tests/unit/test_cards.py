@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ledger.cards import DECK, Card, Rank, Suit, format_cards, parse_card, parse_cards
-from ledger.errors import InvalidCard
+from ledger.core.cards import DECK, Card, Rank, Suit, format_cards, parse_card, parse_cards
+from ledger.core.errors import InvalidCard
 
 
 def test_cards_print_back_the_way_they_were_written():

@@ -23,7 +23,7 @@ def test_the_help_imports_no_database_client_no_event_store_and_no_rules():
              "from ledger.cli.main import main\n"
              "try:\n    main()\nexcept SystemExit:\n    pass\n"
              "heavy = [m for m in ('psycopg', 'eventsourcing', 'ledger.commands', "
-             "'ledger.games.rulesets', 'ledger.games.stud_poker', 'ledger.bootstrap') "
+             "'ledger.games.rulesets', 'ledger.games.stud_poker', 'ledger.runtime.bootstrap') "
              "if m in sys.modules]\n"
              "print('HEAVY', heavy, file=sys.stderr)")
     done = _in_a_fresh_interpreter(probe)
@@ -38,15 +38,15 @@ def test_a_bet_loads_its_own_area_and_not_every_command_handler_or_projection():
     """`ledger round bet` imports the round commands and handlers it runs, not the shift's,
     the registry's or the pools' commands, nor the projections (the start a script pays)."""
     probe = ("import sys\n"
-             "import ledger.cli.main, ledger.cli.round, ledger.bootstrap\n"
-             "from ledger.bus import ROUND, Bus\n"
+             "import ledger.cli.main, ledger.cli.round, ledger.runtime.bootstrap\n"
+             "from ledger.application.bus import ROUND, Bus\n"
              "from ledger.commands.round import PlaceBet\n"
              "Bus((ROUND,)).handler_for(PlaceBet)\n"
              "loaded = [m for m in ('ledger.commands.shift', 'ledger.commands.registry', "
-             "'ledger.commands.jackpot', 'ledger.handlers.shift', 'ledger.handlers.registry', "
-             "'ledger.handlers.jackpots', 'ledger.audit.sealer', 'projections') "
+             "'ledger.commands.jackpot', 'ledger.application.handlers.shift', 'ledger.application.handlers.registry', "
+             "'ledger.application.handlers.jackpots', 'ledger.audit.sealer', 'projections') "
              "if m in sys.modules]\n"
-             "print('LOADED', loaded, 'ledger.handlers.rounds' in sys.modules)")
+             "print('LOADED', loaded, 'ledger.application.handlers.rounds' in sys.modules)")
     _prints(probe, "LOADED [] True")
 
 

@@ -12,8 +12,8 @@ from ledger.audit.chain import GENESIS, chain_hash
 from ledger.cli.errors import one_line
 from ledger.commands import command_class
 from ledger.commands.table import OpenTable
+from ledger.core.errors import InvalidInput, NotFound
 from ledger.domain.base import Actor, Role
-from ledger.errors import InvalidInput, NotFound
 
 PB = Actor(staff_id="PB-1", role=Role.PIT_BOSS)
 
@@ -94,7 +94,7 @@ def test_every_area_module_lists_exactly_the_commands_it_defines_under_their_wir
 
 
 def test_every_area_handles_exactly_its_own_commands():
-    from ledger.bus import EVERY_AREA, Bus
+    from ledger.application.bus import EVERY_AREA, Bus
     from ledger.commands import commands_of_areas
 
     by_area = commands_of_areas()
@@ -103,7 +103,7 @@ def test_every_area_handles_exactly_its_own_commands():
 
 
 def test_a_command_of_an_area_not_loaded_is_refused_by_name():
-    from ledger.bus import ROUND, TABLE, AreaNotLoaded, Bus
+    from ledger.application.bus import ROUND, TABLE, AreaNotLoaded, Bus
     from ledger.commands.table import OpenTable
 
     with pytest.raises(AreaNotLoaded, match="OpenTable is a command of the table area.*round"):

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta, timezone
 from decimal import Decimal
 
-from ledger.formatting import (
+from ledger.core.formatting import (
     amount,
     clock,
     decimal_text,

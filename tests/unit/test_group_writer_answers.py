@@ -6,8 +6,8 @@ from __future__ import annotations
 import threading
 from uuid import uuid4
 
-from ledger.application import Recorded, Sent
-from ledger.group_commit import _Pending
+from ledger.application.group_commit import _Pending
+from ledger.application.ledger import Recorded, Sent
 
 
 def test_a_command_is_answered_once_and_its_caller_wakes_to_that_answer():

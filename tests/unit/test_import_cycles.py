@@ -64,7 +64,7 @@ def test_the_audit_package_does_not_reach_into_the_cli_or_the_demo():
     edges = graph()
     for name, deps in edges.items():
         if name.startswith("ledger.audit"):
-            assert not {d for d in deps if d.startswith(("ledger.cli", "ledger.demo"))}, name
+            assert not {d for d in deps if d.startswith(("ledger.cli", "ledger.cli.demo"))}, name
 
 
 def test_pages_sit_above_the_audit_reports_and_projections_only_entry_points_render_them():
@@ -75,11 +75,11 @@ def test_pages_sit_above_the_audit_reports_and_projections_only_entry_points_ren
                  if any(dep == "ledger.pages" or dep.startswith("ledger.pages.") for dep in deps)}
     below = {name for name in importers
              if not name.startswith(("ledger.pages", "ledger.cli.", "ledger.web."))
-             and name != "ledger.demo"}
+             and name != "ledger.cli.demo"}
     assert below == set()
 
 
-ABOVE_THE_PROJECTIONS = ("ledger.cli", "ledger.web", "ledger.demo", "ledger.bootstrap",
+ABOVE_THE_PROJECTIONS = ("ledger.cli", "ledger.web", "ledger.cli.demo", "ledger.runtime.bootstrap",
                          "ledger.pages", "ledger.reports", "ledger.audit")
 """What reads the projections: the entry points (CLI and HTTP), the composition root, the
 rendering and the audit (which checks them). Everything else of `ledger` is the core the projections read."""

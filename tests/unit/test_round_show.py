@@ -7,8 +7,8 @@ from decimal import Decimal
 from ledger.domain.round import SettledBet
 from ledger.games.common import Outcome
 from ledger.games.facts import BetFact
+from ledger.presentation.wording import describe_outcome
 from ledger.reports.round import _result_of
-from ledger.wording import describe_outcome
 
 
 def _settled(box: int, spot: str, player: str | None) -> SettledBet:

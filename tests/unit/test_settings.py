@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-from ledger.config import LedgerSettings, from_environment
+from ledger.application.config import LedgerSettings, from_environment
 
 
 def test_each_field_is_read_from_its_ledger_variable_in_any_case(monkeypatch):

@@ -9,13 +9,13 @@ from uuid import uuid4
 import pytest
 from pydantic import ValidationError
 
+from ledger.application.config import LedgerSettings
 from ledger.commands.shift import OpenShift
-from ledger.config import LedgerSettings
+from ledger.core.errors import InvalidInput, NotAllowed, NotFound, RuleViolation, WrongState
 from ledger.domain.base import Actor, Provenance, Role
 from ledger.domain.chips import CHIP_SET, chips_total, parse_chips
 from ledger.domain.shift import Shift, SlipKind, shift_id
 from ledger.domain.shift_schedule import MACAU, ShiftSchedule, parse_gaming_day
-from ledger.errors import InvalidInput, NotAllowed, NotFound, RuleViolation, WrongState
 
 PIT_BOSS = Actor(staff_id="PB-1", role=Role.PIT_BOSS)
 SUPERVISOR = Actor(staff_id="S-1", role=Role.SUPERVISOR)

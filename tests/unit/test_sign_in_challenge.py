@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from ledger.errors import CredentialRefused
+from ledger.core.errors import CredentialRefused
 from ledger.identity.challenge import Challenges
 
 NOW = 1_800_000_000.0  # money-safe: Unix seconds

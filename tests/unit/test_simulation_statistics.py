@@ -8,8 +8,8 @@ from decimal import Decimal
 
 import pytest
 
-from ledger.application import Ledger, LedgerApplication
-from ledger.bus import EVERY_AREA, Bus
+from ledger.application.bus import EVERY_AREA, Bus
+from ledger.application.ledger import Ledger, LedgerApplication
 from ledger.domain.round import Round, round_id
 from ledger.domain.table import table_id
 from ledger.games.edges import profile

@@ -8,9 +8,9 @@ from uuid import uuid4
 
 import pytest
 
+from ledger.core.errors import InvalidInput, WrongState
 from ledger.domain.base import Actor, Provenance, Role
 from ledger.domain.table import Table, check_limits, check_table_code, table_id
-from ledger.errors import InvalidInput, WrongState
 
 BY = Provenance(command_id=uuid4(), actor=Actor(staff_id="PB-1", role=Role.PIT_BOSS),
                 terminal="t", at=datetime(2026, 11, 22, tzinfo=UTC))

@@ -16,8 +16,8 @@ import ledger.domain.round
 import ledger.domain.shift
 import ledger.domain.shoe
 import ledger.domain.table  # noqa: F401  (the last aggregate)
-from ledger.application import Recorded
-from ledger.cards import parse_cards
+from ledger.application.ledger import Recorded
+from ledger.core.cards import parse_cards
 from ledger.domain.base import Aggregate
 from ledger.domain.round import Round, SettledBet
 from ledger.domain.shift import Shift
@@ -26,7 +26,7 @@ from ledger.games.q_poker import rules as q_poker
 from ledger.games.q_poker.naming import q_poker_name
 from ledger.games.stud_poker import rules as stud_poker
 from ledger.games.stud_poker.naming import stud_name
-from ledger.wording import ONE_AND_MANY, RECEIPT, describe, details
+from ledger.presentation.wording import ONE_AND_MANY, RECEIPT, describe, details
 
 
 def _recorded_kinds() -> set[str]:
@@ -143,7 +143,7 @@ def test_events_that_move_no_money_add_no_line_and_the_summary_lists_the_lines_u
 def test_a_void_reads_the_same_in_a_write_s_answer_in_round_show_and_in_a_replay():
     """One wording for a void's reason: the command's answer, `round show`/`recall`, the replay
     (terminal and page) and the demo all say `wrong count`, never the code `wrong_count`."""
-    from ledger.wording import describe_outcome, void_reason
+    from ledger.presentation.wording import describe_outcome, void_reason
 
     voided = Round.Voided.model_construct(reason="wrong_count", jackpot_carried=False)
     assert details([voided]) == ("void: wrong count",)
@@ -153,14 +153,14 @@ def test_a_void_reads_the_same_in_a_write_s_answer_in_round_show_and_in_a_replay
 
 
 def test_the_floor_says_the_dealer_s_hand_in_words_not_one_pair_with_an_underscore():
-    from ledger.wording import describe_outcome
+    from ledger.presentation.wording import describe_outcome
 
     said = describe_outcome({"dealer": "one_pair (JS JC 9D)", "dealer_qualifies": True})
     assert said == "dealer one pair (JS JC 9D): qualifies"
 
 
 def test_fortune_8_s_deal_modes_read_as_article_4_says_them():
-    from ledger.wording import describe_outcome
+    from ledger.presentation.wording import describe_outcome
 
     assert describe_outcome({"mode": "all_spaces"}) == "dealt to all seven spaces"
     assert describe_outcome({"mode": "spaces_with_bets"}) == "dealt only to the spaces with bets"
@@ -169,7 +169,7 @@ def test_fortune_8_s_deal_modes_read_as_article_4_says_them():
 def test_fields_values_and_counts_read_as_a_pit_reads_them():
     from decimal import Decimal
 
-    from ledger.wording import count, counted, label, shown, term
+    from ledger.presentation.wording import count, counted, label, shown, term
 
     assert (label("max_bet"), shown(Decimal("50000.00"))) == ("maximum bet", "MOP 50,000.00")
     assert (label("is_open"), shown(True), shown(False), shown(None)) == ("open", "yes", "no", "-")

@@ -15,8 +15,8 @@ from enum import StrEnum
 from fractions import Fraction
 from typing import TypeVar
 
-from ledger.cards import Card, Rank, format_cards, parse_cards
-from ledger.errors import InvalidInput, RuleViolation
+from ledger.core.cards import Card, Rank, format_cards, parse_cards
+from ledger.core.errors import InvalidInput, RuleViolation
 
 REGULATION = "DICJ 55/2004"
 MIN_DECKS, MAX_DECKS = 6, 12  # art. 1(1)

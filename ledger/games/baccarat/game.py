@@ -12,7 +12,7 @@ from ledger.games.base import GameBase, frozen_mapping
 from ledger.games.protocol import HandValue, NamedCards, TablePlan
 
 if TYPE_CHECKING:
-    from ledger.cards import Card
+    from ledger.core.cards import Card
 
 
 @dataclass(frozen=True)

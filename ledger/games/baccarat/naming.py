@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ledger.cards import Card, format_cards
+from ledger.core.cards import Card, format_cards
 from ledger.games.baccarat.coup import card_value, play_coup
 from ledger.games.protocol import HandValue, NamedCards
 
@@ -13,7 +13,7 @@ from ledger.games.protocol import HandValue, NamedCards
 def name_cards(cards: Sequence[Card]) -> NamedCards:
     """The coup these cards make, dealt in order.
 
-    >>> from ledger.cards import parse_cards
+    >>> from ledger.core.cards import parse_cards
     >>> name_cards(parse_cards("2S 4H 3D KC 5H 8D")).line
     'player 2S 3D 5H = 0, banker 4H KC 8D = 2: banker wins'
     """

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import cast
 
-from ledger.cards import Card
-from ledger.errors import InvalidInput, RuleViolation
+from ledger.core.cards import Card
+from ledger.core.errors import InvalidInput, RuleViolation
 from ledger.games.baccarat import rules as baccarat
 from ledger.games.baccarat.rules import BaccaratSettings, Side
 from ledger.games.common import BetResult, Consequence

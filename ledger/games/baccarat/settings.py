@@ -8,8 +8,8 @@ from fractions import Fraction
 
 from pydantic import model_validator
 
-from ledger.cards import Card, Rank
-from ledger.errors import InvalidInput, RuleViolation, SettingOutsideRegulation
+from ledger.core.cards import Card, Rank
+from ledger.core.errors import InvalidInput, RuleViolation, SettingOutsideRegulation
 from ledger.games.baccarat.coup import (
     BANKER_COMMISSION,
     MAX_BOXES,

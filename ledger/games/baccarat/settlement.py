@@ -8,7 +8,7 @@ from decimal import Decimal
 from enum import StrEnum
 from fractions import Fraction
 
-from ledger.errors import InvalidInput, RuleViolation
+from ledger.core.errors import InvalidInput, RuleViolation
 from ledger.games.baccarat.coup import (
     BANKER_COMMISSION,
     Coup,

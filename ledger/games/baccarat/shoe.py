@@ -7,11 +7,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, cast
 
-from ledger.errors import InvalidInput, RuleViolation
+from ledger.core.errors import InvalidInput, RuleViolation
 from ledger.games.shoe import ShoePolicy
 
 if TYPE_CHECKING:
-    from ledger.cards import Card
+    from ledger.core.cards import Card
     from ledger.games.settings import HouseSettings
 
 

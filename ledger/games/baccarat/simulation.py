@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ledger.cards import Card
-from ledger.commands.round import ExposeCard
+from ledger.core.cards import Card
 from ledger.games.baccarat import rules as baccarat_rules
-from ledger.simulation.games import Dealing, bettor_boxes, deal
+from ledger.games.simulated import Dealing, bettor_boxes, deal
 
 
 def play_round(sim: Dealing, turn: Any) -> bool:
@@ -25,6 +24,6 @@ def play_round(sim: Dealing, turn: Any) -> bool:
     while (side := baccarat_rules.next_card_to(cards)) is not None:
         cards.append(deal(sim, side.value, face_up=True))
     if sim.rng.random() < sim.irregularity_rate:  # a card out of the shoe face up: it stands
-        sim.send(ExposeCard, table=sim.spec.code, to="player", card=str(cards[0]))
+        sim.act("expose_card", table=sim.spec.code, to="player", card=str(cards[0]))
     sim.settle(turn)
     return False

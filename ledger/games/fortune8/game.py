@@ -12,7 +12,7 @@ from ledger.games.protocol import HandValue, NamedCards, TablePlan
 from ledger.games.shoe import ShoePolicy
 
 if TYPE_CHECKING:
-    from ledger.cards import Card
+    from ledger.core.cards import Card
 
 CARDS_BEHIND_CUT = 12  # DICJ 71/2009 art. 2(1): the cut card goes before the last twelve cards
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ledger.cards import Card
+from ledger.core.cards import Card
 from ledger.games.fortune8.rules import winning_box
 from ledger.games.protocol import HandValue, NamedCards
 
@@ -13,7 +13,7 @@ from ledger.games.protocol import HandValue, NamedCards
 def name_cards(cards: Sequence[Card]) -> NamedCards:
     """The winning box of each card.
 
-    >>> from ledger.cards import parse_cards
+    >>> from ledger.core.cards import parse_cards
     >>> name_cards(parse_cards("8H")).line
     '8H: box 8 wins'
     """

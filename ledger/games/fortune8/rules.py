@@ -15,8 +15,8 @@ from fractions import Fraction
 
 from pydantic import model_validator
 
-from ledger.cards import Card, Rank
-from ledger.errors import InvalidInput, RuleViolation, SettingOutsideRegulation
+from ledger.core.cards import Card, Rank
+from ledger.core.errors import InvalidInput, RuleViolation, SettingOutsideRegulation
 from ledger.games.common import BetResult, Consequence, Outcome, money, pay
 from ledger.games.settings import HouseSettings
 

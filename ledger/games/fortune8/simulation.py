@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ledger.commands.round import AnnounceDealMode
-from ledger.simulation.games import Dealing, deal
+from ledger.games.simulated import Dealing, deal
 
 
 def play_round(sim: Dealing, turn: Any) -> bool:
@@ -17,7 +16,7 @@ def play_round(sim: Dealing, turn: Any) -> bool:
         sim.bet(space, sim.rng.choices(("L", "H", "8"), weights=(45, 45, 10))[0], player=f"P{n}")
     sim.buy_in(sim.rng.random() < 0.3)
     mode = "all_spaces" if sim.rng.random() < 0.7 else "spaces_with_bets"
-    sim.send(AnnounceDealMode, table=sim.spec.code, mode=mode)
+    sim.act("announce_deal_mode", table=sim.spec.code, mode=mode)
     deal(sim, "burn")
     for space in range(1, 8) if mode == "all_spaces" else sorted(spaces):
         deal(sim, f"space:{space}", face_up=True)

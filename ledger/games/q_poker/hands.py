@@ -6,8 +6,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from ledger.cards import Card, Rank, format_cards, parse_cards
-from ledger.errors import InvalidInput
+from ledger.core.cards import Card, Rank, format_cards, parse_cards
+from ledger.core.errors import InvalidInput
 
 # --- Hand values (art. 4 and 8) ------------------------------------------------------------
 

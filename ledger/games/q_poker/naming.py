@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ledger.cards import Card, format_cards
+from ledger.core.cards import Card, format_cards
 from ledger.games.facts import DEALER
 from ledger.games.protocol import HandValue, NamedCards
 from ledger.games.q_poker.rules import HAND_SIZE, Category, dealer_qualifies, evaluate

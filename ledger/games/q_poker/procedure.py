@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, cast
 
-from ledger.errors import InvalidInput, RuleViolation
+from ledger.core.errors import InvalidInput, RuleViolation
 from ledger.games.common import BetResult, Consequence
 from ledger.games.facts import (
     BetFact,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from decimal import Decimal
 from fractions import Fraction
 
-from ledger.errors import RuleViolation
+from ledger.core.errors import RuleViolation
 from ledger.games.common import BetResult, Outcome, pay
 from ledger.games.q_poker.hands import (
     QUEEN_HIGH,

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ledger.cards import Card, Rank
-from ledger.commands.round import Decide, ExposeCard, RevealDealer
+from ledger.core.cards import Card, Rank
 from ledger.games.q_poker import rules as q_poker_rules
-from ledger.simulation.games import Dealing, bettor_boxes, deal, turn_of
+from ledger.games.simulated import Dealing, bettor_boxes, deal, turn_of
 
 
 def q_poker_plays(cards: tuple[Card, ...]) -> bool:
@@ -43,13 +42,13 @@ def play_round(sim: Dealing, turn: Any) -> bool:
         hands.setdefault(recipient, []).append(deal(sim, to))
     if sim.rng.random() < sim.irregularity_rate / 3:  # a dealer card shown: void (art. 11(3))
         with turn_of(turn):
-            sim.send(ExposeCard, table=sim.spec.code, to="dealer",
+            sim.act("expose_card", table=sim.spec.code, to="dealer",
                      card=str(hands[q_poker_rules.DEALER][0]), actor=sim.supervisor)
         return True
     for box, player in bettors:
         plays = q_poker_plays(tuple(hands[box]))
-        sim.send(Decide, table=sim.spec.code, box=box, player=player,
+        sim.act("decide", table=sim.spec.code, box=box, player=player,
                  decision="play" if plays else "surrender")
-    sim.send(RevealDealer, table=sim.spec.code)
+    sim.act("reveal_dealer", table=sim.spec.code)
     sim.settle(turn)
     return False

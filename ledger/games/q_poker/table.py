@@ -9,8 +9,8 @@ from enum import StrEnum
 
 from pydantic import model_validator
 
-from ledger.cards import Card
-from ledger.errors import InvalidInput, RuleViolation, SettingOutsideRegulation
+from ledger.core.cards import Card
+from ledger.core.errors import InvalidInput, RuleViolation, SettingOutsideRegulation
 from ledger.games.common import Consequence, money
 from ledger.games.q_poker.hands import (
     _three_distinct_cards,

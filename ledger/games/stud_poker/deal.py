@@ -8,7 +8,7 @@ from enum import StrEnum
 from functools import lru_cache
 from typing import Final, Literal
 
-from ledger.errors import InvalidInput, RuleViolation
+from ledger.core.errors import InvalidInput, RuleViolation
 from ledger.games.common import Consequence
 from ledger.games.stud_poker.hands import (
     BOXES,

@@ -12,7 +12,7 @@ from ledger.games.protocol import HandValue, NamedCards, TablePlan
 from ledger.games.shoe import ShoePolicy
 
 if TYPE_CHECKING:
-    from ledger.cards import Card
+    from ledger.core.cards import Card
 
 
 @dataclass(frozen=True)

@@ -9,8 +9,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from itertools import combinations_with_replacement
 
-from ledger.cards import DECK, Card, Rank, Suit, format_cards, parse_cards
-from ledger.errors import InvalidInput
+from ledger.core.cards import DECK, Card, Rank, Suit, format_cards, parse_cards
+from ledger.core.errors import InvalidInput
 
 ANTE, RAISE, JACKPOT = "ante", "raise", "jackpot"
 BOXES = range(1, 8)  # art. 2, 1): eight places including the dealer's

@@ -6,7 +6,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ledger.cards import Card, format_cards
+from ledger.core.cards import Card, format_cards
 from ledger.games.facts import DEALER
 from ledger.games.protocol import HandValue, NamedCards
 from ledger.games.stud_poker.rules import HAND_SIZE, HandCategory, dealer_qualifies, evaluate
@@ -37,7 +37,7 @@ def hand_value(target: str, cards: tuple[Card, ...]) -> HandValue:
 def dealer_summary(cards: Sequence[str]) -> str:
     """The dealer's hand and whether it qualifies (art. 9): what each box's result turned on;
     "" for a hand not shown in full."""
-    from ledger.cards import parse_cards
+    from ledger.core.cards import parse_cards
 
     if not cards or len(cards) != HAND_SIZE:
         return ""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import cast
 
-from ledger.errors import InvalidInput, RuleViolation
+from ledger.core.errors import InvalidInput, RuleViolation
 from ledger.games import jackpot
 from ledger.games.common import ZERO, BetResult, Consequence, Outcome
 from ledger.games.facts import (

@@ -8,7 +8,7 @@ from enum import StrEnum
 
 from pydantic import Field, model_validator
 
-from ledger.errors import SettingOutsideRegulation
+from ledger.core.errors import SettingOutsideRegulation
 from ledger.games.common import MAX_AMOUNT
 from ledger.games.settings import HouseSettings
 from ledger.games.stud_poker.hands import (

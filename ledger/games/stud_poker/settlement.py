@@ -9,9 +9,9 @@ from decimal import Decimal
 from enum import StrEnum
 from fractions import Fraction
 
-from ledger.cards import Card
-from ledger.errors import InvalidInput, RuleViolation
-from ledger.formatting import money
+from ledger.core.cards import Card
+from ledger.core.errors import InvalidInput, RuleViolation
+from ledger.core.formatting import money
 from ledger.games.common import ZERO, BetResult, Outcome, pay
 from ledger.games.stud_poker.hands import (
     ANTE,

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ledger.cards import Card, Rank
-from ledger.commands.round import Decide, ExposeCard, RecordIrregularity, RevealDealer
+from ledger.core.cards import Card, Rank
+from ledger.games.simulated import JACKPOT_BET, Dealing, bettor_boxes, deal, turn_of
 from ledger.games.stud_poker import rules as stud_rules
-from ledger.simulation.games import JACKPOT_BET, Dealing, bettor_boxes, deal, turn_of
 
 
 def stud_raises(cards: tuple[Card, ...]) -> bool:
@@ -43,17 +42,17 @@ def play_round(sim: Dealing, turn: Any) -> bool:
         hands.setdefault(to, []).append(deal(sim, to))
     if sim.rng.random() < sim.irregularity_rate / 3:  # a misdeal: the round is void (art. 11, 1))
         with turn_of(turn):
-            sim.send(RecordIrregularity, table=sim.spec.code, kind="wrong_count",
+            sim.act("record_irregularity", table=sim.spec.code, kind="wrong_count",
                      note="a box received six cards", actor=sim.supervisor)
         sim.carried = jackpot_boxes
         return True
     if sim.rng.random() < sim.irregularity_rate:  # one card shown by mistake: play goes on
-        sim.send(ExposeCard, table=sim.spec.code, to=f"box:{boxes[0]}",
+        sim.act("expose_card", table=sim.spec.code, to=f"box:{boxes[0]}",
                  card=str(hands[f"box:{boxes[0]}"][0]))
     for box in boxes:
         raised = stud_raises(tuple(hands[f"box:{box}"]))
-        sim.send(Decide, table=sim.spec.code, box=box, decision="raise" if raised else "fold",
+        sim.act("decide", table=sim.spec.code, box=box, decision="raise" if raised else "fold",
                  amount=antes[box] * 2 if raised else None)
-    sim.send(RevealDealer, table=sim.spec.code)
+    sim.act("reveal_dealer", table=sim.spec.code)
     sim.settle(turn)
     return False

@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections import Counter
 from fractions import Fraction
 
-from ledger.cards import Card, Rank, Suit
-from ledger.errors import InvalidInput
+from ledger.core.cards import Card, Rank, Suit
+from ledger.core.errors import InvalidInput
 from ledger.games.baccarat.rules import Winner, play_coup
 
 REPRESENTATIVE = {

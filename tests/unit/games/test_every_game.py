@@ -14,19 +14,19 @@ from typing import Any
 
 import pytest
 
-from ledger.application import Ledger, LedgerApplication
-from ledger.bus import EVERY_AREA, Bus
-from ledger.cards import DECK
+from ledger.application.bus import EVERY_AREA, Bus
+from ledger.application.ledger import Ledger, LedgerApplication
+from ledger.core.cards import DECK
+from ledger.core.errors import InvalidInput
 from ledger.domain.round import Phase, Round, SettledBet, round_id
 from ledger.domain.table import table_id
-from ledger.errors import InvalidInput
 from ledger.games.common import ZERO
 from ledger.games.protocol import Game
 from ledger.games.registry import GAMES, floor_order, game, procedure_for
 from ledger.games.rulesets import parse_settings, rule_set
 from ledger.games.settings import HouseSettings
+from ledger.presentation.wording import game as game_name
 from ledger.simulation.floor import floor_plan, run_floor
-from ledger.wording import game as game_name
 from tests.signing import floor_staff
 
 EVERY_GAME = list(GAMES.values())

@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ledger.cards import DECK, Card, Rank
-from ledger.errors import InvalidInput, RuleViolation, SettingOutsideRegulation
+from ledger.core.cards import DECK, Card, Rank
+from ledger.core.errors import InvalidInput, RuleViolation, SettingOutsideRegulation
 from ledger.games.common import Consequence, Outcome
 from ledger.games.fortune8.rules import (
     SPACES,

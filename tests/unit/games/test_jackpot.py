@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ledger.cards import parse_cards
-from ledger.errors import InvalidInput
+from ledger.core.cards import parse_cards
+from ledger.core.errors import InvalidInput
 from ledger.games.common import Outcome
 from ledger.games.jackpot import (
     PRIZE_CATEGORIES,

@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ledger.cards import DECK, parse_cards
-from ledger.errors import InvalidInput, RuleViolation, SettingOutsideRegulation
+from ledger.core.cards import DECK, parse_cards
+from ledger.core.errors import InvalidInput, RuleViolation, SettingOutsideRegulation
 from ledger.games.common import Consequence, Outcome
 from ledger.games.q_poker.rules import (
     DEALER,

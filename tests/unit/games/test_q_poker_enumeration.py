@@ -6,7 +6,7 @@ from itertools import combinations, pairwise
 
 import pytest
 
-from ledger.cards import DECK, Card
+from ledger.core.cards import DECK, Card
 from ledger.games.q_poker.rules import Category, HandValue, dealer_qualifies, evaluate
 
 ALL_HANDS = tuple(combinations(DECK, 3))

@@ -9,7 +9,7 @@ from decimal import Decimal
 
 import pytest
 
-from ledger.errors import InvalidInput, NotFound, SettingOutsideRegulation
+from ledger.core.errors import InvalidInput, NotFound, SettingOutsideRegulation
 from ledger.games.baccarat.rules import BaccaratSettings
 from ledger.games.rulesets import (
     DEFAULT_RULE_SET,

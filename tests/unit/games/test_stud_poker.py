@@ -13,8 +13,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ledger.cards import DECK, parse_cards
-from ledger.errors import InvalidInput, RuleViolation, SettingOutsideRegulation
+from ledger.core.cards import DECK, parse_cards
+from ledger.core.errors import InvalidInput, RuleViolation, SettingOutsideRegulation
 from ledger.games.common import Consequence, Outcome
 from ledger.games.stud_poker import settlement as stud_settlement
 from ledger.games.stud_poker.rules import (

@@ -8,7 +8,7 @@ from itertools import combinations, pairwise
 
 import pytest
 
-from ledger.cards import DECK, Card
+from ledger.core.cards import DECK, Card
 from ledger.games.stud_poker.rules import HandCategory, evaluate
 
 REFERENCE_COUNTS = {

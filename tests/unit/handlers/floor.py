@@ -1,5 +1,5 @@
 """A floor in memory: commands admitted as the door would, handled through the bus on an
-in-memory unit of work (`ledger.handlers.unit_of_work.InMemoryUnitOfWork`), no database."""
+in-memory unit of work (`ledger.application.handlers.unit_of_work.InMemoryUnitOfWork`), no database."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ from typing import Any, TypeVar
 
 import pytest
 
-from ledger.bus import EVERY_AREA, Bus
+from ledger.application.bus import EVERY_AREA, Bus
+from ledger.application.handlers.unit_of_work import InMemoryUnitOfWork
 from ledger.commands.base import Command
 from ledger.commands.jackpot import CreatePool, LinkTable
 from ledger.commands.round import OpenRound
@@ -17,7 +18,6 @@ from ledger.commands.shift import OpenShift
 from ledger.commands.shoe import BurnCards, CutShoe, ShuffleShoe
 from ledger.commands.table import OpenTable, SignInDealer
 from ledger.domain.base import Actor, Role
-from ledger.handlers.unit_of_work import InMemoryUnitOfWork
 
 C = TypeVar("C", bound=Command)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from decimal import Decimal
 
 from ledger.commands.jackpot import AdjustPool, CreatePool, LinkTable
-from ledger.errors import InvalidInput, NotAllowed, NotFound, RuleViolation, WrongState
+from ledger.core.errors import InvalidInput, NotAllowed, NotFound, RuleViolation, WrongState
 from tests.unit.handlers.floor import DEALER, POOL_SETTINGS, Floor
 
 

@@ -12,9 +12,9 @@ from ledger.commands.registry import (
     RevokeTerminal,
     SuspendStaff,
 )
+from ledger.core.errors import NotAllowed, NotFound, WrongState
 from ledger.domain.base import Role
 from ledger.domain.registry import TerminalKind
-from ledger.errors import NotAllowed, NotFound, WrongState
 from tests.unit.handlers.floor import ADMINISTRATOR, KEY, Floor
 
 

@@ -21,7 +21,7 @@ from ledger.commands.round import (
 )
 from ledger.commands.shoe import ShuffleShoe
 from ledger.commands.table import SignOutDealer
-from ledger.errors import (
+from ledger.core.errors import (
     ConcurrencyConflict,
     InvalidInput,
     NotAllowed,

@@ -17,7 +17,7 @@ from ledger.commands.shift import (
     VoidSlip,
 )
 from ledger.commands.table import OpenTable
-from ledger.errors import InvalidInput, NotAllowed, NotFound, RuleViolation, WrongState
+from ledger.core.errors import InvalidInput, NotAllowed, NotFound, RuleViolation, WrongState
 from tests.unit.handlers.floor import CHIPS, DAY, DEALER, PIT_BOSS, SUPERVISOR, Floor
 
 SHIFT = {"table": "BAC-01", "gaming_day": DAY, "shift": "day"}

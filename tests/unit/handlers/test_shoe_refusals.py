@@ -5,8 +5,8 @@ from __future__ import annotations
 from ledger.commands.round import OpenRound
 from ledger.commands.shoe import BurnCards, CloseShoe, CutShoe, ShuffleShoe
 from ledger.commands.table import CloseTable
+from ledger.core.errors import InvalidInput, NotFound, RuleViolation, WrongState
 from ledger.domain.shoe import ShuffleMethod
-from ledger.errors import InvalidInput, NotFound, RuleViolation, WrongState
 from tests.unit.handlers.floor import DEALER, Floor
 
 

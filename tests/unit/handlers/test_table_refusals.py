@@ -11,7 +11,7 @@ from ledger.commands.table import (
     SignInDealer,
     SignOutDealer,
 )
-from ledger.errors import InvalidInput, NotAllowed, NotFound, WrongState
+from ledger.core.errors import InvalidInput, NotAllowed, NotFound, WrongState
 from tests.unit.handlers.floor import DAY, DEALER, Floor
 
 

@@ -20,28 +20,28 @@ from uuid import UUID
 
 from rich.console import Console
 
-from ledger.administration import (
+from ledger.application.administration import (
     bootstrap_registry,
     is_bootstrapped,
     registry_summary,
 )
+from ledger.application.config import LedgerSettings
 from ledger.audit.seal_state import checkpoint_count
 from ledger.audit.sealer import Cadence, Sealer, seal_status
-from ledger.bootstrap import init_database, open_ledger, resolve_database, sealer_for
+from ledger.cli.demo_next import DEMO_ADMIN, DEMO_CONSOLE, after_the_demo
 from ledger.cli.simulate import simulate_floor
-from ledger.config import LedgerSettings
-from ledger.demo_next import DEMO_ADMIN, DEMO_CONSOLE, after_the_demo
+from ledger.core.errors import InvalidInput
+from ledger.core.formatting import money
 from ledger.domain.shift_schedule import ShiftSlot
-from ledger.errors import InvalidInput
-from ledger.formatting import money
 from ledger.identity.credentials import acting
 from ledger.identity.keyring import Keyring
 from ledger.identity.keys import Credential
 from ledger.infrastructure.event_log import first_round_with, irregularities_in, receipts_signed
 from ledger.pages.shift_report import to_html
+from ledger.presentation.wording import void_reason
 from ledger.reports.shift import to_csv, to_json, to_rich
+from ledger.runtime.bootstrap import init_database, open_ledger, resolve_database, sealer_for
 from ledger.simulation.preflight import label
-from ledger.wording import void_reason
 from projections.registry import select
 from projections.reports import shift_report
 from projections.runner import ProjectionRunner

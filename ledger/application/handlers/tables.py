@@ -6,6 +6,7 @@ from datetime import date
 from decimal import Decimal
 from typing import Any
 
+from ledger.application.handlers.unit_of_work import Handler, UnitOfWork
 from ledger.commands.base import Command
 from ledger.commands.table import (
     ChangeTableSettings,
@@ -18,7 +19,6 @@ from ledger.domain.base import require_supervisor
 from ledger.domain.table import Table, check_limits, check_table_code, table_id
 from ledger.games import registry, rulesets
 from ledger.games.rulesets import RuleSet
-from ledger.handlers.unit_of_work import Handler, UnitOfWork
 
 
 def load_table(uow: UnitOfWork, code: str) -> Table:

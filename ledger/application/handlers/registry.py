@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import cast
 
+from ledger.application.handlers.unit_of_work import Handler, UnitOfWork
 from ledger.commands.base import Command
 from ledger.commands.registry import (
     ChangeStaffRoles,
@@ -14,6 +15,7 @@ from ledger.commands.registry import (
     RevokeTerminal,
     SuspendStaff,
 )
+from ledger.core.errors import NotAllowed, WrongState
 from ledger.domain.base import Aggregate, Role
 from ledger.domain.registry import (
     StaffMember,
@@ -21,8 +23,6 @@ from ledger.domain.registry import (
     staff_stream_id,
     terminal_stream_id,
 )
-from ledger.errors import NotAllowed, WrongState
-from ledger.handlers.unit_of_work import Handler, UnitOfWork
 
 
 def load_staff(uow: UnitOfWork, staff_id: str) -> StaffMember:

@@ -7,7 +7,7 @@ from decimal import Decimal
 
 from pydantic import BaseModel
 
-from ledger.application import Ledger
+from ledger.application.ledger import Ledger
 from ledger.domain.table import Table, check_table_code, table_id
 from ledger.infrastructure.database import Database
 from projections import queries as projected

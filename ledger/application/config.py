@@ -1,4 +1,4 @@
-"""Settings, read once from the environment by the composition root (`ledger.bootstrap`).
+"""Settings, read once from the environment by the composition root (`ledger.runtime.bootstrap`).
 
 `LEDGER_<FIELD>` (any case) sets a field; values given in code override the environment's.
 pydantic checks them as it checks everything else. This takes the place of pydantic-settings,
@@ -15,8 +15,8 @@ from typing import Any, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr
 
+from ledger.core.errors import InvalidInput
 from ledger.domain.shift_schedule import DEFAULT_SCHEDULE, ShiftSchedule
-from ledger.errors import InvalidInput
 
 
 def default_data_dir() -> Path:

@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import IntEnum
 
-from ledger.errors import InvalidCard
+from ledger.core.errors import InvalidCard
 
 RANK_SYMBOLS = "23456789TJQKA"
 SUIT_SYMBOLS = "DCHS"  # low to high: ouros, paus, copas, espadas

@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable, Mapping
 from decimal import Decimal
 from typing import Any
 
-from ledger.formatting import money
+from ledger.core.formatting import money
 
 ONE_AND_MANY: dict[str, tuple[str, str]] = {
     "Table.Opened": ("table opened", "tables opened"),

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from datetime import date
 
+from ledger.application.handlers.days import day_closed, day_of_shift, load_day
+from ledger.application.handlers.unit_of_work import Handler, UnitOfWork
 from ledger.commands.base import Command
 from ledger.commands.shift import (
     AdjustDrop,
@@ -19,13 +21,11 @@ from ledger.commands.shift import (
     SignedBy,
     VoidSlip,
 )
+from ledger.core.errors import NotAllowed, NotFound
 from ledger.domain.base import Actor, Aggregate
 from ledger.domain.shift import Shift, SlipKind, describe_shift, shift_id
 from ledger.domain.shift_schedule import check_shift_name
 from ledger.domain.table import Table, check_table_code, table_id
-from ledger.errors import NotAllowed, NotFound
-from ledger.handlers.days import day_closed, day_of_shift, load_day
-from ledger.handlers.unit_of_work import Handler, UnitOfWork
 
 
 def admitted(supervisor: SignedBy) -> Actor:

@@ -1,7 +1,9 @@
 """What a simulated round of any game needs from its table, and the steps every game shares.
 
-Each game plays its own round (`ledger.games.<game>.simulation.play_round`) on a
-`TableSimulator` and says whether the round was voided.
+Each game plays its own round (`ledger.games.<game>.simulation.play_round`) on a table of the
+simulated floor (`ledger.simulation.table.TableSimulator`) and says whether the round was
+voided. A game names the actions it takes by their wire names (`deal_card`, `decide`); the
+table turns each into its signed command, so the games know nothing of commands.
 Irregularities happen at the simulator's rate: cards shown by mistake, a misdeal, a shuffler
 failure, each recorded and left to the regulation's consequence.
 """
@@ -12,10 +14,7 @@ from decimal import Decimal
 from random import Random
 from typing import Any, Protocol
 
-from ledger.cards import Card
-from ledger.commands.base import Command
-from ledger.commands.round import DealCard
-from ledger.domain.base import Actor
+from ledger.core.cards import Card
 
 
 class Dealing(Protocol):
@@ -26,12 +25,13 @@ class Dealing(Protocol):
     players: int
     carried: set[int]
     irregularity_rate: float  # money-safe: a probability
-    supervisor: Actor
+    supervisor: Any  # the pit's supervisor (an Actor), who records what a dealer may not
     tie_bets: list[tuple[int, str, Decimal, str | None]]
 
     def last_jackpot_boxes(self) -> list[int]: ...
-    def send(self, command_class: type[Command], *, actor: Actor | None = None,
-             **fields: Any) -> None: ...
+    def act(self, action: str, *, actor: Any = None, **fields: Any) -> None:
+        """Send the command of wire name `action` (`expose_card`) with these fields, signed by
+        `actor` (the dealer when None) at the table's terminal."""
     def draw(self) -> Card: ...
     def bet(self, box: int, spot: str, amount: Decimal | None = None,
             player: str | None = None) -> Decimal: ...
@@ -45,7 +45,7 @@ JACKPOT_BET = "100.00"
 
 def deal(sim: Dealing, to: str, face_up: bool = False) -> Card:
     card = sim.draw()
-    sim.send(DealCard, table=sim.spec.code, to=to, card=str(card), face_up=face_up)
+    sim.act("deal_card", table=sim.spec.code, to=to, card=str(card), face_up=face_up)
     return card
 
 

@@ -23,13 +23,13 @@ from uuid import UUID
 
 from eventsourcing.persistence import IntegrityError
 
-from ledger.application import BACKOFF_SECONDS, MAX_ATTEMPTS, Ledger, Recorded, Sent
+from ledger.application.ledger import BACKOFF_SECONDS, MAX_ATTEMPTS, Ledger, Recorded, Sent
 from ledger.commands import Command
-from ledger.errors import ConcurrencyConflict, InvalidInput, LedgerError
+from ledger.core.errors import ConcurrencyConflict, InvalidInput, LedgerError
 from ledger.identity.door import admit
 from ledger.identity.envelope import SignedCommand
 from ledger.infrastructure.session import is_lost
-from ledger.wording import details
+from ledger.presentation.wording import details
 
 MAX_BATCH = 100
 """The most commands one batch may carry: a whole round of any game, with room."""

@@ -9,7 +9,13 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any, cast
 
-from ledger.cards import Card
+from ledger.application.handlers.shoes import (
+    check_ready_for_round,
+    current_shoe,
+    draw_card,
+)
+from ledger.application.handlers.tables import load_table
+from ledger.application.handlers.unit_of_work import Handler, UnitOfWork
 from ledger.commands.base import Command
 from ledger.commands.round import (
     AdjustRound,
@@ -26,12 +32,19 @@ from ledger.commands.round import (
     SettleRound,
     VoidRound,
 )
+from ledger.core.cards import Card
+from ledger.core.errors import (
+    ConcurrencyConflict,
+    InvalidInput,
+    NotFound,
+    RuleViolation,
+    WrongState,
+)
+from ledger.core.formatting import money
 from ledger.domain.base import Aggregate, Provenance, require_supervisor
 from ledger.domain.round import CarriedBet, Phase, Round, SettledBet, round_id
 from ledger.domain.shoe import Shoe, ShuffleMethod
 from ledger.domain.table import Table, table_id
-from ledger.errors import ConcurrencyConflict, InvalidInput, NotFound, RuleViolation, WrongState
-from ledger.formatting import money
 from ledger.games import registry
 from ledger.games.baccarat.procedure import check_tie_bets_stand
 from ledger.games.baccarat.rules import BaccaratSettings, TieHandling, check_standing_bet
@@ -39,13 +52,6 @@ from ledger.games.common import BetResult, Consequence, Outcome
 from ledger.games.facts import BetFact, CardFact, DecisionFact
 from ledger.games.registry import procedure_for
 from ledger.games.rulesets import parse_settings, settings_in_force
-from ledger.handlers.shoes import (
-    check_ready_for_round,
-    current_shoe,
-    draw_card,
-)
-from ledger.handlers.tables import load_table
-from ledger.handlers.unit_of_work import Handler, UnitOfWork
 
 VOIDING = (Consequence.ROUND_VOID, Consequence.ROUND_VOID_JACKPOT_CARRIED)
 
@@ -304,7 +310,9 @@ def settle_round(command: SettleRound, uow: UnitOfWork) -> tuple[Aggregate, ...]
     results = procedure.settle(facts)
     changed: list[Aggregate] = [round_, table]
     if round_.pool_id is not None and hasattr(procedure, "jackpot_claims"):
-        from ledger.handlers.jackpots import settle_jackpot  # only a pool's tables load pools
+        from ledger.application.handlers.jackpots import (
+            settle_jackpot,  # only a pool's tables load pools
+        )
 
         changed += settle_jackpot(uow, table, round_, facts, command.provenance)
     for result in results:
@@ -324,7 +332,9 @@ def void_round(command: VoidRound, uow: UnitOfWork) -> tuple[Aggregate, ...]:
 
 
 def adjust_round(command: AdjustRound, uow: UnitOfWork) -> tuple[Aggregate, ...]:
-    from ledger.handlers.days import day_closed  # the gaming day's area, loaded when adjusting
+    from ledger.application.handlers.days import (
+        day_closed,  # the gaming day's area, loaded when adjusting
+    )
 
     require_supervisor(command.provenance.actor, "adjusting a settled round")
     table = load_table(uow, command.table)

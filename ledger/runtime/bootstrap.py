@@ -11,12 +11,12 @@ from typing import TYPE_CHECKING, TypeVar
 
 from psycopg import sql
 
-from ledger.application import Ledger, LedgerApplication
-from ledger.bus import EVERY_AREA, Area, Bus
+from ledger.application.bus import EVERY_AREA, Area, Bus
+from ledger.application.config import LedgerSettings
+from ledger.application.ledger import Ledger, LedgerApplication
 from ledger.commands import build_command_classes
-from ledger.config import LedgerSettings
+from ledger.core.errors import DatabaseUnavailable, WrongState
 from ledger.domain.base import build_event_classes
-from ledger.errors import DatabaseUnavailable, WrongState
 from ledger.identity.door import ClockWindow
 from ledger.infrastructure import schema
 from ledger.infrastructure.database import EVENTS_TABLE, SNAPSHOTS_TABLE, Database
@@ -26,8 +26,8 @@ from ledger.infrastructure.session import SessionLimits
 T = TypeVar("T")
 
 if TYPE_CHECKING:
+    from ledger.application.group_commit import GroupWriter
     from ledger.audit.sealer import Sealer
-    from ledger.group_commit import GroupWriter
 
 
 def resolve_database(settings: LedgerSettings) -> Database:
@@ -175,7 +175,7 @@ def open_ledger(settings: LedgerSettings | None = None,
                 areas: Iterable[Area] = EVERY_AREA) -> Iterator[Runtime]:
     """The ledger on the configured database; refuses a database `ledger db init` never saw.
     With `on_wait`, an unreachable server is waited for up to the command deadline. `areas`
-    are the command areas whose handlers the ledger's bus is built with (`ledger.bus`): every
+    are the command areas whose handlers the ledger's bus is built with (`ledger.application.bus`): every
     one unless the caller names fewer (a CLI command names its own). `warm` builds every
     event and command class and makes the Stud Poker hand values first, for a process that
     records from many threads; a single command (the CLI) loads only what it meets."""
@@ -205,7 +205,7 @@ def open_ledger(settings: LedgerSettings | None = None,
         if on_wait is not None:
             ledger.on_wait = on_wait
         if settings.group_commit:  # a process that records from many threads
-            from ledger.group_commit import GroupWriter
+            from ledger.application.group_commit import GroupWriter
 
             ledger.writer = writer = GroupWriter(ledger)
         yield Runtime(settings, database, ledger)

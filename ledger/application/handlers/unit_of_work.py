@@ -2,9 +2,9 @@
 
 A handler is `handler(command, uow) -> aggregates`: it loads the streams the command touches
 from its unit of work, checks the command against them, has the aggregates record its events
-and returns them; whoever called it saves them (`ledger.application.Ledger.record` with the
+and returns them; whoever called it saves them (`ledger.application.ledger.Ledger.record` with the
 command's receipt, in one insert). `Ledger` is the unit of work on PostgreSQL; the group
-writer (`ledger.group_commit`), a batch (`ledger.batch`) and the authorship check
+writer (`ledger.application.group_commit`), a batch (`ledger.application.batch`) and the authorship check
 (`ledger.audit.authorship`) are others, and `InMemoryUnitOfWork` runs handlers with no
 database at all.
 """
@@ -16,8 +16,8 @@ from copy import deepcopy
 from typing import Any, Protocol
 from uuid import UUID
 
+from ledger.core.errors import NotFound
 from ledger.domain.base import Aggregate
-from ledger.errors import NotFound
 
 
 class UnitOfWork(Protocol):

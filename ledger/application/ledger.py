@@ -24,17 +24,9 @@ from eventsourcing.persistence import IntegrityError, JSONTranscoder, Mapper
 from eventsourcing.persistence import InterfaceError as LibraryInterfaceError
 from eventsourcing.persistence import OperationalError as LibraryOperationalError
 
-from ledger.bus import Bus
+from ledger.application.bus import Bus
 from ledger.commands import Command
-from ledger.domain.base import Aggregate
-from ledger.domain.receipt import CommandReceipt, accepted, receipt_id
-from ledger.domain.registry import (
-    StaffMember,
-    TerminalDevice,
-    staff_stream_id,
-    terminal_stream_id,
-)
-from ledger.errors import (
+from ledger.core.errors import (
     ConcurrencyConflict,
     DatabaseUnavailable,
     IdempotencyConflict,
@@ -42,6 +34,14 @@ from ledger.errors import (
     NotFound,
     PrivilegeMissing,
     first_line,
+)
+from ledger.domain.base import Aggregate
+from ledger.domain.receipt import CommandReceipt, accepted, receipt_id
+from ledger.domain.registry import (
+    StaffMember,
+    TerminalDevice,
+    staff_stream_id,
+    terminal_stream_id,
 )
 from ledger.identity.door import ClockWindow, admit
 from ledger.identity.envelope import SignedCommand
@@ -51,7 +51,7 @@ from ledger.infrastructure.database import EVENTS_TABLE
 from ledger.infrastructure.mapper import PydanticJSONMapper
 from ledger.infrastructure.roles import missing_insert_privileges
 from ledger.infrastructure.session import is_aborted, is_lost
-from ledger.wording import describe, details
+from ledger.presentation.wording import describe, details
 
 MAX_ATTEMPTS = 10
 BACKOFF_SECONDS = 0.002  # money-safe: the first wait after a lost race; it doubles each time
@@ -77,7 +77,7 @@ class Recorded:
     confirmed: bool = False
     """True when this call's own commit lost its reply and the receipt confirmed it."""
     details: tuple[str, ...] = ()
-    """What the money did, a line an event that moved it (`ledger.wording.details`)."""
+    """What the money did, a line an event that moved it (`ledger.presentation.wording.details`)."""
 
     def summary(self, between: str = "\n  ") -> str:
         """What was recorded in words, then what the money did, a line each (or, for a report
@@ -93,7 +93,7 @@ class Recorded:
 
 class Writer(Protocol):
     """What admits and records the commands `Ledger.execute` is sent, for every thread of the
-    process (`ledger.group_commit.GroupWriter`)."""
+    process (`ledger.application.group_commit.GroupWriter`)."""
 
     def execute(self, signed: SignedCommand, sent: Sent) -> Recorded:
         """Admit the command at the door on the registry in memory and record it; raises
@@ -104,14 +104,14 @@ class Writer(Protocol):
 
 class Ledger:
     """The service layer: one method to execute commands, a few to read streams. It is the
-    handlers' unit of work on PostgreSQL (`ledger.handlers.unit_of_work.UnitOfWork`)."""
+    handlers' unit of work on PostgreSQL (`ledger.application.handlers.unit_of_work.UnitOfWork`)."""
 
     def __init__(self, app: LedgerApplication, clock: ClockWindow | None = None,
                  deadline: float = 60.0,  # money-safe: seconds
                  ledger_id: str | None = None, bus: Bus | None = None) -> None:
         self.app = app
         self.bus = bus or Bus()
-        """The handlers of the command areas the composition root loaded (`ledger.bus`); a
+        """The handlers of the command areas the composition root loaded (`ledger.application.bus`); a
         command of another area is refused (`AreaNotLoaded`)."""
         self.ledger_id = ledger_id or str(uuid4())
         """The id `ledger db init` drew for this ledger (`ledger_seal_state`), read once when it

@@ -46,14 +46,14 @@ from uuid import UUID
 
 from eventsourcing.persistence import IntegrityError
 
-from ledger.application import Ledger, Recorded, Sent
+from ledger.application.ledger import Ledger, Recorded, Sent
 from ledger.commands import Command
-from ledger.errors import LedgerError
+from ledger.core.errors import LedgerError
 from ledger.identity.envelope import SignedCommand
 from ledger.identity.registry_cache import RegistryMoved
 from ledger.infrastructure.recorder import StreamsMoved
 from ledger.infrastructure.session import is_lost
-from ledger.wording import details
+from ledger.presentation.wording import details
 
 MAX_BATCH = 200
 KNOWN_STREAMS = 5000
@@ -99,7 +99,7 @@ class _Pending:
 
 class _Batch:
     """What one batch's commands read and wrote: the handlers' unit of work
-    (`ledger.handlers.unit_of_work.UnitOfWork`)."""
+    (`ledger.application.handlers.unit_of_work.UnitOfWork`)."""
 
     def __init__(self, writer: GroupWriter) -> None:
         self.writer = writer

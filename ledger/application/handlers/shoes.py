@@ -14,19 +14,19 @@ from datetime import datetime
 from typing import cast
 from uuid import UUID
 
-from ledger.cards import Card, parse_cards
+from ledger.application.handlers.tables import load_table
+from ledger.application.handlers.unit_of_work import Handler, UnitOfWork
 from ledger.commands.base import Command
 from ledger.commands.shoe import BurnCards, CloseShoe, CutShoe, ShuffleShoe
+from ledger.core.cards import Card, parse_cards
+from ledger.core.errors import InvalidInput, RuleViolation, WrongState
 from ledger.domain.base import Aggregate, Provenance
 from ledger.domain.round import Phase, Round, round_id
 from ledger.domain.shoe import Shoe, ShuffleMethod
 from ledger.domain.table import Table, table_id
-from ledger.errors import InvalidInput, RuleViolation, WrongState
 from ledger.games import registry
 from ledger.games.rulesets import parse_settings, settings_in_force
 from ledger.games.settings import HouseSettings
-from ledger.handlers.tables import load_table
-from ledger.handlers.unit_of_work import Handler, UnitOfWork
 
 SHUFFLER_FAILURE = "shuffler_failure"  # Q Poker art. 11(5), Stud Poker art. 11(4)
 

@@ -16,7 +16,7 @@ from typing import Any, cast
 
 from eventsourcing.persistence import IntegrityError
 
-from ledger.application import Ledger, Recorded
+from ledger.application.ledger import Ledger, Recorded
 from ledger.commands import Command
 from ledger.commands.base import Credentials
 from ledger.commands.registry import (
@@ -25,10 +25,10 @@ from ledger.commands.registry import (
     RegisterTerminal,
     ReplaceStaffKey,
 )
+from ledger.core.errors import WrongState
 from ledger.domain.base import Actor, Role
 from ledger.domain.receipt import CommandReceipt
 from ledger.domain.registry import REGISTRY_ID, Registry, StaffMember, TerminalDevice, TerminalKind
-from ledger.errors import WrongState
 from ledger.identity.envelope import sign
 from ledger.identity.keyring import Keyring
 from ledger.identity.keys import Credential

@@ -6,20 +6,20 @@ from typing import cast
 
 from pydantic import ValidationError
 
+from ledger.application.handlers.tables import load_table
+from ledger.application.handlers.unit_of_work import Handler, UnitOfWork
 from ledger.commands.base import Command
 from ledger.commands.jackpot import AdjustPool, CreatePool, LinkTable
+from ledger.core.errors import InvalidInput, RuleViolation, WrongState, describe_validation_error
 from ledger.domain.base import Aggregate, Provenance, require_supervisor
 from ledger.domain.jackpot_pool import JackpotPool, pool_id
 from ledger.domain.round import Round
 from ledger.domain.table import Table
-from ledger.errors import InvalidInput, RuleViolation, WrongState, describe_validation_error
 from ledger.games import registry
 from ledger.games.common import AVO
 from ledger.games.facts import RoundFacts
 from ledger.games.jackpot import JackpotPoolSettings, contribute, pay_jackpot
 from ledger.games.registry import procedure_for
-from ledger.handlers.tables import load_table
-from ledger.handlers.unit_of_work import Handler, UnitOfWork
 
 
 def load_pool(uow: UnitOfWork, name: str) -> JackpotPool:

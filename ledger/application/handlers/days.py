@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from datetime import date
 
+from ledger.application.handlers.unit_of_work import Handler, UnitOfWork
 from ledger.commands.base import Command
 from ledger.commands.shift import CloseGamingDay
 from ledger.domain.base import Provenance
 from ledger.domain.gaming_day import GamingDay, gaming_day_id
-from ledger.handlers.unit_of_work import Handler, UnitOfWork
 
 
 def load_day(uow: UnitOfWork, gaming_day: date) -> GamingDay | None:

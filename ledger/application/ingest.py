@@ -23,13 +23,13 @@ from uuid import NAMESPACE_URL, UUID, uuid5
 
 from pydantic import ValidationError
 
-from ledger.application import Ledger
+from ledger.application.ledger import Ledger
 from ledger.commands import utc_now
 from ledger.commands.shift import SHIFT_COMMANDS, ShiftCommand
+from ledger.core.errors import LedgerError, describe_validation_error
 from ledger.domain.grammar import shown
 from ledger.domain.receipt import receipt_id
 from ledger.domain.shift_schedule import ShiftSchedule
-from ledger.errors import LedgerError, describe_validation_error
 from ledger.identity.envelope import SignedCommand, sign
 from ledger.identity.keys import Credential
 

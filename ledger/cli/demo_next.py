@@ -13,7 +13,7 @@ from pathlib import Path
 
 from rich.console import Console
 
-from ledger.config import LedgerSettings
+from ledger.application.config import LedgerSettings
 from ledger.domain.shift_schedule import ShiftSlot
 from ledger.simulation.floor import GAME_ORDER
 from ledger.simulation.preflight import label

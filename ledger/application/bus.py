@@ -1,9 +1,9 @@
 """The command bus: each command class to its handler, for the areas a process names.
 
 Every command belongs to one area, and each area's handlers module ends with its table,
-`HANDLERS: dict[type[Command], Handler]` (`ledger.handlers.tables`, `.shoes`, `.rounds`,
+`HANDLERS: dict[type[Command], Handler]` (`ledger.application.handlers.tables`, `.shoes`, `.rounds`,
 `.jackpots`, `.shift` and `.days`, `.registry`). An `Area` below names the modules of one area;
-the composition root (`ledger.bootstrap.open_ledger`) builds the ledger's `Bus` from the areas
+the composition root (`ledger.runtime.bootstrap.open_ledger`) builds the ledger's `Bus` from the areas
 its caller names, importing only their handlers: a CLI sub-app names its own area
 (`ledger round ...` the round area), the API, ingest, the demo and the simulation every area.
 A command of an area the bus was not built with is refused with `AreaNotLoaded`.
@@ -14,10 +14,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
+from ledger.application.handlers.unit_of_work import Handler, UnitOfWork
 from ledger.commands.base import Command
+from ledger.core.errors import LedgerError
 from ledger.domain.base import Aggregate
-from ledger.errors import LedgerError
-from ledger.handlers.unit_of_work import Handler, UnitOfWork
 
 HandlerTable = Mapping[type[Command], Handler]
 
@@ -35,38 +35,38 @@ class Area:
 
 
 def _table() -> tuple[HandlerTable, ...]:
-    from ledger.handlers.tables import HANDLERS
+    from ledger.application.handlers.tables import HANDLERS
 
     return (HANDLERS,)
 
 
 def _shoe() -> tuple[HandlerTable, ...]:
-    from ledger.handlers.shoes import HANDLERS
+    from ledger.application.handlers.shoes import HANDLERS
 
     return (HANDLERS,)
 
 
 def _round() -> tuple[HandlerTable, ...]:
-    from ledger.handlers.rounds import HANDLERS
+    from ledger.application.handlers.rounds import HANDLERS
 
     return (HANDLERS,)
 
 
 def _jackpot() -> tuple[HandlerTable, ...]:
-    from ledger.handlers.jackpots import HANDLERS
+    from ledger.application.handlers.jackpots import HANDLERS
 
     return (HANDLERS,)
 
 
 def _shift() -> tuple[HandlerTable, ...]:
-    from ledger.handlers.days import HANDLERS as DAY_HANDLERS
-    from ledger.handlers.shift import HANDLERS
+    from ledger.application.handlers.days import HANDLERS as DAY_HANDLERS
+    from ledger.application.handlers.shift import HANDLERS
 
     return HANDLERS, DAY_HANDLERS
 
 
 def _registry() -> tuple[HandlerTable, ...]:
-    from ledger.handlers.registry import HANDLERS
+    from ledger.application.handlers.registry import HANDLERS
 
     return (HANDLERS,)
 
