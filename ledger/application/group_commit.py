@@ -51,16 +51,12 @@ from ledger.commands import Command
 from ledger.core.errors import LedgerError
 from ledger.identity.envelope import SignedCommand
 from ledger.identity.registry_cache import RegistryMoved
-from ledger.infrastructure.recorder import StreamsMoved
+from ledger.infrastructure.recorder import StreamsMoved, last_versions
 from ledger.infrastructure.session import is_lost
 from ledger.presentation.wording import details
 
 MAX_BATCH = 200
 KNOWN_STREAMS = 5000
-
-LAST_VERSIONS = ("SELECT originator_id, max(originator_version) FROM ledger_events "
-                 "WHERE originator_id = ANY(%s) GROUP BY originator_id")
-
 
 def _taken() -> threading.Lock:
     lock = threading.Lock()
@@ -347,8 +343,7 @@ class GroupWriter:
         if not streams:
             return {}
         with self.ledger.app.factory.datastore.get_connection() as conn:  # type: ignore[attr-defined]
-            rows = conn.execute(LAST_VERSIONS, (list(streams),)).fetchall()
-        return {row["originator_id"]: row["max"] for row in rows}
+            return last_versions(conn, list(streams))
 
     def _alone(self, pending: _Pending) -> None:
         self.alone += 1

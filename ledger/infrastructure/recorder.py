@@ -154,3 +154,11 @@ class LedgerRecorder(PostgresApplicationRecorder):
     select_events = PostgresAggregateRecorder.select_events.__wrapped__
     select_notifications = PostgresApplicationRecorder.select_notifications.__wrapped__
     max_notification_id = PostgresApplicationRecorder.max_notification_id.__wrapped__
+
+
+def last_versions(conn: Any, streams: Sequence[UUID]) -> dict[UUID, int]:
+    """Each stream's newest version as stored (the group writer's check of what it holds)."""
+    rows = conn.execute("SELECT originator_id, max(originator_version) FROM ledger_events "
+                        "WHERE originator_id = ANY(%s) GROUP BY originator_id",
+                        (list(streams),)).fetchall()
+    return {row["originator_id"]: row["max"] for row in rows}

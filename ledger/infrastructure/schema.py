@@ -177,3 +177,41 @@ def install_append_only(conn: Connection, table: str) -> None:
             ).format(trigger=trigger, table=ident)
         )
         conn.execute(sql.SQL("ALTER TABLE {} ENABLE ALWAYS TRIGGER {}").format(ident, trigger))
+
+
+def open_schema(conn: Connection, name: str | None) -> None:
+    """Check the server answers (a clear error now rather than a retry loop later) and make the
+    property's own schema, when it has one."""
+    conn.execute("SELECT 1")
+    if name:
+        conn.execute(sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(sql.Identifier(name)))
+
+
+def _chain_triggers(events_table: str) -> list[str]:
+    return [f"{events_table}_chain", serialiser_trigger(events_table)]
+
+
+def chain_installed(conn: Connection, events_table: str) -> bool:
+    """Whether the events table has its hash chain and its serialiser (made by this version of
+    `ledger db init`)."""
+    triggers = _chain_triggers(events_table)
+    row = conn.execute(
+        "SELECT count(DISTINCT tgname) FROM pg_trigger t JOIN pg_class c ON c.oid = tgrelid "
+        "WHERE tgname = ANY(%s) AND c.relnamespace = current_schema()::regnamespace",
+        (triggers,)).fetchone()
+    return bool(row and row[0] == len(triggers))
+
+
+def installed_ledger_id(conn: Connection, events_table: str) -> str | None:
+    """The ledger's id (`ledger_seal_state`), or None when the database is not initialised by
+    this version: one round trip for the triggers and the state table, one for the id."""
+    triggers = _chain_triggers(events_table)
+    row = conn.execute(
+        "SELECT (SELECT count(DISTINCT tgname) FROM pg_trigger t JOIN pg_class c "
+        "ON c.oid = tgrelid WHERE tgname = ANY(%s) "
+        "AND c.relnamespace = current_schema()::regnamespace), "
+        "to_regclass('ledger_seal_state') IS NOT NULL", (triggers,)).fetchone()
+    if not row or row[0] != len(triggers) or not row[1]:
+        return None
+    found = conn.execute("SELECT ledger_id FROM ledger_seal_state").fetchone()
+    return str(found[0]) if found else None

@@ -9,8 +9,6 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import TYPE_CHECKING, TypeVar
 
-from psycopg import sql
-
 from ledger.application.bus import EVERY_AREA, Area, Bus
 from ledger.application.config import LedgerSettings
 from ledger.application.ledger import Ledger, LedgerApplication
@@ -62,10 +60,7 @@ def init_database(settings: LedgerSettings, database: Database) -> str | None:
     from projections.tracking import create_tracking_table
 
     with database.connect() as conn:
-        conn.execute("SELECT 1")  # a clear error now rather than a library retry loop later
-        if database.limits.schema:  # the property's own schema
-            conn.execute(sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(
-                sql.Identifier(database.limits.schema)))
+        schema.open_schema(conn, database.limits.schema)
     build_application(settings, database, create_tables=True).close()
     with database.connect(autocommit=False) as conn, conn.transaction():
         schema.install(conn, EVENTS_TABLE, SNAPSHOTS_TABLE)
@@ -81,30 +76,16 @@ def is_initialised(database: Database) -> bool:
     """Whether `ledger db init` (of this version) made the events table's triggers: the hash
     chain and the serialiser that orders appends; a ledger made before the serialiser is
     brought up to date by running `ledger db init` again."""
-    triggers = (f"{EVENTS_TABLE}_chain", schema.serialiser_trigger(EVENTS_TABLE))
     with database.connect() as conn:
-        row = conn.execute(
-            "SELECT count(DISTINCT tgname) FROM pg_trigger t JOIN pg_class c ON c.oid = tgrelid "
-            "WHERE tgname = ANY(%s) AND c.relnamespace = current_schema()::regnamespace",
-            (list(triggers),)).fetchone()
-    return bool(row and row[0] == len(triggers))
+        return schema.chain_installed(conn, EVENTS_TABLE)
 
 
 def initialised_ledger_id(database: Database) -> str | None:
     """The ledger's id (drawn by `ledger db init`, kept in `ledger_seal_state`), or None when
     the database is not initialised (by this version): one connection, read once as the ledger
     opens, for the door to refuse an envelope signed for another ledger."""
-    triggers = (f"{EVENTS_TABLE}_chain", schema.serialiser_trigger(EVENTS_TABLE))
     with database.connect() as conn:
-        row = conn.execute(
-            "SELECT (SELECT count(DISTINCT tgname) FROM pg_trigger t JOIN pg_class c "
-            "ON c.oid = tgrelid WHERE tgname = ANY(%s) "
-            "AND c.relnamespace = current_schema()::regnamespace), "
-            "to_regclass('ledger_seal_state') IS NOT NULL", (list(triggers),)).fetchone()
-        if not row or row[0] != len(triggers) or not row[1]:
-            return None
-        found = conn.execute("SELECT ledger_id FROM ledger_seal_state").fetchone()
-    return str(found[0]) if found else None
+        return schema.installed_ledger_id(conn, EVENTS_TABLE)
 
 
 def sealer_for(settings: LedgerSettings, database: Database) -> Sealer:
