@@ -74,3 +74,11 @@ def test_statements_are_written_only_in_storage_and_the_audit() -> None:
                if not str(p.relative_to(ROOT)).startswith(STORAGE)
                for line in statements_in(p)]
     assert outside == []
+
+
+def test_the_architecture_page_names_every_package_of_the_tree() -> None:
+    page = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    layout = page.split("## Layout", 1)[1].split("```")[1]
+    packages = sorted(p.parent.name for p in (ROOT / "ledger").glob("*/__init__.py"))
+    missing = [name for name in packages if f"  {name}/" not in layout]
+    assert packages and missing == []
