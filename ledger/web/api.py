@@ -25,11 +25,11 @@ from ledger.core.errors import LedgerError
 from ledger.domain.table import check_table_code
 from ledger.identity.envelope import PROTOCOL, SignedCommand
 from ledger.identity.sign_in import FLOOR, REPLAY, REPORTS
-from ledger.runtime.bootstrap import Runtime
 from ledger.web import reads
 from ledger.web.errors import SIGN_IN_FIRST, ApiError, ErrorOut, refusal
 from ledger.web.limits import MAX_BODY_BYTES, too_large_message
-from ledger.web.sessions import COOKIE, Sessions
+from ledger.web.sessions import COOKIE
+from ledger.web.state import runtime, sessions
 
 router = APIRouter(prefix="/v1")
 REFUSALS: dict[int | str, dict[str, Any]] = {
@@ -82,14 +82,6 @@ class SessionOut(BaseModel):
     staff_id: str
     roles: list[str]
     expires_in_seconds: int
-
-
-def runtime(request: Request) -> Runtime:
-    return request.app.state.runtime  # type: ignore[no-any-return]
-
-
-def sessions(request: Request) -> Sessions:
-    return request.app.state.sessions  # type: ignore[no-any-return]
 
 
 Bearer = Annotated[str | None, Header(alias="Authorization", include_in_schema=False)]

@@ -24,7 +24,8 @@ from ledger.pages import render
 from ledger.web import reads
 from ledger.web.errors import refusal
 from ledger.web.feed import FloorFeed
-from ledger.web.sessions import COOKIE, Sessions
+from ledger.web.sessions import COOKIE
+from ledger.web.state import runtime, sessions
 
 router = APIRouter(prefix="/floor", include_in_schema=False)
 HEARTBEAT_SECONDS = 15.0  # money-safe: a comment line that keeps proxies from closing the stream
@@ -41,29 +42,25 @@ class BrowserSignIn(BaseModel):
     signature: str
 
 
-def _sessions(request: Request) -> Sessions:
-    return request.app.state.sessions  # type: ignore[no-any-return]
-
-
 def _page(request: Request, what: str) -> tuple[Any, Any]:
     """(the runtime, the signed-in member of staff) for a page of `what`; raises the refusal."""
-    member = _sessions(request).reader(request.cookies.get(COOKIE), what)
-    return request.app.state.runtime, member
+    member = sessions(request).reader(request.cookies.get(COOKIE), what)
+    return runtime(request), member
 
 
 def refused_page(request: Request, error: LedgerError) -> HTMLResponse | RedirectResponse:
     if isinstance(error, CredentialRefused):
         return RedirectResponse("/floor/sign-in", status_code=303)
     status, body = refusal(error)
-    rt = request.app.state.runtime
+    rt = runtime(request)
     return HTMLResponse(render("refused.html", title=f"{rt.settings.property_name}: refused",
                                message=body["error"]["message"]), status_code=status)
 
 
 @router.get("/sign-in", response_class=HTMLResponse)
 def sign_in_page(request: Request) -> HTMLResponse:
-    rt, terminal = request.app.state.runtime, request.app.state.terminal
-    issued = _sessions(request).challenges.issue()
+    rt, terminal = runtime(request), request.app.state.terminal
+    issued = sessions(request).challenges.issue()
     return HTMLResponse(render("sign_in.html", title=f"{rt.settings.property_name}: sign in",
                                terminal=terminal.id if terminal else None, protocol=PROTOCOL,
                                ledger=rt.ledger.ledger_id, challenge=issued.nonce,
@@ -76,7 +73,7 @@ async def sign_in(request: Request, sent: BrowserSignIn) -> JSONResponse:
     terminal = request.app.state.terminal
     if terminal is None:
         raise NotAllowed("this server has no terminal credential: no one can sign in here.")
-    ledger = request.app.state.runtime.ledger
+    ledger = runtime(request).ledger
     member = await to_thread.run_sync(ledger.staff, sent.staff)
     message = signed_bytes(sent.command, terminal.id, sent.staff, ledger=ledger.ledger_id)
     signed = SignedCommand(command=sent.command, terminal=terminal.id, staff=sent.staff,
@@ -85,16 +82,16 @@ async def sign_in(request: Request, sent: BrowserSignIn) -> JSONResponse:
                   value=terminal.sign(message)),
         Signature(signer="staff", id=sent.staff, value=sent.signature,
                   key=fingerprint(member.public_key) if member else "not-enrolled")])
-    session, _ = await to_thread.run_sync(_sessions(request).sign_in, signed)
+    session, _ = await to_thread.run_sync(sessions(request).sign_in, signed)
     answer = JSONResponse({"next": "/floor"})
-    answer.set_cookie(COOKIE, session.token, max_age=int(_sessions(request).lifetime),
+    answer.set_cookie(COOKIE, session.token, max_age=int(sessions(request).lifetime),
                       httponly=True, samesite="strict", secure=request.url.scheme == "https")
     return answer
 
 
 @router.post("/sign-out")
 def sign_out(request: Request) -> RedirectResponse:
-    _sessions(request).sign_out(request.cookies.get(COOKIE) or "")
+    sessions(request).sign_out(request.cookies.get(COOKIE) or "")
     answer = RedirectResponse("/floor/sign-in", status_code=303)
     answer.delete_cookie(COOKIE)
     return answer

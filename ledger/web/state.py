@@ -1,0 +1,23 @@
+"""What the application keeps on `app.state`, read back typed: the runtime and the sessions
+(set once in `ledger.web.app`). Starlette's state is untyped; these check what they return."""
+
+from __future__ import annotations
+
+from fastapi import Request
+
+from ledger.runtime.bootstrap import Runtime
+from ledger.web.sessions import Sessions
+
+
+def runtime(request: Request) -> Runtime:
+    rt = request.app.state.runtime
+    if not isinstance(rt, Runtime):
+        raise TypeError(f"app.state.runtime is a {type(rt).__name__}, not a Runtime")
+    return rt
+
+
+def sessions(request: Request) -> Sessions:
+    held = request.app.state.sessions
+    if not isinstance(held, Sessions):
+        raise TypeError(f"app.state.sessions is a {type(held).__name__}, not Sessions")
+    return held
