@@ -6,10 +6,11 @@ import json
 import sys
 from datetime import datetime
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 from uuid import UUID
 
 import typer
+from psycopg import Connection
 from rich.markup import escape
 
 from ledger.audit.recall import recall as recall_rounds
@@ -33,11 +34,11 @@ def _parse_time(text: str) -> datetime:
         ) from None
 
 
-def which_round(conn: object, ref: list[str], table: str | None, at: str | None) -> UUID:
+def which_round(conn: Connection[Any], ref: list[str], table: str | None, at: str | None) -> UUID:
     if table is not None or at is not None:
         if table is None or at is None or ref:
             raise InvalidInput(f"--table and --at go together, without a round: {USAGE}.")
-        return find_round(conn, table, at=_parse_time(at))  # type: ignore[arg-type]
+        return find_round(conn, table, at=_parse_time(at))
     if len(ref) == 1:
         try:
             return UUID(ref[0])
@@ -46,7 +47,7 @@ def which_round(conn: object, ref: list[str], table: str | None, at: str | None)
     if len(ref) == 2:
         if not ref[1].isdigit():
             raise InvalidInput(f"'{ref[1]}' is not a round number: {USAGE}.")
-        return find_round(conn, ref[0], number=int(ref[1]))  # type: ignore[arg-type]
+        return find_round(conn, ref[0], number=int(ref[1]))
     raise InvalidInput(f"{USAGE}.")
 
 
