@@ -112,7 +112,9 @@ def compare_bets(recorded: list[BetLine], recomputed: list[BetLine]) -> list[Dif
         for index in range(max(len(ours), len(recorded_lines))):
             was = recorded_lines[index] if index < len(recorded_lines) else None
             due = ours[index] if index < len(ours) else None
-            name = (was or due).name  # type: ignore[union-attr]
+            either = was or due
+            assert either is not None  # one of the two lists reaches this index
+            name = either.name
             if was is None or due is None:
                 differences.append(Difference(
                     subject=name, field="result",
@@ -211,8 +213,8 @@ def compare_jackpot(recorded: JackpotFigures, recomputed: JackpotFigures) -> lis
     for index in range(max(len(recorded.prizes), len(recomputed.prizes))):
         was = recorded.prizes[index] if index < len(recorded.prizes) else None
         due = recomputed.prizes[index] if index < len(recomputed.prizes) else None
-        subject = f"jackpot prize {index + 1}" + (f" (box {(was or due).box})"  # type: ignore[union-attr]
-                                                   if (was or due) else "")
+        either = was or due
+        subject = f"jackpot prize {index + 1}" + (f" (box {either.box})" if either else "")
         if was is None or due is None:
             differences.append(Difference(subject=subject, field="prize",
                                           recorded=_prize_summary(was),
