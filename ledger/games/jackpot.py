@@ -32,12 +32,13 @@ from dataclasses import dataclass
 from datetime import date
 from decimal import ROUND_DOWN, ROUND_UP, Decimal
 from fractions import Fraction
-from typing import Annotated
+from typing import Annotated, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from ledger.core.errors import InvalidInput
 from ledger.games.common import AVO, MAX_AMOUNT, ZERO, BetResult, Outcome
+from ledger.games.facts import RoundFacts
 from ledger.games.stud_poker.rules import (
     JACKPOT,
     Decision,
@@ -128,6 +129,15 @@ class JackpotClaim:
     @property
     def eligible(self) -> bool:
         return self.has_jackpot_bet and not self.folded and self.category in PRIZE_CATEGORIES
+
+
+@runtime_checkable
+class JackpotProcedure(Protocol):
+    """A game's procedure whose rounds feed a jackpot pool: the stakes that play, the claims."""
+
+    def jackpot_stakes(self, facts: RoundFacts) -> list[Decimal]: ...
+
+    def jackpot_claims(self, facts: RoundFacts) -> tuple[JackpotClaim, ...]: ...
 
 
 @dataclass(frozen=True, slots=True)

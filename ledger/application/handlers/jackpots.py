@@ -18,7 +18,7 @@ from ledger.domain.table import Table
 from ledger.games import registry
 from ledger.games.common import AVO
 from ledger.games.facts import RoundFacts
-from ledger.games.jackpot import JackpotPoolSettings, contribute, pay_jackpot
+from ledger.games.jackpot import JackpotPoolSettings, JackpotProcedure, contribute, pay_jackpot
 from ledger.games.registry import procedure_for
 
 
@@ -78,7 +78,9 @@ def settle_jackpot(uow: UnitOfWork, table: Table, round_: Round, facts: RoundFac
                    by: Provenance) -> list[Aggregate]:
     """The round's contribution to the pool, then its prizes on the pool as it then stands."""
     procedure = procedure_for(round_.game)
-    stakes = procedure.jackpot_stakes(facts)  # type: ignore[attr-defined]
+    if not isinstance(procedure, JackpotProcedure):
+        raise RuleViolation(f"{round_.game} has no jackpot.")
+    stakes = procedure.jackpot_stakes(facts)
     if round_.pool_id is None:
         return []
     pool = cast(JackpotPool, uow.load(round_.pool_id, "the table's jackpot pool"))
@@ -88,7 +90,7 @@ def settle_jackpot(uow: UnitOfWork, table: Table, round_: Round, facts: RoundFac
         pool.receive(table=table.code, round_id=round_.id, stakes=share.stakes,
                      to_pool=share.to_pool, to_reserve=share.to_reserve,
                      pool_after=pool.amount + share.to_pool, by=by)
-    payout = pay_jackpot(pool.amount, procedure.jackpot_claims(facts), settings)  # type: ignore[attr-defined]
+    payout = pay_jackpot(pool.amount, procedure.jackpot_claims(facts), settings)
     pool.apply_payout(table.code, round_.id, payout, by)
     for prize in payout.prizes:
         round_.award_jackpot(box=prize.box, category=str(prize.category), amount=prize.amount,
