@@ -40,7 +40,7 @@ class Dealing(Protocol):
     def shuffler_stops_at(self, cards: int) -> int | None: ...
     def shuffler_failure(self, dealt: int) -> None: ...
 
-JACKPOT_BET = "100.00"
+JACKPOT_BET = Decimal("100.00")
 
 
 def deal(sim: Dealing, to: str, face_up: bool = False) -> Card:

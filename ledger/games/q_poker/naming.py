@@ -3,25 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
-from ledger.core.cards import Card, format_cards
+from ledger.core.cards import Card
 from ledger.games.facts import DEALER
 from ledger.games.protocol import HandValue, NamedCards
 from ledger.games.q_poker.rules import HAND_SIZE, Category, dealer_qualifies, evaluate
 from ledger.games.q_poker.rules import HandValue as QHandValue
-from ledger.games.words import many, one
+from ledger.games.words import many, named_poker_hand, one
 
 
 def name_cards(cards: Sequence[Card]) -> NamedCards:
     """The hand's category, and whether it would qualify as the dealer's."""
-    value = evaluate(cards)
-    said: dict[str, Any] = {"category": str(value.category),
-                            "dealer_qualifies": dealer_qualifies(cards)}
-    qualifies = "qualifies" if said["dealer_qualifies"] else "does not qualify"
-    category = str(value.category).replace("_", " ")  # `three_of_a_kind` in words
-    line = f"{format_cards(cards)}: {category} (as dealer's hand: {qualifies})"
-    return NamedCards(said, line)
+    return named_poker_hand(cards, str(evaluate(cards).category), dealer_qualifies(cards))
 
 
 def hand_value(target: str, cards: tuple[Card, ...]) -> HandValue:

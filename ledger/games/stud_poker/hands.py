@@ -184,13 +184,14 @@ def _not_a_hand(cards: Sequence[object]) -> InvalidInput:
     strangers = [item for item in cards if not isinstance(item, Card)]
     if strangers:
         return InvalidInput(f"{strangers[0]!r} is not a card: a hand is five cards such as AS KH.")
+    hand = [card for card in cards if isinstance(card, Card)]  # every one of them, by now
     if len(cards) != HAND_SIZE:
-        shown = format_cards(cards) or "none"  # type: ignore[arg-type]
+        shown = format_cards(hand) or "none"
         return InvalidInput(f"a Stud Poker hand has five cards, not {len(cards)}: {shown}.")
     twice = [str(card) for card, count in Counter(cards).items() if count > 1]
     if twice:
         return InvalidInput(f"{twice[0]} appears twice: a hand is five different cards.")
-    shown = format_cards(cards)  # type: ignore[arg-type]
+    shown = format_cards(hand)
     return InvalidInput(f"{shown} is not a hand: a card has no rank or suit of a deck.")
 
 

@@ -24,7 +24,7 @@ def play_round(sim: Dealing, turn: Any) -> bool:
     antes = {box: sim.bet(box, "ante") for box in boxes}
     for box in boxes:
         if box not in sim.carried and sim.rng.random() < 0.5:
-            sim.bet(box, "jackpot", amount=JACKPOT_BET)  # type: ignore[arg-type]
+            sim.bet(box, "jackpot", amount=JACKPOT_BET)
     jackpot_boxes = {box for box in boxes if box in sim.carried} | set(sim.last_jackpot_boxes())
     sim.carried = set()
     sim.buy_in(sim.rng.random() < 0.3)
