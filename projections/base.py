@@ -83,7 +83,7 @@ def handles(*event_types: str) -> Callable[[H], H]:
     """Mark a method as the handler of these event types (`"Table.Opened"`)."""
 
     def mark(method: H) -> H:
-        method._handles = event_types  # type: ignore[attr-defined]
+        method._handles = event_types  # type: ignore[attr-defined]  # a Callable type declares no attributes
         return method
 
     return mark
@@ -94,8 +94,8 @@ def folds(*event_types: str, until: tuple[str, ...] = ()) -> Callable[[F], F]:
     them in the batch at its end, or of those before an event of an `until` type."""
 
     def mark(method: F) -> F:
-        method._folds = event_types  # type: ignore[attr-defined]
-        method._deferred = until  # type: ignore[attr-defined]
+        method._folds = event_types  # type: ignore[attr-defined]  # a Callable type declares no attributes
+        method._deferred = until  # type: ignore[attr-defined]  # a Callable type declares no attributes
         return method
 
     return mark

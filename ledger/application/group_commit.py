@@ -342,7 +342,7 @@ class GroupWriter:
         door's), in one query."""
         if not streams:
             return {}
-        with self.ledger.app.factory.datastore.get_connection() as conn:  # type: ignore[attr-defined]
+        with self.ledger.app.factory.datastore.get_connection() as conn:  # type: ignore[attr-defined]  # typed as the base factory, which has no datastore
             return last_versions(conn, list(streams))
 
     def _alone(self, pending: _Pending) -> None:

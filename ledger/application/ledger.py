@@ -207,7 +207,7 @@ class Ledger:
     def _explain_aborted_insert(self) -> None:
         """An insert whose pipeline was aborted hides why; the usual reason is a login that may
         read but not record, which is said as such (`PrivilegeMissing`)."""
-        with self.app.factory.datastore.get_connection() as conn:  # type: ignore[attr-defined]
+        with self.app.factory.datastore.get_connection() as conn:  # type: ignore[attr-defined]  # typed as the base factory, which has no datastore
             conn.autocommit = True
             missing = missing_insert_privileges(conn, EVENTS_TABLE)
         if missing:

@@ -35,7 +35,7 @@ def embedded_server_url(data_dir: Path, database: str = "postgres") -> str:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             forget_gone_users(data_dir)
-            server = pgserver.get_server(  # type: ignore[attr-defined]
+            server = pgserver.get_server(  # type: ignore[attr-defined]  # pgserver imports it, never re-exports it
                 data_dir, cleanup_mode="stop")
         url = str(server.get_uri(database))
     except Exception as error:  # noqa: BLE001 - pgserver raises bare subprocess and OS errors

@@ -71,7 +71,7 @@ def create_app(rt: Runtime, *, follow: bool = True) -> FastAPI:
     @app.get("/", include_in_schema=False)
     def home() -> RedirectResponse:
         return RedirectResponse("/floor", status_code=303)
-    app.openapi = lambda: _openapi(app)  # type: ignore[method-assign]
+    app.openapi = lambda: _openapi(app)  # type: ignore[method-assign]  # a method replaced, as FastAPI documents
 
     @app.get("/docs", include_in_schema=False)
     def docs() -> HTMLResponse:
