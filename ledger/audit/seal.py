@@ -159,9 +159,12 @@ class Witness:
         result: dict[int, Checkpoint | ValueError] = {}
         for size in self.sizes():
             try:
-                result[size] = self.read(size)  # type: ignore[assignment]
+                read = self.read(size)
             except ValueError as error:
                 result[size] = error
+                continue
+            result[size] = read if read is not None else ValueError(
+                f"{self.path(size)} was removed while it was being read")
         return result
 
 

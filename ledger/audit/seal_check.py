@@ -14,7 +14,7 @@ the events part from them is named: missing, extra, changed or moved.
 from __future__ import annotations
 
 import time
-from collections.abc import Generator
+from collections.abc import Generator, Sequence
 from contextlib import closing
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -220,7 +220,7 @@ def _compare_copies(in_database: dict[int, Checkpoint], in_witness: dict[int, Ch
 
 
 def _recompute(conn: Connection[Any], checkpoints: dict[int, Checkpoint],
-               report: SealReport, held: list[Memory] = ()) -> None:  # type: ignore[assignment]
+               report: SealReport, held: Sequence[Memory] = ()) -> None:
     sizes = sorted(checkpoints)
     remembered = sorted(held, key=lambda memory: memory.size)
     frontier = Frontier()
