@@ -84,7 +84,9 @@ def _create_role(conn: Connection[Any], name: str) -> None:
 def _grant(conn: Connection[Any], roles: GroupRoles) -> None:
     owner, writer, reader, sealer = (sql.Identifier(r) for r in roles.all)
     database = sql.Identifier(conn.info.dbname)
-    schema = sql.Identifier(str(conn.execute("SELECT current_schema()").fetchone()[0]))  # type: ignore[index]
+    row = conn.execute("SELECT current_schema()").fetchone()
+    assert row is not None  # a SELECT without FROM returns exactly one row
+    schema = sql.Identifier(str(row[0]))
     run = conn.execute
     run(sql.SQL("GRANT CONNECT, TEMPORARY ON DATABASE {} TO {}, {}, {}, {}").format(
         database, owner, writer, reader, sealer))
