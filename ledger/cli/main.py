@@ -81,7 +81,9 @@ def load(name: str, target: str) -> Any:
         holder.add_typer(found, name=name)
     else:
         holder.command(name)(found)
-    return typer.main.get_command(holder).commands[name]  # type: ignore[attr-defined]
+    group = typer.main.get_command(holder)
+    assert isinstance(group, TyperGroup)  # a Typer with a callback builds a group
+    return group.commands[name]
 
 
 class Deferred(TyperCommand):
