@@ -15,7 +15,7 @@ from enum import StrEnum
 from functools import cache, cached_property, wraps
 from importlib import import_module
 from inspect import Parameter, signature
-from typing import Annotated, Any, ClassVar, Self, TypeVar
+from typing import Annotated, Any, ClassVar, Self, TypeVar, cast
 from uuid import UUID
 
 from eventsourcing.domain import Aggregate as LibraryAggregate
@@ -206,7 +206,7 @@ def applies(event_class: type[Aggregate.Event]) -> Callable[[Method], Method]:
             self.trigger_event(event_class, **{name: value for name, value in given.items()
                                                if name in fields})
 
-        return record  # type: ignore[return-value]
+        return cast(Method, record)  # `wraps` keeps the method's name and signature
 
     return decorate
 
