@@ -133,11 +133,11 @@ def set_up(ledger: Ledger, staff: FloorStaff, plan: list[TableSpec], day: date,
         if ledger.load(table_id(spec.code), spec.code).pool is None:
             send(LinkTable(pool=POOL, table=spec.code, actor=SUPERVISOR, at=at))
     for spec in plan:
-        send(OpenShift(table=spec.code, gaming_day=day, shift=shift,
-                       # the command's validator reads each denomination from its text
-                       chips=opening_chips(ledger, spec.code),  # type: ignore[arg-type]
-                       dealer_id=dealer_id(spec.code, 1), supervisor=SUPERVISOR,
-                       actor=SUPERVISOR, at=at))
+        # validated as from the wire: the command reads each denomination from its text
+        send(OpenShift.model_validate({
+            "table": spec.code, "gaming_day": day, "shift": shift,
+            "chips": opening_chips(ledger, spec.code), "dealer_id": dealer_id(spec.code, 1),
+            "supervisor": SUPERVISOR, "actor": SUPERVISOR, "at": at}))
         send(SignInDealer(table=spec.code, dealer_id=dealer_id(spec.code, 1),
                           actor=SUPERVISOR, at=at))
 
