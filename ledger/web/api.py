@@ -21,15 +21,18 @@ from pydantic import BaseModel, ValidationError
 from ledger.application.batch import execute_batch
 from ledger.application.ingest import parse_json
 from ledger.application.ledger import Recorded
+from ledger.audit.recall import Recall
 from ledger.core.errors import LedgerError
 from ledger.domain.table import check_table_code
 from ledger.identity.envelope import PROTOCOL, SignedCommand
 from ledger.identity.sign_in import FLOOR, REPLAY, REPORTS
+from ledger.reports.floor import TableView
 from ledger.web import reads
 from ledger.web.errors import SIGN_IN_FIRST, ApiError, ErrorOut, refusal
 from ledger.web.limits import MAX_BODY_BYTES, too_large_message
 from ledger.web.sessions import COOKIE
 from ledger.web.state import runtime, sessions
+from projections.queries import TableState
 
 router = APIRouter(prefix="/v1")
 REFUSALS: dict[int | str, dict[str, Any]] = {
@@ -224,7 +227,8 @@ def _json(text: str) -> Response:
     return Response(text, media_type="application/json")
 
 
-@router.get("/tables", responses=REFUSALS, dependencies=[reader(FLOOR)])
+@router.get("/tables", response_model=list[TableState], responses=REFUSALS,
+            dependencies=[reader(FLOOR)])
 def tables(request: Request) -> Any:
     """Every table as the table-state projection has it, brought up to date first."""
     from ledger.reports.floor import floor_tables
@@ -233,7 +237,8 @@ def tables(request: Request) -> Any:
                                 floor_tables(runtime(request).database)) + "]")
 
 
-@router.get("/tables/{code}", responses=REFUSALS, dependencies=[reader(FLOOR)])
+@router.get("/tables/{code}", response_model=TableView, responses=REFUSALS,
+            dependencies=[reader(FLOOR)])
 def table(request: Request, code: str) -> Any:
     from ledger.reports.floor import table_view
 
@@ -254,7 +259,8 @@ def current_round(request: Request, code: str,
     return _json(json.dumps(round_view(round_), default=str))
 
 
-@router.get("/tables/{code}/recall", responses=REFUSALS, dependencies=[reader(FLOOR)])
+@router.get("/tables/{code}/recall", response_model=Recall, responses=REFUSALS,
+            dependencies=[reader(FLOOR)])
 def recall(request: Request, code: str, last: Annotated[int, Query(ge=1, le=200)] = 10) -> Any:
     """The table's last rounds, newest first, as `ledger recall` gives them."""
     from ledger.audit.recall import recall as recalled
