@@ -82,3 +82,11 @@ def test_the_architecture_page_names_every_package_of_the_tree() -> None:
     packages = sorted(p.parent.name for p in (ROOT / "ledger").glob("*/__init__.py"))
     missing = [name for name in packages if f"  {name}/" not in layout]
     assert packages and missing == []
+
+
+def test_every_type_ignore_says_why() -> None:
+    bare = [f"{p.relative_to(ROOT)}:{n}" for p in product_modules()
+            for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
+            if "type: ignore" in line
+            and not re.search(r"type: ignore\[[a-z,_-]+\]\s*#\s*\S", line)]
+    assert bare == []
