@@ -13,13 +13,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from ledger.application.handlers.unit_of_work import Handler, UnitOfWork
 from ledger.commands.base import Command
 from ledger.core.errors import LedgerError
-from ledger.domain.base import Aggregate
 
-HandlerTable = Mapping[type[Command], Handler]
+if TYPE_CHECKING:  # a command sent to the API names its area and loads no handler
+    from ledger.application.handlers.unit_of_work import Handler, UnitOfWork
+    from ledger.domain.base import Aggregate
+
+    HandlerTable = Mapping[type[Command], Handler]
 
 
 class AreaNotLoaded(LedgerError):
