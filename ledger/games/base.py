@@ -19,6 +19,7 @@ from ledger.games.shoe import ShoePolicy
 if TYPE_CHECKING:
     from ledger.core.cards import Card
     from ledger.games.facts import Procedure
+    from ledger.games.odds import BetOdds
     from ledger.games.settings import HouseSettings
 
 
@@ -67,6 +68,10 @@ class GameBase:
 
     def simulated_settings(self, odd: bool) -> dict[str, object]:
         return {}
+
+    def bet_odds(self, settings: HouseSettings) -> tuple[BetOdds, ...]:
+        module = importlib.import_module(f"{self.package}.odds")
+        return cast("tuple[BetOdds, ...]", module.bet_odds(settings))
 
     def name_cards(self, cards: Sequence[Card]) -> NamedCards:
         raise NotImplementedError(f"{self.name} names no hands")

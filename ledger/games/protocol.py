@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 if TYPE_CHECKING:
     from ledger.core.cards import Card
     from ledger.games.facts import Procedure
+    from ledger.games.odds import BetOdds
     from ledger.games.settings import HouseSettings
     from ledger.games.shoe import ShoePolicy
 
@@ -120,3 +121,6 @@ class Game(Protocol):
 
     def simulated_settings(self, odd: bool) -> dict[str, object]:
         """House settings the simulator gives a table beyond the defaults."""
+
+    def bet_odds(self, settings: HouseSettings) -> tuple[BetOdds, ...]:
+        """Every bet's house edge and variance under these settings (`ledger.games.odds`)."""
