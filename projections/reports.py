@@ -17,14 +17,13 @@ from psycopg.rows import dict_row
 from pydantic import BaseModel
 
 from ledger.core.errors import NotFound
-from ledger.core.formatting import money
+from ledger.core.expectation import CONFIDENCE, Expectation
+from ledger.core.formatting import chance, money
 from ledger.domain.gaming_day import gaming_day_id
 from ledger.domain.shift_schedule import DEFAULT_SCHEDULE, ShiftSchedule
-from ledger.games.edges import profile
 from projections.shift_report import ShiftReport
 
 ZERO = Decimal("0.00")
-BAND_SIGMAS = 3
 HOLD_LIMIT = Decimal(100)
 DAY_STARTS = ShiftSchedule.parse(DEFAULT_SCHEDULE).day_starts  # unless the caller says
 """A hold beyond ±100% (a win larger than the drop itself) is flagged whatever the band says."""
@@ -97,6 +96,7 @@ class TableShift(Figures):
     expected_win: Decimal
     band_low: Decimal
     band_high: Decimal
+    probability: float = 1.0  # money-safe: of a win this far from the expected by chance alone
     flags: list[str]
 
 
@@ -139,26 +139,31 @@ class ShiftReportView(BaseModel):
     position: int | None = None  # how far into the ledger the shift-report projection had read
 
 
-def _band(game: str, spots: list[SpotFigures], squares: dict[str, Decimal]) -> tuple[Decimal, Decimal]:
-    expected = sum((s.handle * profile(game, s.spot).edge for s in spots), ZERO)
-    variance = sum((squares[s.spot] * profile(game, s.spot).variance for s in spots), ZERO)
-    return expected.quantize(Decimal("0.01")), variance.sqrt().quantize(Decimal("0.01"))
+def _expectation(stakes: list[dict[str, Any]]) -> Expectation:
+    """What the shift's bets were expected to win, each under the odds of its round's terms."""
+    from projections.statistics import UNKNOWN, odds_of_line
+
+    total = Expectation()
+    for k in stakes:
+        bet = odds_of_line(k["game"], k["rule_set"], k["settings"]).get(k["spot"], UNKNOWN)
+        total += Expectation.of_bets(k["handle"], k["sum_of_squares"], bet.edge, bet.variance)
+    return total
 
 
 def _table_shift(row: dict[str, Any], handle_rows: list[dict[str, Any]],
-                 slips: list[SlipLine]) -> TableShift:
+                 slips: list[SlipLine], stakes: list[dict[str, Any]]) -> TableShift:
     spots = [SpotFigures(spot=h["spot"], bets=h["bets"], handle=h["handle"],
                          table_win=h["table_win"]) for h in handle_rows]
-    squares = {h["spot"]: Decimal(h["sum_of_squares"]) for h in handle_rows}
     game = row["game"] or "?"
-    expected, sigma = _band(game, spots, squares)
+    expectation = _expectation(stakes)
+    expected = expectation.expected.quantize(Decimal("0.01"))
     drop = row["drop_cash"] + row["drop_markers"] if row["drop_entered"] else None
     accounting = None  # until the shift is closed and its drop counted
     if row["closing_total"] is not None and drop is not None:
         accounting = (row["closing_total"] - row["opening_total"] + row["credits"]
                       - row["fills"] + drop)
     ledger_win = row["table_win"] - row["adjustments"]
-    low, high = expected - BAND_SIGMAS * sigma, expected + BAND_SIGMAS * sigma
+    low, high = expectation.band(CONFIDENCE)
     report = TableShift(
         table=row["table_code"], game=game, pit=row["pit"] or "?", gaming_day=row["gaming_day"],
         shift=row["shift"], status=row["status"], opening=row["opening_total"],
@@ -168,6 +173,8 @@ def _table_shift(row: dict[str, Any], handle_rows: list[dict[str, Any]],
         closing=row["closing_total"], fills=row["fills"], credits=row["credits"],
         drop_cash=row["drop_cash"], drop_markers=row["drop_markers"], dealers=row["dealers"],
         slips=slips, spots=spots, expected_win=expected, band_low=low, band_high=high, flags=[],
+        probability=expectation.probability(
+            accounting if accounting is not None else ledger_win),
         rounds_played=row["rounds_played"], rounds_voided=row["rounds_voided"],
         handle=sum((s.handle for s in spots), ZERO), payouts=row["payouts"],
         commission=row["commission"], ledger_win=ledger_win, accounting_win=accounting,
@@ -184,8 +191,9 @@ def _flags(report: TableShift) -> list[str]:
     win = report.accounting_win if report.accounting_win is not None else report.ledger_win
     if report.handle and not report.band_low <= win <= report.band_high:
         flags.append(
-            f"win {money(win)} is outside the band {money(report.band_low)} to "
-            f"{money(report.band_high)} expected from a handle of {money(report.handle)}"
+            f"win {money(win)} is outside the {CONFIDENCE * 100:.0f}% band "
+            f"{money(report.band_low)} to {money(report.band_high)} expected from a handle of "
+            f"{money(report.handle)}: chance alone is this far off {chance(report.probability)}"
         )
     if report.variance:
         flags.append(f"accounting and ledger win differ by {money(report.variance)}")
@@ -268,7 +276,17 @@ def table_shifts(cursor: Cursor[dict[str, Any]], first_day: date, last_day: date
         "WHERE shift_id = ANY(%s) ORDER BY slip", ([r["shift_id"] for r in rows],),
     ).fetchall():
         slips[s.pop("shift_id")].append(SlipLine(**s))
-    return [_table_shift(row, handle[row["shift_id"]], slips[row["shift_id"]]) for row in rows]
+    stakes: dict[Any, list[dict[str, Any]]] = defaultdict(list)
+    for k in cursor.execute(
+        "SELECT k.shift_id, coalesce(t.game, s.game) AS game, t.rule_set, t.settings, k.spot, "
+        "sum(k.handle) AS handle, sum(k.sum_of_squares) AS sum_of_squares "
+        "FROM report_stakes k JOIN report_shifts s ON s.shift_id = k.shift_id "
+        "LEFT JOIN report_terms t ON t.terms = k.terms WHERE k.shift_id = ANY(%s) "
+        "GROUP BY 1, 2, 3, 4, 5 ORDER BY 5", ([r["shift_id"] for r in rows],),
+    ).fetchall():
+        stakes[k.pop("shift_id")].append(k)
+    return [_table_shift(row, handle[row["shift_id"]], slips[row["shift_id"]],
+                         stakes[row["shift_id"]]) for row in rows]
 
 
 def unassigned_rounds(cursor: Cursor[dict[str, Any]], first_day: date, last_day: date,

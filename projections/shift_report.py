@@ -9,10 +9,13 @@ apart from the table's win: jackpot bets are collected into the progressive, not
 
 from __future__ import annotations
 
+import hashlib
+import json
 from decimal import Decimal
 from typing import Any, ClassVar
 
 from psycopg import Cursor
+from psycopg.types.json import Jsonb
 
 from ledger.domain.chips import differing_closing
 from projections import shift_report_fold
@@ -65,6 +68,44 @@ CREATE TABLE IF NOT EXISTS {report_handle} (
 )
 """
 
+# The handle finer than by spot: by the round's dealer and the rule set and settings it was
+# played under (its terms), so each bet's expected win uses the odds in force for its round.
+STAKES_DDL = """
+CREATE TABLE IF NOT EXISTS {report_stakes} (
+    shift_id uuid NOT NULL,
+    dealer text NOT NULL,
+    terms text NOT NULL,
+    spot text NOT NULL,
+    bets integer NOT NULL,
+    handle numeric(18, 2) NOT NULL,
+    sum_of_squares numeric(24, 4) NOT NULL,
+    table_win numeric(18, 2) NOT NULL,
+    PRIMARY KEY (shift_id, dealer, terms, spot)
+)
+"""
+
+TERMS_DDL = """
+CREATE TABLE IF NOT EXISTS {report_terms} (
+    terms text PRIMARY KEY,  -- a digest of the rule set and the settings
+    game text NOT NULL,
+    rule_set text NOT NULL,
+    settings jsonb NOT NULL
+)
+"""
+
+INVESTIGATIONS_DDL = """
+CREATE TABLE IF NOT EXISTS {report_investigations} (
+    note_id uuid PRIMARY KEY,
+    first_day date NOT NULL,
+    last_day date NOT NULL,
+    scope text NOT NULL,
+    subject text NOT NULL,
+    finding text NOT NULL,
+    noted_by text NOT NULL,
+    noted_at timestamptz NOT NULL
+)
+"""
+
 SLIPS_DDL = """
 CREATE TABLE IF NOT EXISTS {report_slips} (
     shift_id uuid NOT NULL,
@@ -93,7 +134,9 @@ CREATE TABLE IF NOT EXISTS {report_rounds} (
     table_code text NOT NULL,
     shift_id uuid,  -- NULL: opened outside every shift (before the ledger refused it)
     number integer,
-    opened_at timestamptz
+    opened_at timestamptz,
+    dealer text,  -- who opened the round
+    terms text  -- the rule set and settings it is played under ({report_terms})
 )
 """
 
@@ -106,7 +149,16 @@ ADDED_COLUMNS = (
     "numeric(18, 2) NOT NULL DEFAULT 0"),
     "ALTER TABLE {report_rounds} ADD COLUMN IF NOT EXISTS number integer",
     "ALTER TABLE {report_rounds} ADD COLUMN IF NOT EXISTS opened_at timestamptz",
+    "ALTER TABLE {report_rounds} ADD COLUMN IF NOT EXISTS dealer text",
+    "ALTER TABLE {report_rounds} ADD COLUMN IF NOT EXISTS terms text",
 )
+
+def terms_of(rule_set: str, settings: dict[str, Any]) -> str:
+    """A short digest naming a rule set and its settings: rounds played under the same terms
+    share it, whatever order the settings' keys were written in."""
+    canonical = json.dumps([rule_set, settings], sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(canonical.encode()).hexdigest()[:16]
+
 
 NO_SHIFT = "00000000-0000-0000-0000-000000000000"
 
@@ -115,7 +167,8 @@ class ShiftReport(Projection):
     name = "shift_report"
     tables: ClassVar[dict[str, str]] = {
         "report_shifts": SHIFTS_DDL, "report_handle": HANDLE_DDL, "report_slips": SLIPS_DDL,
-        "report_tables": TABLES_DDL, "report_rounds": ROUNDS_DDL,
+        "report_tables": TABLES_DDL, "report_rounds": ROUNDS_DDL, "report_stakes": STAKES_DDL,
+        "report_terms": TERMS_DDL, "report_investigations": INVESTIGATIONS_DDL,
     }
 
     # -- tables ---------------------------------------------------------------------------
@@ -148,6 +201,16 @@ class ShiftReport(Projection):
         super().create_tables(conn)
         for statement in ADDED_COLUMNS:
             conn.execute(self.sql(statement))
+
+    @handles("Investigation.Noted")
+    def investigation(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
+        b = event.body
+        cursor.execute(
+            self.sql("INSERT INTO {report_investigations} VALUES (%s, %s, %s, %s, %s, %s, %s, "
+                     "%s)"),
+            (event.stream_id, b["first_day"], b["last_day"], b["scope"], b["subject"],
+             b["finding"], b["by"]["actor"]["staff_id"], b["by"]["at"]),
+        )
 
     # -- the shift's own stream -------------------------------------------------------------
     @handles("Shift.Opened")
@@ -218,12 +281,20 @@ class ShiftReport(Projection):
     def round_opened(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
         if event.body.get("demonstration"):
             return  # baccarat art. 2(2): no bets, in no shift's figures nor among the unassigned
+        body = event.body
+        terms = terms_of(body["rule_set"], body["settings"])
+        cursor.execute(
+            self.sql("INSERT INTO {report_terms} VALUES (%s, %s, %s, %s) "
+                     "ON CONFLICT (terms) DO NOTHING"),
+            (terms, body["game"], body["rule_set"], Jsonb(body["settings"])),
+        )
         cursor.execute(
             self.sql("INSERT INTO {report_rounds} (round_id, table_code, shift_id, number, "
-                     "opened_at) SELECT %(round)s, %(code)s, open_shift, %(number)s, %(at)s "
+                     "opened_at, dealer, terms) SELECT %(round)s, %(code)s, open_shift, "
+                     "%(number)s, %(at)s, %(dealer)s, %(terms)s "
                      "FROM (SELECT 1) one LEFT JOIN {report_tables} ON table_code = %(code)s"),
-            {"round": event.stream_id, "code": event.body["table"],
-             "number": event.body["number"], "at": event.body["by"]["at"]},
+            {"round": event.stream_id, "code": body["table"], "number": body["number"],
+             "at": body["by"]["at"], "dealer": body["by"]["actor"]["staff_id"], "terms": terms},
         )
 
     def _round_shift(self, cursor: Cursor[Any], round_id: Any) -> Any:
@@ -265,6 +336,20 @@ class ShiftReport(Projection):
                 ),
                 {"shift": shift, "spot": bet["spot"], "stake": stake, "square": stake * stake,
                  "win": win},
+            )
+            cursor.execute(
+                self.sql(
+                    "INSERT INTO {report_stakes} SELECT %(shift)s, coalesce(dealer, ''), "
+                    "coalesce(terms, ''), %(spot)s, 1, %(stake)s, %(square)s, %(win)s "
+                    "FROM {report_rounds} WHERE round_id = %(round)s "
+                    "ON CONFLICT (shift_id, dealer, terms, spot) DO UPDATE SET "
+                    "bets = {report_stakes}.bets + 1, handle = {report_stakes}.handle + "
+                    "EXCLUDED.handle, sum_of_squares = {report_stakes}.sum_of_squares + "
+                    "EXCLUDED.sum_of_squares, table_win = {report_stakes}.table_win + "
+                    "EXCLUDED.table_win"
+                ),
+                {"shift": shift, "spot": bet["spot"], "stake": stake, "square": stake * stake,
+                 "win": win, "round": event.stream_id},
             )
 
     @handles("Round.Settled")

@@ -2,7 +2,7 @@
 
 Every figure a round event adds to its shift is a sum (payouts, commission, the table's win,
 jackpot stakes, contributions and prizes, adjustments, rounds played and voided,
-irregularities, and the handle by spot), so the order they are added in does not matter, and
+irregularities, and the handle by spot and by dealer and terms), so the order they are added in does not matter, and
 nothing else in the shift report reads them: they are added once, at the batch's end (a
 deferred fold, `projections.base`). The shift a round belongs to was fixed when it opened
 (`report_rounds`, which its handler wrote, earlier in position order); a round under no shift
@@ -38,7 +38,8 @@ def counted(where: str) -> str:
 
 FOLD = f"""
 WITH e AS (
-    SELECT b.position, b.event_type, x.amount, x.to_pool, x.after_close, y.*, r.shift_id
+    SELECT b.position, b.event_type, x.amount, x.to_pool, x.after_close, y.*, r.shift_id,
+           coalesce(r.dealer, '') AS dealer, coalesce(r.terms, '') AS terms
       FROM {BATCH} b
      CROSS JOIN LATERAL jsonb_to_record(b.body) AS x({FIELDS})
       LEFT JOIN LATERAL jsonb_to_record(x.bet) AS y({BET_FIELDS}) ON true
@@ -56,6 +57,16 @@ WITH e AS (
        SET bets = h.bets + EXCLUDED.bets, handle = h.handle + EXCLUDED.handle,
            sum_of_squares = h.sum_of_squares + EXCLUDED.sum_of_squares,
            table_win = h.table_win + EXCLUDED.table_win
+), stakes AS (
+    INSERT INTO {{report_stakes}} AS k
+    SELECT shift_id, dealer, terms, {SPOT}, count(*), sum({STAKE}), sum({STAKE} * {STAKE}),
+           sum({WIN})
+      FROM e WHERE {COUNTED}
+     GROUP BY shift_id, dealer, terms, {SPOT}
+        ON CONFLICT (shift_id, dealer, terms, spot) DO UPDATE
+       SET bets = k.bets + EXCLUDED.bets, handle = k.handle + EXCLUDED.handle,
+           sum_of_squares = k.sum_of_squares + EXCLUDED.sum_of_squares,
+           table_win = k.table_win + EXCLUDED.table_win
 ), f AS (
     SELECT shift_id, max(position) AS position,
            {total(PAYOUT, ON_LAYOUT)} AS payouts,

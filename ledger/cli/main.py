@@ -41,12 +41,15 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("hand", "ledger.cli.hand:hand",
      "Evaluate cards under a game's rules: a poker hand, a baccarat coup, a Fortune 8 card."),
     ("events", "ledger.cli.events:app", "Read the stored events."),
+    ("edges", "ledger.cli.edges:edges",
+     "Each bet's house edge and standard deviation under a table's rules and settings."),
     ("export", "ledger.cli.evidence:export",
      "Evidence for a dispute, as one file anyone can check."),
     ("verify-bundle", "ledger.cli.evidence:verify_bundle",
      "Check a bundle with no database: MATCH (exit 0), DISCREPANCY (1) or TAMPERED (2)."),
     # accounting
-    ("report", "ledger.cli.report:app", "Shift, gaming-day and month-to-date reports."),
+    ("report", "ledger.cli.report:app",
+     "Shift, gaming-day and month-to-date reports; statistics and investigations."),
     # the ledger's upkeep
     ("verify", "ledger.cli.checks:verify",
      "Check the whole ledger: every event proven by its signed command, and the seal."),

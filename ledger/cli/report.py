@@ -1,5 +1,7 @@
 """`ledger report shift`, `day` and `month`: the shift's reconciliation, per table and rolled
-up; the gaming day's, shift by shift and table by table; the month to date, day by day."""
+up; the gaming day's, shift by shift and table by table; the month to date, day by day.
+`ledger report statistics`: theoretical and actual hold and their bands over a day, a month or
+a year to date; `ledger report investigate`: a finding on a flagged figure, signed."""
 
 from __future__ import annotations
 
@@ -17,7 +19,8 @@ from projections.registry import select
 from projections.reports import ShiftReportView, shift_report
 from projections.runner import ProjectionRunner
 
-app = typer.Typer(help="Shift, gaming-day and month-to-date reports.", no_args_is_help=True)
+app = typer.Typer(help="Shift, gaming-day and month-to-date reports; statistics and investigations.",
+                  no_args_is_help=True)
 
 
 class Format(StrEnum):
@@ -159,3 +162,89 @@ def group(day: DayOption = None, catch_up: CatchUpOption = True,
         sys.stdout.write(group_json(view) + "\n")
     else:
         group_rich(view, console)
+
+
+class Period(StrEnum):
+    DAY = "day"
+    MONTH = "month"
+    YTD = "ytd"
+
+
+@app.command()
+def statistics(
+    period: Annotated[Period, typer.Option(
+        help="day (the gaming day), month (to date) or ytd (year to date).")] = Period.MONTH,
+    through: Annotated[str | None, typer.Option(
+        "--through", help="Last gaming day, YYYY-MM-DD (default: the current one).")] = None,
+    confidence: Annotated[str, typer.Option(
+        help="The bands' confidence, between 0 and 1.")] = "0.95",
+    swing: Annotated[str, typer.Option(
+        help="Points of win-to-drop a line may swing from last year's before it is flagged.")
+    ] = "3",
+    formats: FormatsOption = None, output: OutputOption = Path("reports"),
+    catch_up: CatchUpOption = True, as_json: JsonOption = False,
+) -> None:
+    """Theoretical win from the real handle and exact edges, its band, actual hold on the
+    handle and on the drop, and last year's, per table, dealer, game, pit and the floor."""
+    from ledger.cli.shift import shift_slot
+    from ledger.reports import statistics_files as files
+    from ledger.reports.statistics import statistics as build
+
+    level, threshold = _decimal("--confidence", confidence), _decimal("--swing", swing)
+    with reading() as rt:
+        on, _ = shift_slot(rt.settings.shift_schedule, through, None)
+        if catch_up:
+            _catch_up(rt)
+        with rt.database.connect() as conn:
+            report = build(conn, period.value, on, property_name=rt.settings.property_name,
+                           confidence=level, swing=threshold)
+    if as_json:
+        sys.stdout.write(files.to_json(report) + "\n")
+    else:
+        files.to_rich(report, console)
+    for fmt in formats or []:
+        output.mkdir(parents=True, exist_ok=True)
+        path = output / f"statistics-{period.value}-{on}.{fmt}"
+        if fmt is Format.HTML:
+            from ledger.pages.statistics import to_html
+
+            text = to_html(report)
+        else:
+            text = files.to_csv(report) if fmt is Format.CSV else files.to_json(report)
+        path.write_text(text, encoding="utf-8")
+        (err_console if as_json else console).print(f"wrote {path}", highlight=False)
+
+
+@app.command()
+def investigate(
+    scope: Annotated[str, typer.Argument(
+        help="What was looked into: 'table SP-01', 'dealer D-7', 'game baccarat', 'pit P1' "
+             "or 'floor'.")],
+    subject: Annotated[str, typer.Option(help="The flag looked into, in a line.")],
+    finding: Annotated[str, typer.Option(help="What the investigation found, in a line.")],
+    first_day: Annotated[str, typer.Option("--from", help="First gaming day, YYYY-MM-DD.")],
+    last_day: Annotated[str | None, typer.Option(
+        "--to", help="Last gaming day, YYYY-MM-DD (default: the first).")] = None,
+) -> None:
+    """Record an investigation's finding on a flagged figure, signed: shown on every
+    statistics report of a period it overlaps, and kept like every record."""
+    from ledger.application.bus import SHIFT
+    from ledger.cli.common import sender
+    from ledger.commands.shift import NoteInvestigation
+    from ledger.domain.shift_schedule import parse_gaming_day
+
+    first = parse_gaming_day(first_day)
+    last = parse_gaming_day(last_day) if last_day else first
+    sender(SHIFT)(NoteInvestigation(first_day=first, last_day=last, scope=scope,
+                                    subject=subject, finding=finding))
+
+
+def _decimal(option: str, text: str) -> Any:
+    from decimal import Decimal, InvalidOperation
+
+    from ledger.core.errors import InvalidInput
+
+    try:
+        return Decimal(text)
+    except InvalidOperation:
+        raise InvalidInput(f"{option} '{text}' is not a number.") from None

@@ -10,9 +10,10 @@ from __future__ import annotations
 from datetime import date
 from typing import Annotated, Literal
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from ledger.commands.base import Command, Identifier, Money, Text, Word
+from ledger.core.errors import InvalidInput
 from ledger.domain.base import Actor
 
 StaffId = Identifier
@@ -109,7 +110,28 @@ class CloseGamingDay(Command):
     gaming_day: date
 
 
+class NoteInvestigation(Command):
+    """What an investigation of a flagged figure found: the period it looked at (gaming days,
+    first to last), its scope (`table SP-01`, `game baccarat`, `pit P1`, `dealer D-7`,
+    `floor`), the flag looked into and the finding. Kept like every record, shown on every
+    statistics report of a period it overlaps."""
+
+    command: Literal["note_investigation"] = "note_investigation"
+    first_day: date
+    last_day: date
+    scope: Text
+    subject: Text
+    finding: Text
+
+    @model_validator(mode="after")
+    def _period_in_order(self) -> NoteInvestigation:
+        if self.first_day > self.last_day:
+            raise InvalidInput(f"the period's first day {self.first_day} is after its last day "
+                               f"{self.last_day}.")
+        return self
+
+
 SHIFT_COMMANDS = (
     OpenShift, RecordFill, RecordCredit, VoidSlip, EnterDrop, AdjustDrop, CloseShift,
-    CloseGamingDay,
+    CloseGamingDay, NoteInvestigation,
 )

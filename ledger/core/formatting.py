@@ -74,3 +74,16 @@ def minute(moment: datetime) -> str:
 def iso(moment: datetime | None) -> str | None:
     """The moment for CSV and JSON: Macau time with its offset, full precision."""
     return None if moment is None else macau(moment).isoformat()
+
+
+def chance(probability: float) -> str:  # money-safe: a probability
+    """A probability as people read it.
+
+    >>> chance(0.0008), chance(0.2), chance(0.73)
+    ('once in 1,250 times', 'once in 5 times', '73% of the time')
+    """
+    if probability <= 0:
+        return "practically never"
+    if probability >= 0.5:
+        return f"{probability:.0%} of the time"
+    return f"once in {round(1 / probability):,} times"

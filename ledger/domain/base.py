@@ -213,7 +213,7 @@ def applies(event_class: type[Aggregate.Event]) -> Callable[[Method], Method]:
 
 EVENT_MODULES = ("ledger.domain.table", "ledger.domain.shoe", "ledger.domain.round",
                  "ledger.domain.shift", "ledger.domain.gaming_day", "ledger.domain.jackpot_pool",
-                 "ledger.domain.registry", "ledger.domain.receipt")
+                 "ledger.domain.registry", "ledger.domain.receipt", "ledger.domain.investigation")
 """Every module that defines the ledger's events."""
 
 

@@ -23,6 +23,7 @@ from ledger.games.stud_poker.game import GAME as STUD_POKER
 
 if TYPE_CHECKING:
     from ledger.games.facts import Procedure
+    from ledger.games.settings import HouseSettings
 
 _ALL: tuple[Game, ...] = (STUD_POKER, Q_POKER, FORTUNE_8, BACCARAT)
 
@@ -52,3 +53,17 @@ def floor_order() -> tuple[str, ...]:
 def procedure_for(code: str) -> Procedure:
     """The round procedure of the game with this code."""
     return game(code).procedure
+
+
+def standard_settings(code: str) -> HouseSettings:
+    """A table of the game as the house opens one when it names nothing else: the latest rule
+    set, the game's defaults and the simulator's table limits (`ledger edges --game`)."""
+    from datetime import date
+
+    from ledger.games.rulesets import default_rule_set, parse_settings
+
+    plan = game(code).table_plan
+    return parse_settings(default_rule_set(code).id, {
+        "effective_from": date(2000, 1, 1).isoformat(), "authorisation": "standard",
+        "min_bet": str(plan.min_bet), "max_bet": str(plan.max_bet),
+        **game(code).default_settings})

@@ -3,8 +3,8 @@
 The role comes from the registry, never from the command. A person holding several roles
 acts in the most senior role the command admits (a pit boss who also deals acts as pit boss),
 so a later check that depends on the round's state (an exposed card that voids the round needs
-a supervisor) sees the role they really hold. Surveillance and auditors record nothing: they
-read, replay and verify through a reader connection.
+a supervisor) sees the role they really hold. Surveillance and auditors record nothing but
+their investigation notes: they read, replay and verify through a reader connection.
 """
 
 from __future__ import annotations
@@ -42,6 +42,7 @@ AUTHORITY: dict[str, frozenset[Role]] = {
     **{name: DEALING for name in DEALERS_IN + SHOE + DEALT},
     **{name: SUPERVISING for name in RULINGS + POOLS + SHIFT},
     "enter_drop": COUNTING,
+    "note_investigation": SUPERVISING | {Role.SURVEILLANCE, Role.AUDITOR},
     **{name: ADMINISTERING for name in REGISTRY},
 }
 """Command → the roles that may send it."""
@@ -49,11 +50,12 @@ AUTHORITY: dict[str, frozenset[Role]] = {
 DEVICES: dict[TerminalKind, frozenset[str]] = {
     TerminalKind.DEALER_TERMINAL: frozenset(DEALERS_IN + SHOE + DEALT + RULINGS),
     TerminalKind.SMART_SHOE: frozenset(SHOE + ("deal_card", "expose_card")),
-    TerminalKind.PIT_WORKSTATION: frozenset(TABLE + DEALERS_IN + SHOE + DEALT + RULINGS + POOLS + SHIFT),
+    TerminalKind.PIT_WORKSTATION: frozenset(TABLE + DEALERS_IN + SHOE + DEALT + RULINGS + POOLS + SHIFT
+                                            + ("note_investigation",)),
     TerminalKind.COUNT_ROOM: frozenset(("enter_drop", "adjust_drop")),
     TerminalKind.ADMIN_CONSOLE: frozenset(REGISTRY),
     TerminalKind.SIMULATOR: frozenset(TABLE + DEALERS_IN + SHOE + DEALT + RULINGS + POOLS + SHIFT
-                                      + ("enter_drop",)),
+                                      + ("enter_drop", "note_investigation")),
 }
 """Device kind → the commands it may carry."""
 
@@ -66,6 +68,7 @@ ACTIONS = {
     "sign_in_dealer": "signing a dealer in", "sign_out_dealer": "signing a dealer out",
     "open_shift": "opening a shift", "close_shift": "closing a shift",
     "close_gaming_day": "closing a gaming day",
+    "note_investigation": "noting an investigation",
     "record_fill": "recording a fill slip", "record_credit": "recording a credit slip",
     "void_slip": "voiding a slip", "adjust_drop": "adjusting the drop",
     "enter_drop": "entering the drop",

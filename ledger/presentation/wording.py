@@ -73,6 +73,7 @@ ONE_AND_MANY: dict[str, tuple[str, str]] = {
     "GamingDay.ShiftClosed": ("shift's count entered in its gaming day",
                               "shifts' counts entered in their gaming days"),
     "GamingDay.Closed": ("gaming day closed", "gaming days closed"),
+    "Investigation.Noted": ("investigation noted", "investigations noted"),
     "JackpotPool.Created": ("jackpot pool created", "jackpot pools created"),
     "JackpotPool.TableLinked": ("table joined the pool", "tables joined the pool"),
     "JackpotPool.ContributionReceived": ("jackpot contribution", "jackpot contributions"),

@@ -12,7 +12,9 @@ from ledger.application.bus import EVERY_AREA, Bus
 from ledger.application.ledger import Ledger, LedgerApplication
 from ledger.domain.round import Round, round_id
 from ledger.domain.table import table_id
-from ledger.games.edges import profile
+from ledger.core.expectation import Expectation
+from ledger.games.odds import BetOdds
+from ledger.games.registry import game as game_of
 from ledger.simulation.floor import floor_plan, run_floor
 from tests.signing import floor_staff
 
@@ -58,21 +60,56 @@ def test_baccarat_banker_player_and_tie_frequencies_fall_in_their_bands(baccarat
         assert abs(share - p) <= band, f"{winner}: {share:.4f} over {n} coups, expected {p}"
 
 
+def _odds(round_: Round) -> dict[str, BetOdds]:
+    """Each bet's exact odds under the rules and settings the round was played under."""
+    return {bet.spot: bet for bet in game_of(round_.game).bet_odds(round_.house_settings)}
+
+
+def _expectation(round_: Round) -> tuple[Expectation, Decimal]:
+    """What the round's bets were expected to win (jackpot bets go to the pool), and won."""
+    odds, expected, won = _odds(round_), Expectation(), Decimal(0)
+    for bet in round_.results:
+        if bet.spot == "jackpot":
+            continue
+        won += bet.house_win
+        if bet.outcome != "returned":
+            profile = odds[bet.spot]
+            expected += Expectation(bet.stake * profile.edge, bet.stake**2 * profile.variance)
+    return expected, won
+
+
 @pytest.mark.parametrize("game", ["baccarat", "fortune-8", "stud-poker", "q-poker"])
 def test_the_house_hold_per_game_falls_in_the_band_its_edge_and_variance_allow(floor, game):
     plan, rounds = floor
-    win = expected = variance = Decimal(0)
+    expected, win = Expectation(), Decimal(0)
     for spec in plan:
         if spec.game != game:
             continue
         for round_ in _settled(rounds[spec.code]):
-            for bet in round_.results:
-                if bet.spot in ("jackpot", "raise"):
-                    continue  # the raise's risk is folded into the ante's profile
-                edge, var = profile(game, bet.spot)
-                expected += bet.stake * edge
-                variance += bet.stake * bet.stake * var
-                win += bet.house_win
-            win += sum((b.house_win for b in round_.results if b.spot == "raise"), Decimal(0))
-    sigma = variance.sqrt()
-    assert abs(win - expected) <= 4 * sigma, f"{game}: won {win}, expected {expected} ± {sigma}"
+            more, won = _expectation(round_)
+            expected, win = expected + more, win + won
+    assert not expected.outside(win, Decimal("0.9999")), (
+        f"{game}: won {win}, expected {expected.expected} ± {expected.deviation}")
+
+
+def test_about_one_shift_in_twenty_falls_outside_its_95_percent_band(calibration_floor):
+    """The band means what it says: over many seeded table shifts, the share of actual wins
+    outside the 95% band around the theoretical win is near 5%."""
+    plan, rounds = calibration_floor
+    outside = 0
+    for spec in plan:
+        expected, win = Expectation(), Decimal(0)
+        for round_ in _settled(rounds[spec.code]):
+            more, won = _expectation(round_)
+            expected, win = expected + more, win + won
+        outside += expected.outside(win)
+    share = outside / len(plan)
+    assert 0.02 <= share <= 0.09, f"{outside} of {len(plan)} shifts outside their 95% band"
+
+
+@pytest.fixture(scope="module")
+def calibration_floor():
+    return _play(CALIBRATION_TABLES, ("baccarat", "stud-poker", "q-poker", "fortune-8"), 30)
+
+
+CALIBRATION_TABLES = 240

@@ -1,4 +1,5 @@
-"""The gaming day: begun by its first shift, closed once every shift of it has closed.
+"""The gaming day: begun by its first shift, closed once every shift of it has closed; and
+the investigation notes on a period's figures.
 
 The shift handlers enter each shift's opening and closing in its day's stream; a closed day
 refuses a new shift, and the late drop and a supervisor's adjustment recorded after the close
@@ -11,9 +12,10 @@ from datetime import date
 
 from ledger.application.handlers.unit_of_work import Handler, UnitOfWork
 from ledger.commands.base import Command
-from ledger.commands.shift import CloseGamingDay
+from ledger.commands.shift import CloseGamingDay, NoteInvestigation
 from ledger.domain.base import Provenance
 from ledger.domain.gaming_day import GamingDay, gaming_day_id
+from ledger.domain.investigation import Investigation
 
 
 def load_day(uow: UnitOfWork, gaming_day: date) -> GamingDay | None:
@@ -46,4 +48,14 @@ def close_gaming_day(command: CloseGamingDay, uow: UnitOfWork) -> tuple[GamingDa
     return (day,)
 
 
-HANDLERS: dict[type[Command], Handler] = {CloseGamingDay: close_gaming_day}
+def note_investigation(command: NoteInvestigation,
+                       uow: UnitOfWork) -> tuple[Investigation, ...]:
+    """A finding on a flagged figure: its own stream, one a command."""
+    return (Investigation(note_id=command.command_id, first_day=command.first_day,
+                          last_day=command.last_day, scope=command.scope,
+                          subject=command.subject, finding=command.finding,
+                          by=command.provenance),)
+
+
+HANDLERS: dict[type[Command], Handler] = {CloseGamingDay: close_gaming_day,
+                                          NoteInvestigation: note_investigation}

@@ -1,0 +1,68 @@
+"""`ledger edges TABLE` (or `--game GAME`): each bet's house edge and standard deviation under
+the rules and house settings in force, and how each figure was computed."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any
+
+import typer
+
+from ledger.cli.console import JsonOption, console, print_json
+from ledger.core.formatting import MACAU
+
+
+def edges(
+    table: Annotated[str | None, typer.Argument(
+        help="A table: its rules and the house settings in force today.")] = None,
+    game: Annotated[str | None, typer.Option(
+        help="A game under its standard settings instead: stud-poker, q-poker, fortune-8 or "
+             "baccarat.")] = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Each bet's house edge and standard deviation under a table's rules and settings.
+
+    Per unit staked, computed from the regulation (or a game's standard settings), with how
+    each figure was computed."""
+    from ledger.core.errors import InvalidInput
+    from ledger.games.registry import game as game_of
+    from ledger.games.registry import standard_settings
+
+    if (table is None) == (game is None):
+        raise InvalidInput("name a table, or a game with --game (not both).")
+    if game is not None:
+        code, settings, where = game, standard_settings(game), "standard settings"
+    else:
+        code, settings, where = _table_terms(str(table))
+    odds = game_of(code).bet_odds(settings)
+    said: dict[str, Any] = {
+        "game": code, "terms": where, "settings": settings.model_dump(mode="json"),
+        "bets": [{"spot": bet.spot, "edge": str(bet.edge), "variance": str(bet.variance),
+                  "deviation": str(bet.deviation), "error": str(bet.error),
+                  "method": bet.method} for bet in odds]}
+    if as_json:
+        print_json(said)
+        return
+    from rich.table import Table as RichTable
+
+    console.print(f"{game_of(code).name}, {where}", highlight=False)
+    grid = RichTable("bet", "house edge", "std. deviation", "how", show_lines=True)
+    for bet in odds:
+        edge = f"{bet.edge * 100:.4f}%" + (f" ± {bet.error * 100:.4f}" if bet.error else "")
+        grid.add_row(bet.spot, edge, f"{bet.deviation:.4f}", bet.method)
+    console.print(grid)
+
+
+def _table_terms(code: str) -> tuple[str, Any, str]:
+    from ledger.cli.common import reading
+    from ledger.domain.table import check_table_code, table_id
+    from ledger.games.rulesets import parse_settings, settings_in_force
+
+    code = check_table_code(code)
+    with reading() as rt:
+        table: Any = rt.ledger.load(table_id(code), f"table {code}")
+    history = [parse_settings(table.rule_set, data) for data in table.settings_history]
+    settings = settings_in_force(history, datetime.now(MACAU).date())
+    where = (f"table {code}: {table.rule_set}, settings in force from "
+             f"{settings.effective_from} ({settings.authorisation})")
+    return table.game, settings, where
