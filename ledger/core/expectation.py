@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 from statistics import NormalDist
 
+from ledger.core.errors import InvalidInput
+
 CENT = Decimal("0.01")
 CONFIDENCE = Decimal("0.95")
 
@@ -22,7 +24,8 @@ CONFIDENCE = Decimal("0.95")
 def z_score(confidence: Decimal) -> Decimal:
     """The half-width of a two-sided band in standard deviations: 1.96 at 95%."""
     if not Decimal(0) < confidence < Decimal(1):
-        raise ValueError(f"a confidence of {confidence} is not between 0 and 1.")
+        raise InvalidInput(f"a confidence of {confidence} is not between 0 and 1: give one "
+                           "such as 0.95.")
     z = NormalDist().inv_cdf(0.5 + float(confidence) / 2)  # money-safe: a count of deviations
     return Decimal(repr(z)).quantize(Decimal("0.0001"))
 
