@@ -180,7 +180,7 @@ def cards(codes: str) -> tuple[Card, ...]:
 
 
 def test_three_card_poker_ante_play_edge_is_the_published_3_37_percent() -> None:
-    # The machinery checked on the published game: ranks only, ties push, Q-6-4 to play.
+    # The machinery checked on the published game: ranks only, ties push, best play or fold.
     assert round(q_poker_odds.ante_play_edge(), 4) == Fraction("0.0337")
 
 
@@ -203,17 +203,26 @@ def test_qpoker_art9_the_best_play_continues_from_queen_six_four() -> None:
     assert q_poker_odds.play_table().ties == 0
 
 
-def test_qpoker_art9_dealer_counts_match_every_dealer_hand_played_out() -> None:
-    table = q_poker_odds._Table(lambda value: value.key)
+@pytest.mark.parametrize(
+    "key", [lambda value: value.key, q_poker_odds._rank_key], ids=["art8_order", "ranks_only"]
+)
+def test_qpoker_art9_dealer_counts_match_every_dealer_hand_played_out(key) -> None:
+    table = q_poker_odds._Table(key)
     values = dict(zip(*q_poker_odds._hands(), strict=True))
     for codes in ("QS 6C 3D", "2D 3C 5H", "AS KS QS", "9C 9D 4H", "KH 7H 2H", "QD JC 9S"):
         box = tuple(sorted(card.index for card in cards(codes)))
         left = [i for i in range(52) if i not in box]
-        counted = table.against(box)
         dealer = [values[hand] for hand in combinations(left, 3)]
-        short = sum(value.key[:2] < QUEEN_HIGH for value in dealer)
-        above = sum(value.key[:2] >= QUEEN_HIGH and value > values[box] for value in dealer)
-        assert (counted.not_qualifying, counted.above) == (short, above), codes
+        qualifying = [key(value) for value in dealer if value.key[:2] >= QUEEN_HIGH]
+        played_out = (
+            len(dealer) - len(qualifying),
+            sum(k == key(values[box]) for k in qualifying),
+            sum(k > key(values[box]) for k in qualifying),
+        )
+
+        counted = table.against(box)
+
+        assert (counted.not_qualifying, counted.level, counted.above) == played_out, codes
         assert counted.not_qualifying + counted.below + counted.level + counted.above == 18_424
 
 
