@@ -10,6 +10,7 @@ a table's win is expected to be and the band around it; they settle no bet.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
@@ -36,3 +37,18 @@ class BetOdds:
     def deviation(self) -> Decimal:
         """The standard deviation of a unit bet's result."""
         return self.variance.sqrt().quantize(PLACES)
+
+
+def from_results(spot: str, results: Mapping[Fraction, Fraction], method: str) -> BetOdds:
+    """A bet's exact figures from each result per unit staked and its probability.
+
+    A push is the result 0 and counts as a resolved bet, so the edge is per unit staked.
+
+    >>> from_results("L", {Fraction(1): Fraction(6, 13), Fraction(-1): Fraction(7, 13)}, "").edge
+    Decimal('0.0769231')
+    """
+    if sum(results.values()) != 1:
+        raise ValueError(f"the probabilities of {spot}'s results do not add up to 1")
+    mean = sum((result * chance for result, chance in results.items()), Fraction(0))
+    square = sum((result * result * chance for result, chance in results.items()), Fraction(0))
+    return BetOdds(spot, exact(-mean), exact(square - mean * mean), method)
