@@ -34,7 +34,7 @@ def simulated_month(cli, as_admin, tmp_path):
 
 
 def _csv_lines(text: str) -> tuple[dict[str, str], dict[tuple[str, str], dict[str, str]]]:
-    header, _, table = text.partition("\r\n\r\n")
+    header, _, table = text.partition("\n\n")
     meta = dict(row for row in csv.reader(io.StringIO(header)))
     rows = {(r["level"], r["name"]): r for r in csv.DictReader(io.StringIO(table))}
     return meta, rows

@@ -33,7 +33,14 @@ from ledger.commands.round import (
     SettleRound,
     VoidRound,
 )
-from ledger.commands.shift import CloseShift, EnterDrop, OpenShift, RecordCredit, RecordFill
+from ledger.commands.shift import (
+    CloseShift,
+    EnterDrop,
+    NoteInvestigation,
+    OpenShift,
+    RecordCredit,
+    RecordFill,
+)
 from ledger.commands.shoe import BurnCards, CutShoe, ShuffleShoe
 from ledger.commands.table import OpenTable, SignInDealer
 from ledger.domain.base import Actor, Role
@@ -123,6 +130,9 @@ class FloorDriver:
                       markers=Decimal(0), counted_by=("C-1", "C-2"))
             self.send(CloseShift, actor=SUPERVISOR, **_shift(code), chips={"1000": 55, "100": 90},
                       dealer_id=DEALER.staff_id, supervisor=SUPERVISOR)
+        day = _shift(next(iter(TABLES)))["gaming_day"]
+        self.send(NoteInvestigation, actor=PIT_BOSS, first_day=day, last_day=day, scope="floor",
+                  subject="the shift's win against its band", finding="within it; nothing found")
 
     def adjust_pool(self) -> None:
         amount, reason = POOL_ADJUSTMENT

@@ -10,9 +10,9 @@ import pytest
 
 from ledger.application.bus import EVERY_AREA, Bus
 from ledger.application.ledger import Ledger, LedgerApplication
+from ledger.core.expectation import Expectation
 from ledger.domain.round import Round, round_id
 from ledger.domain.table import table_id
-from ledger.core.expectation import Expectation
 from ledger.games.odds import BetOdds
 from ledger.games.registry import game as game_of
 from ledger.simulation.floor import floor_plan, run_floor
