@@ -132,7 +132,8 @@ def _ante_method(settings: StudPokerSettings) -> str:
 
 
 def bet_odds(settings: HouseSettings) -> tuple[BetOdds, ...]:
-    """The ante (per ante, raise included) and the raise (counted in the ante)."""
+    """The ante (per ante, raise included) and the raise (counted in the ante). The jackpot
+    bet's figures depend on the pool as it stands: `jackpot_odds`."""
     if not isinstance(settings, StudPokerSettings):
         raise InvalidInput(f"Stud Poker's odds need Stud Poker settings, not {settings!r}.")
     edge, variance = ante_figures(settings.royal_odds)
