@@ -20,8 +20,7 @@ A-K high hands (paid 1:1 whatever the paytable) are decided per up card from exa
 What is stored is paytable-free: per category, how many deals the dealer does not qualify,
 the box wins, loses or pushes; `odds.py` applies the royal flush's odds.
 
-Run: scripts/stud-odds [--write]  (prints the figures and timings; --write regenerates
-ledger/games/stud_poker/odds_data.py)
+Run: scripts/stud-odds [--write]  (prints timings; --write regenerates odds_data.py)
 """
 
 from __future__ import annotations

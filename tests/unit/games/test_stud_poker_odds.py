@@ -59,6 +59,13 @@ def test_every_deal_is_counted_once_under_both_orders():
         assert deals.ak_cases == 167_280 * 47  # A-K high hands (no pair, straight or flush)
 
 
+def test_art9_below_ace_king_high_always_folds_and_pairs_always_raise():
+    below_ak = 1_302_540 - 167_280  # high cards without both an ace and a king
+    for deals in (odds.SUIT_TIE_BREAKS, odds.RANK_ONLY):
+        ak_folded = (deals.ak_cases - deals.ak_raised) * HIDDEN
+        assert deals.folded == below_ak * 47 * HIDDEN + ak_folded
+
+
 def test_art8_suit_tie_breaks_leave_no_push():
     assert odds.SUIT_TIE_BREAKS.pushed == (0,) * 10
 
