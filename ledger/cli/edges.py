@@ -18,6 +18,9 @@ def edges(
     game: Annotated[str | None, typer.Option(
         help="A game under its standard settings instead: stud-poker, q-poker, fortune-8 or "
              "baccarat.")] = None,
+    jackpot_bet: Annotated[str | None, typer.Option(
+        help="A table's jackpot bet, e.g. 10.00: its figures depend on the stake and the "
+             "pool's amount now.")] = None,
     as_json: JsonOption = False,
 ) -> None:
     """Each bet's house edge and standard deviation under a table's rules and settings.
@@ -30,11 +33,24 @@ def edges(
 
     if (table is None) == (game is None):
         raise InvalidInput("name a table, or a game with --game (not both).")
+    pool: Any = None
     if game is not None:
         code, settings, where = game, standard_settings(game), "standard settings"
     else:
-        code, settings, where = _table_terms(str(table))
+        code, settings, where, pool = _table_terms(str(table))
     odds = game_of(code).bet_odds(settings)
+    if pool is not None and jackpot_bet is not None:
+        from decimal import Decimal, InvalidOperation
+
+        try:
+            stake = Decimal(jackpot_bet)
+        except InvalidOperation:
+            raise InvalidInput(f"--jackpot-bet '{jackpot_bet}' is not an amount.") from None
+        found = game_of(code).jackpot_odds(pool.settings, stake, pool.amount)
+        odds = (*odds, found) if found is not None else odds
+    elif pool is not None:
+        where += (f"; its jackpot pool stands at {pool.amount}: give --jackpot-bet AMOUNT for "
+                  "the jackpot bet's figures")
     said: dict[str, Any] = {
         "game": code, "terms": where, "settings": settings.model_dump(mode="json"),
         "bets": [{"spot": bet.spot, "edge": str(bet.edge), "variance": str(bet.variance),
@@ -53,7 +69,7 @@ def edges(
     console.print(grid)
 
 
-def _table_terms(code: str) -> tuple[str, Any, str]:
+def _table_terms(code: str) -> tuple[str, Any, str, Any]:
     from ledger.cli.common import reading
     from ledger.domain.table import check_table_code, table_id
     from ledger.games.rulesets import parse_settings, settings_in_force
@@ -61,8 +77,9 @@ def _table_terms(code: str) -> tuple[str, Any, str]:
     code = check_table_code(code)
     with reading() as rt:
         table: Any = rt.ledger.load(table_id(code), f"table {code}")
+        pool = rt.ledger.load(table.pool, "jackpot pool") if table.pool else None
     history = [parse_settings(table.rule_set, data) for data in table.settings_history]
     settings = settings_in_force(history, datetime.now(MACAU).date())
     where = (f"table {code}: {table.rule_set}, settings in force from "
              f"{settings.effective_from} ({settings.authorisation})")
-    return table.game, settings, where
+    return table.game, settings, where, pool

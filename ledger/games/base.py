@@ -17,8 +17,11 @@ from ledger.games.protocol import HandValue, NamedCards, TablePlan
 from ledger.games.shoe import ShoePolicy
 
 if TYPE_CHECKING:
+    from decimal import Decimal
+
     from ledger.core.cards import Card
     from ledger.games.facts import Procedure
+    from ledger.games.jackpot import JackpotPoolSettings
     from ledger.games.odds import BetOdds
     from ledger.games.settings import HouseSettings
 
@@ -72,6 +75,13 @@ class GameBase:
     def bet_odds(self, settings: HouseSettings) -> tuple[BetOdds, ...]:
         module = importlib.import_module(f"{self.package}.odds")
         return cast("tuple[BetOdds, ...]", module.bet_odds(settings))
+
+    def jackpot_odds(self, pool: JackpotPoolSettings, stake: Decimal,
+                     pool_amount: Decimal) -> BetOdds | None:
+        if not self.takes_jackpot_bets:
+            return None
+        module = importlib.import_module(f"{self.package}.odds")
+        return cast("BetOdds", module.jackpot_odds(pool, stake, pool_amount))
 
     def name_cards(self, cards: Sequence[Card]) -> NamedCards:
         raise NotImplementedError(f"{self.name} names no hands")

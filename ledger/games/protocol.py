@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 if TYPE_CHECKING:
     from ledger.core.cards import Card
     from ledger.games.facts import Procedure
+    from ledger.games.jackpot import JackpotPoolSettings
     from ledger.games.odds import BetOdds
     from ledger.games.settings import HouseSettings
     from ledger.games.shoe import ShoePolicy
@@ -124,3 +125,8 @@ class Game(Protocol):
 
     def bet_odds(self, settings: HouseSettings) -> tuple[BetOdds, ...]:
         """Every bet's house edge and variance under these settings (`ledger.games.odds`)."""
+
+    def jackpot_odds(self, pool: JackpotPoolSettings, stake: Decimal,
+                     pool_amount: Decimal) -> BetOdds | None:
+        """A jackpot bet's figures for this stake and the pool as it stands; None for a game
+        that takes no jackpot bets."""
