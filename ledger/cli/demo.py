@@ -124,11 +124,15 @@ def run_demo(console: Console) -> bool:
             path = OUTPUT / f"shift-{day}-{slot.shift}.{suffix}"
             path.write_text(render(view), encoding="utf-8")
             files.append(path)
+            statistics = month_statistics(conn, day, rt.settings.property_name)
+        files.append(OUTPUT / f"statistics-month-{day}.html")
+        files[-1].write_text(statistics_page(statistics), encoding="utf-8")
         replays = [_replay(rt, console, round_, what, trust) for round_, what in
                    ((jackpot, "a jackpot round"), (voided, "a voided round"))]
         replays_done = [ref for _, _, ref in replays if ref is not None]
         verified = _verify(rt, console, sealer, trust) and not sealed.error
     _summary(console, view, kinds, files, replays, verified, label(slot))
+    console.print(_statistics_said(statistics), highlight=False)
     console.print(signed, highlight=False)
     after_the_demo(console, settings, slot, replays_done, trust.path, trust.exported, TABLES,
                    ROUNDS)
@@ -296,6 +300,29 @@ def _by_kind(kinds: dict[str, int]) -> str:
     if not kinds:
         return ""
     return " (" + ", ".join(f"{kind.replace('_', ' ')} {n}" for kind, n in kinds.items()) + ")"
+
+
+def month_statistics(conn: Any, day: Any, property_name: str) -> Any:
+    from ledger.reports.statistics import statistics
+
+    return statistics(conn, "month", day, property_name=property_name)
+
+
+def statistics_page(report: Any) -> str:
+    from ledger.pages.statistics import to_html as statistics_html
+
+    return statistics_html(report)
+
+
+def _statistics_said(report: Any) -> str:
+    floor = next(line for line in report.lines if line.level == "floor")
+    f = floor.figures
+    flagged = sum(1 for line in report.lines if line.flags and line.level == "table")
+    return (f"Month to date: theoretical win {money(f.theoretical_win)} on a handle of "
+            f"{money(f.handle)} ({f.theoretical_hold_pct}%), actual {money(f.actual_win)} "
+            f"({f.actual_hold_pct}%), within the 95% band {money(floor.band_low)} to "
+            f"{money(floor.band_high)}: {'no' if f.expectation.outside(f.actual_win) else 'yes'}; "
+            f"{_tables(flagged)} flagged.")
 
 
 def _by_the_chips(floor: Any) -> str:

@@ -42,6 +42,10 @@ def commands(settings: LedgerSettings, slot: ShiftSlot, replayed: list[tuple[str
         ("Accounting: the shift's report, on screen and as a page to print",
          _line("report", "shift", "--day", day, "--shift", shift, "--format", "html",
                "--output", "reports")),
+        (("Accounting and the regulator: theoretical against actual hold, month to date, from "
+          "the real handle and each bet's exact edge (`ledger edges --game baccarat` shows them)"),
+         _line("report", "statistics", "--period", "month", "--through", day, "--format",
+               "html", "--output", "reports")),
         ("Surveillance: a round rebuilt from the events alone, proven under the seal",
          _line("replay", table, str(number), "--trust", str(trust), "--html",
                f"replay-{table}-{number}.html")),
