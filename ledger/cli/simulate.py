@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Annotated
 
@@ -22,7 +23,8 @@ from ledger.domain.shift_schedule import ShiftSlot, parse_gaming_day
 from ledger.identity.credentials import acting
 from ledger.identity.keys import Credential
 from ledger.runtime.bootstrap import open_ledger
-from ledger.simulation.floor import GAME_ORDER, FloorResult, floor_plan, run_floor
+from ledger.simulation.bias import Bias, parse_bias
+from ledger.simulation.floor import GAME_ORDER, FloorResult, check_bias, floor_plan, run_floor
 from ledger.simulation.preflight import HOW_TO_ACT, check_can_play, free_shift, label
 from ledger.simulation.staffing import FloorStaff
 
@@ -51,12 +53,15 @@ def _administrator(settings: LedgerSettings) -> tuple[Credential, Credential]:
 def simulate_floor(tables: int, rounds: int, seed: int, slot: ShiftSlot | None = None,
                    games: tuple[str, ...] = GAME_ORDER,
                    irregularity_rate: float = 0.01,  # money-safe
-                   operator: tuple[Credential, Credential] | None = None) -> FloorResult:
+                   operator: tuple[Credential, Credential] | None = None,
+                   bias: Mapping[str, Bias] | None = None) -> FloorResult:
     """Run the floor in `slot` (default: the shift in force now, or the first after it the
     ledger does not hold) with a progress bar of rounds recorded and events per second;
     staffed by `operator` (an administrator's and their console's credentials; default: the
-    settings'). Refused before its first command if it could not be played through."""
+    settings'). `bias` puts a biased player at some tables (`ledger.simulation.bias`).
+    Refused before its first command if it could not be played through."""
     plan = floor_plan(tables, games)
+    check_bias(plan, bias or {})
     codes = [spec.code for spec in plan]
     total = tables * rounds
     now = datetime.now(UTC)
@@ -85,7 +90,7 @@ def simulate_floor(tables: int, rounds: int, seed: int, slot: ShiftSlot | None =
             result = run_floor(rt.ledger, staff, plan, rounds=rounds, seed=seed,
                                day=slot.gaming_day, shift=slot.shift, starts_at=slot.starts_at,
                                play_seconds=play_window(slot, rounds, now), on_round=on_round,
-                               irregularity_rate=irregularity_rate)
+                               irregularity_rate=irregularity_rate, bias=bias)
             elapsed = time.perf_counter() - started
     result.slot = slot
     tallies = result.tables.values()
@@ -115,6 +120,11 @@ def simulate(
     irregularity_rate: Annotated[float, typer.Option(  # money-safe: a probability
         min=0.0, max=0.5, help="Chance per round of a card exposed by mistake; misdeals come "
         "at a third of it and shuffler failures (shuffler tables) at half.")] = 0.01,
+    bias: Annotated[list[str] | None, typer.Option(
+        help="A table biased on purpose, TABLE:KIND[:SHARE], e.g. F8-01:marked-cards:0.5: "
+        "a player there knows the next cards and bets the side they make win on that share "
+        "of rounds (default 0.5). Baccarat and Fortune 8 tables. Repeat for more tables.")
+    ] = None,
 ) -> None:
     """Simulate a shift on a floor of tables of every game, as dealer terminals would send it.
 
@@ -134,6 +144,7 @@ def simulate(
         gaming_day = (parse_gaming_day(day) if day is not None
                       else schedule.locate(datetime.now(UTC)).gaming_day)
         slot = schedule.slot(gaming_day, shift or schedule.names[0])
-    result = simulate_floor(tables, count, seed, slot, chosen, irregularity_rate)
+    biased = dict(parse_bias(text) for text in bias or [])
+    result = simulate_floor(tables, count, seed, slot, chosen, irregularity_rate, bias=biased)
     if result.errors:
         raise typer.Exit(1)

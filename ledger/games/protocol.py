@@ -50,6 +50,8 @@ class TablePlan:
     shuffler_on_odd_tables: bool = False  # every other table deals by a shuffler
     cut_card_behind: int | None = None  # the simulator's cut card: before this many last cards
     fresh_shoe_each_round: bool = False
+    buy_in: int = 10  # a typical player's buy-in, in their usual stakes
+    biases: tuple[str, ...] = ()  # the biased play the simulator can put at a table (`marked-cards`)
 
 
 class Game(Protocol):

@@ -34,13 +34,22 @@ class Dealing(Protocol):
         `actor` (the dealer when None) at the table's terminal."""
     def draw(self) -> Card: ...
     def bet(self, box: int, spot: str, amount: Decimal | None = None,
-            player: str | None = None) -> Decimal: ...
+            player: str | None = None, covering: int = 1) -> Decimal:
+        """Place a bet (a stake drawn for the bettor when `amount` is None, no more than a
+        `covering`-th of the chips they have free: a Stud Poker ante keeps its raise back)."""
     def settle(self, settle_turn: Any = None) -> None: ...
-    def buy_in(self, players: int | bool) -> None: ...
+    def add_stake(self, box: int, amount: Decimal, player: str | None = None) -> None:
+        """More of the bettor's chips on a bet already placed (a raise): the simulator's
+        bookkeeping of the players' stacks, no command."""
+    def knows_the_cards(self) -> bool:
+        """Whether a player knows the next cards this round (a biased table's marked cards)."""
+    def peek(self, ahead: int) -> Card:
+        """The card `ahead` places after the next one to come, without dealing it."""
     def shuffler_stops_at(self, cards: int) -> int | None: ...
     def shuffler_failure(self, dealt: int) -> None: ...
 
 JACKPOT_BET = Decimal("100.00")
+MARKED_STAKE = 10  # table minimums: what a player who knows the cards puts on them
 
 
 def deal(sim: Dealing, to: str, face_up: bool = False) -> Card:

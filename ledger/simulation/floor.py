@@ -8,7 +8,7 @@ by round, table by table) through a turnstile, while every other table runs free
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
 from decimal import Decimal
@@ -21,10 +21,12 @@ from ledger.commands.jackpot import CreatePool, LinkTable
 from ledger.commands.round import VoidRound
 from ledger.commands.shift import CloseShift, EnterDrop, OpenShift, RecordCredit, RecordFill
 from ledger.commands.table import CloseTable, OpenTable, SignInDealer
+from ledger.core.errors import InvalidInput
 from ledger.domain.chips import plain
 from ledger.domain.shift_schedule import ShiftSlot
 from ledger.domain.table import table_id
 from ledger.games import registry
+from ledger.simulation.bias import Bias
 from ledger.simulation.staffing import (
     COUNTER,
     COUNTERS,
@@ -168,6 +170,7 @@ def play_table(sim: TableSimulator, rounds: int, turnstile: Turnstile | None,
     slip = sim.rng.randint(10_000, 90_000)
     sim.tally.rack = sum((Decimal(d) * n for d, n in opening_chips(sim.ledger, sim.spec.code)
                           .items()), Decimal(0))
+    sim.tally.opening = sim.tally.rack
     for number in range(1, rounds + 1):
         ticket = turnstile.for_round(sim.spec.code, number) if turnstile else None
         sim.play_round(ticket)
@@ -184,11 +187,13 @@ def _balance_rack(sim: TableSimulator, slip: int) -> int:
         sim.send(RecordFill, **shift, slip=slip, chips=FILL, runner_id=RUNNER,
                  supervisor=sim.supervisor, actor=sim.supervisor)
         sim.tally.rack += Decimal(100000)
+        sim.tally.fills += Decimal(100000)
         return slip + 1
     if sim.tally.rack > Decimal(400000):
         sim.send(RecordCredit, **shift, slip=slip, chips=FILL, runner_id=RUNNER,
                  supervisor=sim.supervisor, actor=sim.supervisor)
         sim.tally.rack -= Decimal(100000)
+        sim.tally.credits += Decimal(100000)
         return slip + 1
     return slip
 
@@ -197,6 +202,7 @@ def _close_shift(sim: TableSimulator) -> None:
     shift = {"table": sim.spec.code, "shift": sim.shift, "gaming_day": sim.gaming_day}
     if sim.order:  # reveal the last shoe's order and secret
         sim.close_shoe()
+    sim.crowd.leave_all()
     sim.send(EnterDrop, **shift, cash=sim.tally.cash, markers=sim.tally.markers,
              counted_by=COUNTERS, actor=COUNTER)
     sim.send(CloseShift, **shift, chips=chips_for(sim.tally.rack), dealer_id=sim.dealer.staff_id,
@@ -223,16 +229,32 @@ def wind_down(sim: TableSimulator) -> str | None:
     return None
 
 
+def check_bias(plan: list[TableSpec], bias: Mapping[str, Bias]) -> None:
+    """Refuse, before any command, a bias at a table not on the floor or of a game whose
+    simulation does not play it."""
+    games = {spec.code: spec.game for spec in plan}
+    for code, chosen in bias.items():
+        if code not in games:
+            raise InvalidInput(f"no table {code} on the simulated floor to bias: it has "
+                               f"{', '.join(games)}.")
+        if chosen.kind not in registry.game(games[code]).table_plan.biases:
+            raise InvalidInput(f"{code} deals {registry.game(games[code]).name}, whose "
+                               f"simulation does not play {chosen.kind}.")
+
+
 def run_floor(ledger: Ledger, staff: FloorStaff, plan: list[TableSpec], *, rounds: int,
               seed: int, day: date, on_round: Callable[[int], None] = lambda events: None,
               irregularity_rate: float = 0.01,  # money-safe: a probability
               shift: str = "day", starts_at: datetime | None = None,
-              play_seconds: int | None = None) -> FloorResult:
+              play_seconds: int | None = None,
+              bias: Mapping[str, Bias] | None = None) -> FloorResult:
     """Play `rounds` rounds at every table of the plan, concurrently, in one shift of `day`
     (the day shift from 06:00 Macau time unless told), its rounds spread over `play_seconds`
     from `starts_at` (the shift's eight hours less the half hour of closing, unless told).
     `on_round` hears of each round with the floor's events recorded so far. Its staff are
-    enrolled and its devices registered first, if they are not yet."""
+    enrolled and its devices registered first, if they are not yet. `bias` puts a biased
+    player at some tables, by code (`ledger.simulation.bias`)."""
+    check_bias(plan, bias or {})
     starts_at = starts_at or shift_start(day)
     staff.enrol(plan, rounds)
     set_up(ledger, staff, plan, day, shift, starts_at)
@@ -244,7 +266,8 @@ def run_floor(ledger: Ledger, staff: FloorStaff, plan: list[TableSpec], *, round
     shift_seconds = play_seconds if play_seconds is not None else 8 * 3600 - 1800
     sims = []
     for spec in plan:
-        sim = TableSimulator(ledger, staff, spec, seed, starts_at, irregularity_rate)
+        sim = TableSimulator(ledger, staff, spec, seed, starts_at, irregularity_rate,
+                             (bias or {}).get(spec.code))
         sim.gaming_day, sim.shift = day, shift
         sim.first_round = started_at[spec.code]
         sim.round_seconds = max(1, min(ROUND_SECONDS[spec.game], shift_seconds // max(rounds, 1)))

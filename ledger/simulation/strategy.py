@@ -14,8 +14,3 @@ def stake(rng: Random, minimum: Decimal, maximum: Decimal) -> Decimal:
     top = int(maximum / HUNDRED)
     choice = rng.choices((1, 2, 3, 5, 10, 20, 50), weights=(30, 20, 12, 12, 10, 6, 2))[0]
     return Decimal(min(top, units * choice)) * HUNDRED
-
-
-def players_at(rng: Random, seats: int, previous: int) -> int:
-    """Players come and go a little between rounds; nobody is forced to stay."""
-    return max(1, min(seats, previous + rng.choice((-1, 0, 0, 0, 1))))

@@ -22,8 +22,10 @@ from ledger.domain.shoe import commitment_of
 from ledger.domain.table import table_id
 from ledger.games import registry
 from ledger.games.baccarat import rules as baccarat_rules
+from ledger.simulation.bias import Bias
+from ledger.simulation.players import Crowd, Purse
 from ledger.simulation.staffing import FloorStaff, dealer_id, pit_supervisor
-from ledger.simulation.strategy import players_at, stake
+from ledger.simulation.strategy import stake
 
 SIM_NAMESPACE = uuid5(NAMESPACE_URL, "https://round-ledger/simulation")
 RESENDS = 10
@@ -44,7 +46,7 @@ class TableSpec:
 
 
 @dataclass
-class Tally:
+class Tally(Purse):
     """What one table's simulation did, for the progress bar and the shift's accounting."""
 
     rounds: int = 0
@@ -52,9 +54,10 @@ class Tally:
     demonstrations: int = 0  # baccarat's demonstration coups (art. 2(2)): no bets
     commands: int = 0
     events: int = 0
-    rack: Decimal = Decimal("0.00")
-    cash: Decimal = Decimal("0.00")
-    markers: Decimal = Decimal("0.00")
+    opening: Decimal = Decimal("0.00")  # the tray at the shift's start
+    fills: Decimal = Decimal("0.00")
+    credits: Decimal = Decimal("0.00")
+    won: Decimal = Decimal("0.00")  # the rounds' house win, jackpot bets apart
     shuffler_failures: int = 0
     resent: int = 0  # commands sent again after the database did not answer by the deadline
     latencies: list[float] = field(default_factory=list)  # money-safe: seconds per command
@@ -62,18 +65,30 @@ class Tally:
     """When each command was answered (`time.perf_counter`) and the events it recorded: the
     floor's rate over any stretch of its run (`bench-floor`)."""
 
+    @property
+    def drop(self) -> Decimal:
+        return self.cash + self.markers
+
+    @property
+    def accounting_win(self) -> Decimal:
+        """As the shift report counts it, from the tray (its count now as the closing)."""
+        return self.rack - self.opening + self.credits - self.fills + self.drop
+
 
 class TableSimulator:
     """Sends a table's rounds through `Ledger.execute`, as its dealer terminal would."""
 
     def __init__(self, ledger: Ledger, staff: FloorStaff, spec: TableSpec, seed: int,
                  start: datetime, irregularity_rate: float = 0.01,  # money-safe: a probability
-                 ) -> None:
+                 bias: Bias | None = None) -> None:
         self.ledger, self.staff, self.spec, self.seed = ledger, staff, spec, seed
         self.rng = Random(f"{seed}/{spec.code}")
         self.now = start
         self.sent = 0
         self.tally = Tally()
+        self.crowd = Crowd(Random(f"{seed}/{spec.code}/players"), (spec.min_bet, spec.max_bet),
+                           registry.game(spec.game).table_plan.buy_in, spec.seats, self.tally)
+        self.bias = bias
         self.gaming_day = start.date()
         self.shift = "day"
         self.first_round = 0  # rounds the table played on earlier days
@@ -85,7 +100,7 @@ class TableSimulator:
         self.position = 0
         self.secret = ""
         self.cut_at: int | None = None
-        self.players = self.rng.randint(2, spec.seats)
+        self.players = 0  # seated by the crowd before each round
         self.carried: set[int] = set()  # Stud Poker boxes whose jackpot bets a void carried
         self.shuffler_unit = 1  # a failed shuffler is replaced by the next unit
         self.tie_bets: list[tuple[int, str, Decimal, str | None]] = []  # kept for the next coup
@@ -137,6 +152,17 @@ class TableSimulator:
 
     def table_fields(self) -> dict[str, Any]:
         return {"table": self.spec.code}
+
+    def knows_the_cards(self) -> bool:
+        """Whether a player at this table knows the next cards this round: a biased table's
+        marked cards, on the bias's share of rounds (a fair table draws nothing for it)."""
+        if self.bias is None or self.bias.kind != "marked-cards":
+            return False
+        return self.crowd.rng.random() < self.bias.share
+
+    def peek(self, ahead: int) -> Card:
+        """The card `ahead` places after the next one to come, without dealing it."""
+        return self.order[self.position + ahead]
 
     # -- the shoe -----------------------------------------------------------------------
     def new_shoe(self) -> None:
@@ -220,7 +246,7 @@ class TableSimulator:
             if self.order:
                 self.close_shoe()
             self.new_shoe()
-        self.players = players_at(self.rng, self.spec.seats, self.players)
+        self.players = self.crowd.next_round()
         self.send(OpenRound, table=self.spec.code)
         self._jackpot_boxes = []
         number = (self.first_round + self.tally.rounds + self.tally.voids
@@ -235,12 +261,17 @@ class TableSimulator:
         self.now += timedelta(seconds=self.round_seconds)
 
     def bet(self, box: int, spot: str, amount: Decimal | None = None,
-            player: str | None = None) -> Decimal:
+            player: str | None = None, covering: int = 1) -> Decimal:
+        drawn = not amount
         amount = Decimal(amount) if amount else stake(self.rng, self.spec.min_bet, self.spec.max_bet)
+        amount = self.crowd.stake(box, player, amount, drawn, covering)
         if spot == "jackpot":
             self._jackpot_boxes.append(box)
         self.send(PlaceBet, table=self.spec.code, box=box, spot=spot, amount=amount, player=player)
         return amount
+
+    def add_stake(self, box: int, amount: Decimal, player: str | None = None) -> None:
+        self.crowd.add_stake(box, player, amount)
 
     def settle(self, settle_turn: Any = None) -> None:
         if settle_turn is None:
@@ -250,23 +281,16 @@ class TableSimulator:
             self.send(SettleRound, table=self.spec.code)
 
     def _book(self, number: int) -> None:
-        """The rack follows the round: what the house won stays, what it paid leaves."""
+        """The rack follows the round: what the house won stays, what it paid leaves; the
+        players' stacks follow their bets."""
         round_ = cast(Round, self.ledger.load(round_id(table_id(self.spec.code), number), "round"))
-        self.tally.rack += sum((r.house_win for r in round_.results if r.spot != "jackpot"),
-                               Decimal("0.00"))
+        won = sum((r.house_win for r in round_.results if r.spot != "jackpot"), Decimal("0.00"))
+        self.tally.rack += won
+        self.tally.won += won
+        self.crowd.settle(round_.results)
         if self.spec.settings.get("tie_handling") == "kept":  # the chips stay on the layout
             self.tie_bets = [(r.box, r.spot, r.stake, r.player) for r in round_.results
                              if r.outcome == "pushed"]
-
-    def buy_in(self, players: int | bool) -> None:
-        """New players change cash (or a marker) for chips: the rack gives, the drop box takes."""
-        for _ in range(int(players)):
-            amount = stake(self.rng, self.spec.min_bet, self.spec.max_bet) * 10
-            self.tally.rack -= amount
-            if self.rng.random() < 0.1:
-                self.tally.markers += amount
-            else:
-                self.tally.cash += amount
 
     def change_dealer(self, number: int) -> None:
         out = self.dealer

@@ -2,24 +2,33 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any
 
 from ledger.core.cards import Card
 from ledger.games.baccarat import rules as baccarat_rules
-from ledger.games.simulated import Dealing, bettor_boxes, deal
+from ledger.games.simulated import MARKED_STAKE, Dealing, bettor_boxes, deal
+
+
+def coming_winner(sim: Dealing) -> str:
+    """The side the next coup's cards make win, read from the shoe before they are dealt."""
+    return str(baccarat_rules.play_coup(sim.peek(n) for n in range(6)).winner)
 
 
 def play_round(sim: Dealing, turn: Any) -> bool:
     """One Baccarat round at a simulated table; True when the round was voided."""
-    for box, spot, amount, player in sim.tie_bets:  # kept from a tie (art. 12(2))
-        sim.bet(box, spot, amount=amount, player=player)
+    for box, spot, kept, player in sim.tie_bets:  # kept from a tie (art. 12(2))
+        sim.bet(box, spot, amount=kept, player=player)
     sim.tie_bets = []
-    for box in bettor_boxes(sim):
+    marked = sim.knows_the_cards()
+    for n, box in enumerate(bettor_boxes(sim)):
         spot = sim.rng.choices(("banker", "player", "tie", "player_pair", "banker_pair"),
                                weights=(46, 40, 6, 4, 4))[0]
         side_bet = spot not in ("banker", "player")  # side bets are small, as players make them
-        sim.bet(box, spot, amount=sim.spec.min_bet * sim.rng.randint(1, 3) if side_bet else None)
-    sim.buy_in(sim.rng.random() < 0.3)
+        amount: Decimal | None = sim.spec.min_bet * sim.rng.randint(1, 3) if side_bet else None
+        if marked and n == 0:  # the player who knows the cards bets big on the coup's winner
+            spot, amount = coming_winner(sim), sim.spec.min_bet * MARKED_STAKE
+        sim.bet(box, spot, amount=amount)
     cards: list[Card] = []
     while (side := baccarat_rules.next_card_to(cards)) is not None:
         cards.append(deal(sim, side.value, face_up=True))

@@ -41,5 +41,6 @@ GAME = Fortune8(
     bet_place="space {} box {}",  # art. 4(2): a bet is on a space's box
     table_plan=TablePlan(floor_order=3, prefix="F8", min_bet=Decimal(100),
                          max_bet=Decimal(5000), decks=6, round_seconds=50,
-                         cut_card_behind=CARDS_BEHIND_CUT),
+                         cut_card_behind=CARDS_BEHIND_CUT, biases=("marked-cards",),
+                         buy_in=6),
 )

@@ -29,7 +29,6 @@ def play_round(sim: Dealing, turn: Any) -> bool:
             bettors.append((box, player))
             if sim.rng.random() < 0.5:
                 sim.bet(box, "bonus", player=player)
-    sim.buy_in(sim.rng.random() < 0.3)
     hands: dict[int, list[Card]] = {}
     equipment = q_poker_rules.Equipment.SHUFFLER if sim.spec.shuffler else q_poker_rules.Equipment.SHOE
     order = q_poker_rules.deal_order(boxes, equipment)

@@ -21,13 +21,12 @@ def stud_raises(cards: tuple[Card, ...]) -> bool:
 def play_round(sim: Dealing, turn: Any) -> bool:
     """One Stud Poker round at a simulated table; True when the round was voided."""
     boxes = sorted(set(bettor_boxes(sim)) | sim.carried)
-    antes = {box: sim.bet(box, "ante") for box in boxes}
+    antes = {box: sim.bet(box, "ante", covering=3) for box in boxes}  # the raise kept back
     for box in boxes:
         if box not in sim.carried and sim.rng.random() < 0.5:
             sim.bet(box, "jackpot", amount=JACKPOT_BET)
     jackpot_boxes = {box for box in boxes if box in sim.carried} | set(sim.last_jackpot_boxes())
     sim.carried = set()
-    sim.buy_in(sim.rng.random() < 0.3)
     hands: dict[str, list[Card]] = {}
     method = stud_rules.DealMethod.SHUFFLER if sim.spec.shuffler else stud_rules.DealMethod.SHOE
     plan = stud_rules.expected_deal(boxes, method)
@@ -51,6 +50,8 @@ def play_round(sim: Dealing, turn: Any) -> bool:
                  card=str(hands[f"box:{boxes[0]}"][0]))
     for box in boxes:
         raised = stud_raises(tuple(hands[f"box:{box}"]))
+        if raised:
+            sim.add_stake(box, antes[box] * 2)
         sim.act("decide", table=sim.spec.code, box=box, decision="raise" if raised else "fold",
                  amount=antes[box] * 2 if raised else None)
     sim.act("reveal_dealer", table=sim.spec.code)

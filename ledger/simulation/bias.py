@@ -1,0 +1,48 @@
+"""A table biased on purpose, so that the review's flags have something to catch.
+
+`marked-cards`: a player at the table knows the next cards and, on a stated share of rounds,
+bets the side they make win (baccarat: the coup's winner; Fortune 8: the L, H or 8 of the
+space whose card comes). The shoe stays shuffled by the seed and the ledger settles every bet
+by the rules; only the players' choices change, so the players win more than chance allows.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ledger.core.errors import InvalidInput
+
+KINDS = ("marked-cards",)
+DEFAULT_SHARE = 0.5  # money-safe: a share of rounds
+
+
+@dataclass(frozen=True)
+class Bias:
+    kind: str
+    share: float = DEFAULT_SHARE  # money-safe: the share of rounds the bias plays in
+
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise InvalidInput(f"no bias '{self.kind}': the simulator knows {', '.join(KINDS)}.")
+        if not 0 < self.share <= 1:
+            raise InvalidInput(f"a bias plays in a share of rounds above 0 and at most 1, "
+                               f"not {self.share}.")
+
+
+def parse_bias(text: str) -> tuple[str, Bias]:
+    """`TABLE:KIND` or `TABLE:KIND:SHARE`, as `ledger simulate --bias` takes it.
+
+    >>> parse_bias("F8-01:marked-cards:0.3")
+    ('F8-01', Bias(kind='marked-cards', share=0.3))
+    """
+    table, _, rest = text.partition(":")
+    kind, _, share = rest.partition(":")
+    if not table or not kind:
+        raise InvalidInput(f"a bias is TABLE:KIND or TABLE:KIND:SHARE (F8-01:marked-cards), "
+                           f"not '{text}'.")
+    try:
+        portion = float(share) if share else DEFAULT_SHARE  # money-safe: a share of rounds
+    except ValueError:
+        raise InvalidInput(f"the share in '{text}' is not a number: give one such as 0.5."
+                           ) from None
+    return table.strip(), Bias(kind.strip(), portion)
