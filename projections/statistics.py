@@ -8,6 +8,7 @@ follows the number of table shifts in its period, never the length of the histor
 
 from __future__ import annotations
 
+import json
 from datetime import date, datetime
 from decimal import Decimal
 from functools import lru_cache
@@ -90,8 +91,6 @@ def notes(cursor: Cursor[dict[str, Any]], first_day: date, last_day: date) -> li
 
 def odds(game: str, rule_set: str, settings: dict[str, Any]) -> dict[str, BetOdds]:
     """Each bet's odds under these terms, by spot (computed once per terms: `_odds`)."""
-    import json
-
     return _odds(game, rule_set, json.dumps(settings, sort_keys=True))
 
 
@@ -113,7 +112,5 @@ def default_odds(game: str) -> dict[str, BetOdds]:
 
 @lru_cache(maxsize=256)
 def _odds(game: str, rule_set: str, settings: str) -> dict[str, BetOdds]:
-    import json
-
     parsed = parse_settings(rule_set, json.loads(settings))
     return {bet.spot: bet for bet in game_of(game).bet_odds(parsed)}

@@ -13,9 +13,8 @@ from ledger.application.ledger import Ledger, LedgerApplication
 from ledger.core.expectation import Expectation
 from ledger.domain.round import Round, round_id
 from ledger.domain.table import table_id
-from ledger.games.odds import BetOdds
-from ledger.games.registry import game as game_of
 from ledger.simulation.floor import floor_plan, run_floor
+from tests.odds import round_expectation
 from tests.signing import floor_staff
 
 pytestmark = pytest.mark.slow
@@ -60,24 +59,6 @@ def test_baccarat_banker_player_and_tie_frequencies_fall_in_their_bands(baccarat
         assert abs(share - p) <= band, f"{winner}: {share:.4f} over {n} coups, expected {p}"
 
 
-def _odds(round_: Round) -> dict[str, BetOdds]:
-    """Each bet's exact odds under the rules and settings the round was played under."""
-    return {bet.spot: bet for bet in game_of(round_.game).bet_odds(round_.house_settings)}
-
-
-def _expectation(round_: Round) -> tuple[Expectation, Decimal]:
-    """What the round's bets were expected to win (jackpot bets go to the pool), and won."""
-    odds, expected, won = _odds(round_), Expectation(), Decimal(0)
-    for bet in round_.results:
-        if bet.spot == "jackpot":
-            continue
-        won += bet.house_win
-        if bet.outcome != "returned":
-            profile = odds[bet.spot]
-            expected += Expectation(bet.stake * profile.edge, bet.stake**2 * profile.variance)
-    return expected, won
-
-
 @pytest.mark.parametrize("game", ["baccarat", "fortune-8", "stud-poker", "q-poker"])
 def test_the_house_hold_per_game_falls_in_the_band_its_edge_and_variance_allow(floor, game):
     plan, rounds = floor
@@ -86,7 +67,7 @@ def test_the_house_hold_per_game_falls_in_the_band_its_edge_and_variance_allow(f
         if spec.game != game:
             continue
         for round_ in _settled(rounds[spec.code]):
-            more, won = _expectation(round_)
+            more, won = round_expectation(round_)
             expected, win = expected + more, win + won
     assert not expected.outside(win, Decimal("0.9999")), (
         f"{game}: won {win}, expected {expected.expected} ± {expected.deviation}")
@@ -104,7 +85,7 @@ def test_about_one_stretch_in_twenty_falls_outside_its_95_percent_band(calibrati
         for start in range(0, len(played) - STRETCH + 1, STRETCH):
             expected, win = Expectation(), Decimal(0)
             for round_ in played[start:start + STRETCH]:
-                more, won = _expectation(round_)
+                more, won = round_expectation(round_)
                 expected, win = expected + more, win + won
             outside += expected.outside(win)
             stretches += 1
