@@ -4,18 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ledger.core.cards import Card, Rank
+from ledger.core.cards import Card
 from ledger.games.simulated import JACKPOT_BET, Dealing, bettor_boxes, deal, turn_of
 from ledger.games.stud_poker import rules as stud_rules
-
-
-def stud_raises(cards: tuple[Card, ...]) -> bool:
-    """The usual strategy: raise with a pair or better, or with ace-king high."""
-    value = stud_rules.evaluate(cards)
-    if value.category != "high_card":
-        return True
-    ranks = sorted((card.rank for card in cards), reverse=True)
-    return ranks[0] == Rank.ACE and ranks[1] == Rank.KING
+from ledger.games.stud_poker.odds import raises
 
 
 def play_round(sim: Dealing, turn: Any) -> bool:
@@ -28,6 +20,7 @@ def play_round(sim: Dealing, turn: Any) -> bool:
     jackpot_boxes = {box for box in boxes if box in sim.carried} | set(sim.last_jackpot_boxes())
     sim.carried = set()
     hands: dict[str, list[Card]] = {}
+    up_card: Card | None = None
     method = stud_rules.DealMethod.SHUFFLER if sim.spec.shuffler else stud_rules.DealMethod.SHOE
     plan = stud_rules.expected_deal(boxes, method)
     stops_at = sim.shuffler_stops_at(len(plan))
@@ -39,6 +32,8 @@ def play_round(sim: Dealing, turn: Any) -> bool:
             return True
         to = "dealer" if step.to == "dealer" else f"box:{step.to}"
         hands.setdefault(to, []).append(deal(sim, to))
+        if step.to == "dealer" and step.face_up:
+            up_card = hands[to][-1]
     if sim.rng.random() < sim.irregularity_rate / 3:  # a misdeal: the round is void (art. 11, 1))
         with turn_of(turn):
             sim.act("record_irregularity", table=sim.spec.code, kind="wrong_count",
@@ -49,7 +44,8 @@ def play_round(sim: Dealing, turn: Any) -> bool:
         sim.act("expose_card", table=sim.spec.code, to=f"box:{boxes[0]}",
                  card=str(hands[f"box:{boxes[0]}"][0]))
     for box in boxes:
-        raised = stud_raises(tuple(hands[f"box:{box}"]))
+        # the best play for the player, seeing the up card: what the ante's edge assumes
+        raised = raises(hands[f"box:{box}"], up_card or hands["dealer"][-1])
         if raised:
             sim.add_stake(box, antes[box] * 2)
         sim.act("decide", table=sim.spec.code, box=box, decision="raise" if raised else "fold",
