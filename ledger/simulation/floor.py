@@ -27,6 +27,7 @@ from ledger.domain.shift_schedule import ShiftSlot
 from ledger.domain.table import table_id
 from ledger.games import registry
 from ledger.simulation.bias import Bias
+from ledger.simulation.players import Player
 from ledger.simulation.staffing import (
     COUNTER,
     COUNTERS,
@@ -202,7 +203,10 @@ def _close_shift(sim: TableSimulator) -> None:
     shift = {"table": sim.spec.code, "shift": sim.shift, "gaming_day": sim.gaming_day}
     if sim.order:  # reveal the last shoe's order and secret
         sim.close_shoe()
-    sim.crowd.leave_all()
+    if sim.staying is None:
+        sim.crowd.leave_all()
+    else:
+        sim.staying[sim.spec.code] = sim.crowd.stay_on()
     sim.send(EnterDrop, **shift, cash=sim.tally.cash, markers=sim.tally.markers,
              counted_by=COUNTERS, actor=COUNTER)
     sim.send(CloseShift, **shift, chips=chips_for(sim.tally.rack), dealer_id=sim.dealer.staff_id,
@@ -247,13 +251,16 @@ def run_floor(ledger: Ledger, staff: FloorStaff, plan: list[TableSpec], *, round
               irregularity_rate: float = 0.01,  # money-safe: a probability
               shift: str = "day", starts_at: datetime | None = None,
               play_seconds: int | None = None,
-              bias: Mapping[str, Bias] | None = None) -> FloorResult:
+              bias: Mapping[str, Bias] | None = None,
+              staying: dict[str, list[Player]] | None = None) -> FloorResult:
     """Play `rounds` rounds at every table of the plan, concurrently, in one shift of `day`
     (the day shift from 06:00 Macau time unless told), its rounds spread over `play_seconds`
     from `starts_at` (the shift's eight hours less the half hour of closing, unless told).
     `on_round` hears of each round with the floor's events recorded so far. Its staff are
     enrolled and its devices registered first, if they are not yet. `bias` puts a biased
-    player at some tables, by code (`ledger.simulation.bias`)."""
+    player at some tables, by code (`ledger.simulation.bias`). With `staying`, the players
+    still seated at a shift's end stay for the next shift played with the same dict (a week
+    in one process); without it they walk away with their chips."""
     check_bias(plan, bias or {})
     starts_at = starts_at or shift_start(day)
     staff.enrol(plan, rounds)
@@ -270,6 +277,9 @@ def run_floor(ledger: Ledger, staff: FloorStaff, plan: list[TableSpec], *, round
                              (bias or {}).get(spec.code))
         sim.gaming_day, sim.shift = day, shift
         sim.first_round = started_at[spec.code]
+        if staying is not None:
+            sim.staying = staying
+            sim.crowd.seat(staying.pop(spec.code, []))
         sim.round_seconds = max(1, min(ROUND_SECONDS[spec.game], shift_seconds // max(rounds, 1)))
         sims.append(sim)
 

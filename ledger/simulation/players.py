@@ -201,6 +201,23 @@ class Crowd:
             self.walk(player)
         self.present = []
 
+    def stay_on(self) -> list[Player]:
+        """The shift ends and the players still there stay for the next: their chips leave
+        this shift's books (as if walked) and are brought into the next's (`seat`)."""
+        staying = self.present
+        for player in staying:
+            self.purse.walked += player.stack
+        self.present = []
+        return staying
+
+    def seat(self, players: list[Player]) -> None:
+        """The players who stayed from the last shift, with their chips, before its first round."""
+        for player in players:
+            player.at_stake = ZERO
+            self.purse.brought += player.stack
+        self.present = list(players)
+        self.opened = bool(players)
+
 
 def _hundreds(amount: Decimal) -> Decimal:
     return (amount / HUNDRED).to_integral_value(rounding="ROUND_FLOOR") * HUNDRED

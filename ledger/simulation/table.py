@@ -23,7 +23,7 @@ from ledger.domain.table import table_id
 from ledger.games import registry
 from ledger.games.baccarat import rules as baccarat_rules
 from ledger.simulation.bias import Bias
-from ledger.simulation.players import Crowd, Purse
+from ledger.simulation.players import Crowd, Player, Purse
 from ledger.simulation.staffing import FloorStaff, dealer_id, pit_supervisor
 from ledger.simulation.strategy import stake
 
@@ -89,6 +89,7 @@ class TableSimulator:
         self.crowd = Crowd(Random(f"{seed}/{spec.code}/players"), (spec.min_bet, spec.max_bet),
                            registry.game(spec.game).table_plan.buy_in, spec.seats, self.tally)
         self.bias = bias
+        self.staying: dict[str, list[Player]] | None = None  # players kept for the next shift
         self.gaming_day = start.date()
         self.shift = "day"
         self.first_round = 0  # rounds the table played on earlier days

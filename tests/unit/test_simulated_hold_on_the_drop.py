@@ -25,8 +25,10 @@ from tests.signing import floor_staff
 pytestmark = pytest.mark.slow
 
 MONDAY = date(2026, 11, 2)
-HOLD_ON_THE_DROP = {  # what casinos report, in percent of the drop
-    "baccarat": (8, 20), "stud-poker": (15, 35), "q-poker": (15, 35), "fortune-8": (15, 40)}
+HOLD_ON_THE_DROP = {  # what casinos report, in percent of the drop: baccarat's; Caribbean
+    # Stud's and three-card poker's for Stud Poker and Q Poker; a wheel game's (big six) for
+    # Fortune 8, a one-card game with an edge of 1/13 on every bet
+    "baccarat": (8, 20), "stud-poker": (15, 35), "q-poker": (15, 35), "fortune-8": (30, 55)}
 
 
 def _ledger() -> Ledger:
@@ -48,14 +50,16 @@ def _expected(rounds: list[Round]) -> Expectation:
 
 @pytest.fixture(scope="module")
 def week():
-    """One table of each game, a 100-round shift a day for seven days."""
+    """One table of each game, a 100-round shift a day for seven days, the players still
+    seated at a shift's end playing on into the next (as a floor's do: a shift's end is the
+    books', not the players')."""
     ledger = _ledger()
     plan = floor_plan(4)
     staff = floor_staff(ledger)
-    shifts = []
+    shifts, staying = [], {}
     for day in range(7):
         result = run_floor(ledger, staff, plan, rounds=100, seed=1000 + day,
-                           day=MONDAY + timedelta(days=day))
+                           day=MONDAY + timedelta(days=day), staying=staying)
         assert not result.errors, result.errors
         for spec in plan:
             tally = result.tables[spec.code]
@@ -71,19 +75,17 @@ def test_a_shifts_accounting_win_is_its_rounds_win_when_nobody_errs(week):
 
 
 @pytest.mark.parametrize("game", list(HOLD_ON_THE_DROP))
-def test_a_simulated_weeks_hold_on_the_drop_per_game_is_a_floors_not_thousands_of_percent(
+def test_a_simulated_weeks_hold_on_the_drop_per_game_is_in_the_range_casinos_report(
         week, game):
     """The hold the games' edges give on the week's drop (the players' money, free of the
-    cards' luck) is a floor's: some percent, not thousands; what the cards gave is within the
-    whole drop. (The ranges casinos report are printed beside it: at shifts of a hundred
-    rounds the simulated baccarat and Stud Poker hold less than theirs.)"""
+    cards' luck) is in the range casinos report for such a game; what the cards gave is
+    within the whole drop."""
     drop = sum((tally.drop for g, tally, _ in week if g == game), Decimal(0))
     won = sum((tally.won for g, tally, _ in week if g == game), Decimal(0))
     expected = sum((theory for g, _, theory in week if g == game), Decimal(0))
     hold, held = expected / drop * 100, won / drop * 100
-    print(f"{game}: expected hold {hold:.1f}%, held {held:.1f}% of a drop of {drop} "
-          f"(casinos report {HOLD_ON_THE_DROP[game]})")
-    assert 5 <= hold <= 45, f"{game}: expected hold {hold:.1f}% (held {held:.1f}%)"
+    low, high = HOLD_ON_THE_DROP[game]
+    assert low <= hold <= high, f"{game}: expected hold {hold:.1f}% (held {held:.1f}%)"
     assert abs(held) <= HOLD_LIMIT, f"{game}: held {held:.1f}%"
 
 
