@@ -115,6 +115,7 @@ def run_demo(console: Console) -> bool:
             voided = _find_round(conn, "Round.Voided", slot)
             kinds = _irregularities(conn, slot)
             signed = _signatures(conn)
+            statistics = month_statistics(conn, day, rt.settings.property_name)
         to_rich(view, console)
         OUTPUT.mkdir(exist_ok=True)
         files = []
@@ -124,7 +125,6 @@ def run_demo(console: Console) -> bool:
             path = OUTPUT / f"shift-{day}-{slot.shift}.{suffix}"
             path.write_text(render(view), encoding="utf-8")
             files.append(path)
-            statistics = month_statistics(conn, day, rt.settings.property_name)
         files.append(OUTPUT / f"statistics-month-{day}.html")
         files[-1].write_text(statistics_page(statistics), encoding="utf-8")
         replays = [_replay(rt, console, round_, what, trust) for round_, what in
