@@ -56,7 +56,7 @@ class Expectation:
         half = z_score(confidence) * self.deviation
         return ((self.expected - half).quantize(CENT), (self.expected + half).quantize(CENT))
 
-    def probability(self, actual: Decimal) -> float:
+    def probability(self, actual: Decimal) -> float:  # money-safe: a probability
         """How likely chance alone gives a win at least this far from the expected one (two-sided).
 
         >>> Expectation(Decimal(0), Decimal(100)).probability(Decimal("19.6")) < 0.0501

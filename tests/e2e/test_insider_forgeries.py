@@ -237,3 +237,20 @@ def test_an_event_claiming_another_commands_id_is_named_after_a_dump_and_restore
         assert said in result.out, result.out
     finally:
         _drop_database(server, name)
+
+
+def test_an_investigation_note_written_behind_the_ledger_is_named(cli, trust, superuser, login):
+    """An insider clears a flagged figure with a finding nobody signed, as the writer login:
+    verify names the note as recorded by no command."""
+    _, _, _, opened = _row(superuser, "Shift.Opened")
+    stream = uuid.uuid4()
+    note = {"originator_id": str(stream), "originator_version": 1,
+            "timestamp": datetime.now(UTC).isoformat(),
+            "originator_topic": "ledger.domain.investigation:Investigation",
+            "note_id": str(uuid.uuid4()), "first_day": opened["gaming_day"],
+            "last_day": opened["gaming_day"], "scope": "floor",
+            "subject": "win outside its band", "finding": "nothing wrong",
+            "by": {**opened["by"], "command_id": None}}
+    _insert(login("writer"), [("ledger.domain.investigation:Investigation.Noted", stream, 1,
+                               note)])
+    named(cli, trust, "Investigation.Noted was recorded by no command")

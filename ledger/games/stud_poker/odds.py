@@ -87,8 +87,8 @@ def ante_figures(royal_odds: int, *, ties_push: bool = False) -> tuple[Fraction,
     `ties_push` compares ranks only and pushes equal hands: the industry's Caribbean Stud.
 
     >>> edge, variance = ante_figures(100, ties_push=True)
-    >>> round(float(edge), 5), round(float(variance), 3)
-    (0.05224, 5.031)
+    >>> exact(edge), exact(variance)
+    (Decimal('0.0522431'), Decimal('5.0308259'))
     """
     deals = RANK_ONLY if ties_push else SUIT_TIE_BREAKS
     mean, square = deals.moments(raise_paytable(royal_odds))
