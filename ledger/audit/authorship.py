@@ -67,6 +67,31 @@ class Authorship:
     events: int = 0
     failures: list[tuple[str, str]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    carried: Carried | None = None  # the state at the boundary asked for
+
+
+@dataclass
+class Carried:
+    """What the check carries over a boundary: every stream a later command may act on, as it
+    stood after the last command at or before `after` (settled rounds, closed shoes and
+    receipts are left out: a later command that reads one has it read again from the
+    database, up to `after`), and what it counted of the pools."""
+
+    after: int
+    streams: dict[UUID, Any]
+    unproven: dict[UUID, set[int]]
+    unbound: int
+
+
+def _carries(aggregate: Any) -> bool:
+    from ledger.domain.round import Phase, Round
+    from ledger.domain.shoe import Shoe
+
+    if isinstance(aggregate, Round):
+        return aggregate.phase not in (Phase.SETTLED, Phase.VOID)
+    if isinstance(aggregate, Shoe):
+        return not aggregate.is_closed
+    return True
 
 
 class Streams(InMemoryUnitOfWork):
@@ -86,12 +111,61 @@ class Streams(InMemoryUnitOfWork):
         return self.streams.get(terminal_stream_id(terminal_id))
 
 
-def _rows(conn: Connection[Any]) -> Generator[Row, None, None]:
+class ResumedStreams(Streams):
+    """The streams carried over a boundary; any other stream a command reads (a settled round
+    adjusted, a closed shoe) is read from the database as it stood at the boundary, once."""
+
+    def __init__(self, conn: Connection[Any], after: int) -> None:
+        super().__init__()
+        self.conn, self.after = conn, after
+        self.absent: set[UUID] = set()
+
+    def _known(self, stream_id: UUID) -> None:
+        if stream_id in self.streams or stream_id in self.absent:
+            return
+        rows = self.conn.execute(
+            sql.SQL("SELECT originator_version, topic, state FROM {} WHERE originator_id = %s "
+                    "AND notification_id <= %s ORDER BY originator_version"
+                    ).format(sql.Identifier(EVENTS_TABLE)), (stream_id, self.after)).fetchall()
+        aggregate = None
+        for version, topic, state in rows:
+            event = mapper.to_domain_event(StoredEvent(stream_id, version, topic, bytes(state)))
+            aggregate = event.mutate(aggregate)
+        if aggregate is None:
+            self.absent.add(stream_id)
+        else:
+            self.streams[stream_id] = aggregate
+
+    def get(self, aggregate_id: UUID) -> Any | None:
+        self._known(aggregate_id)
+        return super().get(aggregate_id)
+
+    def exists(self, aggregate_id: UUID) -> bool:
+        self._known(aggregate_id)
+        return super().exists(aggregate_id)
+
+    def apply(self, event: Any) -> None:
+        if event is not None:
+            self._known(event.originator_id)
+            self.absent.discard(event.originator_id)
+        super().apply(event)
+
+    def staff(self, staff_id: str) -> Any:
+        self._known(staff_stream_id(staff_id))
+        return super().staff(staff_id)
+
+    def terminal(self, terminal_id: str) -> Any:
+        self._known(terminal_stream_id(terminal_id))
+        return super().terminal(terminal_id)
+
+
+def _rows(conn: Connection[Any], after: int = 0) -> Generator[Row, None, None]:
     query = sql.SQL("SELECT notification_id, originator_id, originator_version, topic, state "
-                    "FROM {} ORDER BY notification_id").format(sql.Identifier(EVENTS_TABLE))
+                    "FROM {} WHERE notification_id > %s ORDER BY notification_id"
+                    ).format(sql.Identifier(EVENTS_TABLE))
     with conn.transaction(), conn.cursor(name="ledger_authorship", binary=True) as cursor:
         cursor.itersize = 5000
-        cursor.execute(query)
+        cursor.execute(query, (after,))
         for position, stream_id, version, topic, state in cursor:
             yield Row(position, stream_id, version, topic, bytes(state))
 
@@ -114,23 +188,39 @@ def _runs(rows: Iterator[Row]) -> Iterator[tuple[list[Row], list[Row]]]:
 
 
 def check_authorship(conn: Connection[Any], *, administrator_key: str | None = None,
-                     ledger_id: str | None = None) -> Authorship:
+                     ledger_id: str | None = None, resume: Carried | None = None,
+                     boundary: int | None = None) -> Authorship:
     """Every event proven by its signed command (module docstring). `administrator_key`: the
     bootstrap administrator's public key, from the trust file; `ledger_id`: the ledger the
-    envelopes must name (the trust file's; by default the database's own)."""
+    envelopes must name (the trust file's; by default the database's own).
+
+    `resume`: the state a verification that held carried to its boundary; only the commands
+    after it are checked, on the streams as they stood (`ledger.audit.incremental`).
+    `boundary`: a position (a signed checkpoint's); the state after the last command wholly at
+    or before it is kept in `found.carried`, for the next verification to resume from."""
     from ledger.audit.seal import recorded_ledger_id
 
     checker = _Checker(administrator_key, ledger_id or recorded_ledger_id(conn))
-    with closing(_rows(conn)) as rows:
+    after = 0
+    if resume is not None:
+        checker.resume(conn, resume)
+        after = resume.after
+    with closing(_rows(conn, after)) as rows:
         for events, receipts in _runs(rows):
+            end = (receipts or events)[-1].position
+            if boundary is not None and end > boundary and checker.found.carried is None:
+                checker.carry(after)
             checker.run(events, receipts)
+            after = end
+    if boundary is not None and checker.found.carried is None:
+        checker.carry(after)
     checker.finish()
     return checker.found
 
 
 class _Checker:
     def __init__(self, administrator_key: str | None, ledger_id: str | None) -> None:
-        self.streams = Streams()
+        self.streams: Streams = Streams()
         self.found = Authorship()
         self.administrator_key = administrator_key
         self.ledger_id = ledger_id
@@ -138,6 +228,7 @@ class _Checker:
         self.commands_seen: dict[str, int] = {}  # command id -> its receipt's position
         self.unbound = 0  # envelopes recorded before envelopes named their ledger
         self.unproven: dict[UUID, set[int]] = {}  # stream -> positions of events not proven
+        self.resumed = False  # resumed from a carried state: the log before it is not read
         self._bus: Bus | None = None
 
     @property
@@ -148,6 +239,23 @@ class _Checker:
 
             self._bus = Bus(EVERY_AREA)
         return self._bus
+
+    def resume(self, conn: Connection[Any], carried: Carried) -> None:
+        self.streams = ResumedStreams(conn, carried.after)
+        self.streams.streams.update(carried.streams)
+        self.unproven = {stream: set(positions) for stream, positions in carried.unproven.items()}
+        self.unbound = carried.unbound
+        self.bootstrapped = True
+        self.resumed = True
+
+    def carry(self, after: int) -> None:
+        """The state as it stands now, copied (the check goes on changing it)."""
+        import copy
+
+        streams = {stream: copy.deepcopy(aggregate)
+                   for stream, aggregate in self.streams.streams.items() if _carries(aggregate)}
+        self.found.carried = Carried(after, streams, {s: set(p) for s, p in
+                                                      self.unproven.items()}, self.unbound)
 
     def fail(self, subject: str, reason: str, *rows: Row) -> None:
         self.found.failures.append((subject, reason))
@@ -164,6 +272,10 @@ class _Checker:
             if receipt is None:
                 continue
             command_id = str(receipt.by.command_id)
+            if self.resumed and row.version != 1 and command_id not in self.commands_seen:
+                self.fail(row.where, f"a second receipt of command {command_id} (its receipt "
+                                     f"stream's version {row.version}: the first is version 1)")
+                continue
             if command_id in self.commands_seen:
                 self.fail(row.where, f"a second receipt of command {command_id} (the first is "
                                      f"at position {self.commands_seen[command_id]})")
