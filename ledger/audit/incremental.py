@@ -64,6 +64,9 @@ def verify(conn: Connection[Any], *, trust: TrustFile | None, trust_path: Path |
             found.notes.append(f"the verification record is not used: {reason}; verified in "
                                "full")
     found.since = since
+    if since is not None and checks.get("projections", True):
+        found.notes.append("the projections (read models, not evidence) are compared with a "
+                           "rebuild from every event only in full: `ledger verify --full`")
     found.report = verify_ledger(conn, trust=trust, since=since, **checks)
     boundary = found.report.boundary
     if (found.report.ok and boundary is not None and trust is not None
