@@ -4,7 +4,11 @@ round writes: its own stream, the table's, the shoe's, the shift's, the pool's, 
 every command), bytes per event on disk (the events table with its indexes and TOAST, and the
 database as a whole with the seal's and the projections' tables once they are run), and from
 those, a table's events and bytes for an eight-hour shift of continuous play at the
-simulator's pace, and a year of three shifts a day."""
+simulator's pace, and a year of three shifts a day.
+
+Each floor is played a second time, the same seed, with every receipt keeping its signed
+envelope whole (the command's body twice, as the ledger kept it before receipts kept the
+envelope without it): the bytes an event of both, and their ratio, measured in the same run."""
 
 from __future__ import annotations
 
@@ -12,9 +16,11 @@ import argparse
 import os
 import subprocess
 import sys
+from contextlib import nullcontext
 from datetime import date
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 from benchlib import console, signer, throwaway_database
 from rich.table import Table
@@ -27,11 +33,19 @@ LEDGER = str(Path(sys.executable).with_name("ledger"))
 SHIFT_SECONDS = 8 * 3600
 
 
-def measure(game: str, tables: int, rounds: int) -> dict[str, Any]:
+def _whole(signed: Any, command: Any) -> dict[str, Any]:
+    """The envelope as a receipt kept it before: whole, its body beside the command."""
+    kept: dict[str, Any] = signed.model_dump(mode="json")
+    return kept
+
+
+def measure(game: str, tables: int, rounds: int, *, whole: bool = False) -> dict[str, Any]:
     with throwaway_database(f"ledger_sizing_{game.replace('-', '_')}") as (settings, database):
         with database.connect() as conn:
             before = _sizes(conn)
-        with open_ledger(settings) as rt:
+        envelopes = (mock.patch("ledger.application.ledger.kept_in_receipt", _whole) if whole
+                     else nullcontext())
+        with envelopes, open_ledger(settings) as rt:
             result = run_floor(rt.ledger, signer(rt).floor_staff(),
                                floor_plan(tables, (game,)), rounds=rounds, seed=3,
                                day=date(2026, 11, 22))
@@ -67,6 +81,7 @@ def main() -> None:
                         help="tables of the property the yearly total is for (an equal mix)")
     args = parser.parse_args()
     runs = [measure(game, args.tables, args.rounds) for game in ROUND_SECONDS]
+    wholes = [measure(game, args.tables, args.rounds, whole=True) for game in ROUND_SECONDS]
     table = Table(title=f"{args.tables} tables of each game, {args.rounds} rounds each")
     for column in ("game", "rounds", "events/round", "bytes/event (events table)",
                    "bytes/event (database)", "rounds/shift", "events/table/shift",
@@ -86,6 +101,14 @@ def main() -> None:
                       f"{rounds_shift:.0f}", f"{shift_events:,.0f}",
                       f"{shift_bytes / 1e6:.1f}", f"{year / 1e9:.2f}")
     console.print(table)
+    envelopes = Table(title="bytes an event (events table), receipts keeping the signed "
+                            "envelope whole or without the body their command holds")
+    for column in ("game", "whole (before)", "without the body (now)", "now ÷ before"):
+        envelopes.add_column(column, justify="right")
+    for run, whole in zip(runs, wholes, strict=True):
+        now, then = (r["events_bytes"] / r["events"] for r in (run, whole))
+        envelopes.add_row(run["game"], f"{then:,.0f}", f"{now:,.0f}", f"{now / then:.2f}")
+    console.print(envelopes)
     console.print(f"a property of {args.property_tables} tables (an equal mix of the four "
                   f"games), every table in continuous play three shifts a day: "
                   f"{yearly / 1e12:.2f} TB a year on the primary, and as much on each standby "
