@@ -7,16 +7,18 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from typing import Any
+from uuid import uuid4
 
 import pytest
 
 from ledger.application.ledger import Ledger
 from ledger.audit.authorship import check_authorship
-from ledger.identity.envelope import from_receipt
+from ledger.identity.envelope import from_receipt, sign
 from ledger.identity.keys import verify
 from tests.integration import replay_rounds as rounds
-from tests.signing import KEYRING, open_ledger
+from tests.signing import ADMIN, CONSOLE, KEYRING, open_ledger
 
 RECEIPTS = ("SELECT originator_id, convert_from(state, 'UTF8')::jsonb FROM ledger_events "
             "WHERE topic LIKE '%%CommandReceipt.Accepted' ORDER BY notification_id")
@@ -82,6 +84,23 @@ def test_receipts_kept_whole_as_earlier_versions_wrote_them_still_verify(
     rounds.baccarat_round(ledger)
     shapes = {"command" in body["signed"] for _, body in receipts(superuser)}
     assert shapes == {True, False}
+    assert failures(superuser) == []
+
+
+def test_an_envelope_signed_over_a_body_of_its_own_writing_is_kept_whole_and_verifies(
+        ledger, superuser):
+    """A third party's terminal writes the id in lower case and the time with `+00:00`: the
+    door reads the same command, but the bytes signed are not the command's own body."""
+    rounds.baccarat_round(ledger)
+    body = {"command": "enrol_staff", "command_id": str(uuid4()),
+            "at": datetime.now(UTC).isoformat(), "staff_id": "d-777", "name": "Written By Hand",
+            "roles": ["dealer"], "public_key": KEYRING.credential("staff", "D-777").public_key}
+    ledger.execute(sign(body, KEYRING.credential("terminal", CONSOLE),
+                        KEYRING.credential("staff", ADMIN), ledger=ledger.ledger_id))
+    [(_, receipt)] = [(stream, kept) for stream, kept in receipts(superuser)
+                      if kept["command"]["command_id"] == body["command_id"]]
+    assert receipt["command"]["staff_id"] == "D-777"
+    assert receipt["signed"]["command"] == body
     assert failures(superuser) == []
 
 
