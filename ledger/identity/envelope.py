@@ -16,14 +16,14 @@ signature proves where, the staff member's who; a supervisor who signs with them
 inventory, a fill slip) adds a `cosigner` signature over the same bytes. Any party holding a
 registered key can produce this without the ledger's code.
 
-A receipt keeps the envelope beside the command's JSON (`CommandReceipt.Accepted.command`),
-whose body a terminal sends (`sent_body`) is, for every command sent as `Command.body()` is,
-the envelope's `command` byte for byte as canonical JSON. The receipt then keeps the envelope
-without its `command` (`kept_in_receipt`: the frame and the signatures, about half its bytes),
-and the envelope is made again from the receipt (`from_receipt`): its signatures cover the
-receipt's command, so a receipt whose command is changed no longer verifies. An envelope whose
-body differs in any byte (a field a terminal left out, an amount written "100") is kept whole,
-as are the receipts recorded before this: `from_receipt` reads both.
+A receipt keeps the envelope beside the command's JSON (`CommandReceipt.Accepted.command`).
+The body a terminal sends, made from that JSON (`sent_body`), is the envelope's `command` byte
+for byte as canonical JSON for every command sent as `Command.body()` writes it: the receipt
+then keeps the envelope without its `command` (`kept_in_receipt`: the frame and the signatures;
+the body was about a third of the envelope's bytes), and `from_receipt` makes the envelope
+again from the receipt, so a receipt whose command is changed no longer verifies. An envelope
+whose body differs in any byte (a field a terminal left out, an amount written "100") is kept
+whole, as receipts recorded by earlier versions keep it: `from_receipt` reads both.
 """
 
 from __future__ import annotations
