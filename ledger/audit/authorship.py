@@ -271,12 +271,11 @@ class _Checker:
             self.streams.apply(decoded[row.position])
 
     def _envelope(self, receipt: Any) -> Any:
-        from ledger.identity.envelope import SignedCommand
+        from ledger.identity.envelope import from_receipt
 
         if receipt.signed is None:
             raise _Unsigned("it keeps no signed envelope")
-        signed = SignedCommand.model_validate(receipt.signed)
-        return signed
+        return from_receipt(receipt.signed, receipt.command)
 
     def _refused(self, subject: str, rows: list[Row], decoded: dict[int, Any],
                  reason: str) -> None:
@@ -299,7 +298,7 @@ class _Checker:
     # -- the registry's bootstrap -------------------------------------------------------
     def _bootstrap(self, by_command: dict[str, Row], claimed: dict[str, list[Row]],
                    decoded: dict[int, Any]) -> None:
-        from ledger.identity.envelope import SignedCommand
+        from ledger.identity.envelope import from_receipt
         from ledger.identity.keys import fingerprint, verify
 
         if self.bootstrapped:
@@ -334,7 +333,7 @@ class _Checker:
                                      (register, admin_key, "staff"),
                                      (register, console_key, "terminal")):
             try:
-                signed = SignedCommand.model_validate(receipt.signed or {})
+                signed = from_receipt(receipt.signed or {}, receipt.command)
             except ValidationError:
                 problems.append(f"{receipt.command_type}'s envelope cannot be read")
                 continue
