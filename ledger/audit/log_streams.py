@@ -30,14 +30,25 @@ class Carried:
 
 
 def carries(aggregate: Any) -> bool:
+    """Whether a stream is carried over a boundary: not one that has ended (a settled or void
+    round, a closed shoe, shift or gaming day, an investigation note), which only a late
+    command reads again; so the carried state stays the size of the floor, not of its
+    history."""
+    from ledger.domain.gaming_day import GamingDay
+    from ledger.domain.investigation import Investigation
     from ledger.domain.round import Phase, Round
+    from ledger.domain.shift import Shift
     from ledger.domain.shoe import Shoe
 
     if isinstance(aggregate, Round):
         return aggregate.phase not in (Phase.SETTLED, Phase.VOID)
     if isinstance(aggregate, Shoe):
         return not aggregate.is_closed
-    return True
+    if isinstance(aggregate, Shift):
+        return aggregate.closed_by is None
+    if isinstance(aggregate, GamingDay):
+        return aggregate.closed is None
+    return not isinstance(aggregate, Investigation)
 
 
 class Streams(InMemoryUnitOfWork):

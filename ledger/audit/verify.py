@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
+from uuid import UUID
 
 from psycopg import Connection
 
@@ -85,7 +86,8 @@ def verify_ledger(conn: Connection[Any], *, projections: bool = True,
     report.failures.extend(Failure("streams", subject, reason) for subject, reason in problems)
     pools = check_streams(conn, report, after=after, pools=carried.get("pools"),
                           boundary=resume)
-    report.notes.extend(r.describe() for r in open_rounds(conn))
+    known_open = [UUID(e.stream) for e in carried.get("cross", []) if e.kind == "Round.Opened"]
+    report.notes.extend(r.describe() for r in open_rounds(conn, after=after, among=known_open))
     if projections and since is None:
         check_projections(conn, report)
     if reached is not None and authorship.carried is not None:
