@@ -58,7 +58,9 @@ from ledger.infrastructure.database import EVENTS_TABLE, Database
 from ledger.infrastructure.standby import Standby, standby
 from projections.base import Projection, StoredEvent
 from projections.folding import apply_batch, read_batch, read_events
-from projections.tracking import create_tracking_table
+from projections.shadow import ShadowBuild, claim, release
+from projections.tracking import create_tracking_table, lock_position
+from projections.versions import Version, code_version, difference, stale
 
 CHANNEL = EVENTS_TABLE.replace(".", "_")  # where the events table's trigger NOTIFYs
 # A catch-up's batch; a follower's are as small as what arrives. A fold writes each table's row
@@ -102,23 +104,16 @@ def session(conn: Connection[Any], name: str) -> None:
 
 
 def ensure_tracked(conn: Connection[Any], projection: Projection) -> None:
-    """The projection's live tables and its tracking row (at 0) exist."""
+    """The projection's live tables and its tracking row exist: a new row at position 0, built
+    by this version of the code."""
     with conn.transaction():
         create_tracking_table(conn)
         projection.create_tables(conn)
         conn.execute(
-            "INSERT INTO ledger_tracking (projection, position) VALUES (%s, 0) "
+            "INSERT INTO ledger_tracking (projection, position, version) VALUES (%s, 0, %s) "
             "ON CONFLICT (projection) DO NOTHING",
-            (projection.name,),
+            (projection.name, code_version(type(projection)).stored),
         )
-
-
-def lock_position(conn: Connection[Any], name: str) -> int:
-    """The committed position, its row locked until this transaction ends."""
-    row = conn.execute(
-        "SELECT position FROM ledger_tracking WHERE projection = %s FOR UPDATE", (name,)
-    ).fetchone()
-    return int(row[0]) if row else 0
 
 
 def record_position(name: str, position: int) -> Callable[[Any], None]:
@@ -189,6 +184,10 @@ def _stall(conn: Connection[Any], projection: Projection, limit: int) -> tuple[i
     raise ProjectionStalled(message + ".")
 
 
+def _shown(name: str) -> str:
+    return name.replace("_", "-")
+
+
 # -- the runner ------------------------------------------------------------------------------
 class ProjectionRunner:
     """Keeps some projections up to date: `catch_up()` once, or `follow()` until stopped."""
@@ -201,14 +200,21 @@ class ProjectionRunner:
         batch_size: int = DEFAULT_BATCH_SIZE,
         poll_seconds: float = 1.0,  # money-safe: a wait
         on_batch: OnBatch | None = None,
+        rebuild: bool = True,
+        on_rebuild: Callable[[str], None] | None = None,
     ) -> None:
         self.database = database
         self.projections = [projection() for projection in projections]
         self.batch_size = batch_size
         self.poll_seconds = poll_seconds
         self.on_batch = on_batch
+        self.rebuild, self.on_rebuild = rebuild, on_rebuild
         self._conn: Connection[Any] | None = None
         self.standby: Standby | None = None
+        self.stale: dict[str, tuple[Version, Version | None]] = {}
+        """Projections whose live tables another version built: (the code's, the live one's)."""
+        self.building: dict[str, ShadowBuild] = {}
+        self._waiting: set[str] = set()  # built by another session: said once
 
     def __enter__(self) -> Self:
         self._conn = self.database.connect()
@@ -217,6 +223,9 @@ class ProjectionRunner:
         if self.standby is None:  # on a standby the primary's read models are read as they are
             for projection in self.projections:
                 ensure_tracked(self._conn, projection)
+            if self.rebuild:  # a lost connection took its builds' locks: they start again
+                self.stale = stale(self._conn, [type(p) for p in self.projections])
+                self.building, self._waiting = {}, set()
         return self
 
     def __exit__(
@@ -249,20 +258,62 @@ class ProjectionRunner:
                              "(a multi-host URL with target_session_attrs=read-write finds it).")
 
     def catch_up(self, stop: threading.Event | None = None) -> int:
-        """Apply every event recorded so far to every projection; how many events were read
-        (none on a hot standby: its read models are the primary's, replicated)."""
+        """Apply every event recorded so far to every projection, a batch of each in turn, and
+        swap in every rebuild this runner carries once it is caught up; how many events the
+        live projections read (none on a hot standby: its read models are the primary's)."""
         if self.standby is not None:
             return 0
-        read = 0
-        for projection in self.projections:
-            while not (stop and stop.is_set()):
-                batch = process_batch(self.conn, projection, self.batch_size)
-                if not batch.events:
+        read, moved = 0, True
+        while moved and not (stop and stop.is_set()):
+            moved = False
+            for projection in self.projections:
+                if stop and stop.is_set():
                     break
-                read += batch.events
-                if self.on_batch is not None:
-                    self.on_batch(batch)
+                if projection.name in self.stale:
+                    moved = self._rebuild_step(type(projection)) or moved
+                    continue
+                batch = process_batch(self.conn, projection, self.batch_size)
+                if batch.events:
+                    read, moved = read + batch.events, True
+                    if self.on_batch is not None:
+                        self.on_batch(batch)
         return read
+
+    def _rebuild_step(self, projection: type[Projection]) -> bool:
+        """One batch of the projection's rebuild beside its live tables (claimed and started
+        first), or its swap once caught up; False while another session builds it. Its live
+        tables stand still meanwhile: the code's handlers may not fit their shape."""
+        name = projection.name
+        build = self.building.get(name)
+        if build is None:
+            claimed = claim(self.conn, name)
+            if name not in stale(self.conn, [projection]):  # swapped in by whoever built it
+                if claimed:
+                    release(self.conn, name)
+                del self.stale[name]
+                return True
+            if not claimed:
+                if name not in self._waiting:
+                    self._waiting.add(name)
+                    self._say(f"{_shown(name)}: being rebuilt by another session; followed "
+                              "here once it is swapped in")
+                return False
+            code, live = self.stale[name]
+            self._say(f"rebuilding {_shown(name)}: {difference(code, live)}; beside the live "
+                      "tables, which readers keep until it is swapped in")
+            build = self.building[name] = ShadowBuild.start(self.conn, projection)
+        if build.step(self.conn, self.batch_size):
+            return True
+        position = build.swap_in(self.conn, self.batch_size)
+        release(self.conn, name)
+        del self.building[name], self.stale[name]
+        self._say(f"{_shown(name)}: rebuilt from the first event ({build.events:,} events), "
+                  f"swapped in at position {position:,}")
+        return True
+
+    def _say(self, line: str) -> None:
+        if self.on_rebuild is not None:
+            self.on_rebuild(line)
 
     def follow(self, stop: threading.Event,
                on_lost: Callable[[str], None] | None = None) -> None:
