@@ -109,8 +109,8 @@ def status(as_json: JsonOption = False) -> None:
         grid.add_row(f"projection {projection(p['name'])}",
                      f"{count(p['position'])} (lag {count(p['lag'])})"
                      + (f"\n[red]stopped[/]: {safe(stopped)}" if stopped is not None else "")
-                     + (f"\n[yellow]{_rebuilding(p['rebuilding'])}[/]: {safe(other)}"
-                        if other is not None else ""))
+                     + (f"\n[yellow]built by another version[/] ({safe(other)}): "
+                        f"{_rebuilding(p['rebuilding'])}" if other is not None else ""))
     if not state["projections"]:
         grid.add_row("projections", "none has run yet")
     grid.add_row("open rounds", count(len(state["open_rounds"])) if state["open_rounds"] else "none")
@@ -148,8 +148,8 @@ def _status(database: Database) -> dict[str, Any]:
 
 def _rebuilding(now: bool) -> str:
     """What is done about a projection whose live tables another version built."""
-    return ("being rebuilt beside its live tables, swapped in when caught up" if now else
-            "built by another version: `ledger projections run` rebuilds it by itself")
+    return ("being rebuilt beside its live tables, swapped in when caught up" if now
+            else "`ledger projections run` rebuilds it by itself")
 
 
 def _open_round(round_: OpenRound, now: datetime) -> dict[str, Any]:
