@@ -37,6 +37,13 @@ Why our own runner and not `eventsourcing.projection.ProjectionRunner`:
 - it runs a subscription, a listener and a processing thread per projection; this runner is one
   loop that stops between batches on SIGINT or SIGTERM.
 
+A projection whose live tables another version of the code built (its recorded version is not
+the code's, `projections.versions`) is not followed with the code's handlers: the runner
+rebuilds it from the first event in shadow tables beside the live ones, a batch in turn with
+the other projections' batches, and swaps it in once caught up (`projections.shadow`), saying
+so through `on_rebuild`; or, with `rebuild=False` (the pages' and the API's reads), leaves it as
+it stands for a runner to rebuild.
+
 What it keeps from the library: the channel `ledger_events`, which the follower LISTENs to;
 the table's trigger NOTIFYs it on every insert, whoever makes it; a short poll backs it up.
 """
@@ -223,9 +230,9 @@ class ProjectionRunner:
         if self.standby is None:  # on a standby the primary's read models are read as they are
             for projection in self.projections:
                 ensure_tracked(self._conn, projection)
-            if self.rebuild:  # a lost connection took its builds' locks: they start again
-                self.stale = stale(self._conn, [type(p) for p in self.projections])
-                self.building, self._waiting = {}, set()
+            # a lost connection took its builds' locks with it: they start again
+            self.stale = stale(self._conn, [type(p) for p in self.projections])
+            self.building, self._waiting = {}, set()
         return self
 
     def __exit__(
@@ -269,8 +276,9 @@ class ProjectionRunner:
             for projection in self.projections:
                 if stop and stop.is_set():
                     break
-                if projection.name in self.stale:
-                    moved = self._rebuild_step(type(projection)) or moved
+                if projection.name in self.stale:  # left as they stand unless rebuilt here
+                    if self.rebuild:
+                        moved = self._rebuild_step(type(projection)) or moved
                     continue
                 batch = process_batch(self.conn, projection, self.batch_size)
                 if batch.events:

@@ -91,9 +91,9 @@ def test_a_previous_releases_ledger_upgrades_its_read_models_by_itself_while_a_f
     said = log_runner.read_text()
     for name in PROJECTIONS:
         assert re.search(rf"^rebuilding {name}: the code's version \d+ \(tables [0-9a-f]{{8}}\), "
-                         r"the live tables' unrecorded", said, re.M), said
+                         r"the live tables' unrecorded", said, re.MULTILINE), said
         swapped = re.search(rf"^{name}: rebuilt from the first event \(([\d,]+) events\), "
-                            r"swapped in at position ([\d,]+)$", said, re.M)
+                            r"swapped in at position ([\d,]+)$", said, re.MULTILINE)
         assert swapped, said
         assert int(swapped[2].replace(",", "")) > events  # the floor's events came before it
     played = re.search(r"(\d+) rounds settled, (\d+) voided", log_floor.read_text())

@@ -5,7 +5,7 @@ following, and one session at a time builds it; `db status` and `verify` name it
 from __future__ import annotations
 
 import threading
-from typing import Any
+from typing import Any, ClassVar
 
 import psycopg
 
@@ -55,11 +55,12 @@ def test_a_projection_starts_at_the_codes_version_and_is_not_rebuilt(settings, d
 
 def test_a_table_definition_changed_without_a_bump_changes_the_version():
     class Wider(TableState):
-        tables = {**TableState.tables, "table_state": TableState.tables["table_state"].replace(
+        tables: ClassVar[dict[str, str]] = {**TableState.tables, "table_state": TableState.tables["table_state"].replace(
             "version bigint NOT NULL,", "version bigint NOT NULL, extra text,")}
 
     class Reflowed(TableState):
-        tables = {name: "  " + ddl.replace(" ", "\n ") for name, ddl in TableState.tables.items()}
+        tables: ClassVar[dict[str, str]] = {
+            name: "  " + ddl.replace(" ", "\n ") for name, ddl in TableState.tables.items()}
 
     assert Wider.version == TableState.version
     assert code_version(Wider) != code_version(TableState)
@@ -98,6 +99,19 @@ def test_the_runner_rebuilds_another_versions_projection_beside_it_while_the_oth
     assert not report.failures and not report.notes, (report.failures, report.notes)
 
 
+def test_a_read_that_may_not_rebuild_leaves_another_versions_tables_as_they_stand(
+        settings, database, superuser):
+    _floor(settings)
+    _caught_up(database)
+    _as_old(superuser)
+    before = table_state_rows(superuser)
+    _floor(settings, 10, "U")
+    assert _caught_up(database, rebuild=False) == []
+    assert table_state_rows(superuser) == before  # neither followed nor rebuilt
+    assert recorded(superuser)[TableState.name] == Version.parse(OLD)
+    assert "swapped in at position" in _caught_up(database)[-1]
+
+
 def test_two_runners_never_both_rebuild_a_projection(settings, database, superuser):
     _floor(settings)
     _caught_up(database)
@@ -129,18 +143,18 @@ def test_a_runner_leaves_a_projection_another_session_builds_and_follows_it_once
     with database.connect() as other:
         assert claim(other, TableState.name)  # another runner's build, under way
         said = _caught_up(database)
-        assert said == ["table-state: being rebuilt by another session; followed here once it "
-                        "is swapped in"]
+        assert said == [("table-state: being rebuilt by another session; followed here once "
+                         "it is swapped in")]
         assert table_state_rows(superuser) == before  # neither followed nor rebuilt here
         status = {p["name"]: p for p in _status(database)["projections"]}
         assert status["table_state"]["rebuilding"] is True
         assert status["jackpot_pools"]["other_version"] is None
         report = LedgerReport(chains=verify_chains(superuser))
         check_projections(superuser, report)
-        assert [n for n in report.notes if "table-state" in n] == [
+        assert [n for n in report.notes if "table-state" in n] == [(
             "projection table-state not compared: being rebuilt beside its live tables (the "
             f"code's version {code_version(TableState)}, the live tables' 0 (tables 00000000)), "
-            "swapped in when caught up"]
+            "swapped in when caught up")]
         assert not any("rebuild it" in note for note in report.notes)
         release(other, TableState.name)  # it died before its swap
     said = _caught_up(database)
@@ -173,10 +187,10 @@ def test_a_live_table_altered_behind_the_ledger_at_the_codes_version_fails_verif
     superuser.execute("ALTER TABLE table_state ADD COLUMN hidden text")
     report = LedgerReport(chains=verify_chains(superuser))
     check_projections(superuser, report)
-    assert [f.reason for f in report.failures if "table-state" in f.subject] == [
+    assert [f.reason for f in report.failures if "table-state" in f.subject] == [(
         "the live table table_state has another shape than the code's, though its tracking row "
         "says the code's version built it: altered behind the ledger? `ledger projections "
-        "rebuild table-state` builds it again"], report.failures
+        "rebuild table-state` builds it again")], report.failures
 
 
 def test_a_version_an_insider_writes_by_hand_is_no_version_of_the_code():
