@@ -29,7 +29,7 @@ def main(data: Path, manifest: Path) -> int:
         return 1
     trust = sorted(data.rglob("trust-*.json"))
     states = sorted(data.rglob("witness-*-state.json"))
-    json.dump({
+    manifest.write_text(json.dumps({
         "tables": TABLES, "rounds": ROUNDS, "shift": played[1], "gaming_day": played[2],
         "replay": [[table, int(number)] for table, number in replayed] or [["BAC-01", 1]],
         "trust": str(trust[0].relative_to(data)),
@@ -37,7 +37,7 @@ def main(data: Path, manifest: Path) -> int:
         "staff_key": "demo-operator/staff-DEMO-ADMIN.key",
         "terminal_key": "demo-operator/terminal-DEMO-CONSOLE.key",
         "seal_key": "demo-operator/seal-DEMO-SEAL.key",
-    }, manifest.open("w"), indent=2)
+    }, indent=2) + "\n")
     return 0
 
 
