@@ -67,7 +67,7 @@ from projections.base import Projection, StoredEvent
 from projections.folding import apply_batch, read_batch, read_events
 from projections.shadow import ShadowBuild, claim, release
 from projections.tracking import create_tracking_table, lock_position
-from projections.versions import Version, code_version, difference, stale
+from projections.versions import Version, code_version, difference, lock_tracking, stale
 
 CHANNEL = EVENTS_TABLE.replace(".", "_")  # where the events table's trigger NOTIFYs
 # A catch-up's batch; a follower's are as small as what arrives. A fold writes each table's row
@@ -89,6 +89,9 @@ class Batch:
     projection: str
     events: int
     position: int
+    other_version: bool = False
+    """Nothing applied: another version of the code built the live tables (found under the
+    tracking row's lock, so a swap by another session is never written over)."""
 
 
 OnBatch = Callable[[Batch], None]
@@ -134,13 +137,17 @@ def record_position(name: str, position: int) -> Callable[[Any], None]:
     return record
 
 
-def process_batch(conn: Connection[Any], projection: Projection, limit: int) -> Batch:
+def process_batch(conn: Connection[Any], projection: Projection, limit: int,
+                  version: Version | None = None) -> Batch:
     """One transaction: the next events after the committed position, and the new position.
     An event the projection cannot apply stops it there (`ProjectionStalled`, recorded in
-    `ledger_tracking.stalled`), after committing the events before it."""
+    `ledger_tracking.stalled`), after committing the events before it. With `version`, nothing
+    is applied to live tables another version built."""
     try:
         with conn.transaction():
-            position = lock_position(conn, projection.name)
+            position, built_by = lock_tracking(conn, projection.name)
+            if version is not None and built_by != version:
+                return Batch(projection.name, 0, position, other_version=True)
             events, read = read_batch(conn, projection, position, limit)
             if events:
                 position = events[-1].position
@@ -221,7 +228,7 @@ class ProjectionRunner:
         self.stale: dict[str, tuple[Version, Version | None]] = {}
         """Projections whose live tables another version built: (the code's, the live one's)."""
         self.building: dict[str, ShadowBuild] = {}
-        self._waiting: set[str] = set()  # built by another session: said once
+        self._waiting: set[str] = set()  # left to another session or version: said once
 
     def __enter__(self) -> Self:
         self._conn = self.database.connect()
@@ -280,7 +287,12 @@ class ProjectionRunner:
                     if self.rebuild:
                         moved = self._rebuild_step(type(projection)) or moved
                     continue
-                batch = process_batch(self.conn, projection, self.batch_size)
+                batch = process_batch(self.conn, projection, self.batch_size,
+                                      code_version(type(projection)))
+                if batch.other_version:  # swapped in by another version since we looked
+                    self.stale.update(stale(self.conn, [type(projection)]))
+                    moved = True
+                    continue
                 if batch.events:
                     read, moved = read + batch.events, True
                     if self.on_batch is not None:
@@ -293,6 +305,12 @@ class ProjectionRunner:
         tables stand still meanwhile: the code's handlers may not fit their shape."""
         name = projection.name
         build = self.building.get(name)
+        code, live = self.stale[name]
+        if build is None and live is not None and live.number > code.number:
+            self._say_once(name, f"{_shown(name)}: its live tables were built by a newer "
+                                 f"version of the code ({difference(code, live)}): left as "
+                                 "they stand here")
+            return False
         if build is None:
             claimed = claim(self.conn, name)
             if name not in stale(self.conn, [projection]):  # swapped in by whoever built it
@@ -301,12 +319,9 @@ class ProjectionRunner:
                 del self.stale[name]
                 return True
             if not claimed:
-                if name not in self._waiting:
-                    self._waiting.add(name)
-                    self._say(f"{_shown(name)}: being rebuilt by another session; followed "
-                              "here once it is swapped in")
+                self._say_once(name, f"{_shown(name)}: being rebuilt by another session; "
+                                     "followed here once it is swapped in")
                 return False
-            code, live = self.stale[name]
             self._say(f"rebuilding {_shown(name)}: {difference(code, live)}; beside the live "
                       "tables, which readers keep until it is swapped in")
             build = self.building[name] = ShadowBuild.start(self.conn, projection)
@@ -318,6 +333,11 @@ class ProjectionRunner:
         self._say(f"{_shown(name)}: rebuilt from the first event ({build.events:,} events), "
                   f"swapped in at position {position:,}")
         return True
+
+    def _say_once(self, name: str, line: str) -> None:
+        if name not in self._waiting:
+            self._waiting.add(name)
+            self._say(line)
 
     def _say(self, line: str) -> None:
         if self.on_rebuild is not None:

@@ -64,6 +64,14 @@ def recorded(conn: Connection[Any]) -> dict[str, Version | None]:
     return {name: Version.parse(stored) for name, stored in rows}
 
 
+def lock_tracking(conn: Connection[Any], name: str) -> tuple[int, Version | None]:
+    """The projection's committed position and recorded version, its tracking row locked
+    until this transaction ends (`tracking.lock_position`, with the version)."""
+    row = conn.execute("SELECT position, version FROM ledger_tracking WHERE projection = %s "
+                       "FOR UPDATE", (name,)).fetchone()
+    return (int(row[0]), Version.parse(row[1])) if row else (0, None)
+
+
 def record(conn: Connection[Any], name: str, version: Version) -> None:
     conn.execute("UPDATE ledger_tracking SET version = %s WHERE projection = %s",
                  (version.stored, name))

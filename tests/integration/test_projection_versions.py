@@ -218,3 +218,26 @@ def test_a_runner_that_loses_its_connection_mid_rebuild_leaves_the_live_tables_w
     assert table_state_rows(superuser) == before  # readers kept the old tables whole
     said = _caught_up(database)
     assert said[0].startswith("rebuilding table-state") and "swapped in at position" in said[-1]
+
+
+def test_a_following_runner_writes_nothing_over_tables_a_newer_version_swapped_in(
+        settings, database, superuser):
+    _floor(settings)
+    said: list[str] = []
+    with ProjectionRunner(database, [TableState], on_rebuild=said.append) as runner:
+        runner.catch_up()
+        # meanwhile a newer release's runner swaps in its own tables
+        superuser.execute("UPDATE ledger_tracking SET version = '99:abcdef00' "
+                          "WHERE projection = 'table_state'")
+        before = table_state_rows(superuser)
+        at = superuser.execute("SELECT position FROM ledger_tracking "
+                               "WHERE projection = 'table_state'").fetchone()[0]
+        _floor(settings, 10, "U")
+        runner.catch_up()
+        runner.catch_up()
+    assert table_state_rows(superuser) == before  # neither followed nor rebuilt back
+    assert superuser.execute("SELECT position FROM ledger_tracking "
+                             "WHERE projection = 'table_state'").fetchone()[0] == at
+    assert said == [("table-state: its live tables were built by a newer version of the code "
+                     f"(the code's version {code_version(TableState)}, the live tables' 99 "
+                     "(tables abcdef00)): left as they stand here")]
