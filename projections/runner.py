@@ -271,10 +271,12 @@ class ProjectionRunner:
                              "replication; run `ledger projections run` against the primary "
                              "(a multi-host URL with target_session_attrs=read-write finds it).")
 
-    def catch_up(self, stop: threading.Event | None = None) -> int:
+    def catch_up(self, stop: threading.Event | None = None, *, until_rebuilt: bool = True) -> int:
         """Apply every event recorded so far to every projection, a batch of each in turn, and
         swap in every rebuild this runner carries once it is caught up; how many events the
-        live projections read (none on a hot standby: its read models are the primary's)."""
+        live projections read (none on a hot standby: its read models are the primary's).
+        `until_rebuilt=False` returns once the live projections are caught up, a rebuild one
+        batch further on (for a caller with other work between calls: the floor's feed)."""
         if self.standby is not None:
             return 0
         read, moved = 0, True
@@ -284,8 +286,8 @@ class ProjectionRunner:
                 if stop and stop.is_set():
                     break
                 if projection.name in self.stale:  # left as they stand unless rebuilt here
-                    if self.rebuild:
-                        moved = self._rebuild_step(type(projection)) or moved
+                    if self.rebuild and self._rebuild_step(type(projection)):
+                        moved = moved or until_rebuilt
                     continue
                 batch = process_batch(self.conn, projection, self.batch_size,
                                       code_version(type(projection)))

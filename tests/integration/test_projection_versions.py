@@ -221,3 +221,21 @@ def test_a_following_runner_writes_nothing_over_tables_a_newer_version_swapped_i
     assert said == [("table-state: its live tables were built by a newer version of the code "
                      f"(the code's version {code_version(TableState)}, the live tables' 99 "
                      "(tables abcdef00)): left as they stand here")]
+
+
+def test_a_caller_with_other_work_gets_its_turn_between_a_rebuilds_batches(
+        settings, database, superuser):
+    _floor(settings)
+    _caught_up(database)
+    _as_old(superuser)
+    said: list[str] = []
+    calls = 0
+    with ProjectionRunner(database, [TableState], batch_size=10, on_rebuild=said.append
+                          ) as runner:
+        runner.catch_up(until_rebuilt=False)
+        assert runner.building and said[0].startswith("rebuilding table-state")
+        while runner.building:  # the floor's feed reads its page between these calls
+            calls += 1
+            runner.catch_up(until_rebuilt=False)
+    assert calls > 3 and "swapped in at position" in said[-1]
+    assert recorded(superuser)[TableState.name] == code_version(TableState)
