@@ -2,7 +2,8 @@
 the live one, and swapped in when complete (`projections.shadow` says how; the runner does the
 same by itself for a projection whose live tables another version of the code built).
 
-Two rebuilds of the same projection at once are refused: a person's waits for no runner's.
+A rebuild is refused while another session builds the same projection: a runner rebuilding
+it by itself, or another person's rebuild.
 """
 
 from __future__ import annotations
