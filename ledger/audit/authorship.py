@@ -26,7 +26,6 @@ that fails is not applied, so everything signed later by a key it brought in is 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Generator, Iterator
 from contextlib import closing
 from dataclasses import dataclass, field
@@ -42,10 +41,12 @@ from ledger.audit.comparison import (
     Row,
     body_of,
     bootstrap_differs,
+    claimed_command,
     compare,
     drawn_ids,
     mapper,
     receipt_differs,
+    refusal,
 )
 from ledger.audit.log_streams import Carried, ResumedStreams, Streams, carries
 from ledger.core.errors import LedgerError, first_line
@@ -194,7 +195,7 @@ class _Checker:
             by_command[command_id] = row
         claimed: dict[str, list[Row]] = {command_id: [] for command_id in by_command}
         for row in events:
-            claim = _claimed(decoded[row.position], row)
+            claim = claimed_command(decoded[row.position], row)
             if claim is None:
                 self.fail(row.where, f"{row.kind} was recorded by no command: it claims none",
                           row)
@@ -243,7 +244,7 @@ class _Checker:
                 self.unbound += 1
         except (LedgerError, ValidationError) as error:
             self._refused(subject, rows, decoded, f"its signed envelope would have been "
-                          f"refused at the door as the registry then stood: {_reason(error)}")
+                          f"refused at the door as the registry then stood: {refusal(error)}")
             return
         differs = receipt_differs(receipt, command)
         if differs:
@@ -254,7 +255,7 @@ class _Checker:
             aggregates = self.bus.handle(command, self.streams)
         except LedgerError as error:
             self._refused(subject, rows, decoded, "executed again on the streams as they stood "
-                          f"before it, the command is refused: {_reason(error)}")
+                          f"before it, the command is refused: {refusal(error)}")
             return
         produced = [e for aggregate in aggregates for e in aggregate.collect_events()]
         streams = [str(aggregate.id) for aggregate in aggregates]
@@ -386,23 +387,3 @@ class _Checker:
 
 class _Unsigned(LedgerError):
     code = "unsigned"
-
-
-def _claimed(event: Any, row: Row) -> str | None:
-    """The command an event claims: from the event, or from its raw body when it cannot be
-    read as the event it names."""
-    if event is not None:
-        by = getattr(event, "by", None)
-        return str(by.command_id) if by is not None else None
-    try:
-        body = json.loads(row.state)
-        command_id = body.get("by", {}).get("command_id")
-    except (ValueError, AttributeError):
-        return None
-    return str(command_id) if command_id is not None else None
-
-
-def _reason(error: Exception) -> str:
-    if isinstance(error, ValidationError):
-        return f"its envelope is malformed ({error.error_count()} problem(s))"
-    return first_line(error)[:300]
