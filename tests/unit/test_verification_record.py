@@ -97,3 +97,12 @@ def test_a_witness_with_another_root_at_the_verified_size_is_named():
     report = SealReport()
     _since(since, {}, [], {}, report)
     assert "no longer held" in report.problems[0]
+
+
+def test_a_record_made_by_other_code_is_not_used(tmp_path):
+    """Its carried state is that code's objects: the verification runs in full instead."""
+    verifier = Credential.generate("verifier", "V-1")
+    other = _record(verifier).model_copy(update={"code": "0" * 32, "signature": ""})
+    save_record(tmp_path / "r.json", other.signed(verifier))
+    with pytest.raises(Unusable, match="another version of the ledger's code"):
+        load_record(tmp_path / "r.json", verifier, "L-1")
