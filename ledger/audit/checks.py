@@ -51,17 +51,21 @@ STREAMS = sql.SQL(
 # running balance is carried).
 STREAMS_SINCE = sql.SQL(
     "WITH touched AS (SELECT DISTINCT originator_id FROM ledger_events "
-    "  WHERE notification_id > %(after)s AND split_part(topic, ':', 2) = ANY(%(types)s)), "
+    "  WHERE notification_id > %(after)s AND split_part(topic, ':', 2) = ANY(%(types)s) "
+    "    AND split_part(topic, ':', 2) NOT LIKE 'JackpotPool.%%'), "
     "shoes AS (SELECT DISTINCT (convert_from(e.state, 'UTF8')::jsonb ->> 'shoe_id')::uuid AS id "
     "  FROM ledger_events e JOIN touched t ON e.originator_id = t.originator_id "
     "  WHERE split_part(e.topic, ':', 2) = 'Round.Opened' "
-    "    AND convert_from(e.state, 'UTF8')::jsonb ->> 'shoe_id' IS NOT NULL) "
-    "SELECT originator_id, originator_version, split_part(topic, ':', 2), state, notification_id "
-    "FROM ledger_events WHERE (originator_id IN (SELECT originator_id FROM touched) "
-    "  OR originator_id IN (SELECT id FROM shoes)) "
-    "  AND split_part(topic, ':', 2) = ANY(%(types)s) "
-    "  AND (split_part(topic, ':', 2) NOT LIKE 'JackpotPool.%%' OR notification_id > %(after)s) "
-    "ORDER BY originator_id, originator_version")
+    "    AND convert_from(e.state, 'UTF8')::jsonb ->> 'shoe_id' IS NOT NULL), "
+    "ids AS (SELECT originator_id AS id FROM touched UNION SELECT id FROM shoes) "
+    "SELECT e.originator_id, e.originator_version, split_part(e.topic, ':', 2), e.state, "
+    "e.notification_id FROM ids JOIN ledger_events e ON e.originator_id = ids.id "
+    "WHERE split_part(e.topic, ':', 2) = ANY(%(types)s) "
+    "  AND split_part(e.topic, ':', 2) NOT LIKE 'JackpotPool.%%' "
+    "UNION ALL SELECT originator_id, originator_version, split_part(topic, ':', 2), state, "
+    "notification_id FROM ledger_events WHERE notification_id > %(after)s "
+    "  AND split_part(topic, ':', 2) LIKE 'JackpotPool.%%' "
+    "ORDER BY 1, 2")
 
 Event = tuple[int, str, dict[str, Any]]  # version, event type, body
 
