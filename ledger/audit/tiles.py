@@ -91,6 +91,7 @@ class TiledTree:
         self.width = 1 << height
         self.used: set[Tile] = set()
         self._entries: dict[Tile, list[bytes]] = {}
+        self._nodes: dict[tuple[int, int], bytes] = {}  # (height, index) -> root, as hashed
 
     # -- nodes ------------------------------------------------------------------------------
     def entries(self, level: int, index: int) -> list[bytes]:
@@ -102,14 +103,22 @@ class TiledTree:
 
     def perfect(self, height: int, index: int) -> bytes:
         """The root of the aligned perfect subtree of 2^height leaves numbered `index`."""
+        known = self._nodes.get((height, index))
+        if known is not None:
+            return known
         level, within = divmod(height, self.height)
-        first = index << within
-        tile, offset = divmod(first, self.width)
-        hashes = self.entries(level, tile)[offset:offset + (1 << within)]
-        if len(hashes) != 1 << within:
-            raise ValueError(f"the subtree of height {height} numbered {index} is not complete "
-                             f"in a tree of {self.size} leaves")
-        return perfect_root(hashes)
+        if within:  # its two children lie in the same tile: each node is hashed once
+            digest = node_hash(self.perfect(height - 1, 2 * index),
+                               self.perfect(height - 1, 2 * index + 1))
+        else:
+            tile, offset = divmod(index, self.width)
+            hashes = self.entries(level, tile)
+            if offset >= len(hashes):
+                raise ValueError(f"the subtree of height {height} numbered {index} is not "
+                                 f"complete in a tree of {self.size} leaves")
+            digest = hashes[offset]
+        self._nodes[(height, index)] = digest
+        return digest
 
     def subtree(self, lo: int, hi: int) -> bytes:
         """MTH of the leaves [lo, hi): the perfect subtrees `hi - lo`'s binary digits give,

@@ -192,6 +192,14 @@ def test_a_changed_event_with_its_leaf_and_tile_rebuilt_to_match_is_still_caught
     assert problem.endswith("the seal's stored leaves were altered")
 
 
+def test_a_witness_is_sent_a_consistency_proof_from_the_leaves_past_an_altered_tile(
+        sealed, superuser):
+    alter_tile(superuser, 1, 0, at=200)  # inside the subtree of leaves 32,768 to 65,535
+    leaves = stored_leaves(superuser, EVENTS)
+    proof, damage = consistency(superuser, 1_000, EVENTS, root_of(leaves[:1_000]), sealed.root)
+    assert proof == consistency_proof(leaves, 1_000) and damage == [TAMPERED]
+
+
 def test_repair_names_an_altered_tile_and_builds_a_missing_one(sealed, superuser):
     alter_tile(superuser, 1, 0, at=200)
     repaired = repair_tiles(superuser, EVENTS)
