@@ -15,8 +15,8 @@ give is named ("stored tile level 1 index 3 does not match the leaves") and the 
 if they do not, the stored leaves were altered and nothing can be proven from them.
 
 Cost: a proof reads a stored tile or two per level and the hashes after the last full tile of
-each level (at most 65,280 leaves and 255 tiles a level above), however long the log; only
-a failed proof reads every leaf.
+each level (at most 65,535 leaves, and 255 tiles of each level above), however long the log;
+only a failed proof reads every leaf.
 """
 
 from __future__ import annotations
@@ -37,6 +37,7 @@ from ledger.audit.tiles import (
     damaged,
     filled_between,
     pack,
+    unpack,
 )
 from ledger.infrastructure.database import EVENTS_TABLE
 
@@ -75,7 +76,16 @@ class StoredTiles:
 
 def stored_leaves(conn: Connection[Any], size: int, first: int = 0) -> list[bytes]:
     """The stored leaf hashes numbered `first` to `size - 1`, in order; the list stops at the
-    first one missing, so a gap shows as too few leaves."""
+    first one missing, so a gap shows as too few leaves. Concatenated by the server into one
+    value when they are all there (the index is unique), several times faster than a row each
+    from the client."""
+    with conn.cursor(binary=True) as cursor:
+        count, even, joined = cursor.execute(
+            "SELECT count(*), coalesce(bool_and(length(leaf) = 32), true), "
+            "string_agg(leaf, ''::bytea ORDER BY leaf_index) FROM ledger_seal_leaves "
+            "WHERE leaf_index >= %s AND leaf_index < %s", (first, size)).fetchone() or (0, 0, 0)
+    if count == max(0, size - first) and even:
+        return unpack(bytes(joined or b""))
     leaves: list[bytes] = []
     with conn.cursor(binary=True) as cursor:
         cursor.execute("SELECT leaf_index, leaf FROM ledger_seal_leaves WHERE leaf_index >= %s "

@@ -12,8 +12,8 @@ from the level below, itself read from storage or computed the same way.
 Any node of the tree is then the root of at most 128 consecutive hashes of one tile, and a
 proof (`inclusion_proof_by`, `consistency_proof_by` in `ledger.audit.merkle`) needs a node or
 two per height: one stored tile per level, and the hashes at the right edge after the last full
-tile of each level (at most 255 x 256 leaves at level 1, 255 stored tiles above), whatever the
-tree's size. Pure: the rows come through a `TileSource`. `height` is a parameter only so that
+tile of each level (at most 65,535 leaves, and 255 stored tiles of each level above), whatever
+the tree's size. Pure: the rows come through a `TileSource`. `height` is a parameter only so that
 tests can reach several levels with few leaves; the ledger's tiles are of height 8.
 """
 
