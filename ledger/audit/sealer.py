@@ -182,7 +182,9 @@ class Sealer:
                     cursor.executemany(
                         "INSERT INTO ledger_seal_leaves (leaf_index, position, stream_id, "
                         "version, leaf) VALUES (%s, %s, %s, %s, %s)", leaves)
-                write_tiles(conn, old_size, frontier.size)
+                for line in write_tiles(conn, old_size, frontier.size):
+                    self.on_rebuild(f"{line}: it was stored ahead of the sealer and is kept "
+                                    "(append-only); proofs read past it to the leaves")
             checkpoint = None
             if frontier.size > done and (
                     force_checkpoint or frontier.size - done >= self.cadence.every_events

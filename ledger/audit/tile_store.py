@@ -109,9 +109,11 @@ def tile_damage(tiles: Iterable[Tile]) -> list[str]:
 
 
 # -- the sealer's side ------------------------------------------------------------------------
-def write_tiles(conn: Connection[Any], old_size: int, new_size: int) -> int:
+def write_tiles(conn: Connection[Any], old_size: int, new_size: int) -> list[str]:
     """Store the tiles that the leaves from `old_size` to `new_size` fill (already stored in
-    this transaction); returns how many."""
+    this transaction); returns the lines naming any row found already there that the leaves
+    do not give (inserted ahead of the sealer: kept, as the table is append-only, and read
+    past by every proof)."""
     return _insert(conn, TiledTree(StoredTiles(conn), new_size),
                    filled_between(old_size, new_size))
 
@@ -121,20 +123,24 @@ def build_missing_tiles(conn: Connection[Any], size: int) -> int:
     before tiles were kept); returns how many."""
     have = set(conn.execute("SELECT level, tile_index FROM ledger_seal_tiles").fetchall())
     missing = [tile for tile in filled_between(0, size) if tile not in have]
-    if not missing:
-        return 0
-    return _insert(conn, TiledTree(StoredTiles(conn), size), missing)
+    if missing:
+        _insert(conn, TiledTree(StoredTiles(conn), size), missing)
+    return len(missing)
 
 
-def _insert(conn: Connection[Any], tree: TiledTree, tiles: list[Tile]) -> int:
+def _insert(conn: Connection[Any], tree: TiledTree, tiles: list[Tile]) -> list[str]:
+    wrong = []
     for level in sorted({level for level, _ in tiles}):
-        indices = [index for lvl, index in tiles if lvl == level]
-        tree.load(level, indices[0], indices[-1] + 1)  # a level's children read at once
+        built = tree.build(level, [index for lvl, index in tiles if lvl == level])
+        there = StoredTiles(conn).tiles(level, min(built), max(built) + 1)
+        wrong += [(level, index) for index in built
+                  if index in there and there[index] != pack(built[index])]
         with conn.cursor() as cursor:
             cursor.executemany(
                 "INSERT INTO ledger_seal_tiles (level, tile_index, hashes) VALUES (%s, %s, %s)",
-                [(level, index, pack(tree.entries(level, index))) for index in indices])
-    return len(tiles)
+                [(level, index, pack(hashes)) for index, hashes in built.items()
+                 if index not in there])
+    return tile_damage(wrong)
 
 
 @dataclass(frozen=True)

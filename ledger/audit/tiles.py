@@ -176,7 +176,20 @@ class TiledTree:
                 self.used.add((level, index))
             else:
                 missing.append(index)
-        for run in _runs(missing):
+        self._compute(level, missing)
+
+    def build(self, level: int, indices: list[int]) -> dict[int, list[bytes]]:
+        """Tiles of `level` (1 up) computed from the level below, whatever is stored at this
+        level: what the sealer writes, and checks a row already there against."""
+        for index in indices:
+            self._entries.pop((level, index), None)
+            self.used.discard((level, index))
+        self._compute(level, indices)
+        return {index: self._entries[(level, index)] for index in indices}
+
+    def _compute(self, level: int, indices: list[int]) -> None:
+        """Each tile's hashes as the roots of its children, read at once for a run of tiles."""
+        for run in _runs(indices):
             children = [index * self.width + n for index in run
                         for n in range(self.complete(level, index))]
             if children:

@@ -116,11 +116,11 @@ def test_a_sealer_that_dies_after_writing_a_tile_resumes_with_exactly_the_tiles_
     fill(superuser, EVENTS)
     written = sealer_module.write_tiles
 
-    def dies_after_a_tile(conn, old_size: int, new_size: int) -> int:
-        count = written(conn, old_size, new_size)
-        if count:
+    def dies_after_a_tile(conn, old_size: int, new_size: int) -> list[str]:
+        named = written(conn, old_size, new_size)
+        if old_size < 65_536 <= new_size:
             raise RuntimeError("power cut")
-        return count
+        return named
 
     monkeypatch.setattr(sealer_module, "write_tiles", dies_after_a_tile)
     with database.connect() as conn, pytest.raises(RuntimeError, match="power cut"):
@@ -132,6 +132,21 @@ def test_a_sealer_that_dies_after_writing_a_tile_resumes_with_exactly_the_tiles_
     with database.connect() as conn:
         sealer_of(database, tmp_path).catch_up(conn, checkpoint_at_end=True)
     assert stored_tiles(superuser) == tiles_of(stored_leaves(superuser, EVENTS))
+
+
+def test_a_tile_forged_ahead_of_the_sealer_neither_stops_it_nor_passes(
+        database, superuser, tmp_path):
+    fill(superuser, EVENTS)
+    superuser.execute("INSERT INTO ledger_seal_tiles VALUES (1, 0, %s)", (bytes(8192),))
+    notes: list[str] = []
+    sealer = sealer_of(database, tmp_path)
+    sealer.on_rebuild = notes.append
+    with database.connect() as conn:
+        sealer.catch_up(conn, checkpoint_at_end=True)
+    assert [note.split(":")[0] for note in notes] == [TAMPERED]
+    checkpoint = newest_signed(superuser, [KEY.public_key])
+    assert checkpoint is not None and checkpoint.size == EVENTS
+    assert prove_positions(superuser, checkpoint, [1, 5_000]) == [TAMPERED]
 
 
 def test_a_ledger_sealed_before_tiles_gets_them_from_the_sealers_first_batch(
