@@ -26,6 +26,8 @@ from psycopg import Connection, sql
 from ledger.audit.merkle import Frontier, root_of
 from ledger.audit.seal import Checkpoint, Witness, event_leaf
 from ledger.audit.sealer import ledger_id
+from ledger.audit.tile_store import stored_tiles
+from ledger.audit.tiles import TILE_HEIGHT, Tile, TileBuilder
 from ledger.audit.trust import TrustFile
 from ledger.audit.witnessed import Memories, Memory, cosignatures, cosigners
 from ledger.identity.keys import fingerprint
@@ -228,10 +230,13 @@ def _recompute(conn: Connection[Any], checkpoints: dict[int, Checkpoint],
     parted: Checkpoint | None = None
     while remembered and remembered[0].size == 0:
         remembered.pop(0)
+    builder, built = TileBuilder(), {}
     with closing(_events(conn, "ledger_seal_recompute")) as events:
         for leaf in events:
             frontier.append(leaf.leaf)
             last = leaf
+            for level, index, blob in builder.append(leaf.leaf):
+                built[(level, index)] = blob
             while remembered and remembered[0].size == frontier.size:
                 memory = remembered.pop(0)
                 if frontier.root() != memory.root:
@@ -248,6 +253,7 @@ def _recompute(conn: Connection[Any], checkpoints: dict[int, Checkpoint],
                 report.sealed = checkpoint.size
             if parted is not None:
                 break
+    _check_tiles(conn, built, report)
     for memory in remembered if parted is None else ():  # the events stop short of it
         report.problems.append(
             f"witness {memory.witness} cosigned a checkpoint at {memory.size:,} events "
@@ -260,6 +266,17 @@ def _recompute(conn: Connection[Any], checkpoints: dict[int, Checkpoint],
             f"{parted.position}, sealed {parted.sealed_at}): {_first_difference(conn, parted)}")
         return
     report.unsealed = frontier.size - report.sealed
+
+
+def _check_tiles(conn: Connection[Any], built: dict[Tile, bytes], report: SealReport) -> None:
+    """Each stored tile under the last good checkpoint is the one the events give (past it,
+    events that part from the seal are named already)."""
+    for (level, index), blob in sorted(stored_tiles(conn).items()):
+        if (index + 1) << (TILE_HEIGHT * (level + 1)) <= report.sealed and built.get(
+                (level, index)) != blob:
+            report.problems.append(
+                f"stored tile level {level} index {index} does not match the events: proofs "
+                "read past it to the leaves (`ledger seal repair` names it)")
 
 
 def _holds(checkpoint: Checkpoint, frontier: Frontier, last: Leaf | None) -> bool:

@@ -39,6 +39,7 @@ from ledger.audit.tiles import (
     pack,
     unpack,
 )
+from ledger.core.errors import WrongState
 from ledger.infrastructure.database import EVENTS_TABLE
 
 if TYPE_CHECKING:
@@ -59,8 +60,11 @@ class StoredTiles:
     def __init__(self, conn: Connection[Any]) -> None:
         self.conn = conn
         self.rows = 0  # rows read, for the benchmark
+        self.kept = has_tiles(conn)
 
     def tiles(self, level: int, first: int, last: int) -> dict[int, bytes]:
+        if not self.kept:
+            return {}
         with self.conn.cursor(binary=True) as cursor:
             cursor.execute("SELECT tile_index, hashes FROM ledger_seal_tiles WHERE level = %s "
                            "AND tile_index >= %s AND tile_index < %s", (level, first, last))
@@ -97,7 +101,16 @@ def stored_leaves(conn: Connection[Any], size: int, first: int = 0) -> list[byte
     return leaves
 
 
+def has_tiles(conn: Connection[Any]) -> bool:
+    """Whether the database keeps tiles: a ledger made before them has no table until `ledger
+    db init` runs again, and its proofs are made from the leaves alone meanwhile."""
+    found = conn.execute("SELECT to_regclass('ledger_seal_tiles')").fetchone()
+    return bool(found and found[0])
+
+
 def stored_tiles(conn: Connection[Any]) -> dict[Tile, bytes]:
+    if not has_tiles(conn):
+        return {}
     with conn.cursor(binary=True) as cursor:
         cursor.execute("SELECT level, tile_index, hashes FROM ledger_seal_tiles")
         return {(int(level), int(index)): bytes(blob) for level, index, blob in cursor}
@@ -121,6 +134,9 @@ def write_tiles(conn: Connection[Any], old_size: int, new_size: int) -> list[str
 def build_missing_tiles(conn: Connection[Any], size: int) -> int:
     """Store every full tile of the tree of `size` leaves that is not stored (a ledger sealed
     before tiles were kept); returns how many."""
+    if not has_tiles(conn):
+        raise WrongState("the seal's tiles table is missing: run `ledger db init`, which adds "
+                         "it to a ledger made before tiles were kept.")
     have = set(conn.execute("SELECT level, tile_index FROM ledger_seal_tiles").fetchall())
     missing = [tile for tile in filled_between(0, size) if tile not in have]
     if missing:

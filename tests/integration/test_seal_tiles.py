@@ -12,6 +12,7 @@ import pytest
 from ledger.audit import sealer as sealer_module
 from ledger.audit.merkle import consistency_proof, inclusion_proofs, root_of
 from ledger.audit.seal import Checkpoint, event_leaf
+from ledger.audit.seal_check import check_seal
 from ledger.audit.sealed_events import SealStatus, SealTrust, newest_signed, sealed_events
 from ledger.audit.sealer import Cadence, Sealer
 from ledger.audit.store import RecordedEvent
@@ -25,6 +26,7 @@ from ledger.audit.tile_store import (
     stored_tiles,
 )
 from ledger.audit.tiles import TiledTree, tiles_of, unpack
+from ledger.core.errors import WrongState
 from ledger.identity.keys import Credential
 from tests.e2e.test_seal_attacks import behind_the_ledger
 
@@ -225,3 +227,19 @@ def test_repair_names_an_altered_tile_and_builds_a_missing_one(sealed, superuser
     assert repair_tiles(superuser, EVENTS).built == 1
     assert stored_tiles(superuser) == tiles_of(stored_leaves(superuser, EVENTS))
     assert prove_positions(superuser, sealed, [1, 2, 3]) == []
+
+
+def test_verify_names_a_stored_tile_the_events_do_not_give(sealed, superuser, tmp_path):
+    assert check_seal(superuser, [KEY.public_key], tmp_path / "witness").problems == []
+    alter_tile(superuser, 1, 0, at=7)
+    [problem] = check_seal(superuser, [KEY.public_key], tmp_path / "witness").problems
+    assert problem == ("stored tile level 1 index 0 does not match the events: proofs read past "
+                       "it to the leaves (`ledger seal repair` names it)")
+
+
+def test_a_ledger_whose_init_predates_tiles_proves_from_the_leaves_and_the_sealer_says_why(
+        sealed, database, superuser, tmp_path):
+    superuser.execute("DROP TABLE ledger_seal_tiles")
+    assert prove_positions(superuser, sealed, [1, 5_000, EVENTS]) == []
+    with database.connect() as conn, pytest.raises(WrongState, match="run `ledger db init`"):
+        sealer_of(database, tmp_path).step(conn)
