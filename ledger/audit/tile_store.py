@@ -134,14 +134,18 @@ def write_tiles(conn: Connection[Any], old_size: int, new_size: int) -> list[str
 def build_missing_tiles(conn: Connection[Any], size: int) -> int:
     """Store every full tile of the tree of `size` leaves that is not stored (a ledger sealed
     before tiles were kept); returns how many."""
-    if not has_tiles(conn):
-        raise WrongState("the seal's tiles table is missing: run `ledger db init`, which adds "
-                         "it to a ledger made before tiles were kept.")
+    _require_table(conn)
     have = set(conn.execute("SELECT level, tile_index FROM ledger_seal_tiles").fetchall())
     missing = [tile for tile in filled_between(0, size) if tile not in have]
     if missing:
         _insert(conn, TiledTree(StoredTiles(conn), size), missing)
     return len(missing)
+
+
+def _require_table(conn: Connection[Any]) -> None:
+    if not has_tiles(conn):
+        raise WrongState("the seal's tiles table is missing: run `ledger db init`, which adds "
+                         "it to a ledger made before tiles were kept.")
 
 
 def _insert(conn: Connection[Any], tree: TiledTree, tiles: list[Tile]) -> list[str]:
@@ -169,6 +173,7 @@ def repair_tiles(conn: Connection[Any], size: int) -> TilesRepaired:
     """Every tile of the stored leaves' tree built in one pass: the missing ones stored, and
     each stored one the leaves do not give named (append-only: it is not replaced, and proofs
     read past it to the leaves until its row is removed and repair run again)."""
+    _require_table(conn)
     builder, built = TileBuilder(), {}
     for leaf in _stream_leaves(conn, size):
         for level, index, blob in builder.append(leaf):
