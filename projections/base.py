@@ -31,8 +31,10 @@ it defers to `finish`.
 
 A handler for
 a type that is already in the store, or a change to a table's DDL, takes effect on history
-only through `ledger projections rebuild NAME`, which builds the new tables beside the old and
-swaps them in when complete.
+only through a rebuild, which builds the new tables beside the old and swaps them in when
+complete: the runner starts one by itself when the live tables' recorded version is not the
+code's (bump `version` with a handler's change; a DDL change shows in the version by itself),
+and `ledger projections rebuild NAME` starts one by hand.
 
 Table names are written `{name}` in SQL and DDL templates, so the same projection can write
 its live tables or, during a rebuild, shadow tables of the same shape (`name__rebuild`).
@@ -107,6 +109,9 @@ class Projection:
     name: ClassVar[str]
     tables: ClassVar[dict[str, str]]
     """Each table the projection owns -> its `CREATE TABLE IF NOT EXISTS {table} ...` DDL."""
+    version: ClassVar[int] = 1
+    """Bumped when the handlers change what they write; a change to `tables` shows by itself
+    (`projections.versions`). Either makes the runner rebuild the projection."""
     handlers: ClassVar[dict[str, str]] = {}
     """Event type -> name of the method handling it; collected from `@handles`."""
     folds: ClassVar[dict[str, str]] = {}

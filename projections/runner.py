@@ -37,6 +37,13 @@ Why our own runner and not `eventsourcing.projection.ProjectionRunner`:
 - it runs a subscription, a listener and a processing thread per projection; this runner is one
   loop that stops between batches on SIGINT or SIGTERM.
 
+A projection whose live tables another version of the code built (its recorded version is not
+the code's, `projections.versions`) is not followed with the code's handlers: the runner
+rebuilds it from the first event in shadow tables beside the live ones, a batch in turn with
+the other projections' batches, and swaps it in once caught up (`projections.shadow`), saying
+so through `on_rebuild`; or, with `rebuild=False` (the pages' and the API's reads), leaves it as
+it stands for a runner to rebuild.
+
 What it keeps from the library: the channel `ledger_events`, which the follower LISTENs to;
 the table's trigger NOTIFYs it on every insert, whoever makes it; a short poll backs it up.
 """
@@ -58,7 +65,9 @@ from ledger.infrastructure.database import EVENTS_TABLE, Database
 from ledger.infrastructure.standby import Standby, standby
 from projections.base import Projection, StoredEvent
 from projections.folding import apply_batch, read_batch, read_events
-from projections.tracking import create_tracking_table
+from projections.shadow import ShadowBuild, claim, release
+from projections.tracking import create_tracking_table, lock_position
+from projections.versions import Version, code_version, difference, lock_tracking, stale
 
 CHANNEL = EVENTS_TABLE.replace(".", "_")  # where the events table's trigger NOTIFYs
 # A catch-up's batch; a follower's are as small as what arrives. A fold writes each table's row
@@ -80,6 +89,9 @@ class Batch:
     projection: str
     events: int
     position: int
+    other_version: bool = False
+    """Nothing applied: another version of the code built the live tables (found under the
+    tracking row's lock, so a swap by another session is never written over)."""
 
 
 OnBatch = Callable[[Batch], None]
@@ -102,23 +114,16 @@ def session(conn: Connection[Any], name: str) -> None:
 
 
 def ensure_tracked(conn: Connection[Any], projection: Projection) -> None:
-    """The projection's live tables and its tracking row (at 0) exist."""
+    """The projection's live tables and its tracking row exist: a new row at position 0, built
+    by this version of the code."""
     with conn.transaction():
         create_tracking_table(conn)
         projection.create_tables(conn)
         conn.execute(
-            "INSERT INTO ledger_tracking (projection, position) VALUES (%s, 0) "
+            "INSERT INTO ledger_tracking (projection, position, version) VALUES (%s, 0, %s) "
             "ON CONFLICT (projection) DO NOTHING",
-            (projection.name,),
+            (projection.name, code_version(type(projection)).stored),
         )
-
-
-def lock_position(conn: Connection[Any], name: str) -> int:
-    """The committed position, its row locked until this transaction ends."""
-    row = conn.execute(
-        "SELECT position FROM ledger_tracking WHERE projection = %s FOR UPDATE", (name,)
-    ).fetchone()
-    return int(row[0]) if row else 0
 
 
 def record_position(name: str, position: int) -> Callable[[Any], None]:
@@ -132,13 +137,17 @@ def record_position(name: str, position: int) -> Callable[[Any], None]:
     return record
 
 
-def process_batch(conn: Connection[Any], projection: Projection, limit: int) -> Batch:
+def process_batch(conn: Connection[Any], projection: Projection, limit: int,
+                  version: Version | None = None) -> Batch:
     """One transaction: the next events after the committed position, and the new position.
     An event the projection cannot apply stops it there (`ProjectionStalled`, recorded in
-    `ledger_tracking.stalled`), after committing the events before it."""
+    `ledger_tracking.stalled`), after committing the events before it. With `version`, nothing
+    is applied to live tables another version built."""
     try:
         with conn.transaction():
-            position = lock_position(conn, projection.name)
+            position, built_by = lock_tracking(conn, projection.name)
+            if version is not None and built_by != version:
+                return Batch(projection.name, 0, position, other_version=True)
             events, read = read_batch(conn, projection, position, limit)
             if events:
                 position = events[-1].position
@@ -189,6 +198,10 @@ def _stall(conn: Connection[Any], projection: Projection, limit: int) -> tuple[i
     raise ProjectionStalled(message + ".")
 
 
+def _shown(name: str) -> str:
+    return name.replace("_", "-")
+
+
 # -- the runner ------------------------------------------------------------------------------
 class ProjectionRunner:
     """Keeps some projections up to date: `catch_up()` once, or `follow()` until stopped."""
@@ -201,14 +214,21 @@ class ProjectionRunner:
         batch_size: int = DEFAULT_BATCH_SIZE,
         poll_seconds: float = 1.0,  # money-safe: a wait
         on_batch: OnBatch | None = None,
+        rebuild: bool = True,
+        on_rebuild: Callable[[str], None] | None = None,
     ) -> None:
         self.database = database
         self.projections = [projection() for projection in projections]
         self.batch_size = batch_size
         self.poll_seconds = poll_seconds
         self.on_batch = on_batch
+        self.rebuild, self.on_rebuild = rebuild, on_rebuild
         self._conn: Connection[Any] | None = None
         self.standby: Standby | None = None
+        self.stale: dict[str, tuple[Version, Version | None]] = {}
+        """Projections whose live tables another version built: (the code's, the live one's)."""
+        self.building: dict[str, ShadowBuild] = {}
+        self._waiting: set[str] = set()  # left to another session or version: said once
 
     def __enter__(self) -> Self:
         self._conn = self.database.connect()
@@ -217,6 +237,9 @@ class ProjectionRunner:
         if self.standby is None:  # on a standby the primary's read models are read as they are
             for projection in self.projections:
                 ensure_tracked(self._conn, projection)
+            # a lost connection took its builds' locks with it: they start again
+            self.stale = stale(self._conn, [type(p) for p in self.projections])
+            self.building, self._waiting = {}, set()
         return self
 
     def __exit__(
@@ -248,21 +271,79 @@ class ProjectionRunner:
                              "replication; run `ledger projections run` against the primary "
                              "(a multi-host URL with target_session_attrs=read-write finds it).")
 
-    def catch_up(self, stop: threading.Event | None = None) -> int:
-        """Apply every event recorded so far to every projection; how many events were read
-        (none on a hot standby: its read models are the primary's, replicated)."""
+    def catch_up(self, stop: threading.Event | None = None, *, until_rebuilt: bool = True) -> int:
+        """Apply every event recorded so far to every projection, a batch of each in turn, and
+        swap in every rebuild this runner carries once it is caught up; how many events the
+        live projections read (none on a hot standby: its read models are the primary's).
+        `until_rebuilt=False` returns once the live projections are caught up, a rebuild one
+        batch further on (for a caller with other work between calls: the floor's feed)."""
         if self.standby is not None:
             return 0
-        read = 0
-        for projection in self.projections:
-            while not (stop and stop.is_set()):
-                batch = process_batch(self.conn, projection, self.batch_size)
-                if not batch.events:
+        read, moved = 0, True
+        while moved and not (stop and stop.is_set()):
+            moved = False
+            for projection in self.projections:
+                if stop and stop.is_set():
                     break
-                read += batch.events
-                if self.on_batch is not None:
-                    self.on_batch(batch)
+                if projection.name in self.stale:  # left as they stand unless rebuilt here
+                    if self.rebuild and self._rebuild_step(type(projection)):
+                        moved = moved or until_rebuilt
+                    continue
+                batch = process_batch(self.conn, projection, self.batch_size,
+                                      code_version(type(projection)))
+                if batch.other_version:  # swapped in by another version since we looked
+                    self.stale.update(stale(self.conn, [type(projection)]))
+                    moved = True
+                    continue
+                if batch.events:
+                    read, moved = read + batch.events, True
+                    if self.on_batch is not None:
+                        self.on_batch(batch)
         return read
+
+    def _rebuild_step(self, projection: type[Projection]) -> bool:
+        """One batch of the projection's rebuild beside its live tables (claimed and started
+        first), or its swap once caught up; False while another session builds it. Its live
+        tables stand still meanwhile: the code's handlers may not fit their shape."""
+        name = projection.name
+        build = self.building.get(name)
+        code, live = self.stale[name]
+        if build is None and live is not None and live.number > code.number:
+            self._say_once(name, f"{_shown(name)}: its live tables were built by a newer "
+                                 f"version of the code ({difference(code, live)}): left as "
+                                 "they stand here")
+            return False
+        if build is None:
+            claimed = claim(self.conn, name)
+            if name not in stale(self.conn, [projection]):  # swapped in by whoever built it
+                if claimed:
+                    release(self.conn, name)
+                del self.stale[name]
+                return True
+            if not claimed:
+                self._say_once(name, f"{_shown(name)}: being rebuilt by another session; "
+                                     "followed here once it is swapped in")
+                return False
+            self._say(f"rebuilding {_shown(name)}: {difference(code, live)}; beside the live "
+                      "tables, which readers keep until it is swapped in")
+            build = self.building[name] = ShadowBuild.start(self.conn, projection)
+        if build.step(self.conn, self.batch_size):
+            return True
+        position = build.swap_in(self.conn, self.batch_size)
+        release(self.conn, name)
+        del self.building[name], self.stale[name]
+        self._say(f"{_shown(name)}: rebuilt from the first event ({build.events:,} events), "
+                  f"swapped in at position {position:,}")
+        return True
+
+    def _say_once(self, name: str, line: str) -> None:
+        if name not in self._waiting:
+            self._waiting.add(name)
+            self._say(line)
+
+    def _say(self, line: str) -> None:
+        if self.on_rebuild is not None:
+            self.on_rebuild(line)
 
     def follow(self, stop: threading.Event,
                on_lost: Callable[[str], None] | None = None) -> None:

@@ -22,9 +22,22 @@ STALLED_COLUMN = "ALTER TABLE ledger_tracking ADD COLUMN IF NOT EXISTS stalled t
 """Why the projection stopped (the event it could not apply), until it moves past it."""
 
 
+VERSION_COLUMN = "ALTER TABLE ledger_tracking ADD COLUMN IF NOT EXISTS version text"
+"""Which version of the projection's code built its live tables (`projections.versions`)."""
+
+
 def create_tracking_table(conn: Connection[Any]) -> None:
     conn.execute(TRACKING_DDL)
     conn.execute(STALLED_COLUMN)
+    conn.execute(VERSION_COLUMN)
+
+
+def lock_position(conn: Connection[Any], name: str) -> int:
+    """The committed position, its row locked until this transaction ends."""
+    row = conn.execute(
+        "SELECT position FROM ledger_tracking WHERE projection = %s FOR UPDATE", (name,)
+    ).fetchone()
+    return int(row[0]) if row else 0
 
 
 def stalled(conn: Connection[Any]) -> dict[str, str]:

@@ -4,7 +4,14 @@ round writes: its own stream, the table's, the shoe's, the shift's, the pool's, 
 every command), bytes per event on disk (the events table with its indexes and TOAST, and the
 database as a whole with the seal's and the projections' tables once they are run), and from
 those, a table's events and bytes for an eight-hour shift of continuous play at the
-simulator's pace, and a year of three shifts a day."""
+simulator's pace, and a year of three shifts a day.
+
+Each floor is played a second time, the same seed, with every receipt keeping its signed
+envelope whole (the command's body twice, as the ledger kept it before receipts kept the
+envelope without it): the bytes an event of both, and their ratio, measured in the same run,
+as written, compacted (the events table written again by one writer in the log's order) and
+of the bodies alone (the JSON stored). The table as written moves by several per cent from run
+to run (concurrent writers leave pages part filled); compacted and the bodies do not."""
 
 from __future__ import annotations
 
@@ -12,9 +19,11 @@ import argparse
 import os
 import subprocess
 import sys
+from contextlib import nullcontext
 from datetime import date
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 from benchlib import console, signer, throwaway_database
 from rich.table import Table
@@ -27,11 +36,19 @@ LEDGER = str(Path(sys.executable).with_name("ledger"))
 SHIFT_SECONDS = 8 * 3600
 
 
-def measure(game: str, tables: int, rounds: int) -> dict[str, Any]:
+def _whole(signed: Any, command: Any) -> dict[str, Any]:
+    """The envelope as a receipt kept it before: whole, its body beside the command."""
+    kept: dict[str, Any] = signed.model_dump(mode="json")
+    return kept
+
+
+def measure(game: str, tables: int, rounds: int, *, whole: bool = False) -> dict[str, Any]:
     with throwaway_database(f"ledger_sizing_{game.replace('-', '_')}") as (settings, database):
         with database.connect() as conn:
             before = _sizes(conn)
-        with open_ledger(settings) as rt:
+        envelopes = (mock.patch("ledger.application.ledger.kept_in_receipt", _whole) if whole
+                     else nullcontext())
+        with envelopes, open_ledger(settings) as rt:
             result = run_floor(rt.ledger, signer(rt).floor_staff(),
                                floor_plan(tables, (game,)), rounds=rounds, seed=3,
                                day=date(2026, 11, 22))
@@ -43,20 +60,38 @@ def measure(game: str, tables: int, rounds: int) -> dict[str, Any]:
         with database.connect() as conn:
             conn.execute("VACUUM ANALYZE")
             after = _sizes(conn)
+            compacted = _compacted(conn)
     played = sum(t.rounds + t.voids for t in result.tables.values())
     events = after["events"] - before["events"]
     return {"game": game, "rounds": played, "events": events,
             "events_bytes": after["events_bytes"] - before["events_bytes"],
+            "body_bytes": after["body_bytes"] - before["body_bytes"],
+            "compacted_bytes": compacted,
             "database_bytes": after["database_bytes"] - before["database_bytes"]}
+
+
+def _compacted(conn: Any) -> float:
+    """Bytes an event of the events table written again by one writer in the log's order (heap,
+    TOAST and indexes): what its pages would hold without the gaps concurrent writers leave."""
+    conn.execute("CREATE TABLE sizing_copy (LIKE ledger_events INCLUDING INDEXES)")
+    conn.execute("INSERT INTO sizing_copy SELECT * FROM ledger_events ORDER BY notification_id")
+    conn.execute("VACUUM ANALYZE sizing_copy")
+    row = conn.execute("SELECT pg_total_relation_size('sizing_copy'), count(*) "
+                       "FROM sizing_copy").fetchone()
+    conn.execute("DROP TABLE sizing_copy")
+    values = list(row.values()) if isinstance(row, dict) else list(row)
+    return int(values[0]) / int(values[1])
 
 
 def _sizes(conn: Any) -> dict[str, int]:
     row = conn.execute("SELECT (SELECT count(*) FROM ledger_events), "
                        "pg_total_relation_size('ledger_events'), "
-                       "pg_database_size(current_database())").fetchone()
+                       "pg_database_size(current_database()), "
+                       "(SELECT coalesce(sum(octet_length(state)), 0) FROM ledger_events)"
+                       ).fetchone()
     values = list(row.values()) if isinstance(row, dict) else list(row)
     return {"events": int(values[0]), "events_bytes": int(values[1]),
-            "database_bytes": int(values[2])}
+            "database_bytes": int(values[2]), "body_bytes": int(values[3])}
 
 
 def main() -> None:
@@ -67,6 +102,7 @@ def main() -> None:
                         help="tables of the property the yearly total is for (an equal mix)")
     args = parser.parse_args()
     runs = [measure(game, args.tables, args.rounds) for game in ROUND_SECONDS]
+    wholes = [measure(game, args.tables, args.rounds, whole=True) for game in ROUND_SECONDS]
     table = Table(title=f"{args.tables} tables of each game, {args.rounds} rounds each")
     for column in ("game", "rounds", "events/round", "bytes/event (events table)",
                    "bytes/event (database)", "rounds/shift", "events/table/shift",
@@ -86,6 +122,21 @@ def main() -> None:
                       f"{rounds_shift:.0f}", f"{shift_events:,.0f}",
                       f"{shift_bytes / 1e6:.1f}", f"{year / 1e9:.2f}")
     console.print(table)
+    envelopes = Table(title="bytes an event (events table), receipts keeping the signed "
+                            "envelope whole or without the body their command holds")
+    for column in ("game", "as written: whole (before)", "without the body (now)", "÷",
+                   "compacted: before", "now", "÷", "bodies: before", "now", "÷"):
+        envelopes.add_column(column, justify="right")
+    for run, whole in zip(runs, wholes, strict=True):
+        cells = [run["game"]]
+        for then, now in ((whole["events_bytes"] / whole["events"],
+                           run["events_bytes"] / run["events"]),
+                          (whole["compacted_bytes"], run["compacted_bytes"]),
+                          (whole["body_bytes"] / whole["events"],
+                           run["body_bytes"] / run["events"])):
+            cells += [f"{then:,.0f}", f"{now:,.0f}", f"{now / then:.2f}"]
+        envelopes.add_row(*cells)
+    console.print(envelopes)
     console.print(f"a property of {args.property_tables} tables (an equal mix of the four "
                   f"games), every table in continuous play three shifts a day: "
                   f"{yearly / 1e12:.2f} TB a year on the primary, and as much on each standby "

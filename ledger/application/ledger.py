@@ -44,7 +44,7 @@ from ledger.domain.registry import (
     terminal_stream_id,
 )
 from ledger.identity.door import ClockWindow, admit
-from ledger.identity.envelope import SignedCommand
+from ledger.identity.envelope import SignedCommand, kept_in_receipt
 from ledger.identity.keys import verify
 from ledger.identity.registry_cache import RegistryCache, RegistryMoved
 from ledger.infrastructure.database import EVENTS_TABLE
@@ -253,13 +253,14 @@ class Ledger:
     def receipt(command: Command, signed: SignedCommand | None,
                 aggregates: tuple[Aggregate, ...]) -> CommandReceipt.Accepted:
         """The command's idempotency receipt (its one event), naming the streams it wrote and
-        keeping the signed envelope."""
+        keeping the signed envelope (`kept_in_receipt`)."""
+        dumped = command.model_dump(mode="json")
         return accepted(
             command_type=type(command).__name__,
-            command=command.model_dump(mode="json"),
+            command=dumped,
             streams=[str(aggregate.id) for aggregate in aggregates],
             by=command.provenance,
-            signed=signed.model_dump(mode="json") if signed else None,
+            signed=kept_in_receipt(signed, dumped) if signed else None,
         )
 
     def is_recorded(self, command: Command) -> bool:

@@ -26,7 +26,6 @@ that fails is not applied, so everything signed later by a key it brought in is 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Generator, Iterator
 from contextlib import closing
 from dataclasses import dataclass, field
@@ -38,18 +37,19 @@ from eventsourcing.persistence import StoredEvent
 from psycopg import Connection, sql
 from pydantic import ValidationError
 
-from ledger.application.handlers.unit_of_work import InMemoryUnitOfWork
 from ledger.audit.comparison import (
     Row,
     body_of,
     bootstrap_differs,
+    claimed_command,
     compare,
     drawn_ids,
     mapper,
     receipt_differs,
+    refusal,
 )
+from ledger.audit.log_streams import Carried, ResumedStreams, Streams, carries
 from ledger.core.errors import LedgerError, first_line
-from ledger.domain.registry import staff_stream_id, terminal_stream_id
 from ledger.infrastructure.database import EVENTS_TABLE
 
 if TYPE_CHECKING:
@@ -67,31 +67,16 @@ class Authorship:
     events: int = 0
     failures: list[tuple[str, str]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    carried: Carried | None = None  # the state at the boundary asked for
 
 
-class Streams(InMemoryUnitOfWork):
-    """Every stream as the log stood at the point being checked: what a handler loads (a copy,
-    so a command refused or recording something else leaves the streams as the log has them)
-    and what the door's registry reads."""
-
-    def apply(self, event: Any) -> None:
-        if event is None:  # unreadable: named already
-            return
-        self.streams[event.originator_id] = event.mutate(self.streams.get(event.originator_id))
-
-    def staff(self, staff_id: str) -> Any:
-        return self.streams.get(staff_stream_id(staff_id))
-
-    def terminal(self, terminal_id: str) -> Any:
-        return self.streams.get(terminal_stream_id(terminal_id))
-
-
-def _rows(conn: Connection[Any]) -> Generator[Row, None, None]:
+def _rows(conn: Connection[Any], after: int = 0) -> Generator[Row, None, None]:
     query = sql.SQL("SELECT notification_id, originator_id, originator_version, topic, state "
-                    "FROM {} ORDER BY notification_id").format(sql.Identifier(EVENTS_TABLE))
+                    "FROM {} WHERE notification_id > %s ORDER BY notification_id"
+                    ).format(sql.Identifier(EVENTS_TABLE))
     with conn.transaction(), conn.cursor(name="ledger_authorship", binary=True) as cursor:
         cursor.itersize = 5000
-        cursor.execute(query)
+        cursor.execute(query, (after,))
         for position, stream_id, version, topic, state in cursor:
             yield Row(position, stream_id, version, topic, bytes(state))
 
@@ -114,23 +99,39 @@ def _runs(rows: Iterator[Row]) -> Iterator[tuple[list[Row], list[Row]]]:
 
 
 def check_authorship(conn: Connection[Any], *, administrator_key: str | None = None,
-                     ledger_id: str | None = None) -> Authorship:
+                     ledger_id: str | None = None, resume: Carried | None = None,
+                     boundary: int | None = None) -> Authorship:
     """Every event proven by its signed command (module docstring). `administrator_key`: the
     bootstrap administrator's public key, from the trust file; `ledger_id`: the ledger the
-    envelopes must name (the trust file's; by default the database's own)."""
+    envelopes must name (the trust file's; by default the database's own).
+
+    `resume`: the state a verification that held carried to its boundary; only the commands
+    after it are checked, on the streams as they stood (`ledger.audit.incremental`).
+    `boundary`: a position (a signed checkpoint's); the state after the last command wholly at
+    or before it is kept in `found.carried`, for the next verification to resume from."""
     from ledger.audit.seal import recorded_ledger_id
 
     checker = _Checker(administrator_key, ledger_id or recorded_ledger_id(conn))
-    with closing(_rows(conn)) as rows:
+    after = 0
+    if resume is not None:
+        checker.resume(conn, resume)
+        after = resume.after
+    with closing(_rows(conn, after)) as rows:
         for events, receipts in _runs(rows):
+            end = (receipts or events)[-1].position
+            if boundary is not None and end > boundary and checker.found.carried is None:
+                checker.carry(after)
             checker.run(events, receipts)
+            after = end
+    if boundary is not None and checker.found.carried is None:
+        checker.carry(after)
     checker.finish()
     return checker.found
 
 
 class _Checker:
     def __init__(self, administrator_key: str | None, ledger_id: str | None) -> None:
-        self.streams = Streams()
+        self.streams: Streams = Streams()
         self.found = Authorship()
         self.administrator_key = administrator_key
         self.ledger_id = ledger_id
@@ -138,6 +139,7 @@ class _Checker:
         self.commands_seen: dict[str, int] = {}  # command id -> its receipt's position
         self.unbound = 0  # envelopes recorded before envelopes named their ledger
         self.unproven: dict[UUID, set[int]] = {}  # stream -> positions of events not proven
+        self.resumed = False  # resumed from a carried state: the log before it is not read
         self._bus: Bus | None = None
 
     @property
@@ -148,6 +150,23 @@ class _Checker:
 
             self._bus = Bus(EVERY_AREA)
         return self._bus
+
+    def resume(self, conn: Connection[Any], carried: Carried) -> None:
+        self.streams = ResumedStreams(conn, carried.after)
+        self.streams.streams.update(carried.streams)
+        self.unproven = {stream: set(positions) for stream, positions in carried.unproven.items()}
+        self.unbound = carried.unbound
+        self.bootstrapped = True
+        self.resumed = True
+
+    def carry(self, after: int) -> None:
+        """The state as it stands now, copied (the check goes on changing it)."""
+        import copy
+
+        streams = {stream: copy.deepcopy(aggregate)
+                   for stream, aggregate in self.streams.streams.items() if carries(aggregate)}
+        self.found.carried = Carried(after, streams, {s: set(p) for s, p in
+                                                      self.unproven.items()}, self.unbound)
 
     def fail(self, subject: str, reason: str, *rows: Row) -> None:
         self.found.failures.append((subject, reason))
@@ -164,6 +183,10 @@ class _Checker:
             if receipt is None:
                 continue
             command_id = str(receipt.by.command_id)
+            if self.resumed and row.version != 1 and command_id not in self.commands_seen:
+                self.fail(row.where, f"a second receipt of command {command_id} (its receipt "
+                                     f"stream's version {row.version}: the first is version 1)")
+                continue
             if command_id in self.commands_seen:
                 self.fail(row.where, f"a second receipt of command {command_id} (the first is "
                                      f"at position {self.commands_seen[command_id]})")
@@ -172,7 +195,7 @@ class _Checker:
             by_command[command_id] = row
         claimed: dict[str, list[Row]] = {command_id: [] for command_id in by_command}
         for row in events:
-            claim = _claimed(decoded[row.position], row)
+            claim = claimed_command(decoded[row.position], row)
             if claim is None:
                 self.fail(row.where, f"{row.kind} was recorded by no command: it claims none",
                           row)
@@ -221,7 +244,7 @@ class _Checker:
                 self.unbound += 1
         except (LedgerError, ValidationError) as error:
             self._refused(subject, rows, decoded, f"its signed envelope would have been "
-                          f"refused at the door as the registry then stood: {_reason(error)}")
+                          f"refused at the door as the registry then stood: {refusal(error)}")
             return
         differs = receipt_differs(receipt, command)
         if differs:
@@ -232,7 +255,7 @@ class _Checker:
             aggregates = self.bus.handle(command, self.streams)
         except LedgerError as error:
             self._refused(subject, rows, decoded, "executed again on the streams as they stood "
-                          f"before it, the command is refused: {_reason(error)}")
+                          f"before it, the command is refused: {refusal(error)}")
             return
         produced = [e for aggregate in aggregates for e in aggregate.collect_events()]
         streams = [str(aggregate.id) for aggregate in aggregates]
@@ -249,12 +272,11 @@ class _Checker:
             self.streams.apply(decoded[row.position])
 
     def _envelope(self, receipt: Any) -> Any:
-        from ledger.identity.envelope import SignedCommand
+        from ledger.identity.envelope import from_receipt
 
         if receipt.signed is None:
             raise _Unsigned("it keeps no signed envelope")
-        signed = SignedCommand.model_validate(receipt.signed)
-        return signed
+        return from_receipt(receipt.signed, receipt.command)
 
     def _refused(self, subject: str, rows: list[Row], decoded: dict[int, Any],
                  reason: str) -> None:
@@ -277,7 +299,7 @@ class _Checker:
     # -- the registry's bootstrap -------------------------------------------------------
     def _bootstrap(self, by_command: dict[str, Row], claimed: dict[str, list[Row]],
                    decoded: dict[int, Any]) -> None:
-        from ledger.identity.envelope import SignedCommand
+        from ledger.identity.envelope import from_receipt
         from ledger.identity.keys import fingerprint, verify
 
         if self.bootstrapped:
@@ -312,7 +334,7 @@ class _Checker:
                                      (register, admin_key, "staff"),
                                      (register, console_key, "terminal")):
             try:
-                signed = SignedCommand.model_validate(receipt.signed or {})
+                signed = from_receipt(receipt.signed or {}, receipt.command)
             except ValidationError:
                 problems.append(f"{receipt.command_type}'s envelope cannot be read")
                 continue
@@ -365,23 +387,3 @@ class _Checker:
 
 class _Unsigned(LedgerError):
     code = "unsigned"
-
-
-def _claimed(event: Any, row: Row) -> str | None:
-    """The command an event claims: from the event, or from its raw body when it cannot be
-    read as the event it names."""
-    if event is not None:
-        by = getattr(event, "by", None)
-        return str(by.command_id) if by is not None else None
-    try:
-        body = json.loads(row.state)
-        command_id = body.get("by", {}).get("command_id")
-    except (ValueError, AttributeError):
-        return None
-    return str(command_id) if command_id is not None else None
-
-
-def _reason(error: Exception) -> str:
-    if isinstance(error, ValidationError):
-        return f"its envelope is malformed ({error.error_count()} problem(s))"
-    return first_line(error)[:300]

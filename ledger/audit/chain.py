@@ -92,21 +92,44 @@ class _StreamWalk:
         return Break(self.stream_id, self.label, version, reason)
 
 
-def verify_chains(conn: Connection[Any], batch: int = 10_000) -> VerifyReport:
-    """Walk every stream in (stream, version) order with a server-side cursor."""
+def verify_chains(conn: Connection[Any], batch: int = 10_000, after: int = 0) -> VerifyReport:
+    """Walk every stream in (stream, version) order with a server-side cursor. With `after`,
+    only the events after that position (a verification that held reached it): each stream's
+    walk starts from the stored hash of the version before its first new one, which must be
+    there."""
     report = VerifyReport()
     walk: _StreamWalk | None = None
-    query = sql.SQL(
-        "SELECT originator_id, originator_version, topic, state, chain_hash FROM {} "
-        "ORDER BY originator_id, originator_version"
-    ).format(sql.Identifier(EVENTS_TABLE))
+    columns = "originator_id, originator_version, topic, state, chain_hash"
+    if after:
+        query = sql.SQL(
+            "WITH new AS (SELECT {columns}, true AS fresh FROM {table} "
+            "WHERE notification_id > %(after)s), "
+            "firsts AS (SELECT originator_id, min(originator_version) AS version FROM new "
+            "GROUP BY originator_id) "
+            "SELECT e.originator_id, e.originator_version, e.topic, e.state, e.chain_hash, "
+            "false FROM {table} e JOIN firsts f ON e.originator_id = f.originator_id "
+            "AND e.originator_version = f.version - 1 "
+            "UNION ALL SELECT * FROM new ORDER BY 1, 2"
+        ).format(columns=sql.SQL(columns), table=sql.Identifier(EVENTS_TABLE))
+    else:
+        query = sql.SQL("SELECT {columns}, true FROM {table} "
+                        "ORDER BY originator_id, originator_version"
+                        ).format(columns=sql.SQL(columns), table=sql.Identifier(EVENTS_TABLE))
     with conn.transaction(), conn.cursor(name="ledger_verify") as cursor:
         cursor.itersize = batch
-        cursor.execute(query)
-        for stream_id, version, topic, state, stored in cursor:
+        cursor.execute(query, {"after": after} if after else None)
+        for stream_id, version, topic, state, stored, fresh in cursor:
             if walk is None or walk.stream_id != stream_id:
                 walk = _StreamWalk(stream_id)
                 report.streams += 1
+                if not fresh:  # the stored version before the new ones: where the walk starts
+                    walk.label = topic.split(":")[-1].split(".")[0]
+                    walk.previous_hash = bytes(stored) if stored else GENESIS
+                    walk.expected_version = version + 1
+                    continue
+                if after and version > 1:  # the version before the new ones is not there
+                    walk.label = topic.split(":")[-1].split(".")[0]
+                    walk.expected_version = version - 1
             report.events += 1
             report.breaks.extend(
                 walk.step(version, topic, bytes(state), bytes(stored) if stored else None)

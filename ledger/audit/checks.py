@@ -18,6 +18,7 @@ reported as a failure rather than stopping the run.
 
 from __future__ import annotations
 
+import copy
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -42,8 +43,24 @@ TYPES = (
     "JackpotPool.JackpotReduced", "JackpotPool.ResetToSeed", "JackpotPool.Adjusted",
 )
 STREAMS = sql.SQL(
-    "SELECT originator_id, originator_version, split_part(topic, ':', 2), state "
-    "FROM ledger_events WHERE split_part(topic, ':', 2) = ANY(%s) "
+    "SELECT originator_id, originator_version, split_part(topic, ':', 2), state, notification_id "
+    "FROM ledger_events WHERE split_part(topic, ':', 2) = ANY(%(types)s) "
+    "ORDER BY originator_id, originator_version")
+# After a verification that held: every round and shoe stream with an event after it, whole
+# (they are short), with the shoes those rounds deal from; a pool's events after it only (its
+# running balance is carried).
+STREAMS_SINCE = sql.SQL(
+    "WITH touched AS (SELECT DISTINCT originator_id FROM ledger_events "
+    "  WHERE notification_id > %(after)s AND split_part(topic, ':', 2) = ANY(%(types)s)), "
+    "shoes AS (SELECT DISTINCT (convert_from(e.state, 'UTF8')::jsonb ->> 'shoe_id')::uuid AS id "
+    "  FROM ledger_events e JOIN touched t ON e.originator_id = t.originator_id "
+    "  WHERE split_part(e.topic, ':', 2) = 'Round.Opened' "
+    "    AND convert_from(e.state, 'UTF8')::jsonb ->> 'shoe_id' IS NOT NULL) "
+    "SELECT originator_id, originator_version, split_part(topic, ':', 2), state, notification_id "
+    "FROM ledger_events WHERE (originator_id IN (SELECT originator_id FROM touched) "
+    "  OR originator_id IN (SELECT id FROM shoes)) "
+    "  AND split_part(topic, ':', 2) = ANY(%(types)s) "
+    "  AND (split_part(topic, ':', 2) NOT LIKE 'JackpotPool.%%' OR notification_id > %(after)s) "
     "ORDER BY originator_id, originator_version")
 
 Event = tuple[int, str, dict[str, Any]]  # version, event type, body
@@ -56,25 +73,30 @@ def _money(body: dict[str, Any], key: str) -> Decimal:
         raise InvalidInput(f"has no amount '{key}'") from None
 
 
-def _streams(conn: Connection[Any], batch: int = 10_000) -> Iterator[tuple[UUID, list[Event]]]:
-    """Each stream's events of the types checked, in version order, one stream at a time."""
+def _streams(conn: Connection[Any], after: int = 0,
+             batch: int = 10_000) -> Iterator[tuple[UUID, list[Event], list[int]]]:
+    """Each stream's events of the types checked, in version order, one stream at a time,
+    with their positions."""
     current: UUID | None = None
     events: list[Event] = []
+    positions: list[int] = []
     with conn.transaction(), conn.cursor(name="ledger_verify_streams") as cursor:
         cursor.itersize = batch
-        cursor.execute(STREAMS, (list(TYPES),))
-        for stream_id, version, event_type, state in cursor:
+        cursor.execute(STREAMS_SINCE if after else STREAMS,
+                       {"types": list(TYPES), "after": after})
+        for stream_id, version, event_type, state, position in cursor:
             if stream_id != current:
                 if current is not None:
-                    yield current, events
-                current, events = stream_id, []
+                    yield current, events, positions
+                current, events, positions = stream_id, [], []
             try:
                 body = json.loads(bytes(state))
             except ValueError:
                 body = {"__unreadable__": True}
             events.append((version, event_type, body))
+            positions.append(position)
     if current is not None:
-        yield current, events
+        yield current, events, positions
 
 
 @dataclass
@@ -90,20 +112,32 @@ class Seen:
         self.failures.append(Failure(check, subject, reason))
 
 
-def check_streams(conn: Connection[Any], report: LedgerReport) -> None:
+def check_streams(conn: Connection[Any], report: LedgerReport, *, after: int = 0,
+                  pools: dict[UUID, PoolState] | None = None,
+                  boundary: int | None = None) -> dict[UUID, PoolState]:
+    """Shoes, money and pools (module docstring). `after` and `pools`: a verification that
+    held reached `after` and carried each pool's running balance; only what came after is
+    checked. Returns each pool's running balance at `boundary`, for the next one."""
     seen = Seen()
-    for stream_id, events in _streams(conn):
+    carried = dict(pools or {})
+    for stream_id, events, positions in _streams(conn, after):
         kind = events[0][1].split(".")[0]
-        check = {"Shoe": _shoe, "Round": _round, "JackpotPool": _pool}.get(kind)
-        if check is None:
-            continue
         try:
-            check(seen, stream_id, events)
+            if kind == "JackpotPool":
+                state = _pool(seen, stream_id, events, positions, carried.get(stream_id),
+                              boundary)
+                if state is not None:
+                    carried[stream_id] = state
+                else:
+                    carried.pop(stream_id, None)
+            elif kind in ("Shoe", "Round"):
+                (_shoe if kind == "Shoe" else _round)(seen, stream_id, events)
         except (InvalidInput, KeyError, TypeError, ValueError) as error:
             seen.fail(kind.lower(), f"{kind} {stream_id}", f"an event cannot be read: {error}")
     _dealt_from_shoes(seen)
     report.failures += seen.failures
     report.checked.update(seen.checked)
+    return carried
 
 
 # -- shoes ------------------------------------------------------------------------------------
@@ -239,24 +273,49 @@ class _Pool:
     hit_amount: Decimal | None = None  # where the hits of the round in progress have left it
 
 
-def _pool(seen: Seen, pool_id: UUID, events: list[Event]) -> None:
-    created = events[0][2] if events[0][1] == "JackpotPool.Created" else None
-    if created is None:
-        return
-    subject = f"pool {created.get('name')} ({pool_id})"
-    seed = _money(created["settings"], "seed")
-    pool = _Pool(amount=_money(created, "amount"))
-    opening = pool.amount
+@dataclass
+class PoolState:
+    """A pool's running balance, carried from one verification to the next."""
+
+    pool: _Pool
+    opening: Decimal
+    seed: Decimal
+    subject: str
+
+
+def _pool(seen: Seen, pool_id: UUID, events: list[Event], positions: list[int],
+          start: PoolState | None, boundary: int | None) -> PoolState | None:
+    """The pool checked event by event; its running balance as it stood at `boundary`."""
+    if start is None:
+        created = events[0][2] if events[0][1] == "JackpotPool.Created" else None
+        if created is None:
+            return None
+        state = PoolState(_Pool(amount=_money(created, "amount")), _money(created, "amount"),
+                          _money(created["settings"], "seed"),
+                          f"pool {created.get('name')} ({pool_id})")
+        born_after = boundary is not None and positions[0] > boundary
+        events, positions = events[1:], positions[1:]
+    else:
+        born_after = False
+        state = copy.deepcopy(start)
+    carried = copy.deepcopy(state) if boundary is None else None
+    pool = state.pool
     seen.checked["pools"] += 1
-    for version, kind, body in events[1:]:
-        for reason in _pool_event(pool, kind, body, seed):
-            seen.fail("pool", subject, f"version {version} ({kind}): {reason}")
+    for (version, kind, body), position in zip(events, positions, strict=True):
+        if boundary is not None and carried is None and position > boundary:
+            carried = copy.deepcopy(state)
+        for reason in _pool_event(pool, kind, body, state.seed):
+            seen.fail("pool", state.subject, f"version {version} ({kind}): {reason}")
+    if carried is None:
+        carried = copy.deepcopy(state)
+    subject, opening = state.subject, state.opening
     expected = (opening + pool.contributions - pool.prizes + pool.seeds + pool.adjustments)
     if pool.amount != expected:
         seen.fail("pool", subject, (
             f"does not add up: it holds {pool.amount}, but seed {opening} + contributions "
             f"{pool.contributions} - prizes paid by the pool {pool.prizes} + seeds added at "
             f"resets {pool.seeds} + adjustments {pool.adjustments} = {expected}"))
+    return None if born_after else carried
 
 
 def _pool_event(pool: _Pool, kind: str, body: dict[str, Any], seed: Decimal) -> list[str]:

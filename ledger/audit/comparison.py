@@ -14,7 +14,9 @@ from typing import Any, Protocol
 from uuid import UUID
 
 from eventsourcing.persistence import JSONTranscoder
+from pydantic import ValidationError
 
+from ledger.core.errors import first_line
 from ledger.infrastructure.mapper import PydanticJSONMapper
 
 UNTIMED = ("timestamp",)
@@ -147,3 +149,23 @@ def differing_field(made: dict[str, Any], recorded: dict[str, Any]) -> str | Non
         if made.get(key) != recorded.get(key):
             return key
     return None
+
+
+def claimed_command(event: Any, row: Row) -> str | None:
+    """The command an event claims: from the event, or from its raw body when it cannot be
+    read as the event it names."""
+    if event is not None:
+        by = getattr(event, "by", None)
+        return str(by.command_id) if by is not None else None
+    try:
+        body = json.loads(row.state)
+        command_id = body.get("by", {}).get("command_id")
+    except (ValueError, AttributeError):
+        return None
+    return str(command_id) if command_id is not None else None
+
+
+def refusal(error: Exception) -> str:
+    if isinstance(error, ValidationError):
+        return f"its envelope is malformed ({error.error_count()} problem(s))"
+    return first_line(error)[:300]

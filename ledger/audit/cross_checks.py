@@ -39,19 +39,42 @@ class Seen:
         return f"stream {self.stream} version {self.version}"
 
 
-def _read(conn: Connection[Any]) -> dict[str, list[Seen]]:
+def _read(conn: Connection[Any], after: int, context: list[Seen]) -> dict[str, list[Seen]]:
     by_kind: dict[str, list[Seen]] = defaultdict(list)
+    for event in sorted(context, key=lambda e: e.position):
+        by_kind[event.kind].append(event)
     rows = conn.execute("SELECT position, stream_id, version, event_type, body "
-                        "FROM ledger_event_log WHERE event_type = ANY(%s) ORDER BY position",
-                        (TYPES,)).fetchall()
+                        "FROM ledger_event_log WHERE event_type = ANY(%s) AND position > %s "
+                        "ORDER BY position", (TYPES, after)).fetchall()
     for position, stream, version, kind, body in rows:
         by_kind[kind].append(Seen(position, str(stream), version, kind, body))
     return by_kind
 
 
-def cross_stream_problems(conn: Connection[Any]) -> list[tuple[str, str]]:
-    """(subject, reason) for each disagreement between streams."""
-    seen = _read(conn)
+def context_at(seen: dict[str, list[Seen]], boundary: int) -> list[Seen]:
+    """What a later verification needs of the events up to `boundary`: the rounds still open
+    there, and each table's latest shift (opened, and closed if it was)."""
+    ended = {e.stream for kind in ENDED for e in seen[kind] if e.position <= boundary}
+    context = [e for e in seen["Round.Opened"]
+               if e.position <= boundary and e.stream not in ended]
+    latest: dict[str, Seen] = {}
+    for shift in seen["Shift.Opened"]:
+        if shift.position <= boundary:
+            latest[shift.body["code"]] = shift
+    context += latest.values()
+    streams = {shift.stream for shift in latest.values()}
+    context += [e for e in seen["Shift.Closed"] if e.position <= boundary and e.stream in streams]
+    return context
+
+
+def cross_stream_problems(conn: Connection[Any], *, after: int = 0,
+                          context: list[Seen] | None = None,
+                          boundary: int | None = None) -> tuple[list[tuple[str, str]], list[Seen]]:
+    """(subject, reason) for each disagreement between streams, and the context at
+    `boundary` for the next verification. `after` and `context`: a verification that held
+    reached `after` and carried its context; only what came after is read."""
+    seen = _read(conn, after, context or [])
+    carried = context_at(seen, boundary) if boundary is not None else []
     found: list[tuple[str, str]] = []
     opened = {e.stream: e for e in seen["Round.Opened"]}
     ended = {e.stream: e for kind in ENDED for e in seen[kind]}
@@ -70,7 +93,7 @@ def cross_stream_problems(conn: Connection[Any]) -> list[tuple[str, str]]:
                           "table never recorded the round finished")))
     found += _jackpots(seen)
     found += _shifts(seen, opened, ended)
-    return found
+    return found, carried
 
 
 def _jackpots(seen: dict[str, list[Seen]]) -> list[tuple[str, str]]:

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 from ledger.audit.chain import VerifyReport
 from ledger.audit.seal_check import SealReport
+from ledger.audit.verification_record import Reached
 
 
 @dataclass(frozen=True)
@@ -20,6 +21,16 @@ class Failure:
         return f"{self.subject}: {self.reason}"
 
 
+@dataclass(frozen=True)
+class Boundary:
+    """Where a verification that held can be resumed: the checkpoint it reached, the
+    position after which the next one reads, and the state carried there (packed)."""
+
+    reached: Reached
+    after: int
+    state: str
+
+
 @dataclass
 class LedgerReport:
     chains: VerifyReport
@@ -27,6 +38,7 @@ class LedgerReport:
     failures: list[Failure] = field(default_factory=list)
     checked: dict[str, int] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    boundary: Boundary | None = None
 
     @property
     def ok(self) -> bool:

@@ -58,5 +58,15 @@ class OpenRound:
                                          else ""))
 
 
-def open_rounds(conn: Connection[Any]) -> list[OpenRound]:
-    return [OpenRound(*row) for row in conn.execute(OPEN_ROUNDS).fetchall()]
+def open_rounds(conn: Connection[Any], *, after: int = 0,
+                among: list[UUID] | None = None) -> list[OpenRound]:
+    """Every open round; with `after`, only those opened after that position or `among` the
+    rounds known open there (an incremental verification's carried ones), so the query
+    costs what the new events cost, not the history."""
+    if not after:
+        return [OpenRound(*row) for row in conn.execute(OPEN_ROUNDS).fetchall()]
+    query = OPEN_ROUNDS.replace(
+        " WHERE split_part(o.topic, ':', 2) = 'Round.Opened'",
+        " WHERE split_part(o.topic, ':', 2) = 'Round.Opened' AND (o.notification_id > %s "
+        "OR o.originator_id = ANY(%s))")
+    return [OpenRound(*row) for row in conn.execute(query, (after, among or [])).fetchall()]

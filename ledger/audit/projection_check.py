@@ -12,19 +12,42 @@ from ledger.audit.findings import Failure, LedgerReport
 from ledger.core.errors import first_line
 
 
+class OtherShape(Exception):
+    """A live table whose columns are not those the code's DDL makes."""
+
+
 def check_projections(conn: Connection[Any], report: LedgerReport) -> None:
     """Each projection's live tables against a rebuild at the same position."""
     from ledger.presentation.wording import projection
     from projections.registry import PROJECTIONS
     from projections.tracking import stalled
+    from projections.versions import being_rebuilt, difference, stale
 
     report.checked["projections"] = 0
     for stored, reason in stalled(conn).items():
         report.failures.append(Failure("projection", f"projection {projection(stored)}", reason))
+    old = stale(conn, list(PROJECTIONS))
+    building = being_rebuilt(conn, list(old))
     for projection_class in PROJECTIONS:
         name = projection(projection_class.name)
+        versions = old.get(projection_class.name)
+        if projection_class.name in building and versions is not None:
+            report.notes.append(f"projection {name} not compared: being rebuilt beside its live "
+                                f"tables ({difference(*versions)}), swapped in when caught up")
+            continue
         try:
             problems = _compare_projection(conn, projection_class)
+        except OtherShape as error:  # the code's version recorded, another shape: altered
+            if versions is None:
+                report.failures.append(Failure("projection", f"projection {name}", (
+                    f"{error}, though its tracking row says the code's version built it: "
+                    f"altered behind the ledger? `ledger projections rebuild {name}` builds "
+                    "it again")))
+                continue
+            report.notes.append(f"projection {name} not compared: its live tables were built "
+                                f"by another version of the code ({difference(*versions)}): "
+                                "`ledger projections run` rebuilds it by itself")
+            continue
         except psycopg.Error as error:
             first = first_line(error, type(error).__name__)
             report.notes.append(f"projection {name} not compared: {first}")
@@ -33,6 +56,11 @@ def check_projections(conn: Connection[Any], report: LedgerReport) -> None:
             report.notes.append(f"projection {name} not compared: its tables do not exist")
             continue
         report.checked["projections"] += 1
+        if versions is not None:  # differences may be the versions': said, not failed
+            report.notes += [f"projection {name}: {p}, as tables another version built may "
+                             f"({difference(*versions)}): `ledger projections run` rebuilds "
+                             "it by itself" for p in problems]
+            continue
         report.failures += [Failure("projection", f"projection {name}", p) for p in problems]
 
 
@@ -95,8 +123,7 @@ def _differences(conn: Connection[Any], projection: Any, scratch: str, live: str
     problems = []
     for table in projection.tables:
         if _columns(conn, scratch, table) != _columns(conn, live, table):
-            raise psycopg.DataError(f"the live table {table} has another shape than the code's: "
-                                    f"rebuild it (ledger projections rebuild {projection.name})")
+            raise OtherShape(f"the live table {table} has another shape than the code's")
         missing, extra = (_scalar(conn, sql.SQL(
             "SELECT count(*) FROM (SELECT * FROM {}.{} EXCEPT ALL SELECT * FROM {}.{}) AS d"
         ).format(sql.Identifier(first), sql.Identifier(table), sql.Identifier(second),

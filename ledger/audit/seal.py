@@ -154,10 +154,12 @@ class Witness:
                 found.append(int(digits))
         return sorted(found)
 
-    def all(self) -> dict[int, Checkpoint | ValueError]:
-        """Every file, or why it cannot be read."""
+    def all(self, since: int = 0) -> dict[int, Checkpoint | ValueError]:
+        """Every file (of `since` events or more), or why it cannot be read."""
         result: dict[int, Checkpoint | ValueError] = {}
         for size in self.sizes():
+            if size < since:
+                continue
             try:
                 read = self.read(size)
             except ValueError as error:

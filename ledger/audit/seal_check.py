@@ -13,6 +13,7 @@ the events part from them is named: missing, extra, changed or moved.
 
 from __future__ import annotations
 
+import base64
 import time
 from collections.abc import Generator, Sequence
 from contextlib import closing
@@ -29,6 +30,7 @@ from ledger.audit.sealer import ledger_id
 from ledger.audit.tile_store import stored_tiles
 from ledger.audit.tiles import TILE_HEIGHT, Tile, TileBuilder
 from ledger.audit.trust import TrustFile
+from ledger.audit.verification_record import Reached, WitnessSaw
 from ledger.audit.witnessed import Memories, Memory, cosignatures, cosigners
 from ledger.identity.keys import fingerprint
 from ledger.infrastructure.database import EVENTS_TABLE
@@ -57,14 +59,19 @@ class SealReport:
     notes: list[str] = field(default_factory=list)
     witnessed: int | None = None  # events under a checkpoint its quorum cosigned (with trust)
     witnesses: int = 0  # witnesses whose memory was compared
+    reached: Reached | None = None  # the newest checkpoint that holds, and the tree's frontier
+    held: dict[str, WitnessSaw] = field(default_factory=dict)  # what each witness holds
+    since: int = 0  # the checkpoint a verification that held had reached (incremental)
 
 
-def _events(conn: Connection[Any], cursor_name: str) -> Generator[Leaf, None, None]:
+def _events(conn: Connection[Any], cursor_name: str,
+            after: int = 0) -> Generator[Leaf, None, None]:
     query = sql.SQL("SELECT notification_id, originator_id, originator_version, topic, state "
-                    "FROM {} ORDER BY notification_id").format(sql.Identifier(EVENTS_TABLE))
+                    "FROM {} WHERE notification_id > %s ORDER BY notification_id"
+                    ).format(sql.Identifier(EVENTS_TABLE))
     with conn.transaction(), conn.cursor(name=cursor_name, binary=True) as cursor:
         cursor.itersize = 5000
-        cursor.execute(query)
+        cursor.execute(query, (after,))
         for position, stream_id, version, topic, state in cursor:
             yield Leaf(position, stream_id, version,
                        event_leaf(position, stream_id, version, topic, bytes(state)))
@@ -76,10 +83,12 @@ def _stored_leaves(conn: Connection[Any], size: int) -> list[Leaf]:
     return [Leaf(p, s, v, bytes(leaf)) for p, s, v, leaf in rows]
 
 
-def _database_checkpoints(conn: Connection[Any], report: SealReport) -> dict[int, Checkpoint]:
+def _database_checkpoints(conn: Connection[Any], report: SealReport,
+                          since: int = 0) -> dict[int, Checkpoint]:
     found = {}
     rows = conn.execute("SELECT size, position, root, statement, signature "
-                        "FROM ledger_seal_checkpoints ORDER BY size").fetchall()
+                        "FROM ledger_seal_checkpoints WHERE size >= %s ORDER BY size",
+                        (since,)).fetchall()
     for size, position, root, statement, signature in rows:
         try:
             checkpoint = Checkpoint.from_statement(bytes(statement), bytes(signature))
@@ -117,15 +126,23 @@ def _trusted(checkpoints: dict[int, Checkpoint], public_keys: list[str], ledger:
 
 def check_seal(conn: Connection[Any], trusted_keys: list[str], witness_root: Path | None,
                *, trust: TrustFile | None = None, memories: Memories | None = None,
-               grace: float = WITNESS_GRACE_SECONDS) -> SealReport:  # money-safe: seconds
+               grace: float = WITNESS_GRACE_SECONDS,  # money-safe: seconds
+               since: Reached | None = None,
+               witnesses_saw: dict[str, WitnessSaw] | None = None) -> SealReport:
     """Every check against the seal; `witness_root` holds one folder per ledger id. With a
     trust file, the ledger is the one it names (never the database's word), and every
-    witness's memory must be a checkpoint of these events."""
-    report = SealReport()
+    witness's memory must be a checkpoint of these events.
+
+    `since`: the checkpoint a verification that held reached, and its frontier: only the
+    events after it are read, extending that tree, so every newer checkpoint's root is proven
+    to extend the one verified (`witnesses_saw`: what each witness held then)."""
+    report = SealReport(since=since.size if since else 0)
     memories = memories or Memories()
     report.problems.extend(memories.problems)
     report.notes.extend(memories.notes)
     report.witnesses = len({m.witness for m in memories.held})
+    report.held = {m.witness: WitnessSaw(size=m.size, root=base64.b64encode(m.root).decode())
+                   for m in memories.held}
     found = conn.execute("SELECT to_regclass('ledger_seal_state')").fetchone()
     if not found or not found[0]:
         report.notes.append("no seal: this database has no seal tables (run `ledger db init`)")
@@ -143,12 +160,13 @@ def check_seal(conn: Connection[Any], trusted_keys: list[str], witness_root: Pat
         trusted_keys = stored_keys
         report.notes.append("no sealing public key configured: checkpoints are checked against "
                             "the key the database holds (set LEDGER_SEAL_PUBLIC_KEY)")
-    in_database = _trusted(_database_checkpoints(conn, report), trusted_keys, ledger,
+    floor = since.size if since else 0
+    in_database = _trusted(_database_checkpoints(conn, report, floor), trusted_keys, ledger,
                            "database", report)
     in_witness: dict[int, Checkpoint] = {}
     if witness is not None:
         readable = {}
-        for size, item in witness.all().items():
+        for size, item in witness.all(floor).items():
             if isinstance(item, ValueError):
                 report.problems.append(f"witness: {item}")
             else:
@@ -162,8 +180,11 @@ def check_seal(conn: Connection[Any], trusted_keys: list[str], witness_root: Pat
     if signed_up_to > max(checkpoints, default=0):
         report.problems.append(f"the sealer signed a checkpoint at {signed_up_to} events, which "
                                "neither the database nor the witness holds: deleted")
-    _recompute(conn, checkpoints, report, memories.held)
-    for memory in memories.held:
+    held = list(memories.held)
+    if since is not None:
+        held = _since(since, checkpoints, held, witnesses_saw or {}, report)
+    _recompute(conn, checkpoints, report, held, since)
+    for memory in held:
         if memory.size and memory.size not in checkpoints:
             report.problems.append(
                 f"witness {memory.witness} cosigned a checkpoint at {memory.size:,} events "
@@ -221,22 +242,69 @@ def _compare_copies(in_database: dict[int, Checkpoint], in_witness: dict[int, Ch
                                    "and the witness")
 
 
+def _since(since: Reached, checkpoints: dict[int, Checkpoint], held: list[Memory],
+           saw: dict[str, WitnessSaw], report: SealReport) -> list[Memory]:
+    """The checkpoint the last verification reached must still be the database's, and no
+    witness may now hold less than it did then; the memories at or below that size are
+    settled here, the rest left for the recomputation."""
+    reached = checkpoints.get(since.size)
+    if reached is None:
+        report.problems.append(
+            f"the checkpoint at {since.size:,} events, which the last verification reached, is "
+            "no longer held (database or witness folder): deleted, or the seal was reset")
+    elif reached.root != base64.b64decode(since.root) or reached.position != since.position:
+        report.problems.append(
+            f"the checkpoint at {since.size:,} events is not the one the last verification "
+            "reached (another root or position): the seal was reset or forked")
+    later = []
+    for memory in held:
+        before = saw.get(memory.witness)
+        if before is not None and memory.size < before.size:
+            report.problems.append(
+                f"witness {memory.witness} now holds {memory.size:,} events ({memory.source}); "
+                f"at the last verification it held {before.size:,}: its memory was rolled back")
+        elif before is not None and memory.size == before.size and \
+                memory.root != base64.b64decode(before.root):
+            report.problems.append(
+                f"witness {memory.witness} holds another root at {memory.size:,} events than at "
+                "the last verification: its memory was replaced")
+        elif memory.size == since.size and memory.root != base64.b64decode(since.root):
+            report.problems.append(
+                f"witness {memory.witness} cosigned {memory.size:,} events with root "
+                f"{memory.root.hex()[:16]}…; the last verification reached that size with "
+                "another root: the history was rewritten or forked")
+        elif memory.size > since.size:
+            later.append(memory)
+        elif memory.size < since.size and before is None:
+            report.notes.append(
+                f"witness {memory.witness} holds {memory.size:,} events, fewer than the "
+                f"{since.size:,} verified before, and the last verification did not consult it: "
+                "`ledger verify --full` compares it")
+    return later
+
+
 def _recompute(conn: Connection[Any], checkpoints: dict[int, Checkpoint],
-               report: SealReport, held: Sequence[Memory] = ()) -> None:
-    sizes = sorted(checkpoints)
+               report: SealReport, held: Sequence[Memory] = (),
+               since: Reached | None = None) -> None:
+    sizes = sorted(size for size in checkpoints if since is None or size > since.size)
     remembered = sorted(held, key=lambda memory: memory.size)
-    frontier = Frontier()
+    frontier = since.restore() if since is not None else Frontier()
     last: Leaf | None = None
     parted: Checkpoint | None = None
+    if since is not None:
+        report.sealed = since.size
+        report.reached = since
     while remembered and remembered[0].size == 0:
         remembered.pop(0)
     builder, built = TileBuilder(), {}
-    with closing(_events(conn, "ledger_seal_recompute")) as events:
+    after = since.position if since is not None else 0
+    with closing(_events(conn, "ledger_seal_recompute", after)) as events:
         for leaf in events:
             frontier.append(leaf.leaf)
             last = leaf
-            for level, index, blob in builder.append(leaf.leaf):
-                built[(level, index)] = blob
+            if since is None:  # tiles are built from the first leaf
+                for level, index, blob in builder.append(leaf.leaf):
+                    built[(level, index)] = blob
             while remembered and remembered[0].size == frontier.size:
                 memory = remembered.pop(0)
                 if frontier.root() != memory.root:
@@ -251,9 +319,11 @@ def _recompute(conn: Connection[Any], checkpoints: dict[int, Checkpoint],
                     parted = checkpoint
                     break
                 report.sealed = checkpoint.size
+                report.reached = Reached.of(frontier, checkpoint.position)
             if parted is not None:
                 break
-    _check_tiles(conn, built, report)
+    if since is None:
+        _check_tiles(conn, built, report)
     for memory in remembered if parted is None else ():  # the events stop short of it
         report.problems.append(
             f"witness {memory.witness} cosigned a checkpoint at {memory.size:,} events "
@@ -270,7 +340,9 @@ def _recompute(conn: Connection[Any], checkpoints: dict[int, Checkpoint],
 
 def _check_tiles(conn: Connection[Any], built: dict[Tile, bytes], report: SealReport) -> None:
     """Each stored tile under the last good checkpoint is the one the events give (past it,
-    events that part from the seal are named already)."""
+    events that part from the seal are named already). A full verification's: an incremental
+    one reads only the events after the checkpoint it resumes from, and proves what it reads
+    against the signed roots, tiles or none."""
     for (level, index), blob in sorted(stored_tiles(conn).items()):
         if (index + 1) << (TILE_HEIGHT * (level + 1)) <= report.sealed and built.get(
                 (level, index)) != blob:

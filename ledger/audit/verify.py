@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
+from uuid import UUID
 
 from psycopg import Connection
 
@@ -23,12 +24,13 @@ from ledger.audit.authorship import check_authorship
 from ledger.audit.chain import verify_chains
 from ledger.audit.checks import check_streams
 from ledger.audit.cross_checks import cross_stream_problems
-from ledger.audit.findings import Failure, LedgerReport
+from ledger.audit.findings import Boundary, Failure, LedgerReport
 from ledger.audit.open_rounds import open_rounds
 from ledger.audit.projection_check import check_projections
 from ledger.audit.seal import recorded_ledger_id
 from ledger.audit.seal_check import check_seal
 from ledger.audit.trust import TrustFile
+from ledger.audit.verification_record import VerificationRecord
 from ledger.audit.witnessed import Memories, gather
 
 __all__ = ["Failure", "LedgerReport", "verify_ledger"]
@@ -41,17 +43,28 @@ UNTRUSTED = ("no trust file: this verification checks the ledger against keys an
 def verify_ledger(conn: Connection[Any], *, projections: bool = True,
                   seal_keys: Sequence[str] = (), witness_root: Path | None = None,
                   trust: TrustFile | None = None, witness_state: Sequence[Path] = (),
-                  ask_witnesses: bool = True) -> LedgerReport:
+                  ask_witnesses: bool = True,
+                  since: VerificationRecord | None = None) -> LedgerReport:
     """Every check `ledger verify` runs; each failure named, none stopping the others.
     `seal_keys` are the sealing public keys trusted (from outside the database); a trust
-    file, when given, names them instead, and the witnesses to consult."""
+    file, when given, names them instead, and the witnesses to consult.
+
+    `since`: the verifier's record of a verification that held: only what came after the
+    checkpoint it reached is checked, from the state it carried (`verification_record`);
+    the projections, read models rebuilt from every event, are compared only in full.
+    `report.boundary` is what the next record carries."""
     memories = Memories()
     if trust is not None:
         seal_keys = [trust.seal_public_key]
         memories = gather(trust, list(witness_state), live=ask_witnesses)
-    report = LedgerReport(chains=verify_chains(conn),
+    carried: dict[str, Any] = since.carried() if since is not None else {}
+    after = carried["authorship"].after if carried else 0
+    report = LedgerReport(chains=verify_chains(conn, after=after),
                           seal=check_seal(conn, list(seal_keys), witness_root, trust=trust,
-                                          memories=memories))
+                                          memories=memories,
+                                          since=since.reached if since else None,
+                                          witnesses_saw=since.witnesses if since else None))
+    reached = report.seal.reached if report.seal is not None else None
     if trust is None:
         report.notes.insert(0, UNTRUSTED)
     ledger_id = recorded_ledger_id(conn)
@@ -61,16 +74,24 @@ def verify_ledger(conn: Connection[Any], *, projections: bool = True,
             f"{trust.ledger}: the seal was reset, or this is another ledger"))
     authorship = check_authorship(
         conn, administrator_key=trust.administrator_public_key if trust else None,
-        ledger_id=str(trust.ledger) if trust else ledger_id)
+        ledger_id=str(trust.ledger) if trust else ledger_id,
+        resume=carried.get("authorship"), boundary=reached.position if reached else None)
     report.checked["commands"] = authorship.commands
     report.failures.extend(Failure("command", subject, reason)
                            for subject, reason in authorship.failures)
     report.notes.extend(authorship.notes)
-    report.failures.extend(Failure("streams", subject, reason)
-                           for subject, reason in cross_stream_problems(conn))
-    check_streams(conn, report)
-    report.notes.extend(r.describe() for r in open_rounds(conn))
-    if projections:
+    resume = authorship.carried.after if authorship.carried is not None else None
+    problems, context = cross_stream_problems(conn, after=after, context=carried.get("cross"),
+                                              boundary=resume)
+    report.failures.extend(Failure("streams", subject, reason) for subject, reason in problems)
+    pools = check_streams(conn, report, after=after, pools=carried.get("pools"),
+                          boundary=resume)
+    known_open = [UUID(e.stream) for e in carried.get("cross", []) if e.kind == "Round.Opened"]
+    report.notes.extend(r.describe() for r in open_rounds(conn, after=after, among=known_open))
+    if projections and since is None:
         check_projections(conn, report)
+    if reached is not None and authorship.carried is not None:
+        report.boundary = Boundary(reached, authorship.carried.after, VerificationRecord.pack(
+            {"authorship": authorship.carried, "pools": pools, "cross": context}))
     return report
 

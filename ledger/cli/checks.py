@@ -7,15 +7,16 @@ from __future__ import annotations
 
 import json
 import sys
+from datetime import datetime
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from ledger.audit.seal_check import SealReport
-from ledger.audit.verify import verify_ledger
 from ledger.cli.common import console, reading, runtime
 from ledger.commands import all_commands
+from ledger.core.formatting import minute
 from ledger.identity.keys import fingerprint
 from ledger.presentation.render import safe
 from ledger.presentation.wording import count, counted, term
@@ -36,19 +37,37 @@ def verify(
         "instead of asking that witness live; repeatable.")] = None,
     offline: Annotated[bool, typer.Option(
         "--offline", help="Ask no witness over the network: only --witness-state files.")] = False,
+    key: Annotated[Path | None, typer.Option(
+        "--key", envvar="LEDGER_VERIFIER_KEY",
+        help="The verifier's own key (`ledger key new verifier ID`): signs the record of a "
+        "verification that held, and checks the last one, so the next verification checks "
+        "only what came after it.")] = None,
+    record: Annotated[Path | None, typer.Option(
+        "--record", envvar="LEDGER_VERIFICATION_RECORD",
+        help="Where the verification record is kept (default: beside the trust file, "
+        "<trust>.verified.json).")] = None,
+    full: Annotated[bool, typer.Option(
+        "--full", help="Check everything again from the first event, whatever the record "
+        "says; the projections are compared only in full.")] = False,
 ) -> None:
-    """Check the whole ledger: every event proven by its signed command, and the seal.
+    """Check the ledger: every event proven by its signed command, and the seal.
 
-    Also the witnesses, hash chains, shoes, money, pools and projections. Exit 1 on any
-    failure, each one named."""
+    Also the witnesses, hash chains, shoes, money, pools and projections. With a trust file
+    and the verifier's key, only what came after the last verification that held is checked
+    (--full: everything). Exit 1 on any failure, each one named."""
+    from ledger.audit.incremental import verify as verify_since
     from ledger.audit.trust import load_trust
+    from ledger.identity.keys import Credential
 
     trusted = load_trust(trust) if trust is not None else None
+    verifier = Credential.load(key, "verifier") if key is not None else None
     with reading() as rt, rt.database.connect(long=True) as conn:
-        report = verify_ledger(conn, projections=projections,
-                               seal_keys=trusted_seal_keys(rt.settings),
-                               witness_root=rt.settings.witness_root, trust=trusted,
-                               witness_state=witness_state or [], ask_witnesses=not offline)
+        done = verify_since(conn, trust=trusted, trust_path=trust, verifier=verifier,
+                            record_path=record, full=full, projections=projections,
+                            seal_keys=trusted_seal_keys(rt.settings),
+                            witness_root=rt.settings.witness_root,
+                            witness_state=witness_state or [], ask_witnesses=not offline)
+    report = done.report
     if trusted is None:
         console.print(f"[yellow]UNTRUSTED[/] {safe(report.notes.pop(0))}", highlight=False,
                       soft_wrap=True)
@@ -57,6 +76,14 @@ def verify(
                       f"{fingerprint(trusted.seal_public_key)}, first administrator "
                       f"{trusted.administrator}, {counted(len(trusted.witnesses), 'witness', 'witnesses')}, quorum "
                       f"{trusted.quorum}", highlight=False, soft_wrap=True)
+    for note in done.notes:
+        console.print(f"[yellow]note[/] {safe(note)}", highlight=False, soft_wrap=True)
+    if done.since is not None:
+        console.print(
+            f"since the last verification ({minute(done.since.when)}, checkpoint at "
+            f"{done.since.reached.size:,} events; in full {minute(datetime.fromisoformat(done.since.full_at))}): only "
+            "what came after it is checked (--full: everything)", highlight=False,
+            soft_wrap=True)
     print_seal(report.seal)
     chains = report.chains
     for chain_break in chains.breaks:
@@ -74,6 +101,14 @@ def verify(
     outcome = ("[green]all hold[/]" if not report.failures
                else f"[red]{len(report.failures)} failure(s)[/]")
     console.print(f"checked {checked}: {outcome}", highlight=False)
+    if done.written is not None:
+        console.print(f"recorded: verified up to the checkpoint at "
+                      f"{done.written.reached.size:,} events, in {safe(done.record)} (signed by "
+                      f"{verifier.fingerprint if verifier else '?'})", highlight=False,
+                      soft_wrap=True)
+    elif report.ok and done.record is not None and verifier is not None:
+        console.print("not recorded: no signed checkpoint covers the events yet (run the "
+                      "sealer)", highlight=False, soft_wrap=True)
     if not report.ok:
         raise typer.Exit(1)
 

@@ -32,7 +32,9 @@ from ledger.runtime.bootstrap import (
     open_ledger,
     resolve_database,
 )
+from projections.registry import PROJECTIONS
 from projections.tracking import positions, stalled
+from projections.versions import being_rebuilt, difference, stale
 
 app = typer.Typer(help="Create the database and see where it stands.", no_args_is_help=True)
 
@@ -103,10 +105,12 @@ def status(as_json: JsonOption = False) -> None:
     grid.add_row("events", f"{state['events']:,}")
     grid.add_row("last position", count(state["last_position"]))
     for p in state["projections"]:
-        stopped = p["stopped"]
+        stopped, other = p["stopped"], p["other_version"]
         grid.add_row(f"projection {projection(p['name'])}",
                      f"{count(p['position'])} (lag {count(p['lag'])})"
-                     + (f"\n[red]stopped[/]: {safe(stopped)}" if stopped is not None else ""))
+                     + (f"\n[red]stopped[/]: {safe(stopped)}" if stopped is not None else "")
+                     + (f"\n[yellow]built by another version[/] ({safe(other)}): "
+                        f"{_rebuilding(p['rebuilding'])}" if other is not None else ""))
     if not state["projections"]:
         grid.add_row("projections", "none has run yet")
     grid.add_row("open rounds", count(len(state["open_rounds"])) if state["open_rounds"] else "none")
@@ -128,14 +132,24 @@ def _status(database: Database) -> dict[str, Any]:
         count, last = event_count(conn)
         tracked = positions(conn)
         stopped = stalled(conn)
+        old = stale(conn, list(PROJECTIONS))
+        building = being_rebuilt(conn, list(old))
         rounds = open_rounds(conn)
     last = last or 0
     now = datetime.now(UTC)
     return {**state, "initialised": True, "ledger": ledger_id, "events": count,
             "last_position": last,
             "projections": [{"name": name, "position": position, "lag": last - position,
-                             "stopped": stopped.get(name)} for name, position in tracked.items()],
+                             "stopped": stopped.get(name), "rebuilding": name in building,
+                             "other_version": difference(*old[name]) if name in old else None}
+                            for name, position in tracked.items()],
             "open_rounds": [_open_round(round_, now) for round_ in rounds]}
+
+
+def _rebuilding(now: bool) -> str:
+    """What is done about a projection whose live tables another version built."""
+    return ("being rebuilt beside its live tables, swapped in when caught up" if now
+            else "`ledger projections run` rebuilds it by itself")
 
 
 def _open_round(round_: OpenRound, now: datetime) -> dict[str, Any]:

@@ -28,7 +28,7 @@ from ledger.application.administration import (
 from ledger.application.config import LedgerSettings
 from ledger.audit.seal_state import checkpoint_count
 from ledger.audit.sealer import Cadence, Sealer, seal_status
-from ledger.cli.demo_next import DEMO_ADMIN, DEMO_CONSOLE, after_the_demo
+from ledger.cli.demo_next import DEMO_ADMIN, DEMO_CONSOLE, DEMO_VERIFIER, after_the_demo
 from ledger.cli.simulate import simulate_floor
 from ledger.core.errors import InvalidInput
 from ledger.core.formatting import money
@@ -226,14 +226,23 @@ def sealing_live(sealer: Sealer) -> Iterator[_LiveSeal]:
 
 
 def _verify(rt: Any, console: Console, sealer: Sealer, trust: Any) -> bool:
-    """`ledger verify --trust` in full: every event proven by its signed command, the seal and
-    its witnesses' memory, chains, versions, shoes, money, pools, projections."""
-    from ledger.audit.verify import verify_ledger
+    """`ledger verify --trust --key` as a regulator runs it each day: every event proven by its
+    signed command, the seal and its witnesses' memory, chains, versions, shoes, money, pools
+    (and projections, in full); from the demo's first run on, only what came after the last
+    verification, which its signed record (beside the trust file) names."""
+    from ledger.audit.incremental import verify
 
-    with rt.database.connect() as conn:
-        report = verify_ledger(conn, seal_keys=[sealer.key.public_key],
-                               witness_root=rt.settings.witness_root, trust=trust.file,
-                               witness_state=trust.exported)
+    folder = rt.settings.simulator_keys_dir.parent / "demo-operator"
+    verifier = Keyring(folder).credential("verifier", DEMO_VERIFIER)
+    with rt.database.connect(long=True) as conn:
+        done = verify(conn, trust=trust.file, trust_path=trust.path, verifier=verifier,
+                      seal_keys=[sealer.key.public_key], witness_root=rt.settings.witness_root,
+                      witness_state=trust.exported)
+    report = done.report
+    if done.since is not None:
+        console.print(f"since the last verification (checkpoint at "
+                      f"{done.since.reached.size:,} events): only the events after it checked; "
+                      "`--full` checks everything again", highlight=False)
     for failure in report.failures:
         console.print(f"[red]FAIL[/] {failure.check}: {failure}", highlight=False)
     for problem in report.seal.problems if report.seal else ():
@@ -248,6 +257,10 @@ def _verify(rt: Any, console: Console, sealer: Sealer, trust: Any) -> bool:
     console.print(f"ledger verify: {report.chains.streams:,} streams, {report.chains.events:,} "
                   f"events; checked {checked}: "
                   + ("[green]all hold[/]" if report.ok else "[red]FAILURES[/]"), highlight=False)
+    if done.written is not None:
+        console.print(f"recorded for the next verification: verified up to the checkpoint at "
+                      f"{done.written.reached.size:,} events ({done.record}, signed by the "
+                      "verifier's key)", highlight=False, soft_wrap=True)
     return report.ok
 
 

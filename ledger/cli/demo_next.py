@@ -19,7 +19,7 @@ from ledger.simulation.floor import GAME_ORDER
 from ledger.simulation.preflight import label
 from ledger.simulation.staffing import FLOOR_DESK, SUPERVISOR
 
-DEMO_ADMIN, DEMO_CONSOLE = "DEMO-ADMIN", "DEMO-CONSOLE"
+DEMO_ADMIN, DEMO_CONSOLE, DEMO_VERIFIER = "DEMO-ADMIN", "DEMO-CONSOLE", "DEMO-VERIFIER"
 
 
 def operator_keys(settings: LedgerSettings) -> tuple[Path, Path]:
@@ -52,9 +52,12 @@ def commands(settings: LedgerSettings, slot: ShiftSlot, replayed: list[tuple[str
         ("Pit boss: the table's last rounds, with hands, results and payouts",
          _line("recall", table, "--last", "5")),
         ("Pit boss: the floor's tables as they stand", _line("table", "list")),
-        (("A regulator: the whole ledger checked from outside the database, against the trust "
-          "file and what the witnesses remember"),
-         _line("verify", "--trust", str(trust),
+        (("A regulator: the ledger checked from outside the database, against the trust file "
+          "and what the witnesses remember; with the verifier's key, only what came after the "
+          "last verification (`--full`: everything)"),
+         _line("verify", "--trust", str(trust), "--key",
+               str(settings.simulator_keys_dir.parent / "demo-operator"
+                   / f"verifier-{DEMO_VERIFIER}.key"),
                *(arg for path in witnessed for arg in ("--witness-state", str(path))),
                *(("--offline",) if witnessed else ()))),
         (("The floor supervisor: the live floor in a browser (until Ctrl-C), then open "

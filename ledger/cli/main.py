@@ -52,7 +52,7 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
      "Shift, gaming-day and month-to-date reports; statistics and investigations."),
     # the ledger's upkeep
     ("verify", "ledger.cli.checks:verify",
-     "Check the whole ledger: every event proven by its signed command, and the seal."),
+     "Check the ledger: every event proven by its signed command, and the seal."),
     ("serve", "ledger.cli.serve:serve",
      "Serve the terminal API and the live floor pages over HTTP."),
     ("projections", "ledger.cli.projections:app", "Keep the read models live, and rebuild them."),

@@ -84,7 +84,8 @@ def run(
                           highlight=False)
 
     runner = ProjectionRunner(database, projections, batch_size=batch_size, poll_seconds=poll,
-                              on_batch=report)
+                              on_batch=report, on_rebuild=lambda line: console.print(
+                                  line, highlight=False, soft_wrap=True))
     with stop_on_signals() as stop, _connection_errors_as_one_line(), runner:
         if once:
             runner.refuse_on_standby()

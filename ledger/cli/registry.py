@@ -60,7 +60,7 @@ Roles = Annotated[list[Role], typer.Option("--role", help="A role held (repeat f
 
 @keys.command("new")
 def key_new(
-    kind: Annotated[str, typer.Argument(help="staff, terminal, seal or witness.")], id: Id,
+    kind: Annotated[str, typer.Argument(help="staff, terminal, seal, witness or verifier.")], id: Id,
     out: Annotated[Path, typer.Option("--out", help="Where to write the private key "
                                       "(mode 0600; never overwritten).")],
 ) -> None:
@@ -232,9 +232,10 @@ def _standing(reason: str | None, word: str) -> str:
 
 def _kind(text: str) -> Kind:
     kinds: dict[str, Kind] = {"staff": "staff", "terminal": "terminal", "seal": "seal",
-                              "witness": "witness"}
+                              "witness": "witness", "verifier": "verifier"}
     if text not in kinds:
-        raise InvalidInput(f"'{text}' is not a kind of key: staff, terminal, seal or witness.")
+        raise InvalidInput(f"'{text}' is not a kind of key: staff, terminal, seal, witness or "
+                           "verifier.")
     return kinds[text]
 
 

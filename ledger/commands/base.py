@@ -118,7 +118,13 @@ class Command(KeepsDerived):
     def body(self) -> dict[str, Any]:
         """The command as a terminal sends it: without who and where, which the door sets, and
         a co-signing supervisor by staff id alone (the registry gives the role)."""
-        body = self.model_dump(mode="json", exclude={"actor", "terminal", "credentials"})
-        if isinstance(body.get("supervisor"), dict):
-            body["supervisor"] = body["supervisor"]["staff_id"]
-        return body
+        return sent_body(self.model_dump(mode="json", exclude={"actor", "terminal",
+                                                              "credentials"}))
+
+
+def sent_body(dumped: dict[str, Any]) -> dict[str, Any]:
+    """`Command.body` made from the command's JSON (a receipt's `command`): a new dict."""
+    body = {k: v for k, v in dumped.items() if k not in ("actor", "terminal", "credentials")}
+    if isinstance(body.get("supervisor"), dict):
+        body["supervisor"] = body["supervisor"]["staff_id"]
+    return body

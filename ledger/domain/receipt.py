@@ -3,7 +3,9 @@
 Its stream id follows from the command id, so a repeated command collides with its own
 receipt: that is how the ledger records a command once however often it arrives. It keeps the
 signed envelope as it arrived, so anyone holding the registry's public keys can check later
-that the terminal and the person named really signed exactly this command.
+that the terminal and the person named really signed exactly this command: without its body
+when the body is the receipt's `command` as a terminal sends it, byte for byte
+(`ledger.identity.envelope.kept_in_receipt`; `from_receipt` makes the envelope again).
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ class CommandReceipt(Aggregate):
         command: dict[str, Any]
         streams: list[str]
         by: Provenance
-        signed: dict[str, Any] | None = None  # the envelope as it arrived: the evidence
+        signed: dict[str, Any] | None = None  # the envelope, the evidence
 
     @staticmethod
     def create_id(by: Provenance, **_: object) -> UUID:

@@ -15,6 +15,15 @@ bytes, without it, are what their signatures cover). The terminal's
 signature proves where, the staff member's who; a supervisor who signs with them (a shift's
 inventory, a fill slip) adds a `cosigner` signature over the same bytes. Any party holding a
 registered key can produce this without the ledger's code.
+
+A receipt keeps the envelope beside the command's JSON (`CommandReceipt.Accepted.command`).
+The body a terminal sends, made from that JSON (`sent_body`), is the envelope's `command` byte
+for byte as canonical JSON for every command sent as `Command.body()` writes it: the receipt
+then keeps the envelope without its `command` (`kept_in_receipt`: the frame and the signatures;
+the body was about a third of the envelope's bytes), and `from_receipt` makes the envelope
+again from the receipt, so a receipt whose command is changed no longer verifies. An envelope
+whose body differs in any byte (a field a terminal left out, an amount written "100") is kept
+whole, as receipts recorded by earlier versions keep it: `from_receipt` reads both.
 """
 
 from __future__ import annotations
@@ -26,6 +35,7 @@ from typing import Annotated, Any, Final, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
+from ledger.commands.base import sent_body
 from ledger.core.errors import InvalidInput
 from ledger.domain.base import KeepsDerived
 from ledger.domain.grammar import clean_text, normal_identifier
@@ -157,3 +167,21 @@ def sign(command: Any, terminal: Credential, staff: Credential,
                            vouched=vouched, signatures=signatures)
     signed.__dict__["signed_message"] = message  # the bytes just signed: not made again
     return signed
+
+
+def kept_in_receipt(signed: SignedCommand, command: dict[str, Any]) -> dict[str, Any]:
+    """The envelope as the receipt of `command` (the admitted command's JSON) keeps it: without
+    its body when `sent_body(command)` gives exactly the bytes signed, whole otherwise."""
+    body = sent_body(command)
+    if signed_bytes(body, signed.terminal, signed.staff, signed.vouched,
+                    signed.ledger) == signed.message():
+        return signed.model_dump(mode="json", exclude={"command"})
+    return signed.model_dump(mode="json")
+
+
+def from_receipt(kept: dict[str, Any], command: dict[str, Any]) -> SignedCommand:
+    """The envelope a receipt keeps (`kept_in_receipt`, or whole as earlier receipts keep it),
+    with its body made again from the receipt's `command` when it keeps none."""
+    if "command" in kept:
+        return SignedCommand.model_validate(kept)
+    return SignedCommand.model_validate({**kept, "command": sent_body(command)})

@@ -24,7 +24,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 from ledger.core.errors import InvalidInput
 from ledger.domain.grammar import normal_identifier
 
-Kind = Literal["staff", "terminal", "seal", "witness"]
+Kind = Literal["staff", "terminal", "seal", "witness", "verifier"]
 
 
 def canonical_json(value: Any) -> bytes:
@@ -97,9 +97,9 @@ class Credential:
         except (ValueError, KeyError, TypeError):
             raise InvalidInput(f"{where} is not a ledger credential: expected JSON with kind, "
                                "id and private_key (see `ledger key new`).") from None
-        if kind not in ("staff", "terminal", "seal", "witness"):
+        if kind not in ("staff", "terminal", "seal", "witness", "verifier"):
             raise InvalidInput(f"{where} is a credential of kind '{kind}': staff, terminal, "
-                               "seal or witness.")
+                               "seal, witness or verifier.")
         return cls(kind, id, key)
 
     @classmethod

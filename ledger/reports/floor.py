@@ -43,7 +43,7 @@ def table_view(ledger: Ledger, code: str) -> TableView:
 
 def _caught_up(database: Database, projection: type[JackpotPools | TableState]) -> None:
     """The projection brought up to the last event, so what is read next is current."""
-    with ProjectionRunner(database, [projection]) as runner:
+    with ProjectionRunner(database, [projection], rebuild=False) as runner:
         runner.catch_up()
 
 

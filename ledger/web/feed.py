@@ -140,17 +140,19 @@ class FloorFeed:
                 self._stop.wait(1.0)
 
     def _follow(self) -> None:
-        following = (ProjectionRunner(self.database, self.projections) if self.follow
-                     else nullcontext(None))
+        following = (ProjectionRunner(self.database, self.projections, on_rebuild=log.info)
+                     if self.follow else nullcontext(None))
         with self.database.connect() as listener, following as runner:
             polling = standby(listener) is not None  # a hot standby refuses LISTEN
             if not polling:
                 listen(listener, CHANNEL)
             while not self._stop.is_set():
-                if runner is not None:
-                    runner.catch_up(self._stop)
+                if runner is not None:  # a rebuild goes on a batch between the floor's reads
+                    runner.catch_up(self._stop, until_rebuilt=False)
                 self._read()
                 self._ready.set()
+                if runner is not None and runner.building:
+                    continue
                 if polling:
                     self._stop.wait(POLL_SECONDS)
                 else:

@@ -54,5 +54,5 @@ def _caught_up(rt: Runtime) -> None:
     from projections.registry import select
     from projections.runner import ProjectionRunner
 
-    with ProjectionRunner(rt.database, select(["shift_report"])) as runner:
+    with ProjectionRunner(rt.database, select(["shift_report"]), rebuild=False) as runner:
         runner.catch_up()

@@ -183,7 +183,8 @@ def test_db_status_json_counts_events_projections_and_the_rounds_left_open(cli, 
     assert status["database"].endswith(database.params["dbname"])
     tracked = {p["name"]: p for p in status["projections"]}
     assert tracked["table_state"] == {"name": "table_state", "position": last, "lag": 0,
-                                      "stopped": None}
+                                      "stopped": None, "rebuilding": False,
+                                      "other_version": None}
     assert all(p["lag"] == last - p["position"] for p in tracked.values()), tracked
     [open_round] = status["open_rounds"]
     assert (open_round["table"], open_round["number"], open_round["stale"]) == ("QP-02", 1, False)

@@ -18,7 +18,7 @@ from ledger.commands.table import CloseTable
 from ledger.core.errors import CredentialRefused, IdempotencyConflict, InvalidInput, NotAllowed
 from ledger.domain.base import Actor, Role
 from ledger.domain.registry import TerminalKind, staff_stream_id
-from ledger.identity.envelope import Signature, SignedCommand, sign, signed_bytes
+from ledger.identity.envelope import Signature, SignedCommand, from_receipt, sign, signed_bytes
 from ledger.identity.keys import Credential
 from ledger.identity.registry_cache import RegistryMoved
 from tests.integration.helpers import PIT_BOSS, open_shift, open_table
@@ -227,10 +227,10 @@ def test_each_event_names_the_verified_staff_terminal_and_key_fingerprints(floor
     assert by["staff_key"] == KEYRING.credential("staff", "D-101").fingerprint
     assert by["terminal_key"] == KEYRING.credential("terminal", TERMINAL).fingerprint
     receipt = superuser.execute(
-        "SELECT body -> 'signed' FROM ledger_event_log WHERE event_type = "
+        "SELECT body FROM ledger_event_log WHERE event_type = "
         "'CommandReceipt.Accepted' AND body ->> 'command_type' = 'PlaceBet'").fetchone()[0]
-    assert SignedCommand.model_validate(receipt).message() == as_dealer(floor, 
-        PlaceBet.model_validate(receipt["command"])).message()
+    signed = from_receipt(receipt["signed"], receipt["command"])
+    assert signed.message() == as_dealer(floor, PlaceBet.model_validate(signed.command)).message()
 
 
 def test_a_dealer_suspended_by_an_earlier_command_of_the_same_batch_is_refused(
