@@ -13,14 +13,24 @@ million, and replayed in each in turn on warm connections (so that whatever else
 does weighs on both alike); the figures are the median and the 95th percentile of many runs,
 and the ratio of the medians. A replay reads by stream and
 version (the primary key) and a short range of positions, so the ratio should stay near 1.
+
+Then each store is sealed (the sealer's leaves and tiles, one checkpoint at the end) and the
+seal's proofs are timed in each: the audit paths of the events the replay uses, from the stored
+tiles (what the replay and `export` do) and, as the baseline, from every stored leaf (what they
+did before tiles); and the consistency proof from the checkpoint at half the store to the
+whole, from the tiles (what a witness is sent). Made from the tiles, they read a tile or two a
+level and the leaves after the last full tile, so their time should not grow with the store.
 """
 
 from __future__ import annotations
 
 import argparse
 import statistics
+import tempfile
 import time
+from datetime import datetime
 from decimal import Decimal
+from pathlib import Path
 from typing import Any
 from uuid import UUID
 
@@ -28,17 +38,24 @@ from benchlib import console, signer, throwaway_database
 from psycopg import Connection
 from rich.table import Table as RichTable
 
+from ledger.audit.merkle import inclusion_proofs
 from ledger.audit.replay import Verdict, replay_round
+from ledger.audit.sealer import Cadence, Sealer
+from ledger.audit.tile_store import StoredTiles, audit_paths, stored_leaves
+from ledger.audit.tiles import TiledTree
 from ledger.commands.jackpot import CreatePool, LinkTable
 from ledger.commands.round import DealCard, Decide, OpenRound, PlaceBet, RevealDealer, SettleRound
+from ledger.commands.shift import OpenShift
 from ledger.commands.shoe import CloseShoe, ShuffleShoe
 from ledger.commands.table import OpenTable, SignInDealer
 from ledger.core.cards import DECK
 from ledger.domain.base import Role
 from ledger.domain.registry import TerminalKind
 from ledger.domain.round import round_id
+from ledger.domain.shift_schedule import DEFAULT_SCHEDULE, MACAU, ShiftSchedule
 from ledger.domain.shoe import commitment_of
 from ledger.domain.table import table_id
+from ledger.identity.keys import Credential
 from ledger.runtime.bootstrap import open_ledger
 
 DEALER, SUPERVISOR = "D-1", "SV-1"
@@ -69,6 +86,7 @@ def record_round(settings: Any) -> tuple[UUID, UUID, int]:
     dealt = [card for _, card in deal]
     order = [c for c in DECK if str(c) not in dealt]
     order = [c for code in dealt for c in DECK if str(c) == code] + order
+    now = ShiftSchedule.parse(DEFAULT_SCHEDULE).locate(datetime.now(MACAU))
     pit: list[Any] = [
         CreatePool(pool=POOL, settings={
             "seed": "100000.00", "royal_flush": "200000.00", "straight_flush": "20000.00",
@@ -78,6 +96,9 @@ def record_round(settings: Any) -> tuple[UUID, UUID, int]:
                   min_bet=Decimal(100), max_bet=Decimal(10000),
                   settings={"royal_odds": 80, "max_payout": "100000.00"},
                   authorisation="DICJ-BENCH"),
+        OpenShift(table=CODE, gaming_day=now.gaming_day, shift=now.shift,
+                  chips={"5000": 20, "1000": 80, "100": 150}, dealer_id=DEALER,
+                  supervisor=SUPERVISOR),
         SignInDealer(table=CODE, dealer_id=DEALER),
         LinkTable(pool=POOL, table=CODE),
     ]
@@ -168,11 +189,83 @@ def time_replays(stores: list[tuple[Connection[Any], UUID]], runs: int) -> list[
     return seconds
 
 
+def seal(database: Any) -> float:
+    """Seal the whole store, one checkpoint at the end; the seconds it took."""
+    key = Credential.generate("seal", "SEAL-BENCH")
+    started = time.perf_counter()
+    with tempfile.TemporaryDirectory() as witness, database.connect() as conn:
+        Sealer(database, key, Path(witness), Cadence(every_events=10**9, every_seconds=10**9),
+               batch_size=10_000).catch_up(conn, checkpoint_at_end=True)
+    return time.perf_counter() - started
+
+
+def proof_costs(conn: Connection[Any], rid: UUID, runs: int) -> dict[str, Any]:
+    """The seal's proofs in one store: medians in seconds, and the rows the tiles' read."""
+    positions = [e.position for e in replay_round(conn, rid).evidence]
+    size, root = conn.execute("SELECT size, root FROM ledger_seal_checkpoints "
+                              "ORDER BY size DESC LIMIT 1").fetchone()
+    root = bytes(root)
+    indices = [i for (i,) in conn.execute("SELECT leaf_index FROM ledger_seal_leaves "
+                                          "WHERE position = ANY(%s)", (positions,))]
+
+    def from_tiles() -> None:
+        found = audit_paths(conn, size, root, indices)
+        if found.altered or found.damaged_tiles or len(found.paths) != len(indices):
+            raise SystemExit("the benchmark's seal does not prove its own events")
+
+    def from_leaves() -> None:
+        inclusion_proofs(stored_leaves(conn, size), indices)
+
+    def consistency() -> None:
+        TiledTree(StoredTiles(conn), size).consistency_proof(size // 2)
+
+    source = StoredTiles(conn)
+    tree = TiledTree(source, size)
+    for index in indices:
+        tree.inclusion_proof(index)
+    return {"size": size, "events": len(indices), "rows": source.rows,
+            "tiles": _median(from_tiles, runs), "consistency": _median(consistency, runs),
+            "leaves": _median(from_leaves, max(3, runs // 20))}
+
+
+def _median(work: Any, runs: int) -> float:
+    work()  # warm
+    seconds = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        work()
+        seconds.append(time.perf_counter() - started)
+    return statistics.median(seconds)
+
+
+def report_proofs(costs: list[dict[str, Any]], sealing: list[float]) -> None:
+    grid = RichTable(title="the seal's proofs of the round's events, under the checkpoint "
+                           "over the whole store")
+    for column in ("events sealed", "sealing s", "audit paths from tiles ms", "rows read",
+                   "from every leaf ms (before tiles)", "consistency from tiles ms"):
+        grid.add_column(column, justify="right")
+    for cost, seconds in zip(costs, sealing, strict=True):
+        grid.add_row(f"{cost['size']:,}", f"{seconds:.1f}", f"{cost['tiles'] * 1000:.1f}",
+                     f"{cost['rows']:,}", f"{cost['leaves'] * 1000:.1f}",
+                     f"{cost['consistency'] * 1000:.1f}")
+    console.print(grid)
+    small, large = costs[0], costs[-1]
+    console.print(
+        f"seal proof at {large['size']:,} events / at {small['size']:,} events: from tiles "
+        f"[bold]{large['tiles'] / small['tiles']:.2f}[/], from every leaf "
+        f"{large['leaves'] / small['leaves']:.2f}; consistency from tiles "
+        f"{large['consistency'] / small['consistency']:.2f}; at {large['size']:,} events, "
+        f"tiles / every leaf {large['tiles'] / large['leaves']:.3f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--small", type=int, default=10_000, help="events in the small store")
     parser.add_argument("--large", type=int, default=1_000_000, help="events in the large store")
     parser.add_argument("--runs", type=int, default=200, help="replays timed in each store")
+    parser.add_argument("--proof-runs", type=int, default=60,
+                        help="seal proofs from tiles timed in each store (from every leaf: "
+                             "a twentieth, at least 3)")
     args = parser.parse_args()
     with throwaway_database("ledger_bench_replay_small") as small, \
             throwaway_database("ledger_bench_replay_large") as large:
@@ -182,7 +275,13 @@ def main() -> None:
             used = len(replay_round(small_conn, prepared[0][0]).evidence)
             seconds = time_replays([(small_conn, prepared[0][0]), (large_conn, prepared[1][0])],
                                    args.runs)
-    report([(total, times, used) for (_, total), times in zip(prepared, seconds, strict=True)])
+        report([(total, times, used) for (_, total), times in zip(prepared, seconds,
+                                                                    strict=True)])
+        sealing = [seal(store[1]) for store in (small, large)]
+        with small[1].connect() as small_conn, large[1].connect() as large_conn:
+            costs = [proof_costs(conn, rid, args.proof_runs) for conn, (rid, _) in
+                     zip((small_conn, large_conn), prepared, strict=True)]
+        report_proofs(costs, sealing)
 
 
 def report(rows: list[tuple[int, list[float], int]]) -> None:

@@ -17,10 +17,10 @@ from uuid import UUID
 from psycopg import Connection
 
 from ledger.audit.bundle_verify import FORMAT
-from ledger.audit.merkle import inclusion_proofs, root_of
 from ledger.audit.replay import RoundReplay, replay_round
 from ledger.audit.seal import Checkpoint, event_leaf
 from ledger.audit.sealed_events import SealTrust
+from ledger.audit.tile_store import audit_paths
 from ledger.core.errors import DamagedStream, NotAllowed, WrongState
 from ledger.domain.registry import staff_stream_id
 from ledger.identity.keys import Credential, canonical_json
@@ -60,7 +60,10 @@ def _cosignatures(conn: Connection[Any], size: int) -> list[str]:
 
 def export_round(conn: Connection[Any], rid: UUID, exporter: Credential,
                  page: Callable[[RoundReplay], str],
-                 seal: SealTrust | None = None) -> dict[str, Any]:
+                 seal: SealTrust | None = None,
+                 warn: Callable[[str], None] = lambda line: None) -> dict[str, Any]:
+    """The bundle; each event's audit path from the seal's stored tiles, checked against the
+    signed root (`warn` is told of a stored tile that had to be read past)."""
     replay = replay_round(conn, rid, seal)
     stream, key_positions = _exporter_positions(conn, exporter)
     steps = [*replay.steps, *(a.step for a in replay.adjustments)]
@@ -68,12 +71,6 @@ def export_round(conn: Connection[Any], rid: UUID, exporter: Credential,
     checkpoint = _checkpoint_covering(conn, positions[-1])
     (seal_public_key,) = conn.execute("SELECT public_key FROM ledger_seal_keys WHERE "
                                       "fingerprint = %s", (checkpoint.key,)).fetchone() or ("",)
-    leaves = [bytes(leaf) for (leaf,) in conn.execute(
-        "SELECT leaf FROM ledger_seal_leaves WHERE leaf_index < %s ORDER BY leaf_index",
-        (checkpoint.size,))]
-    if len(leaves) != checkpoint.size or root_of(leaves) != checkpoint.root:
-        raise DamagedStream(f"the seal's stored leaves do not give the root of the checkpoint "
-                            f"at {checkpoint.size} events: run `ledger verify`.")
     rows = conn.execute(
         "SELECT e.notification_id, e.originator_id, e.originator_version, e.topic, e.state, "
         "l.leaf_index, l.leaf FROM ledger_events e JOIN ledger_seal_leaves l "
@@ -82,7 +79,12 @@ def export_round(conn: Connection[Any], rid: UUID, exporter: Credential,
     if len(rows) != len(positions):
         raise DamagedStream("some events the replay read are not in the seal: run "
                             "`ledger verify`.")
-    proofs = inclusion_proofs(leaves, [row[5] for row in rows])
+    found = audit_paths(conn, checkpoint.size, checkpoint.root, [row[5] for row in rows])
+    if found.altered is not None or any(row[5] not in found.paths for row in rows):
+        raise DamagedStream(f"the seal's stored leaves do not give the root of the checkpoint "
+                            f"at {checkpoint.size} events: run `ledger verify`.")
+    for line in found.damaged_tiles:
+        warn(f"{line}: the proofs were made from the stored leaves (run `ledger seal repair`)")
     events = []
     for position, stream_id, version, topic, state, index, stored in rows:
         if event_leaf(position, stream_id, version, topic, bytes(state)) != bytes(stored):
@@ -90,7 +92,7 @@ def export_round(conn: Connection[Any], rid: UUID, exporter: Credential,
                                 "sealed: run `ledger verify`.")
         events.append({"position": position, "stream_id": str(stream_id), "version": version,
                        "topic": topic, "state": base64.b64encode(bytes(state)).decode("ascii"),
-                       "leaf_index": index, "proof": [h.hex() for h in proofs[index]]})
+                       "leaf_index": index, "proof": [h.hex() for h in found.paths[index]]})
     content = {
         "round": {"id": str(rid), "table": replay.table, "number": replay.number},
         "checkpoint": {"statement": checkpoint.statement, "signature": checkpoint.signature},

@@ -1,6 +1,8 @@
 """The sealer's side of witnessing: each new checkpoint sent to every witness the trust file
 names, with a consistency proof from the checkpoint that witness last cosigned, and the
-cosignatures kept with the checkpoint (`ledger_seal_cosignatures`).
+cosignatures kept with the checkpoint (`ledger_seal_cosignatures`). The consistency proofs
+are made from the seal's stored tiles (`ledger.audit.tile_store`), a few rows however long
+the log.
 
 A witness that is down, slow or refusing is a warning and a backlog, never a stop: the
 sealer goes on sealing, and the next round sends the newest checkpoint with a proof from
@@ -21,7 +23,6 @@ from typing import Any
 
 from psycopg import Connection
 
-from ledger.audit.merkle import consistency_proof
 from ledger.audit.note import (
     Note,
     NoteError,
@@ -30,6 +31,7 @@ from ledger.audit.note import (
     parse_signature_lines,
     sign_note,
 )
+from ledger.audit.tile_store import consistency
 from ledger.audit.trust import TrustedWitness, TrustFile
 from ledger.identity.keys import Credential
 
@@ -70,7 +72,6 @@ class Cosigning:
         note = sign_note(body, self.trust.origin, self.key.private_key)
         held = dict(conn.execute("SELECT witness, max(size) FROM ledger_seal_cosignatures "
                                  "GROUP BY witness").fetchall())
-        leaves: list[bytes] | None = None
         for witness in self.trust.witnesses:
             if held.get(witness.name, 0) >= size or not witness.url:
                 continue
@@ -79,12 +80,8 @@ class Cosigning:
                 continue
             old = int(held.get(witness.name) or 0)
             for _ in range(3):  # a stale idea of what the witness holds is corrected once
-                if leaves is None:
-                    leaves = [bytes(leaf) for (leaf,) in conn.execute(
-                        "SELECT leaf FROM ledger_seal_leaves WHERE leaf_index < %s "
-                        "ORDER BY leaf_index", (size,))]
                 try:
-                    proof = consistency_proof(leaves, old) if 0 < old < size else []
+                    proof = self._proof(conn, done, old, size, root)
                     lines = witness_client.submit(witness.url, old, proof, str(note),
                                                   timeout=self.timeout)
                 except witness_client.WitnessConflict as conflict:
@@ -108,6 +105,18 @@ class Cosigning:
                                "trusted key")
                 break
         return done
+
+    def _proof(self, conn: Connection[Any], done: Round, old: int, size: int,
+               root: bytes) -> list[bytes]:
+        """PROOF(old, size) from the stored tiles, checked against the signed roots; a stored
+        tile it had to read past to the leaves is warned of."""
+        row = conn.execute("SELECT root FROM ledger_seal_checkpoints WHERE size = %s",
+                           (old,)).fetchone()
+        proof, damage = consistency(conn, old, size, bytes(row[0]) if row else None, root)
+        for line in damage:
+            self._warn(done, f"{line}: the consistency proof was made from the stored leaves "
+                       "(run `ledger seal repair`)")
+        return proof
 
     def _keep(self, conn: Connection[Any], witness: TrustedWitness, body: str, size: int,
               lines: list[str]) -> bool:

@@ -11,13 +11,15 @@ stores between batches. `inclusion_proof` and `verify_inclusion` give and check 
 of one leaf (RFC 9162 section 2.1.3), which a dispute bundle carries; `consistency_proof` and
 `verify_consistency` show that a larger tree only appended to a smaller one (section 2.1.4),
 which a witness checks before it cosigns a checkpoint (`consistency_proof_from` gives the same
-proof from the smaller tree's frontier and the leaves after it).
+proof from the smaller tree's frontier and the leaves after it). `inclusion_proof_by` and
+`consistency_proof_by` give the same proofs from any source of subtree roots: the stored tiles
+(`ledger.audit.tiles`) are one, so a proof need not read every leaf.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from ledger.audit.bundle_verify import included
@@ -129,27 +131,7 @@ def consistency_proof(leaves: Sequence[bytes], old_size: int) -> list[bytes]:
     """PROOF(old_size, leaves), RFC 9162 2.1.4.1: the hashes that take the root of the first
     `old_size` leaves to the root of them all. Empty when `old_size` is 0 (the empty tree is
     consistent with any) or the whole tree (then the roots must simply be equal)."""
-    if not 0 <= old_size <= len(leaves):
-        raise ValueError(f"a tree of {old_size} leaves is not a prefix of one of {len(leaves)}")
-    if old_size in (0, len(leaves)):
-        return []
-    proof: list[bytes] = []
-
-    def subproof(m: int, lo: int, hi: int, whole: bool) -> None:
-        if hi - lo == m:
-            if not whole:
-                proof.append(root_of(leaves[lo:hi]))
-            return
-        middle = lo + _split(hi - lo)
-        if m <= middle - lo:
-            subproof(m, lo, middle, whole)
-            proof.append(root_of(leaves[middle:hi]))
-        else:
-            subproof(m - (middle - lo), middle, hi, False)
-            proof.append(root_of(leaves[lo:middle]))
-
-    subproof(old_size, 0, len(leaves), True)
-    return proof
+    return consistency_proof_by(lambda lo, hi: root_of(leaves[lo:hi]), old_size, len(leaves))
 
 
 def consistency_proof_from(old: Frontier, appended: Sequence[bytes]) -> list[bytes]:
@@ -170,6 +152,39 @@ def consistency_proof_from(old: Frontier, appended: Sequence[bytes]) -> list[byt
             return ends[(lo, hi)]
         return root_of(appended[lo - old.size:hi - old.size])
 
+    return consistency_proof_by(subtree, old.size, old.size + len(appended))
+
+
+Subtree = Callable[[int, int], bytes]
+"""MTH of the leaves [lo, hi) of one tree, however it is come by: from a list of leaves, a
+frontier, or stored tiles (`ledger.audit.tiles`). The proofs below ask only for the ranges
+RFC 6962's recursion splits the tree into."""
+
+
+def inclusion_proof_by(subtree: Subtree, index: int, size: int) -> list[bytes]:
+    """PATH(index, tree of `size`): the sibling of each range holding `index`, from the leaf
+    up to the root, each taken from `subtree`."""
+    if not 0 <= index < size:
+        raise ValueError(f"leaf {index} is not in a tree of {size} leaves")
+    siblings: list[bytes] = []
+    lo, hi = 0, size
+    while hi - lo > 1:
+        middle = lo + _split(hi - lo)
+        if index < middle:
+            siblings.append(subtree(middle, hi))
+            hi = middle
+        else:
+            siblings.append(subtree(lo, middle))
+            lo = middle
+    return siblings[::-1]
+
+
+def consistency_proof_by(subtree: Subtree, old_size: int, new_size: int) -> list[bytes]:
+    """PROOF(old_size, tree of `new_size`), RFC 9162 2.1.4.1, each hash from `subtree`."""
+    if not 0 <= old_size <= new_size:
+        raise ValueError(f"a tree of {old_size} leaves is not a prefix of one of {new_size}")
+    if old_size in (0, new_size):
+        return []
     proof: list[bytes] = []
 
     def subproof(m: int, lo: int, hi: int, whole: bool) -> None:
@@ -185,7 +200,7 @@ def consistency_proof_from(old: Frontier, appended: Sequence[bytes]) -> list[byt
             subproof(m - (middle - lo), middle, hi, False)
             proof.append(subtree(lo, middle))
 
-    subproof(old.size, 0, old.size + len(appended), True)
+    subproof(old_size, 0, new_size, True)
     return proof
 
 

@@ -27,6 +27,8 @@ from psycopg import Connection, sql
 from ledger.audit.merkle import Frontier, root_of
 from ledger.audit.seal import Checkpoint, Witness, event_leaf
 from ledger.audit.sealer import ledger_id
+from ledger.audit.tile_store import stored_tiles
+from ledger.audit.tiles import TILE_HEIGHT, Tile, TileBuilder
 from ledger.audit.trust import TrustFile
 from ledger.audit.verification_record import Reached, WitnessSaw
 from ledger.audit.witnessed import Memories, Memory, cosignatures, cosigners
@@ -294,11 +296,15 @@ def _recompute(conn: Connection[Any], checkpoints: dict[int, Checkpoint],
         report.reached = since
     while remembered and remembered[0].size == 0:
         remembered.pop(0)
+    builder, built = TileBuilder(), {}
     after = since.position if since is not None else 0
     with closing(_events(conn, "ledger_seal_recompute", after)) as events:
         for leaf in events:
             frontier.append(leaf.leaf)
             last = leaf
+            if since is None:  # tiles are built from the first leaf
+                for level, index, blob in builder.append(leaf.leaf):
+                    built[(level, index)] = blob
             while remembered and remembered[0].size == frontier.size:
                 memory = remembered.pop(0)
                 if frontier.root() != memory.root:
@@ -316,6 +322,8 @@ def _recompute(conn: Connection[Any], checkpoints: dict[int, Checkpoint],
                 report.reached = Reached.of(frontier, checkpoint.position)
             if parted is not None:
                 break
+    if since is None:
+        _check_tiles(conn, built, report)
     for memory in remembered if parted is None else ():  # the events stop short of it
         report.problems.append(
             f"witness {memory.witness} cosigned a checkpoint at {memory.size:,} events "
@@ -328,6 +336,19 @@ def _recompute(conn: Connection[Any], checkpoints: dict[int, Checkpoint],
             f"{parted.position}, sealed {parted.sealed_at}): {_first_difference(conn, parted)}")
         return
     report.unsealed = frontier.size - report.sealed
+
+
+def _check_tiles(conn: Connection[Any], built: dict[Tile, bytes], report: SealReport) -> None:
+    """Each stored tile under the last good checkpoint is the one the events give (past it,
+    events that part from the seal are named already). A full verification's: an incremental
+    one reads only the events after the checkpoint it resumes from, and proves what it reads
+    against the signed roots, tiles or none."""
+    for (level, index), blob in sorted(stored_tiles(conn).items()):
+        if (index + 1) << (TILE_HEIGHT * (level + 1)) <= report.sealed and built.get(
+                (level, index)) != blob:
+            report.problems.append(
+                f"stored tile level {level} index {index} does not match the events: proofs "
+                "read past it to the leaves (`ledger seal repair` names it)")
 
 
 def _holds(checkpoint: Checkpoint, frontier: Frontier, last: Leaf | None) -> bool:

@@ -5,8 +5,8 @@ proves nothing against the database's keeper. The seal (`ledger.audit.sealer`) s
 key that never enters the database, the root of an RFC 6962 tree over every event in global
 order. `sealed_events` takes the newest checkpoint a trusted sealing key signed, recomputes
 each event's leaf from the row as stored now, and proves it at its place in the signed tree
-with an inclusion proof built from the stored leaves (`ledger_seal_leaves`), whose root must
-be the signed one: a stored leaf altered is named as such, an event changed after sealing is
+with an inclusion proof built from the seal's stored tiles and leaves
+(`ledger.audit.tile_store`), whose root must be the signed one: a stored leaf altered is named as such, an event changed after sealing is
 named by stream, version and position, and events after the checkpoint are not yet sealed
 (named, not a discrepancy). The checkpoint's witness cosignatures are counted against the
 trust file's witnesses when one is given.
@@ -14,9 +14,10 @@ trust file's witnesses when one is given.
 A replay that reads signs nothing, so the signature and hashing modules (and `cryptography`)
 are imported only when a checkpoint is checked.
 
-Cost: every stored leaf up to the checkpoint is read (32 bytes a leaf, one ordered scan) and
-hashed once into the audit paths, because only the root is signed and no interior hash of the
-tree is stored; the root is recomputed whole only when a proof fails.
+Cost: a stored tile or two per level of the tree and the hashes after the last full tile of
+each level, whatever the log's length; every stored leaf is read only when the path of a
+stored leaf fails, to tell a damaged tile (named in the sentence, the events then proven from
+the leaves) from stored leaves altered.
 """
 
 from __future__ import annotations
@@ -96,6 +97,10 @@ class SealCheck(Frozen):
     sealed: int = Field(description="of them, proven in the signed tree")
     not_yet_sealed: list[int] = Field(description="positions after the checkpoint")
     problems: list[SealProblem]
+    notes: list[str] = Field(
+        default_factory=list,
+        description="stored tiles a proof read past to the leaves: the events are proven, "
+                    "the seal's stored tiles were altered")
 
 
 def sealed_events(conn: Connection[Any], events: Sequence[RecordedEvent],
@@ -118,8 +123,10 @@ def sealed_events(conn: Connection[Any], events: Sequence[RecordedEvent],
     covered = [e for e in unique if e.position <= checkpoint.position]
     later = [e.position for e in unique if e.position > checkpoint.position]
     problems = _ledger_problems(checkpoint, given.trust)
+    notes: list[str] = []
     if covered:
-        problems += _prove(conn, checkpoint, covered, streams)
+        proven_problems, notes = _prove(conn, checkpoint, covered, streams)
+        problems += proven_problems
     if later:
         problems += _moved_out(conn, checkpoint, [e for e in unique if e.position in later],
                                streams)
@@ -130,7 +137,7 @@ def sealed_events(conn: Connection[Any], events: Sequence[RecordedEvent],
     status = (SealStatus.DIFFERS if problems else SealStatus.NOT_YET_SEALED if not covered
               else SealStatus.PARTLY_SEALED if later else SealStatus.SEALED)
     check = SealCheck(status=status, checkpoint=view, checked=len(unique), sealed=len(proven),
-                      not_yet_sealed=later, problems=problems, sentence="")
+                      not_yet_sealed=later, problems=problems, notes=notes, sentence="")
     return check.model_copy(update={"sentence": sentence(check)})
 
 
@@ -184,35 +191,38 @@ def _ledger_problems(checkpoint: Checkpoint, trust: TrustFile | None) -> list[Se
 
 
 def _prove(conn: Connection[Any], checkpoint: Checkpoint, covered: list[RecordedEvent],
-           streams: dict[UUID, str]) -> list[SealProblem]:
-    """Each covered event's leaf, recomputed, proven at its index under the signed root.
+           streams: dict[UUID, str]) -> tuple[list[SealProblem], list[str]]:
+    """Each covered event's leaf, recomputed, proven at its index under the signed root; and
+    the stored tiles named that a proof had to read past (`ledger.audit.tile_store`).
 
-    A proof built from the stored leaves that verifies shows, with the leaf recomputed from
-    the event, that those leaves give the signed root; only when one fails is the whole root
-    recomputed, to tell an event changed from stored leaves altered."""
-    from ledger.audit.merkle import inclusion_proofs, root_of, verify_inclusion
+    The paths come from the stored tiles, each checked with its stored leaf against the signed
+    root; an event whose recomputed leaf is not the stored one that reaches the root was
+    changed after sealing. Only when a stored leaf's path fails are every stored leaf read,
+    to tell a damaged tile (named, the proofs then made from the leaves) from stored leaves
+    altered (then nothing can be proven from them)."""
+    from ledger.audit.merkle import verify_inclusion
     from ledger.audit.seal import event_leaf
+    from ledger.audit.tile_store import audit_paths
 
-    leaves = stored_leaves(conn, checkpoint.size)
-    if len(leaves) != checkpoint.size:
-        return [_leaves_altered(checkpoint, leaves)]
     indices = dict(conn.execute(
         "SELECT position, leaf_index FROM ledger_seal_leaves WHERE position = ANY(%s) "
         "AND leaf_index < %s", ([e.position for e in covered], checkpoint.size)).fetchall())
-    proofs = inclusion_proofs(leaves, sorted(set(indices.values())))
+    found = audit_paths(conn, checkpoint.size, checkpoint.root, list(indices.values()))
+    if found.altered is not None:
+        return [_leaves_altered(checkpoint, *found.altered)], []
     problems = []
     for event in covered:
         leaf = event_leaf(event.position, event.stream_id, event.version, event.topic,
                           event.state)
         index = indices.get(event.position)
-        if index is not None and verify_inclusion(leaf, index, checkpoint.size, proofs[index],
-                                                  checkpoint.root):
+        if index is not None and verify_inclusion(leaf, index, checkpoint.size,
+                                                  found.paths[index], checkpoint.root):
             continue
         problems.append(SealProblem(
             stream=streams.get(event.stream_id, "?"), stream_id=event.stream_id,
             version=event.version, position=event.position, event=event.event_type,
             field="sealed leaf",
-            recorded=(f"leaf {leaves[index].hex()[:16]} sealed at index {index:,}"
+            recorded=(f"leaf {found.stored[index].hex()[:16]} sealed at index {index:,}"
                       if index is not None else
                       f"no leaf sealed at position {event.position}"),
             recomputed=(f"{leaf.hex()[:16]} from the event as stored: it differs from what was "
@@ -220,18 +230,14 @@ def _prove(conn: Connection[Any], checkpoint: Checkpoint, covered: list[Recorded
                         "sealing)" if index is not None else
                         f"the event is at a position the seal never saw under checkpoint "
                         f"{checkpoint.size:,} events (inserted or moved after sealing)")))
-    if problems and root_of(leaves) != checkpoint.root:
-        return [_leaves_altered(checkpoint, leaves)]
-    return problems
+    return problems, found.damaged_tiles
 
 
-def _leaves_altered(checkpoint: Checkpoint, leaves: list[bytes]) -> SealProblem:
-    from ledger.audit.merkle import root_of
-
+def _leaves_altered(checkpoint: Checkpoint, count: int, root: bytes) -> SealProblem:
     return SealProblem(
         stream="seal", stream_id=None, version=None, position=None, event=None,
         field="stored leaves",
-        recorded=f"root {root_of(leaves).hex()[:16]} over the {len(leaves):,} stored leaves",
+        recorded=f"root {root.hex()[:16]} over the {count:,} stored leaves",
         recomputed=f"root {checkpoint.root.hex()[:16]} signed at checkpoint "
                    f"{checkpoint.size:,} events: the seal's stored leaves were altered, so no "
                    "event of this round can be proven from them (run `ledger verify`)")
@@ -260,20 +266,6 @@ def _moved_out(conn: Connection[Any], checkpoint: Checkpoint, later: list[Record
     return problems
 
 
-def stored_leaves(conn: Connection[Any], size: int) -> list[bytes]:
-    """The stored leaf hashes of the first `size` leaves, in index order; the list stops at
-    the first index missing, so a gap shows as too few leaves."""
-    leaves: list[bytes] = []
-    with conn.cursor(binary=True) as cursor:
-        cursor.execute("SELECT leaf_index, leaf FROM ledger_seal_leaves WHERE leaf_index < %s "
-                       "ORDER BY leaf_index", (size,))
-        for index, leaf in cursor:
-            if index != len(leaves):
-                break
-            leaves.append(bytes(leaf))
-    return leaves
-
-
 def witnessed(view: SealedCheckpoint) -> str:
     """`cosigned by 2 of 2 witnesses (quorum 2)`, or that they were not checked."""
     if view.cosigned_by is None:
@@ -285,7 +277,16 @@ def witnessed(view: SealedCheckpoint) -> str:
 
 
 def sentence(check: SealCheck) -> str:
-    """The seal's line, in the words a surveillance officer reads."""
+    """The seal's line, in the words a surveillance officer reads; a damaged stored tile,
+    which proves nothing either way, is named after it."""
+    said = _verdict(check)
+    if check.notes:
+        said += (f" (proven from the stored leaves: {'; '.join(check.notes)}; run "
+                 "`ledger seal repair`)")
+    return said
+
+
+def _verdict(check: SealCheck) -> str:
     view = check.checkpoint
     if view is None:
         return check.sentence

@@ -17,6 +17,10 @@ What the database holds (created by `ledger db init`, append-only like the event
 
 - `ledger_seal_leaves`: each event's leaf hash, with its position, stream and version (so a
   verifier can name what moved or went missing);
+- `ledger_seal_tiles`: the tree's interior hashes, each tile of height 8 once it is full, so
+  that a proof reads a few rows (`ledger.audit.tiles`); written in the batch that fills it.
+  The sealer's first batch after it starts stores any full tile missing (a ledger sealed
+  before tiles were kept);
 - `ledger_seal_state`: the tree's size and frontier, the sealer's position, and when it was
   last checkpointed;
 - `ledger_seal_checkpoints`: each checkpoint's exact signed bytes and signature;
@@ -42,6 +46,7 @@ from ledger.audit.cosigning import Cosigning
 from ledger.audit.merkle import Frontier
 from ledger.audit.seal import Checkpoint, Witness, event_leaf, recorded_ledger_id
 from ledger.audit.seal_state import damage, rebuild, store
+from ledger.audit.tile_store import TILES_DDL, build_missing_tiles, write_tiles
 from ledger.core.errors import WrongState
 from ledger.identity.keys import Credential
 from ledger.infrastructure.database import EVENTS_TABLE, Database
@@ -78,6 +83,7 @@ SEAL_TABLES = {
             cosignature text NOT NULL,
             received_at timestamptz NOT NULL DEFAULT now(),
             PRIMARY KEY (size, witness))""",
+    "ledger_seal_tiles": TILES_DDL,
 }
 STATE_DDL = """
     CREATE TABLE IF NOT EXISTS ledger_seal_state (
@@ -148,6 +154,9 @@ class Sealer:
         self.on_rebuild: Callable[[str], None] = lambda line: None  # told of a state rebuilt
         self.cosigning: Cosigning | None = None
         """Sends each new checkpoint to the trust file's witnesses (`ledger.audit.cosigning`)."""
+        self.tiles_checked = False
+        """Whether this sealer's first batch has stored every full tile missing (a ledger
+        sealed before tiles were kept)."""
 
     def witness_of(self, ledger_id: str) -> Witness:
         return Witness(self.witness_root / ledger_id)
@@ -157,6 +166,9 @@ class Sealer:
         """Seal the next batch of events; checkpoint when the cadence (or `force`) says so."""
         with conn.transaction():
             ledger_id, frontier, position, done, done_at = self._state(conn)
+            old_size = frontier.size
+            if not self.tiles_checked:
+                build_missing_tiles(conn, old_size)
             with conn.cursor(binary=True) as cursor:
                 rows = cursor.execute(READ, (position, self.batch_size)).fetchall()
             leaves = []
@@ -170,6 +182,9 @@ class Sealer:
                     cursor.executemany(
                         "INSERT INTO ledger_seal_leaves (leaf_index, position, stream_id, "
                         "version, leaf) VALUES (%s, %s, %s, %s, %s)", leaves)
+                for line in write_tiles(conn, old_size, frontier.size):
+                    self.on_rebuild(f"{line}: it was stored ahead of the sealer and is kept "
+                                    "(append-only); proofs read past it to the leaves")
             checkpoint = None
             if frontier.size > done and (
                     force_checkpoint or frontier.size - done >= self.cadence.every_events
@@ -182,6 +197,7 @@ class Sealer:
                 "checkpointed_at = coalesce(%s, checkpointed_at)",
                 (frontier.size, frontier.hashes(), position, checkpoint and checkpoint.size,
                  checkpoint and checkpoint.when))
+        self.tiles_checked = True  # committed with the batch
         return Sealed(len(rows), frontier.size, position, checkpoint)
 
     def _state(self, conn: Connection[Any]) -> tuple[str, Frontier, int, int, datetime | None]:

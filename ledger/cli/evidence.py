@@ -14,11 +14,12 @@ from ledger.audit.bundle_verify import check, given_witnesses
 from ledger.audit.sealed_events import SealTrust
 from ledger.audit.trust import load_trust
 from ledger.cli.common import reading
-from ledger.cli.console import console
+from ledger.cli.console import console, err_console
 from ledger.cli.replay import which_round
 from ledger.core.errors import InvalidInput
 from ledger.identity.credentials import configured
 from ledger.pages.replay import to_html
+from ledger.presentation.render import safe
 from ledger.runtime.bootstrap import trusted_seal_keys
 
 export = typer.Typer(help="Evidence for a dispute, as one file anyone can check.",
@@ -41,7 +42,7 @@ def export_round_command(
         seal = SealTrust.of(None, trusted_seal_keys(rt.settings))
         bundle = export_round(conn, which_round(conn, ref, None, None), exporter,
                               page=lambda replay: to_html(replay, rt.settings.property_name),
-                              seal=seal)
+                              seal=seal, warn=_warn)
     _write(out, json.dumps(bundle, indent=1, sort_keys=True) + "\n", force)
     content = bundle["content"]
     console.print(f"wrote {out}: {content['round']['table']} round {content['round']['number']}"
@@ -50,6 +51,10 @@ def export_round_command(
                   f"({len(content['cosignatures'])} witness cosignature(s)), replay "
                   f"{content['replay']['check']['verdict']}, signed by {exporter.id}",
                   highlight=False, soft_wrap=True)
+
+
+def _warn(line: str) -> None:
+    err_console.print(f"[yellow]warning:[/] {safe(line)}", highlight=False, soft_wrap=True)
 
 
 def _check_writable(out: Path, force: bool) -> None:

@@ -20,6 +20,7 @@ from ledger.audit.seal import Witness
 from ledger.audit.seal_state import lock, store
 from ledger.audit.seal_state import repair as repair_state
 from ledger.audit.sealer import Sealer, SealStatus, ledger_id, seal_status
+from ledger.audit.tile_store import repair_tiles
 from ledger.cli.common import (
     JsonOption,
     console,
@@ -103,17 +104,19 @@ def repair() -> None:
     """Rebuild the seal's state (size, frontier, position) from its stored leaves, each checked
     against the event it names, when `seal run` refused to (its newest checkpoint did not
     vouch for them): after `ledger verify` has shown what changed. Refused when the leaves are
-    incomplete or are not the events. Run it as a login granted `<prefix>_sealer`."""
+    incomplete or are not the events. Builds every stored tile missing and names each one the
+    leaves do not give. Run it as a login granted `<prefix>_sealer`."""
     with (open_ledger() as rt, _as_sealer(rt.settings), rt.database.connect() as conn,
           conn.transaction()):
         lock(conn)
         state, note = repair_state(conn, ledger_id(conn))
         store(conn, state)
+        tiles = repair_tiles(conn, state.frontier.size)
     console.print(f"repaired: the seal's state is {state.frontier.size:,} leaves up to position "
-                  f"{state.position}, {state.checkpointed_size:,} under a checkpoint",
-                  highlight=False)
-    if note:
-        _note(note)
+                  f"{state.position}, {state.checkpointed_size:,} under a checkpoint; "
+                  f"{tiles.built:,} missing tile(s) built", highlight=False)
+    for line in ([note] if note else []) + tiles.damaged:
+        _note(line)
 
 
 def _warn(line: str) -> None:

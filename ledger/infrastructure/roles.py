@@ -11,7 +11,7 @@
   temporary tables (verify rebuilds projections in its own session to compare them). It has no
   privilege on the append turn, so it cannot lock it.
 - **sealer** (`<prefix>_sealer`) reads everything and is the only role that writes the seal:
-  INSERT on its append-only tables (leaves, checkpoints, keys, cosignatures) and UPDATE on
+  INSERT on its append-only tables (leaves, tiles, checkpoints, keys, cosignatures) and UPDATE on
   `ledger_seal_state`, which holds the sealer's position. `ledger seal run` runs as a login
   granted it.
 
@@ -34,8 +34,8 @@ from ledger.core.errors import first_line
 
 EVENT_TABLES = ("ledger_events",)
 UNREAD = ("ledger_snapshots",)  # kept by ledgers made before snapshots were switched off
-SEAL_RECORDS = ("ledger_seal_leaves", "ledger_seal_checkpoints", "ledger_seal_keys",
-                "ledger_seal_cosignatures")  # the sealer's, insert only
+SEAL_RECORDS = ("ledger_seal_leaves", "ledger_seal_tiles", "ledger_seal_checkpoints",
+                "ledger_seal_keys", "ledger_seal_cosignatures")  # the sealer's, insert only
 SEAL_STATE = "ledger_seal_state"  # the sealer's, updated in place
 APPEND_TURN = "ledger_append_turn"  # locked by the writer's inserts; nobody else's
 

@@ -23,8 +23,8 @@ from tests.signing import GAMING_DAY, event_count
 
 APPEND = ("INSERT INTO ledger_events (originator_id, originator_version, topic, state) "
           "VALUES (gen_random_uuid(), 1, 'tests:Probe', '{}') RETURNING notification_id")
-SEAL_TABLES = ("ledger_seal_leaves", "ledger_seal_checkpoints", "ledger_seal_keys",
-               "ledger_seal_cosignatures", "ledger_seal_state")
+SEAL_TABLES = ("ledger_seal_leaves", "ledger_seal_tiles", "ledger_seal_checkpoints",
+               "ledger_seal_keys", "ledger_seal_cosignatures", "ledger_seal_state")
 LOCK_MODES = ("ACCESS SHARE", "ROW SHARE", "ROW EXCLUSIVE", "SHARE UPDATE EXCLUSIVE", "SHARE",
               "SHARE ROW EXCLUSIVE", "EXCLUSIVE", "ACCESS EXCLUSIVE")
 
@@ -214,10 +214,9 @@ def test_the_writer_cannot_write_the_seals_tables(login, shift, seal_key, cli):
             for statement in (f"INSERT INTO {table} DEFAULT VALUES",
                               f"UPDATE {table} SET size = 0", f"DELETE FROM {table}",
                               f"TRUNCATE {table}"):
-                if table == "ledger_seal_leaves" or table == "ledger_seal_keys":
-                    statement = statement.replace("SET size = 0", "SET position = 0"
-                                                  if table == "ledger_seal_leaves"
-                                                  else "SET public_key = ''")
+                statement = statement.replace("SET size = 0", {
+                    "ledger_seal_leaves": "SET position = 0", "ledger_seal_tiles": "SET level = 1",
+                    "ledger_seal_keys": "SET public_key = ''"}.get(table, "SET size = 0"))
                 with pytest.raises(psycopg.errors.InsufficientPrivilege):
                     conn.execute(statement)
         assert conn.execute(  # the seal's position is not in the projections' table
@@ -274,3 +273,16 @@ def test_db_init_takes_back_the_seal_grants_older_ledgers_gave_and_carries_the_p
     done = cli("seal", "run", "--once", url=login("sealer"))
     assert done.code == 0 and done.err == "", done.err  # the state agreed: nothing rebuilt
     assert f"sealed {new} new events" in done.out  # from the position carried over
+
+
+def test_only_the_sealer_adds_tiles_and_nobody_changes_one(database_roles, superuser):
+    for role in database_roles.writer, database_roles.reader, database_roles.sealer:
+        may = {privilege for privilege in ("SELECT", "INSERT", "UPDATE", "DELETE", "TRUNCATE")
+               if superuser.execute("SELECT has_table_privilege(%s, 'ledger_seal_tiles', %s)",
+                                    (role, privilege)).fetchone()[0]}
+        assert may == ({"SELECT", "INSERT"} if role == database_roles.sealer else {"SELECT"})
+    superuser.execute("INSERT INTO ledger_seal_tiles VALUES (1, 0, %s)", (bytes(8192),))
+    for statement in ("UPDATE ledger_seal_tiles SET hashes = ''", "DELETE FROM ledger_seal_tiles",
+                      "TRUNCATE ledger_seal_tiles"):
+        with pytest.raises(psycopg.errors.RaiseException, match="append-only"):
+            superuser.execute(statement)

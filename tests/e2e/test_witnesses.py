@@ -28,8 +28,8 @@ from tests.e2e.conftest import LEDGER
 from tests.e2e.test_seal_attacks import behind_the_ledger, rehash
 from tests.integration.test_witness import Running, free_port
 
-SEAL_TABLES = ("ledger_seal_leaves", "ledger_seal_checkpoints", "ledger_seal_keys",
-               "ledger_seal_cosignatures", "ledger_seal_state")
+SEAL_TABLES = ("ledger_seal_leaves", "ledger_seal_tiles", "ledger_seal_checkpoints",
+               "ledger_seal_keys", "ledger_seal_cosignatures", "ledger_seal_state")
 
 
 @dataclass
@@ -171,12 +171,12 @@ def test_a_witness_down_midway_is_a_backlog_and_catches_up(cli, witnesses, super
 
 
 def _reset_the_seal(superuser) -> None:
-    """As superuser: every checkpoint, leaf and cosignature gone, a new ledger id, the
+    """As superuser: every checkpoint, leaf, tile and cosignature gone, a new ledger id, the
     sealer's position back to the start."""
     for table in SEAL_TABLES:
         superuser.execute(f"ALTER TABLE {table} DISABLE TRIGGER USER")
     try:
-        for table in SEAL_TABLES[:4]:
+        for table in SEAL_TABLES[:-1]:
             superuser.execute(f"DELETE FROM {table}")
         superuser.execute("UPDATE ledger_seal_state SET ledger_id = gen_random_uuid(), size = 0, "
                           "frontier = '{}', checkpointed_size = 0, checkpointed_at = NULL")
