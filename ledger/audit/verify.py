@@ -28,7 +28,7 @@ from ledger.audit.findings import Boundary, Failure, LedgerReport
 from ledger.audit.open_rounds import open_rounds
 from ledger.audit.projection_check import check_projections
 from ledger.audit.seal import recorded_ledger_id
-from ledger.audit.seal_check import check_seal
+from ledger.audit.seal_check import SealReport, check_seal
 from ledger.audit.trust import TrustFile
 from ledger.audit.verification_record import VerificationRecord
 from ledger.audit.witnessed import Memories, gather
@@ -44,7 +44,7 @@ def verify_ledger(conn: Connection[Any], *, projections: bool = True,
                   seal_keys: Sequence[str] = (), witness_root: Path | None = None,
                   trust: TrustFile | None = None, witness_state: Sequence[Path] = (),
                   ask_witnesses: bool = True,
-                  since: VerificationRecord | None = None) -> LedgerReport:
+                  since: VerificationRecord | None = None, sample: int = 0) -> LedgerReport:
     """Every check `ledger verify` runs; each failure named, none stopping the others.
     `seal_keys` are the sealing public keys trusted (from outside the database); a trust
     file, when given, names them instead, and the witnesses to consult.
@@ -65,6 +65,8 @@ def verify_ledger(conn: Connection[Any], *, projections: bool = True,
                                           since=since.reached if since else None,
                                           witnesses_saw=since.witnesses if since else None))
     reached = report.seal.reached if report.seal is not None else None
+    if since is not None and report.seal is not None and not report.seal.problems:
+        _sample(conn, report.seal, since.reached.size, seal_keys, sample)
     if trust is None:
         report.notes.insert(0, UNTRUSTED)
     ledger_id = recorded_ledger_id(conn)
@@ -95,3 +97,14 @@ def verify_ledger(conn: Connection[Any], *, projections: bool = True,
             {"authorship": authorship.carried, "pools": pools, "cross": context}))
     return report
 
+
+def _sample(conn: Connection[Any], seal: SealReport, size: int, keys: Sequence[str],
+            count: int) -> None:
+    """Some events of the history verified before, drawn at random, proven again."""
+    from ledger.audit.sampling import sample_verified
+
+    proven, problems = sample_verified(conn, size, keys, count)
+    seal.problems += [f"an event of the history verified before: {p}" for p in problems]
+    if proven and not problems:
+        seal.notes.append(f"{proven:,} events of the history verified before, drawn at random, "
+                          "proven again against the newest checkpoint: they are what was sealed")

@@ -49,6 +49,10 @@ def verify(
     full: Annotated[bool, typer.Option(
         "--full", help="Check everything again from the first event, whatever the record "
         "says; the projections are compared only in full.")] = False,
+    sample: Annotated[int, typer.Option(
+        "--sample", min=0, max=100_000, help="When only what is new is checked: how many "
+        "events of the history verified before are drawn at random and proven again against "
+        "the seal.")] = 200,
 ) -> None:
     """Check the ledger: every event proven by its signed command, and the seal.
 
@@ -66,7 +70,8 @@ def verify(
                             record_path=record, full=full, projections=projections,
                             seal_keys=trusted_seal_keys(rt.settings),
                             witness_root=rt.settings.witness_root,
-                            witness_state=witness_state or [], ask_witnesses=not offline)
+                            witness_state=witness_state or [], ask_witnesses=not offline,
+                            sample=sample)
     report = done.report
     if trusted is None:
         console.print(f"[yellow]UNTRUSTED[/] {safe(report.notes.pop(0))}", highlight=False,

@@ -276,3 +276,22 @@ def test_a_record_altered_or_signed_by_another_verifier_is_not_used(
     assert cli("key", "new", "verifier", "V-2", "--out", str(other)).code == 0
     foreign = verified(cli, trust, other)
     assert foreign.code == 0 and "not by this verifier's key" in foreign.out, foreign.out
+
+
+def test_an_event_of_the_verified_history_altered_afterwards_is_named_by_the_sample(
+        cli, trust, verifier, recorded, superuser):
+    """The record's history is not read again, but events drawn from it at random are proven
+    against the seal: here the sample covers the whole (short) history."""
+    assert cli("seal", "run", "--once").code == 0
+    assert verified(cli, trust, verifier).code == 0  # the pool is now in the verified history
+    _, stream, version, _ = _row(superuser, "JackpotPool.Created")
+    with behind_the_ledger(superuser):
+        superuser.execute(
+            "UPDATE ledger_events SET state = convert_to(replace(convert_from(state, 'UTF8'), "
+            "'\"amount\":\"1000.00\"', '\"amount\":\"90000.00\"'), 'UTF8') "
+            "WHERE originator_id = %s AND originator_version = %s", (stream, version))
+        rehash(superuser, stream)
+    unsampled = verified(cli, trust, verifier, "--sample", "0")
+    assert unsampled.code == 0, unsampled.out  # not read again: what --full is for
+    named_since(cli, trust, verifier, recorded, "an event of the history verified before",
+                "is not the leaf sealed there")
