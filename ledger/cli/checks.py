@@ -6,6 +6,7 @@ Loaded only when one of them runs (`ledger.cli.main` lists them without importin
 from __future__ import annotations
 
 import json
+import os
 import sys
 from datetime import datetime
 from pathlib import Path
@@ -49,6 +50,10 @@ def verify(
     full: Annotated[bool, typer.Option(
         "--full", help="Check everything again from the first event, whatever the record "
         "says; the projections are compared only in full.")] = False,
+    workers: Annotated[int | None, typer.Option(
+        "--workers", min=1, help="Processes the proof of every event by its signed command "
+        "is spread over when the log is checked from its start (default: the machine's "
+        "cores; 1: this process alone).")] = None,
 ) -> None:
     """Check the ledger: every event proven by its signed command, and the seal.
 
@@ -66,7 +71,8 @@ def verify(
                             record_path=record, full=full, projections=projections,
                             seal_keys=trusted_seal_keys(rt.settings),
                             witness_root=rt.settings.witness_root,
-                            witness_state=witness_state or [], ask_witnesses=not offline)
+                            witness_state=witness_state or [], ask_witnesses=not offline,
+                            workers=workers or os.cpu_count() or 1)
     report = done.report
     if trusted is None:
         console.print(f"[yellow]UNTRUSTED[/] {safe(report.notes.pop(0))}", highlight=False,
