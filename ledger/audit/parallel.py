@@ -28,6 +28,7 @@ from __future__ import annotations
 import copy
 import multiprocessing
 import pickle
+import time
 import traceback
 from collections.abc import Iterator
 from contextlib import closing
@@ -43,10 +44,8 @@ from ledger.audit.log_streams import Carried, Streams, carries
 from ledger.core.errors import LedgerError
 
 BATCH = 2000  # rows a message to the workers
-PRELOAD = ["__main__", "ledger.audit.parallel", "ledger.application.bus",
-           "ledger.application.handlers.rounds", "ledger.application.handlers.shift",
-           "ledger.application.handlers.jackpots", "ledger.application.handlers.registry",
-           "ledger.identity.door", "ledger.identity.envelope"]
+PRELOAD = ["__main__", "ledger.audit.parallel", "ledger.audit.worker_preload",
+           "ledger.identity.door", "ledger.identity.envelope", "ledger.domain.receipt"]
 
 Key = tuple[int, int, int]  # (run, the command's place in its run or -1, order found)
 
@@ -78,6 +77,7 @@ class _Found:
     carried_after: int = 0
     carried_unbound: int = 0
     carried_streams: dict[UUID, Any] | None = None  # worker 0's
+    seconds: float = 0.0  # the worker's CPU seconds
 
 
 def check_authorship_parallel(conn: Connection[Any], *, workers: int,
@@ -127,6 +127,15 @@ def check_authorship_parallel(conn: Connection[Any], *, workers: int,
     return _merged(found, administrator_key, ledger_id)
 
 
+def prepare(workers: int) -> None:
+    """Start the server the workers are forked from, loading the ledger's modules, while the
+    caller does other work (the chains, the seal); the check itself waits for it."""
+    if workers > 1 and _context().get_start_method() == "forkserver":
+        from multiprocessing import forkserver
+
+        forkserver.ensure_running()
+
+
 def _context() -> Any:
     methods = multiprocessing.get_all_start_methods()
     if "forkserver" in methods:
@@ -163,7 +172,8 @@ def _merged(found: list[_Found], administrator_key: str | None,
     named = sorted((n for worker in found for n in worker.named), key=lambda n: n.key)
     first = found[0]
     result = Authorship(commands=first.run_level + sum(w.proved for w in found),
-                        events=first.events, notes=list(first.notes))
+                        events=first.events, notes=list(first.notes),
+                        worker_seconds=[w.seconds for w in found])
     unproven: dict[UUID, set[int]] = {}
     for number, failure in enumerate(named):
         if first.carried_run is not None and result.carried is None \
@@ -244,6 +254,7 @@ class _Worker(_Checker):
         mine = self.mine
         mine.events, mine.notes, mine.unbound = self.found.events, self.found.notes, self.unbound
         mine.run_level = self.found.commands - mine.proved
+        mine.seconds = time.process_time()
         if self.index == 0:
             mine.pools = {stream: aggregate for stream, aggregate in self.streams.streams.items()
                           if isinstance(aggregate, JackpotPool)}

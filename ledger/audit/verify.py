@@ -25,7 +25,7 @@ from ledger.audit.checks import check_streams
 from ledger.audit.cross_checks import cross_stream_problems
 from ledger.audit.findings import Boundary, Failure, LedgerReport
 from ledger.audit.open_rounds import open_rounds
-from ledger.audit.parallel import check_authorship_parallel
+from ledger.audit.parallel import check_authorship_parallel, prepare
 from ledger.audit.projection_check import check_projections
 from ledger.audit.seal import recorded_ledger_id
 from ledger.audit.seal_check import check_seal
@@ -59,6 +59,8 @@ def verify_ledger(conn: Connection[Any], *, projections: bool = True,
     if trust is not None:
         seal_keys = [trust.seal_public_key]
         memories = gather(trust, list(witness_state), live=ask_witnesses)
+    if since is None:
+        prepare(workers)  # the workers' server starts while the chains and seal are checked
     carried: dict[str, Any] = since.carried() if since is not None else {}
     after = carried["authorship"].after if carried else 0
     report = LedgerReport(chains=verify_chains(conn, after=after),
