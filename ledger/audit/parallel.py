@@ -25,9 +25,12 @@ boundary.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import multiprocessing
 import pickle
+import queue
+import threading
 import time
 import traceback
 from collections.abc import Iterator
@@ -43,7 +46,9 @@ from ledger.audit.comparison import Row
 from ledger.audit.log_streams import Carried, Streams, carries
 from ledger.core.errors import LedgerError
 
-BATCH = 2000  # rows a message to the workers
+BATCH = 500  # rows a message to the workers
+AHEAD = 32  # messages waiting for a worker before the read waits for it
+END = pickle.dumps(None)
 PRELOAD = ["__main__", "ledger.audit.parallel", "ledger.audit.worker_preload",
            "ledger.identity.door", "ledger.identity.envelope", "ledger.domain.receipt"]
 
@@ -104,6 +109,7 @@ def check_authorship_parallel(conn: Connection[Any], *, workers: int,
         theirs.close()
         pipes.append(mine)
         processes.append(process)
+    feeders = [_Feeder(pipe) for pipe in pipes]
     try:
         with closing(_rows(conn)) as rows:
             batch: list[tuple[int, bytes, int, str, bytes]] = []
@@ -111,13 +117,17 @@ def check_authorship_parallel(conn: Connection[Any], *, workers: int,
                 batch.append((row.position, row.stream_id.bytes, row.version, row.topic,
                               row.state))
                 if len(batch) >= BATCH:
-                    _send(pipes, pickle.dumps(batch, protocol=5))
+                    _send(feeders, pickle.dumps(batch, protocol=5))
                     batch = []
             if batch:
-                _send(pipes, pickle.dumps(batch, protocol=5))
-        _send(pipes, pickle.dumps(None))
+                _send(feeders, pickle.dumps(batch, protocol=5))
+        _send(feeders, END)
+        for feeder in feeders:
+            feeder.join()
         found = [_result(pipe, index) for index, pipe in enumerate(pipes)]
     finally:
+        for feeder in feeders:
+            feeder.stop()
         for pipe in pipes:
             pipe.close()
         for process in processes:
@@ -145,14 +155,38 @@ def _context() -> Any:
     return multiprocessing.get_context("spawn")
 
 
-def _send(pipes: list[Any], message: bytes) -> None:
-    for index, pipe in enumerate(pipes):
-        try:
-            pipe.send_bytes(message)
-        except (BrokenPipeError, ConnectionResetError, EOFError):
-            _result(pipe, index)  # its own error, named
-            raise WorkerFailed(f"verify's worker {index} stopped before the log was read "
-                               "to its end") from None
+class _Feeder(threading.Thread):
+    """Hands one worker its batches, up to AHEAD of them waiting: a worker a little behind
+    holds back neither the read nor the other workers."""
+
+    def __init__(self, pipe: Any) -> None:
+        super().__init__(daemon=True)
+        self.pipe = pipe
+        self.waiting: queue.Queue[bytes] = queue.Queue(maxsize=AHEAD)
+        self.broken = False
+        self.start()
+
+    def run(self) -> None:
+        while True:
+            message = self.waiting.get()
+            if not self.broken:
+                try:
+                    self.pipe.send_bytes(message)
+                except OSError:  # the worker stopped: its result says why
+                    self.broken = True
+            if message is END:
+                return
+
+    def stop(self) -> None:
+        if self.is_alive():
+            self.broken = True
+            with contextlib.suppress(queue.Full):
+                self.waiting.put_nowait(END)
+
+
+def _send(feeders: list[_Feeder], message: bytes) -> None:
+    for feeder in feeders:
+        feeder.waiting.put(message)
 
 
 def _result(pipe: Any, index: int) -> _Found:
