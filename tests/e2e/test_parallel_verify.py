@@ -31,8 +31,8 @@ from tests.signing import E2E_PIT_BOSS, E2E_WORKSTATION, acting_env, credential_
 
 
 def _floor(cli, keys: Path) -> None:
-    """Two Stud Poker tables paying into the pool they share, their shifts closed, then the
-    gaming day closed over every table's shifts, and the seal."""
+    """Two Stud Poker tables paying into the pool they share, their shifts opened and closed
+    in the gaming day's stream."""
     env = {**credential_env(), "LEDGER_SIMULATOR_KEYS": str(keys)}
     done = cli("simulate", "--tables", "2", "--rounds", "3", "--seed", "11",
                "--games", "stud-poker,stud-poker", extra_env=env)
