@@ -26,6 +26,7 @@ from ledger.audit.checks import check_streams
 from ledger.audit.cross_checks import cross_stream_problems
 from ledger.audit.findings import Boundary, Failure, LedgerReport
 from ledger.audit.open_rounds import open_rounds
+from ledger.audit.parallel import check_authorship_parallel, prepare
 from ledger.audit.projection_check import check_projections
 from ledger.audit.seal import recorded_ledger_id
 from ledger.audit.seal_check import SealReport, check_seal
@@ -44,7 +45,8 @@ def verify_ledger(conn: Connection[Any], *, projections: bool = True,
                   seal_keys: Sequence[str] = (), witness_root: Path | None = None,
                   trust: TrustFile | None = None, witness_state: Sequence[Path] = (),
                   ask_witnesses: bool = True,
-                  since: VerificationRecord | None = None, sample: int = 0) -> LedgerReport:
+                  since: VerificationRecord | None = None, sample: int = 0,
+                  workers: int = 1) -> LedgerReport:
     """Every check `ledger verify` runs; each failure named, none stopping the others.
     `seal_keys` are the sealing public keys trusted (from outside the database); a trust
     file, when given, names them instead, and the witnesses to consult.
@@ -52,11 +54,15 @@ def verify_ledger(conn: Connection[Any], *, projections: bool = True,
     `since`: the verifier's record of a verification that held: only what came after the
     checkpoint it reached is checked, from the state it carried (`verification_record`);
     the projections, read models rebuilt from every event, are compared only in full.
-    `report.boundary` is what the next record carries."""
+    `report.boundary` is what the next record carries. `workers`: processes the proof of
+    every event by its command is spread over when the log is checked from its start
+    (`ledger.audit.parallel`); from a record it is checked in this one."""
     memories = Memories()
     if trust is not None:
         seal_keys = [trust.seal_public_key]
         memories = gather(trust, list(witness_state), live=ask_witnesses)
+    if since is None:
+        prepare(workers)  # the workers' server starts while the chains and seal are checked
     carried: dict[str, Any] = since.carried() if since is not None else {}
     after = carried["authorship"].after if carried else 0
     report = LedgerReport(chains=verify_chains(conn, after=after),
@@ -74,10 +80,17 @@ def verify_ledger(conn: Connection[Any], *, projections: bool = True,
         report.failures.append(Failure(
             "trust", "the ledger's id", f"the database says {ledger_id}, the trust file "
             f"{trust.ledger}: the seal was reset, or this is another ledger"))
-    authorship = check_authorship(
-        conn, administrator_key=trust.administrator_public_key if trust else None,
-        ledger_id=str(trust.ledger) if trust else ledger_id,
-        resume=carried.get("authorship"), boundary=reached.position if reached else None)
+    administrator_key = trust.administrator_public_key if trust else None
+    boundary = reached.position if reached else None
+    if workers > 1 and not carried:
+        authorship = check_authorship_parallel(
+            conn, workers=workers, administrator_key=administrator_key,
+            ledger_id=str(trust.ledger) if trust else ledger_id, boundary=boundary)
+    else:
+        authorship = check_authorship(
+            conn, administrator_key=administrator_key,
+            ledger_id=str(trust.ledger) if trust else ledger_id,
+            resume=carried.get("authorship"), boundary=boundary)
     report.checked["commands"] = authorship.commands
     report.failures.extend(Failure("command", subject, reason)
                            for subject, reason in authorship.failures)

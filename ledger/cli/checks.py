@@ -53,6 +53,10 @@ def verify(
         "--sample", min=0, max=100_000, help="When only what is new is checked: how many "
         "events of the history verified before are drawn at random and proven again against "
         "the seal.")] = 200,
+    workers: Annotated[int, typer.Option(
+        "--workers", min=1, help="Processes the proof of every event by its signed command "
+        "is spread over when the log is checked from its start (default 1: this process "
+        "alone).")] = 1,
 ) -> None:
     """Check the ledger: every event proven by its signed command, and the seal.
 
@@ -71,7 +75,7 @@ def verify(
                             seal_keys=trusted_seal_keys(rt.settings),
                             witness_root=rt.settings.witness_root,
                             witness_state=witness_state or [], ask_witnesses=not offline,
-                            sample=sample)
+                            sample=sample, workers=workers)
     report = done.report
     if trusted is None:
         console.print(f"[yellow]UNTRUSTED[/] {safe(report.notes.pop(0))}", highlight=False,
