@@ -18,9 +18,9 @@ from ledger.identity.keys import Credential
 from tests.e2e.test_database_roles import login  # noqa: F401 - a fixture
 from tests.e2e.test_insider_forgeries import (  # noqa: F401 - trust: a fixture
     POOL,
+    _drain_receipt,
     _forged_enrolment,
     _insert,
-    _junk,
     _row,
     trust,
 )
@@ -219,21 +219,14 @@ def test_a_forged_receipt_after_the_last_verification_is_named(
         cli, trust, verifier, recorded, superuser, login):
     topic, _, _, receipt = _row(superuser, "CommandReceipt.Accepted")
     command_id = uuid.uuid4()
-    body = {**receipt, "originator_id": str(receipt_id(command_id)), "command_type": "Drain",
-            "command": {"command": "drain_the_cage", "command_id": str(command_id)},
-            "streams": [], "by": {**receipt["by"], "command_id": str(command_id)},
-            "signed": {**receipt["signed"],
-                       "command": {"command": "drain_the_cage", "command_id": str(command_id)},
-                       "signatures": [{**s, "value": _junk()}
-                                      for s in receipt["signed"]["signatures"]]}}
-    _insert(login("writer"), [(topic, receipt_id(command_id), 1, body)])
+    _insert(login("writer"), [(topic, receipt_id(command_id), 1,
+                               _drain_receipt(receipt, command_id))])
     named_since(cli, trust, verifier, recorded, f"command {command_id} (Drain",
                 "would have been refused at the door")
 
 
-def test_an_event_rewritten_and_rehashed_after_it_was_sealed_is_named(
-        cli, trust, verifier, recorded, superuser):
-    assert cli("seal", "run", "--once").code == 0
+def _pool_created_richer(superuser) -> None:
+    """The grand pool's creation rewritten to 90,000.00 and its chain recomputed (superuser)."""
     _, stream, version, _ = _row(superuser, "JackpotPool.Created")
     with behind_the_ledger(superuser):
         superuser.execute(
@@ -241,6 +234,12 @@ def test_an_event_rewritten_and_rehashed_after_it_was_sealed_is_named(
             "'\"amount\":\"1000.00\"', '\"amount\":\"90000.00\"'), 'UTF8') "
             "WHERE originator_id = %s AND originator_version = %s", (stream, version))
         rehash(superuser, stream)
+
+
+def test_an_event_rewritten_and_rehashed_after_it_was_sealed_is_named(
+        cli, trust, verifier, recorded, superuser):
+    assert cli("seal", "run", "--once").code == 0
+    _pool_created_richer(superuser)
     named_since(cli, trust, verifier, recorded, "the events part from the checkpoint",
                 "its amount is not what the command records")
 
@@ -284,13 +283,7 @@ def test_an_event_of_the_verified_history_altered_afterwards_is_named_by_the_sam
     against the seal: here the sample covers the whole (short) history."""
     assert cli("seal", "run", "--once").code == 0
     assert verified(cli, trust, verifier).code == 0  # the pool is now in the verified history
-    _, stream, version, _ = _row(superuser, "JackpotPool.Created")
-    with behind_the_ledger(superuser):
-        superuser.execute(
-            "UPDATE ledger_events SET state = convert_to(replace(convert_from(state, 'UTF8'), "
-            "'\"amount\":\"1000.00\"', '\"amount\":\"90000.00\"'), 'UTF8') "
-            "WHERE originator_id = %s AND originator_version = %s", (stream, version))
-        rehash(superuser, stream)
+    _pool_created_richer(superuser)
     unsampled = verified(cli, trust, verifier, "--sample", "0")
     assert unsampled.code == 0, unsampled.out  # not read again: what --full is for
     named_since(cli, trust, verifier, recorded, "an event of the history verified before",

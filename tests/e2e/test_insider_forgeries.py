@@ -89,6 +89,19 @@ def _junk() -> str:
     return base64.b64encode(secrets.token_bytes(64)).decode()
 
 
+def _drain_receipt(receipt: dict[str, Any], command_id: uuid.UUID,
+                   key: str | None = None) -> dict[str, Any]:
+    """A receipt, shaped like `receipt`, of a command that does not exist, with random
+    signatures (under `key`, if given, else the genuine keys' names)."""
+    command = {"command": "drain_the_cage", "command_id": str(command_id)}
+    signatures = [{**s, "value": _junk(), **({"key": key} if key else {})}
+                  for s in receipt["signed"]["signatures"]]
+    return {**receipt, "originator_id": str(receipt_id(command_id)), "command_type": "Drain",
+            "command": command, "streams": [],
+            "by": {**receipt["by"], "command_id": str(command_id)},
+            "signed": {**receipt["signed"], "command": command, "signatures": signatures}}
+
+
 def _forged_enrolment(superuser, staff_id: str, public_key: str,
                       signed: dict[str, Any] | None = None) -> list[Any]:
     """A StaffMember.Enrolled of a pit boss and its receipt, shaped like the real ones."""
@@ -150,13 +163,7 @@ def test_a_forged_receipt_with_random_signatures_and_an_unknown_command_is_named
         cli, trust, superuser, login):
     topic, _, _, receipt = _row(superuser, "CommandReceipt.Accepted")
     command_id = uuid.uuid4()
-    body = {**receipt, "originator_id": str(receipt_id(command_id)), "command_type": "Drain",
-            "command": {"command": "drain_the_cage", "command_id": str(command_id)},
-            "streams": [], "by": {**receipt["by"], "command_id": str(command_id)},
-            "signed": {**receipt["signed"],
-                       "command": {"command": "drain_the_cage", "command_id": str(command_id)},
-                       "signatures": [{**s, "key": "ed25519:0000000000000000", "value": _junk()}
-                                      for s in receipt["signed"]["signatures"]]}}
+    body = _drain_receipt(receipt, command_id, key="ed25519:0000000000000000")
     _insert(login("writer"), [(topic, receipt_id(command_id), 1, body)])
     named(cli, trust, f"command {command_id} (Drain", "would have been refused at the door")
 
