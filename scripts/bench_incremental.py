@@ -43,7 +43,7 @@ def _events(database: Any) -> int:
         return int(conn.execute("SELECT count(*) FROM ledger_events").fetchone()[0])
 
 
-def measure(days: int, tables: int, rounds: int, folder: Path,
+def measure(days: int, tables: int, rounds: int, folder: Path, sample: int = 200,
             repeats: int = 3) -> dict[str, Any]:
     """One ledger with `days` days of history, then the day: the day's verification."""
     name = f"ledger_bench_incremental_{days}"
@@ -67,7 +67,8 @@ def measure(days: int, tables: int, rounds: int, folder: Path,
         def verified() -> Verification:
             with database.connect(long=True) as conn:
                 done = verify(conn, trust=_trust, trust_path=trust_path, verifier=verifier,
-                              witness_root=folder / "witness", projections=False)
+                              witness_root=folder / "witness", projections=False,
+                              sample=sample)
             assert done.report.ok, [str(f) for f in done.report.failures[:3]]
             return done
 
@@ -99,12 +100,15 @@ def main() -> None:
     parser.add_argument("--days", type=int, default=10, help="days of history before the day")
     parser.add_argument("--tables", type=int, default=4)
     parser.add_argument("--rounds", type=int, default=12, help="rounds a table a day")
+    parser.add_argument("--sample", type=int, default=200,
+                        help="events of the verified history proven again (verify's --sample)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="ledger-bench-incremental-") as folder:
-        empty = measure(0, args.tables, args.rounds, Path(folder))
-        long = measure(args.days, args.tables, args.rounds, Path(folder))
+        empty = measure(0, args.tables, args.rounds, Path(folder), args.sample)
+        long = measure(args.days, args.tables, args.rounds, Path(folder), args.sample)
     grid = Table(title=f"a day's verify ({args.tables} tables, {args.rounds} rounds each) after "
-                       f"{args.days} days of history, against the same day on an empty ledger")
+                       f"{args.days} days of history, against the same day on an empty ledger; "
+                       f"{args.sample} events of the history drawn and proven again")
     for column in ("ledger", "events before the day", "the day's events",
                    "full verify of the history (s)", "the day's verify (s)", "CPU (s)",
                    "events/s", "vs the empty ledger"):
