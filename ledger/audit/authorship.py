@@ -68,7 +68,7 @@ class Authorship:
     failures: list[tuple[str, str]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     carried: Carried | None = None  # the state at the boundary asked for
-    worker_seconds: list[float] = field(default_factory=list)  # spread: each worker's CPU
+    worker_seconds: list[float] = field(default_factory=list)  # money-safe: each worker's CPU seconds
 
 
 def _rows(conn: Connection[Any], after: int = 0) -> Generator[Row, None, None]:

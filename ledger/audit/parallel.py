@@ -82,7 +82,7 @@ class _Found:
     carried_after: int = 0
     carried_unbound: int = 0
     carried_streams: dict[UUID, Any] | None = None  # worker 0's
-    seconds: float = 0.0  # the worker's CPU seconds
+    seconds: float = 0.0  # money-safe: the worker's CPU seconds
 
 
 def check_authorship_parallel(conn: Connection[Any], *, workers: int,

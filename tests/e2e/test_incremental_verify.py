@@ -21,10 +21,10 @@ from tests.e2e.test_insider_forgeries import (  # noqa: F401 - trust: a fixture
     _drain_receipt,
     _forged_enrolment,
     _insert,
+    _pool_created_richer,
     _row,
     trust,
 )
-from tests.e2e.test_seal_attacks import behind_the_ledger, rehash
 from tests.signing import E2E_PIT_BOSS, E2E_WORKSTATION, acting_env, credential_env
 
 
@@ -223,17 +223,6 @@ def test_a_forged_receipt_after_the_last_verification_is_named(
                                _drain_receipt(receipt, command_id))])
     named_since(cli, trust, verifier, recorded, f"command {command_id} (Drain",
                 "would have been refused at the door")
-
-
-def _pool_created_richer(superuser) -> None:
-    """The grand pool's creation rewritten to 90,000.00 and its chain recomputed (superuser)."""
-    _, stream, version, _ = _row(superuser, "JackpotPool.Created")
-    with behind_the_ledger(superuser):
-        superuser.execute(
-            "UPDATE ledger_events SET state = convert_to(replace(convert_from(state, 'UTF8'), "
-            "'\"amount\":\"1000.00\"', '\"amount\":\"90000.00\"'), 'UTF8') "
-            "WHERE originator_id = %s AND originator_version = %s", (stream, version))
-        rehash(superuser, stream)
 
 
 def test_an_event_rewritten_and_rehashed_after_it_was_sealed_is_named(

@@ -89,6 +89,17 @@ def _junk() -> str:
     return base64.b64encode(secrets.token_bytes(64)).decode()
 
 
+def _pool_created_richer(superuser) -> None:
+    """The grand pool's creation rewritten to 90,000.00 and its chain recomputed (superuser)."""
+    _, stream, version, _ = _row(superuser, "JackpotPool.Created")
+    with behind_the_ledger(superuser):
+        superuser.execute(
+            "UPDATE ledger_events SET state = convert_to(replace(convert_from(state, 'UTF8'), "
+            "'\"amount\":\"1000.00\"', '\"amount\":\"90000.00\"'), 'UTF8') "
+            "WHERE originator_id = %s AND originator_version = %s", (stream, version))
+        rehash(superuser, stream)
+
+
 def _drain_receipt(receipt: dict[str, Any], command_id: uuid.UUID,
                    key: str | None = None) -> dict[str, Any]:
     """A receipt, shaped like `receipt`, of a command that does not exist, with random
@@ -191,13 +202,7 @@ def test_an_enrolment_signed_by_a_suspended_administrator_is_named(cli, trust, s
 
 def test_an_event_its_command_could_not_have_recorded_is_named(cli, trust, superuser):
     assert cli(*POOL).code == 0  # after the seal: only the commands' proof covers it
-    _, stream, version, created = _row(superuser, "JackpotPool.Created")
-    with behind_the_ledger(superuser):
-        superuser.execute(
-            "UPDATE ledger_events SET state = convert_to(replace(convert_from(state, 'UTF8'), "
-            "'\"amount\":\"1000.00\"', '\"amount\":\"90000.00\"'), 'UTF8') "
-            "WHERE originator_id = %s AND originator_version = %s", (stream, version))
-        rehash(superuser, stream)
+    _pool_created_richer(superuser)
     named(cli, trust, "(JackpotPool.Created): its amount is not what the command records")
 
 
