@@ -302,7 +302,7 @@ def _pool(seen: Seen, pool_id: UUID, events: list[Event], positions: list[int],
     else:
         born_after = False
         state = copy.deepcopy(start)
-    carried = copy.deepcopy(state) if boundary is None else None
+    carried = None  # the balance at the boundary: copied when an event passes it
     pool = state.pool
     seen.checked["pools"] += 1
     for (version, kind, body), position in zip(events, positions, strict=True):

@@ -51,23 +51,22 @@ def verify(conn: Connection[Any], *, trust: TrustFile | None, trust_path: Path |
     """Incremental when a usable record is on file, else in full; the record is rewritten
     after a verification that held. `checks` go to `verify_ledger`."""
     path = record_path or (default_path(trust_path) if trust_path is not None else None)
-    found = Verification(report=LedgerReport.__new__(LedgerReport), record=path)
+    notes: list[str] = []
     since = None
     if trust is None or verifier is None or path is None:
         if trust is not None:
-            found.notes.append("no verifier key (--key or LEDGER_VERIFIER_KEY): verified in "
-                               "full, and no record kept for the next verification")
+            notes.append("no verifier key (--key or LEDGER_VERIFIER_KEY): verified in full, "
+                         "and no record kept for the next verification")
     elif not full:
         try:
             since = load_record(path, verifier, str(trust.ledger))
         except Unusable as reason:
-            found.notes.append(f"the verification record is not used: {reason}; verified in "
-                               "full")
-    found.since = since
+            notes.append(f"the verification record is not used: {reason}; verified in full")
     if since is not None and checks.get("projections", True):
-        found.notes.append("the projections (read models, not evidence) are compared with a "
-                           "rebuild from every event only in full: `ledger verify --full`")
-    found.report = verify_ledger(conn, trust=trust, since=since, **checks)
+        notes.append("the projections (read models, not evidence) are compared with a rebuild "
+                     "from every event only in full: `ledger verify --full`")
+    found = Verification(report=verify_ledger(conn, trust=trust, since=since, **checks),
+                         since=since, record=path, notes=notes)
     boundary = found.report.boundary
     if (found.report.ok and boundary is not None and trust is not None
             and verifier is not None and path is not None):
