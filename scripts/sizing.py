@@ -73,7 +73,8 @@ def measure(game: str, tables: int, rounds: int, *, whole: bool = False) -> dict
 def _compacted(conn: Any) -> float:
     """Bytes an event of the events table written again by one writer in the log's order (heap,
     TOAST and indexes): what its pages would hold without the gaps concurrent writers leave."""
-    conn.execute("CREATE TABLE sizing_copy (LIKE ledger_events INCLUDING INDEXES)")
+    conn.execute("CREATE TABLE sizing_copy (LIKE ledger_events, PRIMARY KEY (originator_id, "
+                 "originator_version), UNIQUE (notification_id))")  # a partition's indexes
     conn.execute("INSERT INTO sizing_copy SELECT * FROM ledger_events ORDER BY notification_id")
     conn.execute("VACUUM ANALYZE sizing_copy")
     row = conn.execute("SELECT pg_total_relation_size('sizing_copy'), count(*) "
@@ -85,7 +86,8 @@ def _compacted(conn: Any) -> float:
 
 def _sizes(conn: Any) -> dict[str, int]:
     row = conn.execute("SELECT (SELECT count(*) FROM ledger_events), "
-                       "pg_total_relation_size('ledger_events'), "
+                       "(SELECT sum(pg_total_relation_size(relid)) FROM "
+                       "pg_partition_tree('ledger_events') WHERE isleaf), "
                        "pg_database_size(current_database()), "
                        "(SELECT coalesce(sum(octet_length(state)), 0) FROM ledger_events)"
                        ).fetchone()

@@ -58,6 +58,11 @@ def _drop_database(server: Database, name: str) -> None:
         )
 
 
+TEST_PARTITION_EVENTS = 400
+"""Positions per partition of every test ledger: small, so the suite appends across
+partitions and into the default one, as a floor running past its partitions would."""
+
+
 @pytest.fixture(scope="session")
 def run_id() -> str:
     return f"ledger_test_{os.getpid()}_{secrets.token_hex(3)}"
@@ -88,7 +93,8 @@ def template_database(server: Database, run_id: str,
     name = f"{run_id}_template"
     database = _create_database(server, name)
     try:
-        settings = LedgerSettings(database_url=database.url)
+        settings = LedgerSettings(database_url=database.url,
+                                  partition_events=TEST_PARTITION_EVENTS)
         init_database(settings, database)
         with open_ledger(settings) as rt:
             bootstrap(rt.ledger)  # the test administrator and console, as `db init` does

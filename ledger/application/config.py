@@ -140,6 +140,12 @@ class LedgerSettings(BaseModel):
     witness_dir: Path | None = Field(
         default=None, description="where checkpoints are witnessed, one folder per ledger "
         "(default: beside data_dir, `witness`)")
+    partition_events: int = Field(
+        default=4_194_304, ge=1, description="positions per partition of the events table "
+        "(`ledger db init` makes the next one ahead; `ledger archive` moves closed ones)")
+    archive_after_days: int = Field(
+        default=90, ge=0, description="events younger than this many days stay on the "
+        "primary: `ledger archive` refuses them")
     seal_every_events: int = Field(default=1000, ge=1,
                                    description="sign a checkpoint every N events ...")
     seal_every_seconds: float = Field(  # money-safe: a wait

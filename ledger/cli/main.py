@@ -55,6 +55,8 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
      "Check the ledger: every event proven by its signed command, and the seal."),
     ("serve", "ledger.cli.serve:serve",
      "Serve the terminal API and the live floor pages over HTTP."),
+    ("archive", "ledger.cli.archive:archive",
+     "Move closed, sealed, witnessed ranges of events to an archive database, read in place."),
     ("projections", "ledger.cli.projections:app", "Keep the read models live, and rebuild them."),
     ("seal", "ledger.cli.seal:app",
      "Seal the global order: signed checkpoints, and their witness."),

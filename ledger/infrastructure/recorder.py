@@ -43,6 +43,7 @@ from eventsourcing.utils import Environment
 from psycopg import errors, sql
 from psycopg.conninfo import conninfo_to_dict
 
+from ledger.infrastructure import partitions
 from ledger.infrastructure.session import SessionLimits, guarded, idle_check
 
 TOPIC = "ledger.infrastructure.recorder:LedgerRecorder"
@@ -89,8 +90,7 @@ INSERT_COLUMNS = (
 )
 INSERT_IF_UNMOVED = (
     "WITH moved AS (SELECT 1 FROM unnest(%b::uuid[], %b::bigint[]) AS read(id, version) "
-    "  WHERE read.version <> coalesce((SELECT max(originator_version) FROM {schema}.{table} "
-    "                                  WHERE originator_id = read.id), 0) LIMIT 1) "
+    "  WHERE read.version <> {schema}.ledger_stream_version(read.id) LIMIT 1) "
     "INSERT INTO {schema}.{table} (originator_id, originator_version, topic, state) "
     "SELECT * FROM unnest(%b::uuid[], %b::bigint[], %b::text[], %b::bytea[]) "
     "WHERE NOT EXISTS (SELECT FROM moved) "
@@ -112,6 +112,13 @@ class StreamsMoved(Exception):
 class LedgerRecorder(PostgresApplicationRecorder):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        # the events table partitioned by position (`partitions`): its unique positions are
+        # each partition's, since an archived partition is a foreign table
+        self.sql_create_statements = [
+            statement for statement in self.sql_create_statements
+            if "CREATE UNIQUE INDEX" not in statement.as_string()]
+        self.sql_create_statements[self.create_table_statement_index] = partitions.parent_ddl(
+            self.datastore.schema, self.events_table_name)
         names = {"schema": sql.Identifier(self.datastore.schema),
                  "table": sql.Identifier(self.events_table_name)}
         # rendered once: psycopg keeps a parsed text query, a composed one it renders and parses
@@ -158,7 +165,7 @@ class LedgerRecorder(PostgresApplicationRecorder):
 
 def last_versions(conn: Any, streams: Sequence[UUID]) -> dict[UUID, int]:
     """Each stream's newest version as stored (the group writer's check of what it holds)."""
-    rows = conn.execute("SELECT originator_id, max(originator_version) FROM ledger_events "
-                        "WHERE originator_id = ANY(%s) GROUP BY originator_id",
+    rows = conn.execute("SELECT id, ledger_stream_version(id) FROM unnest(%s::uuid[]) AS id",
                         (list(streams),)).fetchall()
-    return {row["originator_id"]: row["max"] for row in rows}
+    return {row["id"]: row["ledger_stream_version"] for row in rows if row[
+        "ledger_stream_version"]}

@@ -41,7 +41,8 @@ def publish(conn: Any, property_code: str) -> str:
                          "Patroni's DCS postgresql.parameters) and restart it to publish.")
     name = slot_name(property_code)
     if not conn.execute("SELECT 1 FROM pg_publication WHERE pubname = %s", (name,)).fetchone():
-        conn.execute(sql.SQL("CREATE PUBLICATION {} FOR TABLE {} WITH (publish = 'insert')"
+        conn.execute(sql.SQL("CREATE PUBLICATION {} FOR TABLE {} WITH (publish = 'insert', "
+                             "publish_via_partition_root = true)"
                              ).format(sql.Identifier(name), sql.Identifier(EVENTS_TABLE)))
     return name
 

@@ -95,7 +95,16 @@ def _grant(conn: Connection[Any], roles: GroupRoles) -> None:
     tables = run(
         "SELECT c.relname, c.relkind = 'v' FROM pg_class c JOIN pg_namespace n "
         "ON n.oid = c.relnamespace WHERE n.nspname = current_schema() "
-        "AND c.relkind IN ('r', 'v', 'p')").fetchall()
+        "AND c.relkind IN ('r', 'v', 'p', 'f') AND NOT (c.relispartition AND EXISTS ("
+        "SELECT 1 FROM pg_inherits i WHERE i.inhrelid = c.oid "
+        "AND i.inhparent = ANY(%s::regclass[])))", (list(EVENT_TABLES),)).fetchall()
+    # the events' partitions are reached through their parent only: the owner's alone
+    for (partition,) in run(
+            "SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid "
+            "WHERE i.inhparent = ANY(%s::regclass[])", (list(EVENT_TABLES),)).fetchall():
+        ident = sql.Identifier(partition)
+        run(sql.SQL("ALTER TABLE {} OWNER TO {}").format(ident, owner))
+        run(sql.SQL("REVOKE ALL ON {} FROM {}, {}, {}").format(ident, writer, reader, sealer))
     for table, is_view in tables:
         ident = sql.Identifier(table)
         run(sql.SQL("ALTER TABLE {} OWNER TO {}").format(ident, owner))

@@ -31,6 +31,8 @@ from __future__ import annotations
 
 from psycopg import Connection, sql
 
+from ledger.infrastructure import partitions
+
 APPEND_ONLY_FUNCTION = """
 CREATE OR REPLACE FUNCTION ledger_refuse_change() RETURNS trigger
 LANGUAGE plpgsql AS $$
@@ -47,18 +49,31 @@ CREATE OR REPLACE FUNCTION {function}() RETURNS trigger
 LANGUAGE plpgsql AS $$
 DECLARE
     previous bytea;
+    newest bigint;
     topic_bytes bytea := convert_to(NEW.topic, 'UTF8');
 BEGIN
+    -- the stream's newest version from the one before this one on, on the primary's own
+    -- partitions (positions from {hot_from}: the archived ones are older) ...
+    SELECT originator_version, chain_hash INTO newest, previous FROM {table}
+     WHERE originator_id = NEW.originator_id
+       AND originator_version >= NEW.originator_version - 1
+       AND notification_id >= {hot_from}
+     ORDER BY originator_version DESC LIMIT 1;
+    IF newest IS NULL AND {hot_from} > 1 THEN  -- ... or in the archive, the stream's past
+        SELECT originator_version, chain_hash INTO newest, previous FROM {table}
+         WHERE originator_id = NEW.originator_id
+           AND originator_version >= NEW.originator_version - 1
+         ORDER BY originator_version DESC LIMIT 1;
+    END IF;
+    IF newest >= NEW.originator_version THEN  -- under the append turn: no race
+        RAISE EXCEPTION 'stream % already has version %', NEW.originator_id,
+            NEW.originator_version USING ERRCODE = 'unique_violation';
+    END IF;
     IF NEW.originator_version = 1 THEN
         previous := '\\x0000000000000000000000000000000000000000000000000000000000000000';
-    ELSE
-        SELECT chain_hash INTO previous FROM {table}
-         WHERE originator_id = NEW.originator_id
-           AND originator_version = NEW.originator_version - 1;
-        IF previous IS NULL THEN
-            RAISE EXCEPTION 'stream % has no version % to chain version % to',
-                NEW.originator_id, NEW.originator_version - 1, NEW.originator_version;
-        END IF;
+    ELSIF newest IS NULL THEN
+        RAISE EXCEPTION 'stream % has no version % to chain version % to',
+            NEW.originator_id, NEW.originator_version - 1, NEW.originator_version;
     END IF;
     NEW.chain_hash := sha256(
         previous || uuid_send(NEW.originator_id) || int8send(NEW.originator_version)
@@ -67,6 +82,20 @@ BEGIN
 END
 $$
 """
+
+STREAM_VERSION_FUNCTION = """
+CREATE OR REPLACE FUNCTION ledger_stream_version(stream uuid) RETURNS bigint
+LANGUAGE sql STABLE AS $$
+SELECT coalesce(
+    (SELECT max(originator_version) FROM {table}
+      WHERE originator_id = stream AND notification_id >= {hot_from}),
+    (SELECT max(originator_version) FROM {table}
+      WHERE originator_id = stream AND {hot_from} > 1),
+    0)
+$$
+"""
+"""A stream's newest version (0: none), read on the primary's own partitions first: the
+group writer's check of the streams it read."""
 
 APPEND_TURN = "ledger_append_turn"
 APPEND_TURN_DDL = """
@@ -102,11 +131,23 @@ SELECT notification_id AS position,
 """
 
 
-def install(conn: Connection, events_table: str, snapshots_table: str | None) -> None:
-    """Idempotent: safe to run on every `ledger db init`."""
+def install(conn: Connection, events_table: str, snapshots_table: str | None,
+            partition_size: int = partitions.DEFAULT_SIZE) -> None:
+    """Idempotent: safe to run on every `ledger db init`. A ledger whose events table is not
+    yet partitioned has it made the first partition of a partitioned one."""
     conn.execute(APPEND_ONLY_FUNCTION)
-    _install_chain(conn, events_table)
+    turn = sql.Identifier(_current_schema(conn), APPEND_TURN)
+    conn.execute(sql.SQL(APPEND_TURN_DDL).format(table=turn))
+    conn.execute(sql.SQL("INSERT INTO {} DEFAULT VALUES ON CONFLICT DO NOTHING").format(turn))
+    if not partitions.is_partitioned(conn, events_table):
+        conn.execute(sql.SQL("SELECT 1 FROM {} FOR UPDATE").format(turn))
+        partitions.convert(conn, events_table)
+    install_chain(conn, events_table)
     _install_serialiser(conn, events_table)
+    partitions.ensure(conn, events_table, partition_size)
+    for part in partitions.partitions(conn, events_table):
+        if not part.foreign:
+            partitions.partition_triggers(conn, events_table, part.name)
     for table in filter(None, (events_table, snapshots_table)):
         found = conn.execute("SELECT to_regclass(%s)", (table,)).fetchone()
         if found and found[0]:  # a ledger made before snapshots were switched off keeps its own
@@ -118,11 +159,16 @@ def install(conn: Connection, events_table: str, snapshots_table: str | None) ->
     )
 
 
-def _install_chain(conn: Connection, table: str) -> None:
+def install_chain(conn: Connection, table: str) -> None:
+    """The chain trigger and the stream-version function, reading the primary's own partitions
+    first: positions from the first one not archived."""
     ident = sql.Identifier(table)
+    hot_from = sql.Literal(partitions.hot_from(conn, table))
     function = sql.Identifier(f"{table}_chain")
     conn.execute(sql.SQL("ALTER TABLE {} ADD COLUMN IF NOT EXISTS chain_hash bytea").format(ident))
-    conn.execute(sql.SQL(CHAIN_FUNCTION).format(function=function, table=ident))
+    conn.execute(sql.SQL(CHAIN_FUNCTION).format(function=function, table=ident,
+                                                hot_from=hot_from))
+    conn.execute(sql.SQL(STREAM_VERSION_FUNCTION).format(table=ident, hot_from=hot_from))
     conn.execute(
         sql.SQL(
             "CREATE OR REPLACE TRIGGER {trigger} BEFORE INSERT ON {table} "
@@ -135,6 +181,12 @@ def _install_chain(conn: Connection, table: str) -> None:
             ident, sql.Identifier(f"{table}_chain")
         )
     )
+
+
+def _current_schema(conn: Connection) -> str:
+    row = conn.execute("SELECT current_schema()").fetchone()
+    assert row is not None  # a SELECT without FROM returns exactly one row
+    return str(row[0])
 
 
 def serialiser_trigger(table: str) -> str:

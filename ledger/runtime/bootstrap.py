@@ -63,7 +63,7 @@ def init_database(settings: LedgerSettings, database: Database) -> str | None:
         schema.open_schema(conn, database.limits.schema)
     build_application(settings, database, create_tables=True).close()
     with database.connect(autocommit=False) as conn, conn.transaction():
-        schema.install(conn, EVENTS_TABLE, SNAPSHOTS_TABLE)
+        schema.install(conn, EVENTS_TABLE, SNAPSHOTS_TABLE, settings.partition_events)
         create_tracking_table(conn)
         create_projection_tables(conn)
         for table in create_seal_tables(conn):

@@ -11,6 +11,8 @@ import signal
 import subprocess
 import time
 
+import psycopg
+
 from tests.e2e.conftest import LEDGER, NO_CREDENTIALS
 from tests.e2e.previous_release import restore, unpack
 
@@ -61,6 +63,11 @@ def test_a_previous_releases_ledger_upgrades_its_read_models_by_itself_while_a_f
     assert {p["name"].replace("_", "-") for p in recorded["projections"]
             if p["other_version"] is not None} == set(PROJECTIONS)
     assert "rebuild it" not in ledger("db", "status").out
+    with psycopg.connect(empty_database.url) as conn:  # its events table now in partitions
+        kind = conn.execute("SELECT relkind FROM pg_class WHERE relname = 'ledger_events'"
+                            ).fetchone()
+        first = conn.execute("SELECT count(*) FROM ledger_events_p1").fetchone()
+    assert kind == ("p",) and first == (events,)
 
     # the floor plays on the upgraded ledger; the runner starts once it has recorded some
     log_floor, log_runner = tmp_path / "floor.log", tmp_path / "runner.log"
