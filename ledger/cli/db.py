@@ -21,8 +21,9 @@ from ledger.core.errors import InvalidInput
 from ledger.core.formatting import iso
 from ledger.identity.credentials import configured
 from ledger.identity.keys import Credential
-from ledger.infrastructure.database import Database
+from ledger.infrastructure.database import EVENTS_TABLE, Database
 from ledger.infrastructure.event_log import event_count
+from ledger.infrastructure.partitions import layout
 from ledger.infrastructure.roles import GroupRoles
 from ledger.presentation.render import safe
 from ledger.presentation.wording import count, projection
@@ -104,6 +105,11 @@ def status(as_json: JsonOption = False) -> None:
     grid.add_row("ledger", state["ledger"])
     grid.add_row("events", f"{state['events']:,}")
     grid.add_row("last position", count(state["last_position"]))
+    parts = state["partitions"]
+    grid.add_row("partitions", f"{count(parts['on_primary'])} on the primary, "
+                 f"{count(parts['archived'])} archived" + (
+                     f"\n[yellow]{count(parts['past_the_ranges'])} events past the partitions "
+                     "made ahead: run `ledger db init`[/]" if parts["past_the_ranges"] else ""))
     for p in state["projections"]:
         stopped, other = p["stopped"], p["other_version"]
         grid.add_row(f"projection {projection(p['name'])}",
@@ -123,13 +129,14 @@ def status(as_json: JsonOption = False) -> None:
 def _status(database: Database) -> dict[str, Any]:
     """What `db status` prints, as plain values: its terminal grid and its `--json`."""
     state: dict[str, Any] = {"database": database.describe(), "initialised": False,
-                             "events": None, "last_position": None, "projections": [],
+                             "events": None, "last_position": None, "partitions": None, "projections": [],
                              "open_rounds": []}
     ledger_id = initialised_ledger_id(database)
     if ledger_id is None:
         return state
     with database.connect() as conn:
         count, last = event_count(conn)
+        parts = layout(conn, EVENTS_TABLE)
         tracked = positions(conn)
         stopped = stalled(conn)
         old = stale(conn, list(PROJECTIONS))
@@ -138,7 +145,7 @@ def _status(database: Database) -> dict[str, Any]:
     last = last or 0
     now = datetime.now(UTC)
     return {**state, "initialised": True, "ledger": ledger_id, "events": count,
-            "last_position": last,
+            "last_position": last, "partitions": parts,
             "projections": [{"name": name, "position": position, "lag": last - position,
                              "stopped": stopped.get(name), "rebuilding": name in building,
                              "other_version": difference(*old[name]) if name in old else None}

@@ -85,6 +85,19 @@ def parent_ddl(schema: str, table: str, position_type: str = "bigserial") -> sql
                                       position_type=sql.SQL(position_type))
 
 
+def layout(conn: Connection[Any], table: str) -> dict[str, int]:
+    """How many range partitions are on the primary, how many archived, and how many events
+    ran past the ranges into the default partition (what `ledger db status` shows)."""
+    found = partitions(conn, table)
+    spilled = 0
+    if any(p.first is None for p in found):
+        row = conn.execute(sql.SQL("SELECT count(*) FROM {}").format(
+            sql.Identifier(f"{table}_default"))).fetchone()
+        spilled = int(row[0]) if row else 0
+    return {"on_primary": sum(1 for p in found if p.first is not None and not p.foreign),
+            "archived": sum(1 for p in found if p.foreign), "past_the_ranges": spilled}
+
+
 def is_partitioned(conn: Connection[Any], table: str) -> bool:
     row = conn.execute("SELECT relkind FROM pg_class WHERE oid = to_regclass(%s)",
                        (table,)).fetchone()

@@ -54,6 +54,9 @@ def _floor_past_its_partitions(cli, superuser, tmp_path) -> None:
     play(cli, tmp_path / "keys", rounds=3, seed=11)
     (in_default,) = superuser.execute("SELECT count(*) FROM ledger_events_default").fetchone()
     assert in_default > 0
+    told = cli("db", "status")
+    assert f"{in_default:,} events past the partitions made ahead: run `ledger db init`" in \
+        told.out, told.out
     init = cli("db", "init")
     assert init.code == 0, init.out + init.err
     (in_default,) = superuser.execute("SELECT count(*) FROM ledger_events_default").fetchone()
@@ -80,6 +83,8 @@ def test_closed_ranges_leave_the_primary_and_are_read_in_place(cli, trust, super
     (still,) = superuser.execute("SELECT count(*) FROM ledger_events").fetchone()
     assert still == events  # every event still read, now partly from the archive
 
+    status = json.loads(cli("db", "status", "--json").out)
+    assert status["partitions"]["archived"] == 2 and status["events"] == events, status
     held = cli("verify", "--trust", str(trust))
     assert held.code == 0, held.out
     again = cli("replay", "BAC-R1", "1")

@@ -197,7 +197,8 @@ def test_db_status_json_says_when_the_database_is_not_initialised(cli, empty_dat
     assert done.code == 0, done.err
     status = json.loads(done.out)
     assert status == {"database": status["database"], "initialised": False, "events": None,
-                      "last_position": None, "projections": [], "open_rounds": []}
+                      "last_position": None, "partitions": None, "projections": [],
+                      "open_rounds": []}
     assert empty_database.params["dbname"] in status["database"]
 
 
