@@ -52,7 +52,7 @@ def archive(
     from ledger.audit.archiving import plan
     from ledger.audit.seal import recorded_ledger_id
     from ledger.audit.trust import load_trust
-    from ledger.infrastructure.archive import copy_out, swap_in
+    from ledger.infrastructure.archive import can_read_archives, copy_out, swap_in
     from ledger.infrastructure.database import EVENTS_TABLE
 
     last_day = _through(through)
@@ -62,6 +62,10 @@ def archive(
         if ledger_id is None or ledger_id != str(trusted.ledger):
             raise WrongState(f"the trust file {trust} is for ledger {trusted.ledger}, and this "
                              f"database holds {ledger_id}: nothing archived")
+        if not can_read_archives(conn):
+            raise WrongState(f"{rt.database.describe()} has no postgres_fdw, through which an "
+                             "archive is read (the embedded server is built without it): "
+                             "archive on a full PostgreSQL")
         today = macau(datetime.now(UTC)).date()
         chosen = plan(conn, EVENTS_TABLE, trusted, rt.settings.witness_root / ledger_id,
                       through=last_day, keep_days=rt.settings.archive_after_days, today=today)

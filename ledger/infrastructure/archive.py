@@ -62,6 +62,12 @@ class Range:
     newest_at: datetime | None
 
 
+def can_read_archives(conn: Connection[Any]) -> bool:
+    """Whether this server has `postgres_fdw`, through which an archive is read."""
+    return conn.execute("SELECT 1 FROM pg_available_extensions WHERE name = 'postgres_fdw'"
+                        ).fetchone() is not None
+
+
 def ranges_on_primary(conn: Connection[Any], table: str) -> list[Range]:
     """The primary's own range partitions that nothing can be appended to any more (the next
     position is past them), oldest first."""

@@ -112,6 +112,11 @@ def test_the_retention_keeps_young_events_on_the_primary(cli, trust, superuser, 
     assert "inside the retention" in refused.err and "LEDGER_ARCHIVE_AFTER_DAYS" in refused.err
     assert len(refused.err.strip().splitlines()) == 1, refused.err
     assert "f" not in _partitions(superuser).values()
+    for wrong in ("2026-13", "last month"):
+        bad = cli("archive", "--to", archive_url, "--through", wrong, "--trust", str(trust),
+                  extra_env=NOW)
+        assert bad.code == 1 and len(bad.err.strip().splitlines()) == 1, bad.err
+        assert f"--through '{wrong}' is not a month (YYYY-MM) or a day" in bad.err
 
 
 def test_a_range_the_seal_has_not_reached_stays(cli, trust, superuser, archive_url, tmp_path):
