@@ -1,14 +1,14 @@
-"""A ledger of many gaming days, its closed month archived, and what a property asks of it then.
+"""A ledger of many gaming days, its closed ranges archived, and what a property asks of it then.
 
 Plays `--days` gaming days from `--first-day` (the simulator's floor, every command signed, in
 the ledger's process), in partitions of `--partition-events` positions; seals it and writes its
-trust file; archives every closed, sealed range but the newest to an archive database on the same server
-(`ledger archive`'s path, retention 0: the simulated days are recorded today);
-then measures, in the same run:
+trust file; archives every closed, sealed range to an archive database on the same server
+(`ledger archive`'s path, retention 0: the simulated days are recorded today); then measures,
+in the same run:
 
-- a round of the oldest archived day replayed (its events read from the archive through the
-  primary) against a round of the newest day (on the primary), and the readable log of that
-  round's stream (what `recall` and `events show` read): milliseconds, medians, and the ratio;
+- the oldest round replayed once archived (its events read from the archive through the
+  primary) against the same round replayed on the primary before, and the readable log of its
+  stream (what `recall` and `events show` read): milliseconds, medians, and the ratio;
 - `verify --full` (no projections) against a plain read of the same rows, archived and not;
 - bytes per event on the primary (its partitions, TOAST and indexes) and in the archive.
 
@@ -57,7 +57,7 @@ def _median_ms(work: Any, runs: int) -> float:
 def _round(conn: Any, newest: bool) -> Any:
     order = "DESC" if newest else "ASC"
     row = conn.execute("SELECT originator_id FROM ledger_events WHERE topic LIKE "
-                       "'%%:Round.Settled' ORDER BY notification_id " + order + " LIMIT 1"
+                       "'%:Round.Settled' ORDER BY notification_id " + order + " LIMIT 1"
                        ).fetchone()
     return row[0]
 
@@ -77,11 +77,10 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=9)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="ledger-bench-years-") as folder_name, \
-            throwaway_database("ledger_bench_years") as (settings, database), \
+            throwaway_database("ledger_bench_years", partition_events=args.partition_events) \
+            as (settings, database), \
             throwaway_database("ledger_bench_archive") as (_, archive), ExitStack() as stack:
         folder = Path(folder_name)
-        settings = settings.model_copy(update={"partition_events": args.partition_events})
-        init_database(settings, database)  # the partitions at the benchmark's size
         games = ("baccarat", "stud-poker", "q-poker", "fortune-8")
         floor = floor_plan(args.tables, games)
         rt = stack.enter_context(open_ledger(settings))
@@ -105,6 +104,9 @@ def main() -> None:
         write_trust(trust_path, trust)
         last_day = date.today()  # the simulated days are recorded now: every closed range
         with database.connect() as conn:
+            oldest = _round(conn, newest=False)
+        here = _measured(database, oldest, trust, trust_path, witness, args.runs)
+        with database.connect() as conn:
             chosen = plan(conn, "ledger_events", trust, witness / ledger_id, through=last_day,
                           keep_days=0, today=date.today())
             with archive.connect() as target:
@@ -112,51 +114,57 @@ def main() -> None:
                     copy_out(conn, target, ledger_id, piece)
                     with conn.transaction():
                         swap_in(conn, "ledger_events", archive.url, ledger_id, piece)
-            moved = sum(piece.rows for piece in chosen.ranges)
-            oldest, newest = _round(conn, newest=False), _round(conn, newest=True)
-            for rid in (oldest, newest):
-                assert replay_round(conn, rid).check.verdict == Verdict.MATCH, rid
-            replay_old = _median_ms(lambda: replay_round(conn, oldest), args.runs)
-            replay_new = _median_ms(lambda: replay_round(conn, newest), args.runs)
-            log_old = _median_ms(lambda: events_of(conn, oldest), args.runs)
-            log_new = _median_ms(lambda: events_of(conn, newest), args.runs)
-            local = _bytes(conn, "SELECT sum(pg_total_relation_size(relid)) FROM "
-                           "pg_partition_tree('ledger_events') t JOIN pg_class c ON c.oid = "
-                           "t.relid WHERE t.isleaf AND c.relkind = 'r'")
-        with archive.connect() as target:
-            far = _bytes(target, "SELECT sum(pg_total_relation_size(c.oid)) FROM pg_class c "
-                         "JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.relkind = 'r' "
-                         f"AND n.nspname = '{'ledger_' + ledger_id.replace('-', '_')}'")
-        plain_read(database, 5000)
-        started = time.perf_counter()
-        rows, _ = plain_read(database, 5000)
-        read_wall = time.perf_counter() - started
-        with database.connect(long=True) as conn:
-            started = time.perf_counter()
-            done = verify(conn, trust=trust, trust_path=trust_path, verifier=None, full=True,
-                          witness_root=witness, projections=False)
-            verify_wall = time.perf_counter() - started
-        assert done.report.ok, [str(f) for f in done.report.failures[:3]]
-        with database.connect() as conn:
             layout = partitions.layout(conn, "ledger_events")
+        moved = sum(piece.rows for piece in chosen.ranges)
+        there = _measured(database, oldest, trust, trust_path, witness, args.runs)
+        with archive.connect() as target:
+            there["bytes"] = _bytes(
+                target, "SELECT sum(pg_total_relation_size(c.oid)) FROM pg_class c JOIN "
+                "pg_namespace n ON n.oid = c.relnamespace WHERE c.relkind = 'r' AND "
+                f"n.nspname = '{'ledger_' + ledger_id.replace('-', '_')}'") / max(moved, 1)
     grid = Table(title=f"{events:,} events ({args.days} days from {args.first_day}, "
                        f"{args.tables} tables, {args.rounds} rounds each, played in "
-                       f"{played:.0f} s); {moved:,} archived through {last_day} in "
-                       f"{layout['archived']} ranges, {layout['on_primary']} on the primary")
-    for column in ("measure", "archived (the oldest day)", "on the primary (the newest day)",
-                   "ratio"):
+                       f"{played:.0f} s); {moved:,} of them archived in {layout['archived']} "
+                       f"ranges, {layout['on_primary']} range(s) left on the primary")
+    for column in ("measure", "on the primary", "archived, read through it", "ratio"):
         grid.add_column(column, justify="left" if column == "measure" else "right")
-    grid.add_row("replay a round (ms, median)", f"{replay_old:.1f}", f"{replay_new:.1f}",
-                 f"{replay_old / replay_new:.2f}x")
-    grid.add_row("its stream's readable log (ms)", f"{log_old:.2f}", f"{log_new:.2f}",
-                 f"{log_old / log_new:.2f}x")
-    grid.add_row("bytes an event", f"{far / max(moved, 1):,.0f}",
-                 f"{local / max(events - moved, 1):,.0f}", "")
+    for label, key, form in (("the oldest round replayed (ms, median)", "replay", ".1f"),
+                             ("its stream's readable log (ms, median)", "log", ".2f"),
+                             ("plain read of every row (events/s)", "read", ",.0f"),
+                             ("verify --full, no projections (events/s)", "verify", ",.0f"),
+                             ("bytes an event (table, TOAST, indexes)", "bytes", ",.0f")):
+        grid.add_row(label, format(here[key], form), format(there[key], form),
+                     f"{there[key] / here[key]:.2f}x")
     console.print(grid)
-    console.print(f"plain read of every row: {rows / read_wall:,.0f} events/s; verify --full "
-                  f"(no projections): {events / verify_wall:,.0f} events/s, "
-                  f"{read_wall / verify_wall:.3f}x the plain read")
+    for label, figures in (("on the primary", here), ("archived", there)):
+        console.print(f"verify --full {label}: {figures['verify'] / figures['read']:.3f}x the "
+                      "plain read of the same rows")
 
+
+def _measured(database: Any, oldest: Any, trust: Any, trust_path: Path, witness: Path,
+              runs: int) -> dict[str, float]:
+    """The oldest round's replay and log, a plain read and verify --full, bytes an event on
+    the primary's own partitions."""
+    with database.connect() as conn:
+        assert replay_round(conn, oldest).check.verdict == Verdict.MATCH, oldest
+        figures = {"replay": _median_ms(lambda: replay_round(conn, oldest), runs),
+                   "log": _median_ms(lambda: events_of(conn, oldest), runs)}
+        local = _bytes(conn, "SELECT sum(pg_total_relation_size(relid)) FROM "
+                       "pg_partition_tree('ledger_events') t JOIN pg_class c ON c.oid = "
+                       "t.relid WHERE t.isleaf AND c.relkind = 'r'")
+        events = _bytes(conn, "SELECT count(*) FROM ledger_events")
+    figures["bytes"] = local / events
+    plain_read(database, 5000)
+    started = time.perf_counter()
+    rows, _ = plain_read(database, 5000)
+    figures["read"] = rows / (time.perf_counter() - started)
+    with database.connect(long=True) as conn:
+        started = time.perf_counter()
+        done = verify(conn, trust=trust, trust_path=trust_path, verifier=None, full=True,
+                      witness_root=witness, projections=False)
+        figures["verify"] = events / (time.perf_counter() - started)
+    assert done.report.ok, [str(f) for f in done.report.failures[:3]]
+    return figures
 
 if __name__ == "__main__":
     main()

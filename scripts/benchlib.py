@@ -31,8 +31,10 @@ console = Console() if sys.stdout.isatty() else Console(width=200)
 
 
 @contextmanager
-def throwaway_database(prefix: str) -> Iterator[tuple[LedgerSettings, Database]]:
-    """A fresh, initialised ledger database on the configured server, dropped afterwards."""
+def throwaway_database(prefix: str, **settings: Any) -> Iterator[tuple[LedgerSettings,
+                                                                       Database]]:
+    """A fresh, initialised ledger database on the configured server, dropped afterwards
+    (`settings`: more of the ledger's settings, as `partition_events`)."""
     server = resolve_database(LedgerSettings())
     name = f"{prefix}_{os.getpid()}_{secrets.token_hex(3)}"
     with server.connect() as conn:
@@ -41,12 +43,12 @@ def throwaway_database(prefix: str) -> Iterator[tuple[LedgerSettings, Database]]
     # group roles of its own, dropped with the database: never the deployment's `ledger_*`
     # the simulated floors replay a fixed gaming day, whatever today is: the clock window
     # takes terminal times up to a year back
-    settings = LedgerSettings(database_url=database.url, pool_size=20, db_role_prefix=name,
-                              clock_past_minutes=366 * 24 * 60)
+    made = LedgerSettings(database_url=database.url, pool_size=20, db_role_prefix=name,
+                          clock_past_minutes=366 * 24 * 60, **settings)
     try:
-        init_database(settings, database)
+        init_database(made, database)
         console.print(f"[dim]benchmark database: {database.describe()}[/]")
-        yield settings, database
+        yield made, database
     finally:
         with server.connect() as conn:
             conn.execute(
