@@ -241,6 +241,11 @@ def open_schema(conn: Connection, name: str | None) -> None:
         conn.execute(sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(sql.Identifier(name)))
 
 
+_PARTITIONED = "to_regprocedure('ledger_stream_version(uuid)') IS NOT NULL"
+"""Made with the partitioned events table: a ledger without it is brought up to date by
+`ledger db init`."""
+
+
 def _chain_triggers(events_table: str) -> list[str]:
     return [f"{events_table}_chain", serialiser_trigger(events_table)]
 
@@ -250,10 +255,10 @@ def chain_installed(conn: Connection, events_table: str) -> bool:
     `ledger db init`)."""
     triggers = _chain_triggers(events_table)
     row = conn.execute(
-        "SELECT count(DISTINCT tgname) FROM pg_trigger t JOIN pg_class c ON c.oid = tgrelid "
-        "WHERE tgname = ANY(%s) AND c.relnamespace = current_schema()::regnamespace",
-        (triggers,)).fetchone()
-    return bool(row and row[0] == len(triggers))
+        "SELECT count(DISTINCT tgname), " + _PARTITIONED + " FROM pg_trigger t JOIN pg_class c "
+        "ON c.oid = tgrelid WHERE tgname = ANY(%s) "
+        "AND c.relnamespace = current_schema()::regnamespace", (triggers,)).fetchone()
+    return bool(row and row[0] == len(triggers) and row[1])
 
 
 def installed_ledger_id(conn: Connection, events_table: str) -> str | None:
@@ -264,7 +269,8 @@ def installed_ledger_id(conn: Connection, events_table: str) -> str | None:
         "SELECT (SELECT count(DISTINCT tgname) FROM pg_trigger t JOIN pg_class c "
         "ON c.oid = tgrelid WHERE tgname = ANY(%s) "
         "AND c.relnamespace = current_schema()::regnamespace), "
-        "to_regclass('ledger_seal_state') IS NOT NULL", (triggers,)).fetchone()
+        "to_regclass('ledger_seal_state') IS NOT NULL AND " + _PARTITIONED,
+        (triggers,)).fetchone()
     if not row or row[0] != len(triggers) or not row[1]:
         return None
     found = conn.execute("SELECT ledger_id FROM ledger_seal_state").fetchone()

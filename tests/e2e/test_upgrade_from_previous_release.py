@@ -55,6 +55,8 @@ def test_a_previous_releases_ledger_upgrades_its_read_models_by_itself_while_a_f
     def ledger(*args: str, **more: str):
         return cli(*args, url=empty_database.url, extra_env={**env, **more})
 
+    before = ledger("db", "status")  # this release reads nothing until `db init` upgrades it
+    assert "not initialised: run `ledger db init`" in before.out, before.out
     init = ledger("db", "init")
     assert init.code == 0, init.err + init.out
     recorded = _status(ledger)

@@ -37,6 +37,23 @@ def _property(cluster, code: str, seed: int) -> LedgerSettings:
     return settings
 
 
+def _standbys_caught_up(cluster) -> None:
+    """Every running standby has replayed what the primary has written (the properties'
+    databases made): a subscription's multi-host connection may try a standby first."""
+    with psycopg.connect(cluster.url(), autocommit=True) as conn:
+        (target,) = conn.execute("SELECT pg_current_wal_lsn()").fetchone()
+    deadline = time.monotonic() + 60
+    for node in cluster.nodes:
+        if node.process is None or node.process.poll() is not None:
+            continue
+        with psycopg.connect(cluster.node_url(node), autocommit=True) as conn:
+            while conn.execute("SELECT pg_is_in_recovery() AND coalesce("
+                               "pg_last_wal_replay_lsn() < %s::pg_lsn, true)",
+                               (target,)).fetchone()[0]:
+                assert time.monotonic() < deadline, f"{node} did not catch up"
+                time.sleep(0.2)
+
+
 def _events(url: str, code: str) -> int:
     with psycopg.connect(url, options=f"-c search_path={code}") as conn:
         return int(conn.execute("SELECT count(*) FROM ledger_events").fetchone()[0])
@@ -48,6 +65,7 @@ def test_two_properties_with_the_same_table_codes_reported_side_by_side_in_a_gro
     sources = {code: settings.database_url for code, settings in properties.items()}
     with psycopg.connect(cluster.url(), autocommit=True) as conn:
         conn.execute('CREATE DATABASE "group_ledger"')
+    _standbys_caught_up(cluster)
     group = cluster.url("group_ledger")
     for code, url in sources.items():
         said = _ledger(group, code, "db", "init", "--replica-of", url).stdout
