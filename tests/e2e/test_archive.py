@@ -160,3 +160,14 @@ def test_the_archive_refuses_every_change_and_one_made_behind_its_back_is_named(
     assert named.code == 1, named.out
     assert "differs from what was sealed" in named.out, named.out
     assert "hash does not match its contents: row altered" in named.out
+
+
+def test_a_server_without_postgres_fdw_is_told_in_one_line_and_nothing_moves(
+        cli, trust, superuser, empty_database, tmp_path):
+    if _fdw_available(empty_database.url):
+        pytest.skip("this PostgreSQL has postgres_fdw: the refusal is the embedded server's")
+    done = archived(cli, empty_database.url, trust)
+    assert done.code == 1
+    assert "has no postgres_fdw, through which an archive is read" in done.err, done.err
+    assert len(done.err.strip().splitlines()) == 1, done.err
+    assert "f" not in _partitions(superuser).values()
