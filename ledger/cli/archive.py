@@ -7,7 +7,7 @@ import re
 from calendar import monthrange
 from datetime import UTC, date, datetime
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -29,6 +29,15 @@ def _through(text: str) -> date:
     except ValueError:
         raise InvalidInput(f"--through '{text[:40]}' is not a month (YYYY-MM) or a day "
                            "(YYYY-MM-DD)") from None
+
+
+def _none_closed(conn: Any, rt: Any) -> str:
+    from ledger.infrastructure.event_log import event_count
+
+    _, newest = event_count(conn)
+    return (f"no range of positions is closed yet: the floor appends within the first one still "
+            f"on the primary (ranges of {rt.settings.partition_events:,} positions, "
+            f"LEDGER_PARTITION_EVENTS; the newest position is {newest or 0:,})")
 
 
 def archive(
@@ -70,7 +79,7 @@ def archive(
         chosen = plan(conn, EVENTS_TABLE, trusted, rt.settings.witness_root / ledger_id,
                       through=last_day, keep_days=rt.settings.archive_after_days, today=today)
         if not chosen.ranges:
-            raise WrongState(f"nothing archived: {chosen.stopped or 'no closed range'}")
+            raise WrongState(f"nothing archived: {chosen.stopped or _none_closed(conn, rt)}")
         try:
             target = psycopg.connect(to, autocommit=True, connect_timeout=10)
         except psycopg.Error as error:

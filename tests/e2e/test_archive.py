@@ -106,6 +106,9 @@ def test_closed_ranges_leave_the_primary_and_are_read_in_place(cli, trust, super
 
 def test_the_retention_keeps_young_events_on_the_primary(cli, trust, superuser, archive_url,
                                                          tmp_path):
+    early = archived(cli, archive_url, trust)  # the first range still being appended to
+    assert early.code == 1 and len(early.err.strip().splitlines()) == 1, early.err
+    assert "no range of positions is closed yet" in early.err
     _floor_past_its_partitions(cli, superuser, tmp_path)
     refused = archived(cli, archive_url, trust, env={"LEDGER_ARCHIVE_AFTER_DAYS": "90"})
     assert refused.code == 1
