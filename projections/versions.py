@@ -13,6 +13,7 @@ status` and `ledger verify` name a projection being rebuilt (`being_rebuilt`).
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 from dataclasses import dataclass
@@ -46,8 +47,10 @@ class Version:
         return cls(int(found[1]), found[2]) if found else None
 
 
+@functools.cache
 def code_version(projection: type[Projection]) -> Version:
-    """The version of the code running now: its number and its tables' DDL, whitespace aside."""
+    """The version of the code running now: its number and its tables' DDL, whitespace aside
+    (worked out once a class: the runner asks at every batch)."""
     ddl = "\n".join(" ".join(projection.tables[name].split()) for name in sorted(projection.tables))
     return Version(projection.version, hashlib.sha256(ddl.encode()).hexdigest()[:8])
 

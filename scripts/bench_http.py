@@ -27,7 +27,7 @@ from uuid import UUID, uuid4
 
 import httpx
 from bench_floor import measure_floor
-from benchlib import console, signer, throwaway_database
+from benchlib import console, cpu_seconds, signer, throwaway_database
 from rich.table import Table
 
 from ledger.application.ledger import Recorded
@@ -145,11 +145,14 @@ def measure_http(settings: Any, tables: int, rounds: int, seed: int, viewers: in
             for viewer in watching:
                 viewer.connected.wait(30)
             http = HttpLedger(rt.ledger, url)
+            ledger_processes = [p.pid for p in (server, runner) if p is not None]
+            cpu_before = sum(cpu_seconds(pid) for pid in ledger_processes)
             started = time.perf_counter()
             result = run_floor(http, staff, plan, rounds=rounds, seed=seed,  # type: ignore[arg-type]
                                day=date(2026, 11, 22))
             elapsed = time.perf_counter() - started
             time.sleep(3)  # the last parts reach the viewers
+            cpu = sum(cpu_seconds(pid) for pid in ledger_processes) - cpu_before
         finally:
             stop.set()
             for process in (server, runner):
@@ -175,6 +178,7 @@ def measure_http(settings: Any, tables: int, rounds: int, seed: int, viewers: in
     latencies = sorted(http.latencies)
     to_screen.sort()
     return {"events": events, "seconds": elapsed, "commands": len(latencies),
+            "cpu_ms": cpu * 1000 / len(latencies),
             "p50": statistics.median(latencies) * 1000,
             "p99": latencies[int(0.99 * (len(latencies) - 1))] * 1000,
             "screen_p50": statistics.median(to_screen) * 1000 if to_screen else float("nan"),
@@ -226,6 +230,9 @@ def main() -> None:
     console.print(f"event to screen (answer to the viewer's receipt of the table's part), over "
                   f"{http['seen']:,} of {http['expected']:,} (viewer, command) pairs: "
                   f"p50 {http['screen_p50']:.0f} ms, p99 {http['screen_p99']:.0f} ms.")
+    runner = ", the projection runner" if args.projections_apart else ""
+    console.print(f"the ledger's own processes (the server{runner}; not the terminals or the "
+                  f"viewers) used {http['cpu_ms']:.2f} ms of CPU a command.")
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from psycopg import sql
@@ -157,3 +158,10 @@ def print_table(title: str, rows: list[Measurement], baseline: dict[int, Measure
             cells.append(f"{m.rate / other.rate:.2f}x" if other else "-")
         table.add_row(*cells)
     console.print(table)
+
+
+def cpu_seconds(pid: int) -> float:  # money-safe: seconds
+    """The CPU seconds (user and system) a process of this machine has used so far, from
+    /proc: a benchmark reads another process's (the server's) before and after its load."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
