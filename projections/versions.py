@@ -13,7 +13,6 @@ status` and `ledger verify` name a projection being rebuilt (`being_rebuilt`).
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import re
 from dataclasses import dataclass
@@ -47,12 +46,20 @@ class Version:
         return cls(int(found[1]), found[2]) if found else None
 
 
-@functools.cache
 def code_version(projection: type[Projection]) -> Version:
     """The version of the code running now: its number and its tables' DDL, whitespace aside
     (worked out once a class: the runner asks at every batch)."""
-    ddl = "\n".join(" ".join(projection.tables[name].split()) for name in sorted(projection.tables))
-    return Version(projection.version, hashlib.sha256(ddl.encode()).hexdigest()[:8])
+    found = _CODE_VERSIONS.get(projection.__qualname__)
+    if found is None or found[0] is not projection:
+        ddl = "\n".join(" ".join(projection.tables[name].split())
+                        for name in sorted(projection.tables))
+        found = projection, Version(projection.version,
+                                    hashlib.sha256(ddl.encode()).hexdigest()[:8])
+        _CODE_VERSIONS[projection.__qualname__] = found
+    return found[1]
+
+
+_CODE_VERSIONS: dict[str, tuple[type[Projection], Version]] = {}
 
 
 def recorded(conn: Connection[Any]) -> dict[str, Version | None]:
