@@ -8,9 +8,12 @@ between the check and the serving)."""
 from __future__ import annotations
 
 import errno
+import functools
 import socket
+from collections.abc import Callable
+from contextlib import ExitStack
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -31,24 +34,80 @@ def serve(
                                "this machine.")] = None,
     keyfile: Annotated[Path | None, typer.Option(
         "--ssl-keyfile", help="The certificate's private key (PEM).")] = None,
+    workers: Annotated[int, typer.Option(
+        min=1, max=64, help="Server processes on the one address, each with its own group "
+                            "writer and LEDGER_POOL_SIZE connections (about one a core).")] = 1,
 ) -> None:
     """Serve the terminal API and the live floor pages over HTTP."""
     import uvicorn
 
     from ledger.application.bus import EVERY_AREA
-    from ledger.web.app import create_app
 
     scheme = "https" if certfile else "http"
-    with bound(host, port) as listening, runtime(serving=True, areas=EVERY_AREA) as rt:
-        app = create_app(rt, follow=follow)
-        config = uvicorn.Config(app, host=host, port=port, log_level="warning",
-                                access_log=False,
-                                ssl_certfile=str(certfile) if certfile else None,
-                                ssl_keyfile=str(keyfile) if keyfile else None)
-        console.print(f"serving the ledger: the floor at {scheme}://{host}:{port}/floor, the API "
-                      f"at {scheme}://{host}:{port}/v1 (OpenAPI at /docs); Ctrl-C stops.",
+    served = (f"the floor at {scheme}://{host}:{port}/floor, the API at "
+              f"{scheme}://{host}:{port}/v1 (OpenAPI at /docs)")
+    with bound(host, port) as listening:
+        if workers == 1:
+            with runtime(serving=True, areas=EVERY_AREA) as rt:
+                config = _config(app_of(rt, follow), host, port, certfile, keyfile)
+                console.print(f"serving the ledger: {served}; Ctrl-C stops.", highlight=False)
+                uvicorn.Server(config).run(sockets=[listening])
+            return
+        _check_shared()
+        from uvicorn.supervisors import Multiprocess
+
+        config = _config(functools.partial(worker_app, follow), host, port, certfile, keyfile,
+                         workers=workers)
+        console.print(f"serving the ledger with {workers} workers: {served}; Ctrl-C stops.",
                       highlight=False)
-        uvicorn.Server(config).run(sockets=[listening])
+        Multiprocess(config, sockets=[listening]).run()
+
+
+def _config(app: Any, host: str, port: int, certfile: Path | None, keyfile: Path | None,
+            workers: int = 1) -> Any:
+    import uvicorn
+
+    return uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False,
+                          factory=workers > 1, workers=workers,
+                          ssl_certfile=str(certfile) if certfile else None,
+                          ssl_keyfile=str(keyfile) if keyfile else None)
+
+
+def app_of(rt: Any, follow: bool, on_close: Callable[[], None] | None = None) -> Any:
+    from ledger.web.app import create_app
+
+    return create_app(rt, follow=follow, on_close=on_close)
+
+
+def worker_app(follow: bool) -> Any:
+    """One worker's application, made in the worker's own process: its own ledger (the
+    composition root's, with its group writer and pool), closed when the worker stops."""
+    from ledger.application.bus import EVERY_AREA
+
+    stack = ExitStack()
+    rt = stack.enter_context(runtime(serving=True, areas=EVERY_AREA))
+    return app_of(rt, follow, on_close=stack.close)
+
+
+def _check_shared() -> None:
+    """Several workers share what one keeps in memory: sign-ins through the database, the
+    challenges' secret through the server's terminal key. Refused, in one line, without."""
+    from ledger.core.errors import LedgerError
+    from ledger.identity.credentials import configured
+    from ledger.infrastructure.sign_ins import unshared
+
+    with runtime(areas=()) as rt:
+        try:
+            configured(rt.settings, "terminal")
+        except LedgerError:
+            raise InvalidInput("--workers above 1 needs the server's terminal key "
+                               "(LEDGER_TERMINAL_CREDENTIAL or LEDGER_TERMINAL_KEY): the "
+                               "workers make the sign-in challenges' secret from it; set it, "
+                               "or serve with one worker.") from None
+        reason = unshared(rt.database)
+    if reason:
+        raise InvalidInput(f"--workers above 1 keeps sign-ins in the database, and {reason}; "
+                           "serve with one worker.")
 
 
 def bound(host: str, port: int) -> socket.socket:

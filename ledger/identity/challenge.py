@@ -15,11 +15,11 @@ and any worker that holds the server's secret can check it without asking the on
 it. The secret is derived from the server's terminal key (its Ed25519 signature, which is
 deterministic, of a fixed label: the workers of one `ledger serve` share it without a file of
 their own), or drawn at random when the server has none. What cannot be stateless is "once":
-the nonces redeemed are kept in memory until they expire, so several workers behind one
-address need the sticky balancer their in-memory sessions already need (a nonce redeemed at
-one worker could otherwise be redeemed once more at another, within its window). A nonce is
-redeemed only after the sign-in's signatures verify, so no one can spend another's challenge
-by guessing, and the set holds at most the sign-ins of one window.
+the nonces answered are written where every worker looks (`spend`: the database's
+`ledger_sign_in_nonces`, `ledger.infrastructure.sign_ins`), or, for a server that cannot write
+there (on a hot standby), kept in its memory until they expire. A nonce is redeemed only
+after the sign-in's signatures verify, so no one can spend another's challenge by guessing,
+and at most the sign-ins of one window are kept.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ import hmac
 import secrets
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
@@ -52,16 +53,21 @@ def _b64(raw: bytes) -> str:
 class Challenges:
     """Issues challenges and redeems each once, within `window` seconds of its issue."""
 
-    def __init__(self, secret: bytes, window: float) -> None:  # money-safe: seconds
+    def __init__(self, secret: bytes, window: float,  # money-safe: seconds
+                 spend: Callable[[str, int], bool] | None = None) -> None:
+        """`spend(nonce, expires)` records a nonce answered, True the first time it is (every
+        worker's store); None keeps them in this process's memory."""
         self._secret = hashlib.sha256(LABEL + secret).digest()
         self.window = window
+        self._spend = spend
         self._redeemed: dict[str, float] = {}  # money-safe: nonce -> its expiry, Unix seconds
         self._lock = threading.Lock()
 
     @classmethod
-    def random(cls, window: float) -> Challenges:  # money-safe: seconds
+    def random(cls, window: float,  # money-safe: seconds
+               spend: Callable[[str, int], bool] | None = None) -> Challenges:
         """For a server without a terminal key: its workers do not share the secret."""
-        return cls(secrets.token_bytes(32), window)
+        return cls(secrets.token_bytes(32), window, spend)
 
     def issue(self, now: float | None = None) -> Challenge:  # money-safe: Unix seconds
         expires = int((time.time() if now is None else now) + self.window)
@@ -84,13 +90,20 @@ class Challenges:
             raise CredentialRefused(
                 f"the sign-in's challenge expired {_ago(now - int(expiry))} ago (a challenge "
                 f"lasts {self.window:.0f} s): ask for a new one; no session opened.")
+        first = (self._spend(nonce, int(expiry)) if self._spend
+                 else self._spend_here(nonce, int(expiry), now))
+        if not first:
+            raise CredentialRefused("this sign-in's challenge was used already: a signed "
+                                    "sign-in opens one session; no session opened.")
+
+    def _spend_here(self, nonce: str, expires: int, now: float) -> bool:  # money-safe: s
         with self._lock:
             for old in [n for n, e in self._redeemed.items() if e < now]:
                 del self._redeemed[old]
             if nonce in self._redeemed:
-                raise CredentialRefused("this sign-in's challenge was used already: a signed "
-                                        "sign-in opens one session; no session opened.")
-            self._redeemed[nonce] = int(expiry)
+                return False
+            self._redeemed[nonce] = expires
+            return True
 
     def check_time(self, at: datetime, now: datetime | None = None) -> None:
         """A sign-in's own time within the window of the server's clock, either way."""

@@ -31,6 +31,7 @@ from psycopg import Connection, errors, sql
 from psycopg.rows import tuple_row
 
 from ledger.core.errors import first_line
+from ledger.infrastructure.sign_ins import SIGN_IN_TABLES
 
 EVENT_TABLES = ("ledger_events",)
 UNREAD = ("ledger_snapshots",)  # kept by ledgers made before snapshots were switched off
@@ -137,6 +138,8 @@ def _privileges(table: str, is_view: bool) -> list[tuple[str, tuple[str, ...]]]:
         return [*readers, ("sealer", ("UPDATE",))]
     if table in UNREAD or is_view:
         return readers
+    if table in SIGN_IN_TABLES:  # a server of the pages alone signs its readers in too
+        return [*readers, *((role, ("INSERT", "DELETE")) for role in ("writer", "reader"))]
     return [*readers, ("writer", ("INSERT", "UPDATE", "DELETE", "TRUNCATE"))]
 
 

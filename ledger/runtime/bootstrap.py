@@ -56,6 +56,7 @@ def init_database(settings: LedgerSettings, database: Database) -> str | None:
     the login may not make them."""
     from ledger.audit.sealer import create_seal_tables
     from ledger.infrastructure.roles import GroupRoles, install_roles
+    from ledger.infrastructure.sign_ins import create_sign_in_tables
     from projections.registry import create_projection_tables
     from projections.tracking import create_tracking_table
 
@@ -65,6 +66,7 @@ def init_database(settings: LedgerSettings, database: Database) -> str | None:
     with database.connect(autocommit=False) as conn, conn.transaction():
         schema.install(conn, EVENTS_TABLE, SNAPSHOTS_TABLE, settings.partition_events)
         create_tracking_table(conn)
+        create_sign_in_tables(conn)
         create_projection_tables(conn)
         for table in create_seal_tables(conn):
             schema.install_append_only(conn, table)

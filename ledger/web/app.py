@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -24,6 +24,7 @@ from ledger.identity.challenge import LABEL, Challenges
 from ledger.identity.credentials import configured
 from ledger.identity.envelope import SignedCommand
 from ledger.identity.keys import Credential
+from ledger.infrastructure.sign_ins import SignInStore, unshared
 from ledger.pages import render
 from ledger.runtime.bootstrap import Runtime
 from ledger.web import api, floor_pages
@@ -38,9 +39,11 @@ FLOOR_PROJECTIONS = ["table_state", "shift_report", "jackpot_pools"]
 """The projections the floor reads, which the server keeps up to date unless told not to."""
 
 
-def create_app(rt: Runtime, *, follow: bool = True) -> FastAPI:
+def create_app(rt: Runtime, *, follow: bool = True,
+               on_close: Callable[[], None] | None = None) -> FastAPI:
     """The application on `rt`; its floor feed follows the projections unless `follow` is
-    False (another process runs `ledger projections run`)."""
+    False (another process runs `ledger projections run`). `on_close` is called when the
+    server stops (a worker closes the ledger it opened)."""
     feed = FloorFeed(rt.database, rt.settings.shift_schedule, follow=follow,
                      projections=select(FLOOR_PROJECTIONS))
 
@@ -51,6 +54,10 @@ def create_app(rt: Runtime, *, follow: bool = True) -> FastAPI:
             yield
         finally:
             feed.close()
+            if store is not None:
+                store.shut()
+            if on_close is not None:
+                on_close()
 
     app = FastAPI(title="Round ledger", version=software_version(), lifespan=lifespan,
                   docs_url=None, redoc_url=None,
@@ -59,8 +66,9 @@ def create_app(rt: Runtime, *, follow: bool = True) -> FastAPI:
                               "`{\"error\": {\"code\", \"message\"}}` with a stable code.")
     app.state.runtime = rt
     app.state.terminal = terminal = _terminal(rt)
+    store = SignInStore(rt.database) if unshared(rt.database) is None else None
     app.state.sessions = Sessions(rt.ledger, _challenges(
-        terminal, rt.settings.sign_in_window_seconds))
+        terminal, rt.settings.sign_in_window_seconds, store), store)
     app.state.feed = feed
     app.add_middleware(JsonBodies)
     app.add_middleware(BodyLimit)  # outermost: a body too large is refused before its type
@@ -134,12 +142,15 @@ def _terminal(rt: Runtime) -> Credential | None:
         return None
 
 
-def _challenges(terminal: Credential | None, window: float) -> Challenges:  # money-safe: s
+def _challenges(terminal: Credential | None, window: float,  # money-safe: seconds
+                store: SignInStore | None) -> Challenges:
     """The sign-in challenges, under a secret the server's terminal key makes (the same in each
-    worker that holds it), or a random one without it."""
+    worker that holds it), or a random one without it; answered once in `store` (every
+    worker's), or in this process's memory without one."""
+    spend = store.spend if store is not None else None
     if terminal is None:
-        return Challenges.random(window)
-    return Challenges(terminal.sign(LABEL).encode("ascii"), window)
+        return Challenges.random(window, spend)
+    return Challenges(terminal.sign(LABEL).encode("ascii"), window, spend)
 
 
 def _openapi(app: FastAPI) -> dict[str, Any]:

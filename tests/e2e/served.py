@@ -54,11 +54,11 @@ def start(database_url: str, port: int) -> subprocess.Popen[bytes]:
     return start_with({**os.environ, "LEDGER_DATABASE_URL": database_url}, port)
 
 
-def start_with(env: dict[str, str], port: int) -> subprocess.Popen[bytes]:
+def start_with(env: dict[str, str], port: int, *args: str) -> subprocess.Popen[bytes]:
     """The server's output goes to a file (a pipe nobody reads would fill and stop it)."""
     log = tempfile.TemporaryFile()  # noqa: SIM115 - open as long as the server runs
-    process = subprocess.Popen([LEDGER, "serve", "--port", str(port)], env=env, stdout=log,
-                               stderr=subprocess.STDOUT)
+    process = subprocess.Popen([LEDGER, "serve", "--port", str(port), *args], env=env,
+                               stdout=log, stderr=subprocess.STDOUT)
     process.log = log  # type: ignore[attr-defined]
     return process
 
@@ -112,10 +112,10 @@ def served_floor(database, settings):
                         "LEDGER_TERMINAL_CREDENTIAL": str(KEYS / "terminal-FLOOR-1.key")})
 
 
-def _served(env: dict[str, str]) -> Iterator[Served]:
+def _served(env: dict[str, str], *args: str) -> Iterator[Served]:
     port = free_port()
     url = f"http://127.0.0.1:{port}"
-    process = start_with(env, port)
+    process = start_with(env, port, *args)
     try:
         wait_until_up(process, url)
         with httpx.Client(base_url=url, timeout=60.0) as client:
