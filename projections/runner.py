@@ -227,6 +227,8 @@ class ProjectionRunner:
         self.standby: Standby | None = None
         self.stale: dict[str, tuple[Version, Version | None]] = {}
         """Projections whose live tables another version built: (the code's, the live one's)."""
+        self.behind = False
+        """After a `catch_up(one_pass=True)`: a batch was full, more events are waiting."""
         self.building: dict[str, ShadowBuild] = {}
         self._waiting: set[str] = set()  # left to another session or version: said once
 
@@ -271,16 +273,23 @@ class ProjectionRunner:
                              "replication; run `ledger projections run` against the primary "
                              "(a multi-host URL with target_session_attrs=read-write finds it).")
 
-    def catch_up(self, stop: threading.Event | None = None, *, until_rebuilt: bool = True) -> int:
+    def catch_up(self, stop: threading.Event | None = None, *, until_rebuilt: bool = True,
+                 one_pass: bool = False) -> int:
         """Apply every event recorded so far to every projection, a batch of each in turn, and
         swap in every rebuild this runner carries once it is caught up; how many events the
         live projections read (none on a hot standby: its read models are the primary's).
         `until_rebuilt=False` returns once the live projections are caught up, a rebuild one
-        batch further on (for a caller with other work between calls: the floor's feed)."""
+        batch further on; `one_pass`, after one batch of each (for a caller with other work
+        between calls, the floor's feed, which under a busy floor would otherwise never get
+        back to it: events keep coming); `behind` then says whether a batch was full, so more
+        are waiting."""
+        self.behind = False
         if self.standby is not None:
             return 0
         read, moved = 0, True
         while moved and not (stop and stop.is_set()):
+            if one_pass and read:
+                break
             moved = False
             for projection in self.projections:
                 if stop and stop.is_set():
@@ -297,6 +306,7 @@ class ProjectionRunner:
                     continue
                 if batch.events:
                     read, moved = read + batch.events, True
+                    self.behind = self.behind or batch.events >= self.batch_size
                     if self.on_batch is not None:
                         self.on_batch(batch)
         return read

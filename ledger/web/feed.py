@@ -147,11 +147,11 @@ class FloorFeed:
             if not polling:
                 listen(listener, CHANNEL)
             while not self._stop.is_set():
-                if runner is not None:  # a rebuild goes on a batch between the floor's reads
-                    runner.catch_up(self._stop, until_rebuilt=False)
+                if runner is not None:  # a batch of each between the floor's reads, a rebuild's too
+                    runner.catch_up(self._stop, until_rebuilt=False, one_pass=True)
                 self._read()
                 self._ready.set()
-                if runner is not None and runner.building:
+                if runner is not None and (runner.building or runner.behind):
                     continue
                 if polling:
                     self._stop.wait(POLL_SECONDS)

@@ -7,6 +7,7 @@ sign-out holds everywhere."""
 
 from __future__ import annotations
 
+import hashlib
 import os
 import random
 import threading
@@ -95,12 +96,15 @@ def test_four_workers_record_every_command_of_concurrent_terminals_once(
 
 
 def test_a_sign_in_at_one_worker_holds_at_every_other_until_signed_out(
-        workers: Served, signer):
+        workers: Served, signer, superuser):
     signer.execute(open_table("BAC-44"))
     once = body(signed_in(workers, "PB-7"))
     opened = _alone(workers.url, "/v1/sessions", once)
     assert opened.status_code == 201, opened.text
     token = opened.json()["token"]
+    kept = [bytes(row[0]) for row in superuser.execute(
+        "SELECT token_sha256 FROM ledger_web_sessions")]
+    assert kept == [hashlib.sha256(token.encode()).digest()], "the token itself is readable"
     again = [_alone(workers.url, "/v1/sessions", once) for _ in range(3 * WORKERS)]
     assert {a.status_code for a in again} == {401}, "a challenge answered twice"
     assert all("challenge was used already" in a.json()["error"]["message"] for a in again)

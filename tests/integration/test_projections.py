@@ -79,6 +79,25 @@ def test_a_projection_built_a_few_events_at_a_time_equals_a_rebuild_from_scratch
     assert position(superuser) == last_position(superuser)
 
 
+def test_one_pass_of_a_busy_floor_returns_after_a_batch_saying_more_are_waiting(
+        settings, database):
+    """The floor's feed reads the floor between passes: a catch-up that went on while events
+    kept coming would leave the screens seconds behind a busy floor."""
+    with open_ledger(settings) as rt:
+        for n in range(1, 4):
+            rt.ledger.execute(open_table(f"BAC-0{n}"))
+    with ProjectionRunner(database, [TableState], batch_size=2) as runner:
+        read = runner.catch_up(one_pass=True)
+        assert (read, runner.behind) == (2, True)
+        passes = 1
+        while runner.behind:
+            runner.catch_up(one_pass=True)
+            passes += 1
+        with database.connect() as conn:
+            assert position(conn, "table_state") == last_position(conn)
+    assert passes > 2
+
+
 def test_live_projection_equals_a_rebuild_while_writers_go_on_during_the_rebuild(
     settings, database, superuser
 ):
