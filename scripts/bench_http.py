@@ -5,8 +5,11 @@ event stream open. Printed, from one run on one database server: events/s throug
 the same floor through the Python API (`Ledger.execute`, group commit), p50/p99 per command as
 a terminal waits for it, and event-to-screen latency: from the moment a terminal's command is
 answered to the moment each viewer receives the part of the floor showing it (the table's
-fragment carries the last ledger position it includes; the command's position is looked up
-afterwards), p50 and p99 over every viewer and command.
+fragment carries the position of the last event it shows; the command's are looked up
+afterwards, those the table's part shows: its receipt, the last of its events, moves no
+table's position), p50 and p99 over every viewer and command. Also the CPU the server's
+processes spent a command; `--workers 1 2` a run for each; `--realistic` then the realistic
+floor (64 tables, a command every 2-5 s at each) in process and over HTTP.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ from typing import Any
 from uuid import UUID, uuid4
 
 import httpx
-from bench_floor import measure_floor
+from bench_floor import PacedLedger, measure_floor, measure_realistic
 from benchlib import console, cpu_seconds, signer, throwaway_database
 from rich.table import Table
 
@@ -37,10 +40,12 @@ from ledger.identity.envelope import sign
 from ledger.runtime.bootstrap import open_ledger
 from ledger.simulation.floor import floor_plan, run_floor
 from ledger.web.app import FLOOR_PROJECTIONS
+from projections.table_state import TableState
 
 LEDGER = str(Path(sys.executable).with_name("ledger"))
 POSITION = re.compile(r'data-position="(\d+)"')
 SCREEN = "BENCH-SCREEN"
+SHOWN = frozenset(TableState.handled_types())
 
 
 class HttpLedger:
@@ -68,7 +73,10 @@ class HttpLedger:
         body = answer.json()
         if answer.status_code >= 400:
             raise LedgerError(body["error"]["message"])
-        events = [(UUID(e["stream"]), e["version"]) for e in body["events"]]
+        # what the table's part of the floor shows: the events the table-state projection
+        # applies (a receipt, or a pool's event, moves no table's position)
+        events = [(UUID(e["stream"]), e["version"]) for e in body["events"]
+                  if e["type"] in SHOWN]
         with self._lock:
             if threading.current_thread() is not threading.main_thread():
                 self.latencies.append(done - started)  # the tables' commands, not the set-up
@@ -118,12 +126,16 @@ def sign_in(url: str, keyring: Any, staff_id: str) -> str:
 
 
 def measure_http(settings: Any, tables: int, rounds: int, seed: int, viewers: int,
-                 port: int, apart: bool = False, workers: int = 1) -> dict[str, Any]:
+                 port: int, apart: bool = False, workers: int = 1,
+                 paced: tuple[float, float] | None = None) -> dict[str, Any]:
+    """The floor over HTTP; `paced` (low, high): each table's next command after a pause
+    drawn between them (the realistic floor, one round a table)."""
     url = f"http://127.0.0.1:{port}"
     with open_ledger(settings) as rt:
-        plan = floor_plan(tables)
+        plan = (floor_plan(tables, ("baccarat", "q-poker", "fortune-8")) if paced
+                else floor_plan(tables))
         staff = signer(rt).floor_staff()
-        staff.enrol(plan, rounds)
+        staff.enrol(plan, 1 if paced else rounds)
         staff.administrator.ensure_terminal(SCREEN, TerminalKind.PIT_WORKSTATION, "bench screen")
         env = {**os.environ, "LEDGER_DATABASE_URL": settings.database_url,
                "LEDGER_GROUP_COMMIT": "true", "LEDGER_POOL_SIZE": str(settings.pool_size),
@@ -151,10 +163,11 @@ def measure_http(settings: Any, tables: int, rounds: int, seed: int, viewers: in
             for viewer in watching:
                 viewer.connected.wait(30)
             http = HttpLedger(rt.ledger, url)
+            floor: Any = PacedLedger(http, *paced) if paced else http
             ledger_processes = [*_family(server.pid), *([runner.pid] if runner else [])]
             cpu_before = sum(cpu_seconds(pid) for pid in ledger_processes)
             started = time.perf_counter()
-            result = run_floor(http, staff, plan, rounds=rounds, seed=seed,  # type: ignore[arg-type]
+            result = run_floor(floor, staff, plan, rounds=1 if paced else rounds, seed=seed,
                                day=date(2026, 11, 22))
             elapsed = time.perf_counter() - started
             time.sleep(3)  # the last parts reach the viewers
@@ -174,6 +187,8 @@ def measure_http(settings: Any, tables: int, rounds: int, seed: int, viewers: in
     for table, acked, events in http.acks:
         if table == "MainThread":
             continue
+        if not events:
+            continue
         needed = max(positions[event] for event in events)
         for viewer in watching:
             arrived = next((when for position, when in viewer.seen.get(table, ())
@@ -187,10 +202,11 @@ def measure_http(settings: Any, tables: int, rounds: int, seed: int, viewers: in
             "cpu_ms": cpu * 1000 / len(latencies),
             "p50": statistics.median(latencies) * 1000,
             "p99": latencies[int(0.99 * (len(latencies) - 1))] * 1000,
+            "max": latencies[-1] * 1000,
             "screen_p50": statistics.median(to_screen) * 1000 if to_screen else float("nan"),
             "screen_p99": to_screen[int(0.99 * (len(to_screen) - 1))] * 1000
             if to_screen else float("nan"), "seen": len(to_screen),
-            "expected": sum(1 for t, _, _ in http.acks if t != "MainThread") * viewers}
+            "expected": sum(1 for t, _, e in http.acks if t != "MainThread" and e) * viewers}
 
 
 def _wait_up(url: str, server: subprocess.Popen[bytes]) -> None:
@@ -216,6 +232,9 @@ def main() -> None:
     parser.add_argument("--port", type=int, default=8765)
     parser.add_argument("--workers", type=int, nargs="+", default=[1],
                         help="`ledger serve --workers N`, a run for each N")
+    parser.add_argument("--realistic", action="store_true",
+                        help="then the realistic floor (64 tables, a command every 2-5 s at "
+                             "each) in process and over HTTP: latencies a dealer would feel")
     parser.add_argument("--projections-apart", action="store_true",
                         help="serve with --no-follow and run `ledger projections run` beside it")
     args = parser.parse_args()
@@ -243,10 +262,34 @@ def main() -> None:
                       f"{run['p50']:.1f}", f"{run['p99']:.1f}", f"{rate / base:.2f}x", screen,
                       f"{run['cpu_ms']:.2f}" if "cpu_ms" in run else "")
     console.print(table)
+    if args.realistic:
+        _realistic(args)
     runner = ", the projection runner" if args.projections_apart else ""
     console.print(f"to screen: from a command's answer to a viewer's receipt of the table's "
                   f"part, over every (viewer, command) pair. Ledger CPU: the server's processes "
                   f"(its workers{runner}), not the terminals or the viewers.")
+
+
+def _realistic(args: Any) -> None:
+    with throwaway_database("ledger_bench_paced") as (settings, _):
+        runs: list[tuple[str, dict[str, Any]]] = [
+            ("in process (group commit)", measure_realistic(settings, 64, 2.0, 5.0, args.seed))]
+    for workers in args.workers:
+        with throwaway_database("ledger_bench_paced_http") as (settings, _):
+            runs.append((f"HTTP, {workers} worker{'s' if workers > 1 else ''}",
+                         measure_http(settings, 64, 1, args.seed, args.viewers, args.port,
+                                      args.projections_apart, workers, paced=(2.0, 5.0))))
+    table = Table(title="the realistic floor: 64 tables, a command every 2-5 s at each")
+    for column in ("path", "commands", "p50 ms", "p99 ms", "max ms", "to screen p50 / p99 ms",
+                   "ledger CPU ms a command"):
+        table.add_column(column, justify="right")
+    for name, run in runs:
+        table.add_row(name, f"{run['commands']:,}", f"{run['p50']:.1f}", f"{run['p99']:.1f}",
+                      f"{run['max']:.1f}",
+                      f"{run['screen_p50']:,.0f} / {run['screen_p99']:,.0f}"
+                      if "screen_p50" in run else "",
+                      f"{run['cpu_ms']:.2f}" if "cpu_ms" in run else "")
+    console.print(table)
 
 
 def _family(pid: int) -> list[int]:
