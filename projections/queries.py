@@ -97,10 +97,12 @@ class ProjectionStatus(BaseModel):
     updated_at: datetime | None
 
 
-def table_states(conn: Connection[Any]) -> list[TableState]:
-    """Every table, by code."""
+def table_states(conn: Connection[Any], since: int = 0) -> list[TableState]:
+    """Every table, by code; with `since`, only those an event after that position changed
+    (the projection commits in the ledger's order, so none changed later is missed)."""
     with conn.cursor(row_factory=dict_row) as cursor:
-        rows = cursor.execute("SELECT * FROM table_state ORDER BY code").fetchall()
+        rows = cursor.execute("SELECT * FROM table_state WHERE updated_position > %s "
+                              "ORDER BY code", (since,)).fetchall()
     return [TableState(**row) for row in rows]
 
 

@@ -121,7 +121,8 @@ def sign_in(url: str, keyring: Any, staff_id: str) -> str:
                   ledger=httpx.get(f"{url}/v1/ledger").json()["ledger"])
     answer = httpx.post(f"{url}/v1/sessions", content=signed.model_dump_json(),
                         headers={"Content-Type": "application/json"})
-    answer.raise_for_status()
+    if answer.status_code != 201:
+        raise SystemExit(f"sign-in refused: {answer.text}")
     return str(answer.json()["token"])
 
 

@@ -63,20 +63,34 @@ def serve(
         Multiprocess(config, sockets=[listening]).run()
 
 
+KEEP_ALIVE_SECONDS = 75
+"""How long a terminal's idle connection is kept open: longer than a dealer's pause between two
+commands, so that a command is not sent on a connection the server is closing (the web
+server's default, 5 s, is shorter than a round's pauses)."""
+
+
 def _config(app: Any, host: str, port: int, certfile: Path | None, keyfile: Path | None,
             workers: int = 1) -> Any:
     import uvicorn
 
     return uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False,
                           factory=workers > 1, workers=workers,
+                          timeout_keep_alive=KEEP_ALIVE_SECONDS,
                           ssl_certfile=str(certfile) if certfile else None,
                           ssl_keyfile=str(keyfile) if keyfile else None)
 
 
 def app_of(rt: Any, follow: bool, on_close: Callable[[], None] | None = None) -> Any:
+    import gc
+    import sys
+
     from ledger.web.app import create_app
 
-    return create_app(rt, follow=follow, on_close=on_close)
+    app = create_app(rt, follow=follow, on_close=on_close)
+    gc.collect()
+    gc.freeze()
+    sys.setswitchinterval(0.001)
+    return app
 
 
 def worker_app(follow: bool) -> Any:

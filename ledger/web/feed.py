@@ -28,11 +28,17 @@ from ledger.infrastructure.event_log import listen
 from ledger.infrastructure.standby import standby
 from ledger.pages.floor import fragments, whole_floor
 from ledger.web.floor import FloorView, floor_view
+from projections.queries import table_states
 from projections.runner import CHANNEL, LOST_CONNECTION, ProjectionRunner
 
 log = logging.getLogger("ledger.web.feed")
 POLL_SECONDS = 1.0
 """How often the floor is read without news (the shift changes, a projection lags)."""
+WHOLE_SECONDS = 10.0
+"""How often every table is read again; in between, only the tables an event changed since
+the last read (a busy floor's read of every table, 64 of them made into models at each insert,
+was most of the server's CPU). The whole read catches what no position says: a projection
+rebuilt and swapped in."""
 
 
 @dataclass(frozen=True)
@@ -85,6 +91,8 @@ class FloorFeed:
         self.keys: dict[str, Any] = {}
         self.tables: tuple[str, ...] = ()
         self.view: FloorView | None = None
+        self._states: dict[str, Any] = {}  # code -> the table's state, as last read
+        self._whole_at = 0.0  # money-safe: time.monotonic() of the last read of every table
         self.published = 0  # times a change went out (for the benchmark and the tests)
         self._viewers: set[Viewer] = set()
         self._lock = threading.Lock()
@@ -149,7 +157,7 @@ class FloorFeed:
             while not self._stop.is_set():
                 if runner is not None:  # a batch of each between the floor's reads, a rebuild's too
                     runner.catch_up(self._stop, until_rebuilt=False, one_pass=True)
-                self._read()
+                self._read(listener)
                 self._ready.set()
                 if runner is not None and (runner.building or runner.behind):
                     continue
@@ -158,9 +166,17 @@ class FloorFeed:
                 else:
                     _wait(listener, self._stop, POLL_SECONDS)
 
-    def _read(self) -> None:
-        with self.database.connect() as conn:
-            view = floor_view(conn, self.schedule)
+    def _read(self, conn: Any) -> None:
+        """The floor on `conn` (the feed's own connection): the tables changed since the last
+        read, or every table now and then (`WHOLE_SECONDS`)."""
+        if time.monotonic() - self._whole_at >= WHOLE_SECONDS or not self._states:
+            self._whole_at = time.monotonic()
+            self._states = {state.code: state for state in table_states(conn)}
+        else:
+            since = max(state.updated_position for state in self._states.values())
+            self._states.update((state.code, state) for state in table_states(conn, since))
+        view = floor_view(conn, self.schedule, states=[
+            self._states[code] for code in sorted(self._states)])
         keys = {table.dom_id: _key(table) for table in view.tables}
         changed = [table for table in view.tables
                    if self.keys.get(table.dom_id) != keys[table.dom_id]]

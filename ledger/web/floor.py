@@ -101,14 +101,16 @@ class FloorView:
 
 
 def floor_view(conn: Connection[Any], schedule: ShiftSchedule,
-               now: datetime | None = None) -> FloorView:
-    """The floor now: the current shift's figures by the schedule."""
+               now: datetime | None = None, states: list[TableState] | None = None
+               ) -> FloorView:
+    """The floor now: the current shift's figures by the schedule; `states`: the tables as
+    the caller read them already (the feed, which reads only those that changed)."""
     now = now or datetime.now(UTC)
     slot = schedule.locate(now)
     with conn.cursor(row_factory=dict_row) as cursor:
         lines = table_shifts(cursor, slot.gaming_day - timedelta(days=1), slot.gaming_day)
     shifts = current_shifts(lines, schedule)
-    states = table_states(conn)
+    states = table_states(conn) if states is None else states
     boxes = stud_boxes(conn, states)
     rank = {name: n for n, name in enumerate(schedule.names)}
     held = sorted((line.gaming_day, rank.get(line.shift, -1), line.shift)
