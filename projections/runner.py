@@ -227,8 +227,7 @@ class ProjectionRunner:
         self.standby: Standby | None = None
         self.stale: dict[str, tuple[Version, Version | None]] = {}
         """Projections whose live tables another version built: (the code's, the live one's)."""
-        self.behind = False
-        """After a `catch_up(one_pass=True)`: a batch was full, more events are waiting."""
+        self.behind = False  # after `catch_up(one_pass=True)`: more events are waiting
         self.building: dict[str, ShadowBuild] = {}
         self._waiting: set[str] = set()  # left to another session or version: said once
 
@@ -279,10 +278,8 @@ class ProjectionRunner:
         swap in every rebuild this runner carries once it is caught up; how many events the
         live projections read (none on a hot standby: its read models are the primary's).
         `until_rebuilt=False` returns once the live projections are caught up, a rebuild one
-        batch further on; `one_pass`, after one batch of each (for a caller with other work
-        between calls, the floor's feed, which under a busy floor would otherwise never get
-        back to it: events keep coming); `behind` then says whether a batch was full, so more
-        are waiting."""
+        batch further on; `one_pass` after a batch of each (the floor's feed reads the floor
+        between passes), `behind` then saying whether a batch was full."""
         self.behind = False
         if self.standby is not None:
             return 0
