@@ -24,11 +24,10 @@ NONCES_TABLE = "ledger_sign_in_nonces"
 SIGN_IN_TABLES = (SESSIONS_TABLE, NONCES_TABLE)
 
 DDL = (
-    (f"CREATE TABLE IF NOT EXISTS {SESSIONS_TABLE} ("
-    " token_sha256 bytea PRIMARY KEY, staff_id text NOT NULL,"
-    " expires timestamptz NOT NULL)"),
-    (f"CREATE TABLE IF NOT EXISTS {NONCES_TABLE} ("
-    " nonce_sha256 bytea PRIMARY KEY, expires timestamptz NOT NULL)"),
+    (f"CREATE TABLE IF NOT EXISTS {SESSIONS_TABLE} (token_sha256 bytea PRIMARY KEY, "
+     "staff_id text NOT NULL, expires timestamptz NOT NULL)"),
+    (f"CREATE TABLE IF NOT EXISTS {NONCES_TABLE} (nonce_sha256 bytea PRIMARY KEY, "
+     "expires timestamptz NOT NULL)"),
 )
 
 
