@@ -34,8 +34,8 @@ def test_the_feed_reads_again_only_the_tables_an_event_changed(settings, databas
             _until(lambda: len(feed._states) == 3)
             before = dict(feed._states)
             rt.ledger.execute(SignInDealer(table="BAC-02", dealer_id="D-7", actor=PIT_BOSS))
-            _until(lambda: feed._states["BAC-02"].dealer == "D-7")
-            assert "D-7" in feed.parts["table-BAC-02"]
+            _until(lambda: "D-7" in feed.parts.get("table-BAC-02", ""))
+            assert feed._states["BAC-02"].dealer == "D-7"
             assert feed._states["BAC-01"] is before["BAC-01"]  # not read again
             assert feed._states["BAC-03"] is before["BAC-03"]
         finally:
