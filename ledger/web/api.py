@@ -58,13 +58,24 @@ class RecordedOut(BaseModel):
     details: list[str]
     events: list[EventOut]
 
-    @classmethod
-    def of(cls, recorded: Recorded) -> RecordedOut:
-        return cls(status="already_recorded" if recorded.duplicate else "recorded",
-                   command_id=str(recorded.command_id), summary=recorded.summary(between="; "),
-                   details=list(recorded.details),
-                   events=[EventOut(stream=str(s), version=v, type=t)
-                           for s, v, t in recorded.events])
+
+
+def recorded_out(recorded: Recorded) -> dict[str, Any]:
+    """A recorded command as the API answers it (`RecordedOut`'s shape, written without
+    building the model: a terminal waits for every answer)."""
+    return {"status": "already_recorded" if recorded.duplicate else "recorded",
+            "command_id": str(recorded.command_id), "summary": recorded.summary(between="; "),
+            "details": list(recorded.details),
+            "events": [{"stream": str(s), "version": v, "type": t}
+                       for s, v, t in recorded.events]}
+
+
+def answer_body(recorded: Recorded | list[Recorded]) -> bytes:
+    """The answer's bytes, as `JSONResponse` writes JSON."""
+    out = ([recorded_out(r) for r in recorded] if isinstance(recorded, list)
+           else recorded_out(recorded))
+    return json.dumps(out, ensure_ascii=False, allow_nan=False,
+                      separators=(",", ":")).encode("utf-8")
 
 
 class LedgerOut(BaseModel):
@@ -107,7 +118,11 @@ def reader(what: str) -> Any:
 
 
 async def _envelopes(request: Request) -> SignedCommand | list[SignedCommand]:
-    raw = await _body(request)
+    return read_envelopes(await _body(request))
+
+
+def read_envelopes(raw: bytes) -> SignedCommand | list[SignedCommand]:
+    """A request's body read into its signed command, or its ordered batch of them."""
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as error:
@@ -179,16 +194,16 @@ async def commands(request: Request) -> Any:
     ledger = runtime(request).ledger
     if isinstance(sent, list):
         done = await to_thread.run_sync(execute_batch, ledger, sent)
-        return JSONResponse([RecordedOut.of(r).model_dump() for r in done],
-                            status_code=200 if all(r.duplicate for r in done) else 201)
+        return Response(answer_body(done), media_type="application/json",
+                        status_code=200 if all(r.duplicate for r in done) else 201)
     try:
         recorded = await to_thread.run_sync(ledger.execute, sent)
     except LedgerError as error:
         status, body = refusal(error)
         body["error"]["command"] = sent.name
         return JSONResponse(body, status_code=status)
-    return JSONResponse(RecordedOut.of(recorded).model_dump(),
-                        status_code=200 if recorded.duplicate else 201)
+    return Response(answer_body(recorded), media_type="application/json",
+                    status_code=200 if recorded.duplicate else 201)
 
 
 @router.post("/sessions/challenge", response_model=ChallengeOut, status_code=201)
