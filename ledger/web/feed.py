@@ -19,6 +19,7 @@ import threading
 import time
 from contextlib import nullcontext
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from ledger.core.errors import DatabaseUnavailable
@@ -46,6 +47,7 @@ class Message:
     event: str
     data: str
 
+    @cached_property  # made once, sent to every viewer
     def encoded(self) -> bytes:
         lines = "".join(f"data: {line}\n" for line in self.data.split("\n"))
         return f"event: {self.event}\n{lines}\n".encode()

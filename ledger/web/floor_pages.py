@@ -134,10 +134,11 @@ async def events(request: Request) -> Any:
                 messages = await viewer.next(HEARTBEAT_SECONDS)
                 if not messages:
                     yield b": still here\n\n"
-                for message in messages:
-                    if message is None:
-                        return  # the server stops: the browser reconnects elsewhere or later
-                    yield message.encoded()
+                sent = b"".join(m.encoded for m in messages if m is not None)
+                if sent:  # what is pending, in one write
+                    yield sent
+                if None in messages:
+                    return  # the server stops: the browser reconnects elsewhere or later
         finally:
             feed.unsubscribe(viewer)
 
