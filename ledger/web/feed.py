@@ -35,6 +35,10 @@ from projections.runner import CHANNEL, LOST_CONNECTION, ProjectionRunner
 log = logging.getLogger("ledger.web.feed")
 POLL_SECONDS = 1.0
 """How often the floor is read without news (the shift changes, a projection lags)."""
+READ_GAP_SECONDS = 0.1
+"""The least time between two reads of the floor: a busy floor's inserts come faster than a
+screen needs them, and each read costs the server's interpreter what several commands do; what
+arrives within the gap is shown by one read, at most a tenth of a second later."""
 WHOLE_SECONDS = 10.0
 """How often every table is read again; in between, only the tables an event changed since
 the last read (a busy floor's read of every table, 64 of them made into models at each insert,
@@ -90,12 +94,14 @@ class FloorFeed:
         self.follow = follow
         self.projections = projections or []
         self.parts: dict[str, str] = {}
-        self.keys: dict[str, Any] = {}
+        self.shown: dict[str, Any] = {}  # dom id -> the table its part was rendered from
+        self._made: dict[str, Any] = {}  # code -> the table as `floor_view` last made it
         self.tables: tuple[str, ...] = ()
         self.view: FloorView | None = None
         self._states: dict[str, Any] = {}  # code -> the table's state, as last read
         self._whole_at = 0.0  # money-safe: time.monotonic() of the last read of every table
         self.published = 0  # times a change went out (for the benchmark and the tests)
+        self.reads = 0  # times the floor was read
         self._viewers: set[Viewer] = set()
         self._lock = threading.Lock()
         self._stop = threading.Event()
@@ -156,9 +162,14 @@ class FloorFeed:
             polling = standby(listener) is not None  # a hot standby refuses LISTEN
             if not polling:
                 listen(listener, CHANNEL)
+            read_at = -READ_GAP_SECONDS
             while not self._stop.is_set():
+                gap = read_at + READ_GAP_SECONDS - time.monotonic()
+                if gap > 0 and self._stop.wait(gap):
+                    return
                 if runner is not None:  # a batch of each between the floor's reads, a rebuild's too
                     runner.catch_up(self._stop, until_rebuilt=False, one_pass=True)
+                read_at = time.monotonic()
                 self._read(listener)
                 self._ready.set()
                 if runner is not None and (runner.building or runner.behind):
@@ -171,6 +182,7 @@ class FloorFeed:
     def _read(self, conn: Any) -> None:
         """The floor on `conn` (the feed's own connection): the tables changed since the last
         read, or every table now and then (`WHOLE_SECONDS`)."""
+        self.reads += 1
         if time.monotonic() - self._whole_at >= WHOLE_SECONDS or not self._states:
             self._whole_at = time.monotonic()
             self._states = {state.code: state for state in table_states(conn)}
@@ -178,13 +190,12 @@ class FloorFeed:
             since = max(state.updated_position for state in self._states.values())
             self._states.update((state.code, state) for state in table_states(conn, since))
         view = floor_view(conn, self.schedule, states=[
-            self._states[code] for code in sorted(self._states)])
-        keys = {table.dom_id: _key(table) for table in view.tables}
-        changed = [table for table in view.tables
-                   if self.keys.get(table.dom_id) != keys[table.dom_id]]
-        parts = {**{event: data for event, data in self.parts.items() if event in keys},
-                 **fragments(view, changed)}  # only the tables that moved are rendered again
-        self.keys = keys
+            self._states[code] for code in sorted(self._states)], known=self._made)
+        shown = {table.dom_id: table for table in view.tables}
+        changed = [table for table in view.tables if self.shown.get(table.dom_id) is not table]
+        parts = {**{event: data for event, data in self.parts.items() if event in shown},
+                 **fragments(view, changed)}  # only the tables made again are rendered again
+        self.shown = shown
         tables = tuple(table.dom_id for table in view.tables)
         with self._lock:
             if tables != self.tables:
@@ -199,12 +210,6 @@ class FloorFeed:
             self.published += 1
             for viewer in viewers:
                 viewer.loop.call_soon_threadsafe(_offer_all, viewer, messages)
-
-
-def _key(table: Any) -> tuple[Any, ...]:
-    """What a table's part shows changes only if one of these does."""
-    return (table.state.updated_position, table.state.events_applied, table.state.is_open,
-            table.shift.model_dump_json() if table.shift else None, tuple(table.alerts))
 
 
 def _offer_all(viewer: Viewer, messages: list[Message]) -> None:

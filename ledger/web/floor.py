@@ -101,21 +101,30 @@ class FloorView:
 
 
 def floor_view(conn: Connection[Any], schedule: ShiftSchedule,
-               now: datetime | None = None, states: list[TableState] | None = None
-               ) -> FloorView:
+               now: datetime | None = None, states: list[TableState] | None = None,
+               known: dict[str, FloorTable] | None = None) -> FloorView:
     """The floor now: the current shift's figures by the schedule; `states`: the tables as
-    the caller read them already (the feed, which reads only those that changed)."""
+    the caller read them already (the feed, which reads only those that changed); `known`: the
+    caller's tables as last made, by code, kept up to date here (a table whose state object
+    and shift line are the ones it was made from is not made again)."""
     now = now or datetime.now(UTC)
     slot = schedule.locate(now)
     with conn.cursor(row_factory=dict_row) as cursor:
         lines = table_shifts(cursor, slot.gaming_day - timedelta(days=1), slot.gaming_day)
     shifts = current_shifts(lines, schedule)
     states = table_states(conn) if states is None else states
-    boxes = stud_boxes(conn, states)
+    known = {} if known is None else known
+    fresh = [state for state in states if not _unchanged(
+        known.get(state.code), state, shifts.get(state.code))]
+    boxes = stud_boxes(conn, fresh)
+    for state in fresh:
+        known[state.code] = floor_table(state, shifts.get(state.code), boxes)
+    for code in set(known) - {state.code for state in states}:
+        del known[code]
+    tables = [known[state.code] for state in states]
     rank = {name: n for n, name in enumerate(schedule.names)}
     held = sorted((line.gaming_day, rank.get(line.shift, -1), line.shift)
                   for line in shifts.values())
-    tables = [floor_table(state, shifts.get(state.code), boxes) for state in states]
     pits: dict[str, list[FloorTable]] = {}
     for table in tables:
         pits.setdefault(table.state.pit, []).append(table)
@@ -123,6 +132,10 @@ def floor_view(conn: Connection[Any], schedule: ShiftSchedule,
     report = (held[-1][0], held[-1][2]) if held else newest_shift(conn, rank)
     return FloorView(slot.gaming_day, slot.shift, sorted(pits.items()), jackpot_pools(conn),
                      ([replica.describe()] if replica else []) + lagging(conn, now), report=report)
+
+
+def _unchanged(table: FloorTable | None, state: TableState, shift: TableShift | None) -> bool:
+    return table is not None and table.state is state and table.shift == shift
 
 
 def newest_shift(conn: Connection[Any], rank: dict[str, int]) -> tuple[Any, str] | None:

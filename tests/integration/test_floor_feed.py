@@ -1,6 +1,7 @@
 """The floor's feed on a real PostgreSQL: between two reads of every table it reads only the
-tables an event changed since its last read (a busy floor's whole read at each insert was most
-of the server's CPU), and still shows what no position says once it reads every table again."""
+tables an event changed since its last read, and makes again only those tables' parts of the
+floor (a busy floor's whole read at each insert was most of the server's CPU), and still
+shows what no position says once it reads every table again."""
 
 from __future__ import annotations
 
@@ -32,12 +33,14 @@ def test_the_feed_reads_again_only_the_tables_an_event_changed(settings, databas
         try:
             assert feed.wait_ready(30)
             _until(lambda: len(feed._states) == 3)
-            before = dict(feed._states)
+            before, made = dict(feed._states), dict(feed.shown)
             rt.ledger.execute(SignInDealer(table="BAC-02", dealer_id="D-7", actor=PIT_BOSS))
             _until(lambda: "D-7" in feed.parts.get("table-BAC-02", ""))
             assert feed._states["BAC-02"].dealer == "D-7"
             assert feed._states["BAC-01"] is before["BAC-01"]  # not read again
             assert feed._states["BAC-03"] is before["BAC-03"]
+            assert feed.shown["table-BAC-01"] is made["table-BAC-01"]  # nor made again
+            assert feed.shown["table-BAC-02"] is not made["table-BAC-02"]
         finally:
             feed.close()
 
