@@ -60,11 +60,43 @@ def fingerprint(public_key: str) -> str:
 
 def _verify(public_key: str, signature: str, message: bytes) -> bool:
     try:
-        Ed25519PublicKey.from_public_bytes(base64.b64decode(public_key, validate=True)).verify(
+        raw = base64.b64decode(public_key, validate=True)
+        if _small_order(raw):
+            return False
+        Ed25519PublicKey.from_public_bytes(raw).verify(
             base64.b64decode(signature, validate=True), message)
     except (InvalidSignature, ValueError):
         return False
     return True
+
+
+P = 2**255 - 19
+D = -121665 * pow(121666, P - 2, P) % P
+
+
+def _small_order(raw: bytes) -> bool:
+    """True for an Ed25519 public key that is a point of order 1, 2, 4 or 8 (or not in its
+    canonical encoding): OpenSSL accepts such a key, and under the neutral point a "signature"
+    of zeros verifies any message; the ledger's door (libsodium) refuses them, and so does
+    this check."""
+    if len(raw) != 32:
+        return False  # refused as a key further on
+    y = int.from_bytes(raw, "little") & ((1 << 255) - 1)
+    if y >= P:
+        return True
+    u, v = (y * y - 1) % P, (D * y * y + 1) % P
+    x = u * pow(v, 3, P) * pow(u * pow(v, 7, P), (P - 5) // 8, P) % P
+    if (v * x * x - u) % P:
+        x = x * pow(2, (P - 1) // 4, P) % P
+    if (v * x * x - u) % P:
+        return False  # not a point: refused as a key further on
+    if x & 1 != raw[31] >> 7:
+        x = P - x
+    for _ in range(3):  # eight times the point: the neutral point for a small order
+        xy = x * y % P
+        x, y = (2 * xy * pow(1 + D * xy * xy, P - 2, P) % P,
+                (y * y + x * x) * pow(1 - D * xy * xy, P - 2, P) % P)
+    return x == 0 and y == 1
 
 
 def leaf_hash(position: int, stream_id: str, version: int, topic: str, state: bytes) -> bytes:
@@ -170,6 +202,8 @@ def _cosigned(public_key: bytes, value: bytes, body: str) -> bool:
         return False
     (timestamp,) = struct.unpack(">Q", value[:8])
     message = f"cosignature/v1\ntime {timestamp}\n{body}".encode()
+    if _small_order(public_key):
+        return False
     try:
         Ed25519PublicKey.from_public_bytes(public_key).verify(value[8:], message)
     except (InvalidSignature, ValueError):

@@ -31,8 +31,9 @@ import hashlib
 import struct
 from dataclasses import dataclass
 
-from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from nacl.exceptions import BadSignatureError, CryptoError
+from nacl.signing import VerifyKey
 
 ED25519 = 0x01
 COSIGNATURE_V1 = 0x04
@@ -250,8 +251,9 @@ def _b64(text: str, what: str) -> bytes:
 
 
 def _ed25519(public_key: bytes, signature: bytes, message: bytes) -> bool:
+    """libsodium's strict check, as the door's: a key of small order verifies nothing."""
     try:
-        Ed25519PublicKey.from_public_bytes(public_key).verify(signature, message)
-    except (InvalidSignature, ValueError):
+        VerifyKey(public_key).verify(message, signature)
+    except (BadSignatureError, CryptoError, ValueError, TypeError):
         return False
     return True

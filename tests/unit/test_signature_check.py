@@ -50,3 +50,17 @@ def test_keys_and_signatures_that_are_not_base64_of_the_right_length_are_refused
     assert not verify(credential.public_key, signature[:-4], b"x")
     assert not verify("not base64!", signature, b"x")
     assert not verify(credential.public_key, "%%%", b"x")
+
+
+def test_the_regulators_offline_check_refuses_keys_of_small_order_too():
+    from ledger.audit.bundle_verify import _small_order, _verify
+
+    neutral, order_two, zero = b"\x01" + bytes(31), b"\xec" + b"\xff" * 30 + b"\x7f", bytes(32)
+    for raw in (neutral, order_two, zero):
+        assert _small_order(raw)
+        assert not _verify(_b64(raw), _b64(b"\x01" + bytes(31) + bytes(32)), b"drain the pool")
+    for _ in range(20):
+        credential = Credential.generate("staff", "D-101")
+        assert not _small_order(base64.b64decode(credential.public_key))
+        signed = _b64(credential.private_key.sign(b"the content"))
+        assert _verify(credential.public_key, signed, b"the content")
