@@ -164,11 +164,12 @@ class FloorFeed:
                 listen(listener, CHANNEL)
             read_at = -READ_GAP_SECONDS
             while not self._stop.is_set():
-                gap = read_at + READ_GAP_SECONDS - time.monotonic()
-                if gap > 0 and self._stop.wait(gap):
-                    return
                 if runner is not None:  # a batch of each between the floor's reads, a rebuild's too
                     runner.catch_up(self._stop, until_rebuilt=False, one_pass=True)
+                gap = read_at + READ_GAP_SECONDS - time.monotonic()
+                if gap > 0:  # read a moment ago: once the gap is over, catch up and read
+                    self._stop.wait(gap)
+                    continue
                 read_at = time.monotonic()
                 self._read(listener)
                 self._ready.set()
