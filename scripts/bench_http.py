@@ -20,9 +20,12 @@ import re
 import statistics
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections import defaultdict
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
 from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
@@ -128,9 +131,11 @@ def sign_in(url: str, keyring: Any, staff_id: str) -> str:
 
 def measure_http(settings: Any, tables: int, rounds: int, seed: int, viewers: int,
                  port: int, apart: bool = False, workers: int = 1,
-                 paced: tuple[float, float] | None = None) -> dict[str, Any]:
+                 paced: tuple[float, float] | None = None,
+                 ledger: str = LEDGER) -> dict[str, Any]:
     """The floor over HTTP; `paced` (low, high): each table's next command after a pause
-    drawn between them (the realistic floor, one round a table)."""
+    drawn between them (the realistic floor, one round a table); `ledger`: the server's
+    command (another commit's, installed apart: `--against`)."""
     url = f"http://127.0.0.1:{port}"
     with open_ledger(settings) as rt:
         plan = (floor_plan(tables, ("baccarat", "q-poker", "fortune-8")) if paced
@@ -144,10 +149,10 @@ def measure_http(settings: Any, tables: int, rounds: int, seed: int, viewers: in
                "LEDGER_DB_ROLE_PREFIX": settings.db_role_prefix,
                # the screen's key: the workers make the sign-in challenges' secret from it
                "LEDGER_TERMINAL_KEY": staff.keyring.credential("terminal", SCREEN).to_json()}
-        server = subprocess.Popen([LEDGER, "serve", "--port", str(port), "--workers",
+        server = subprocess.Popen([ledger, "serve", "--port", str(port), "--workers",
                                    str(workers), *(["--no-follow"] if apart else [])], env=env,
                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        runner = subprocess.Popen([LEDGER, "projections", "run", *FLOOR_PROJECTIONS], env=env,
+        runner = subprocess.Popen([ledger, "projections", "run", *FLOOR_PROJECTIONS], env=env,
                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
                                   ) if apart else None
         stop = threading.Event()
@@ -238,18 +243,31 @@ def main() -> None:
                              "each) in process and over HTTP: latencies a dealer would feel")
     parser.add_argument("--projections-apart", action="store_true",
                         help="serve with --no-follow and run `ledger projections run` beside it")
+    parser.add_argument("--against", metavar="REF",
+                        help="also serve the code of this git commit (installed in a virtual "
+                             "environment of its own, with its own dependencies), in the same "
+                             "run")
     args = parser.parse_args()
+    with ExitStack() as stack:
+        servers = [("", LEDGER)]
+        if args.against:
+            servers.append((f" ({args.against})", stack.enter_context(installed(args.against))))
+        _run(args, servers)
+
+
+def _run(args: Any, servers: list[tuple[str, str]]) -> None:
     with throwaway_database("ledger_bench_api") as (settings, _):
         python = measure_floor(settings, args.tables, args.rounds, args.seed, True)
     console.print("[dim]the Python API floor done[/]")
     runs: list[tuple[str, dict[str, Any]]] = [("Python API (group commit)", python)]
     for workers in args.workers:
-        with throwaway_database("ledger_bench_http") as (settings, _):
-            runs.append(((f"HTTP, {workers} worker{'s' if workers > 1 else ''}, "
-                         f"{args.viewers} viewers"),
-                         measure_http(settings, args.tables, args.rounds, args.seed,
-                                      args.viewers, args.port, args.projections_apart,
-                                      workers)))
+        for which, ledger in servers:
+            with throwaway_database("ledger_bench_http") as (settings, _):
+                runs.append(((f"HTTP, {workers} worker{'s' if workers > 1 else ''}, "
+                             f"{args.viewers} viewers{which}"),
+                             measure_http(settings, args.tables, args.rounds, args.seed,
+                                          args.viewers, args.port, args.projections_apart,
+                                          workers, ledger=ledger)))
     table = Table(title=f"{args.tables} tables, {args.rounds} rounds each")
     for column in ("path", "events", "ev/s", "cmds", "p50 ms", "p99 ms", "vs Python API",
                    "to screen p50 / p99 ms", "ledger CPU ms a command"):
@@ -264,22 +282,24 @@ def main() -> None:
                       f"{run['cpu_ms']:.2f}" if "cpu_ms" in run else "")
     console.print(table)
     if args.realistic:
-        _realistic(args)
+        _realistic(args, servers)
     runner = ", the projection runner" if args.projections_apart else ""
     console.print(f"to screen: from a command's answer to a viewer's receipt of the table's "
                   f"part, over every (viewer, command) pair. Ledger CPU: the server's processes "
                   f"(its workers{runner}), not the terminals or the viewers.")
 
 
-def _realistic(args: Any) -> None:
+def _realistic(args: Any, servers: list[tuple[str, str]]) -> None:
     with throwaway_database("ledger_bench_paced") as (settings, _):
         runs: list[tuple[str, dict[str, Any]]] = [
             ("in process (group commit)", measure_realistic(settings, 64, 2.0, 5.0, args.seed))]
     for workers in args.workers:
-        with throwaway_database("ledger_bench_paced_http") as (settings, _):
-            runs.append((f"HTTP, {workers} worker{'s' if workers > 1 else ''}",
-                         measure_http(settings, 64, 1, args.seed, args.viewers, args.port,
-                                      args.projections_apart, workers, paced=(2.0, 5.0))))
+        for which, ledger in servers:
+            with throwaway_database("ledger_bench_paced_http") as (settings, _):
+                runs.append((f"HTTP, {workers} worker{'s' if workers > 1 else ''}{which}",
+                             measure_http(settings, 64, 1, args.seed, args.viewers, args.port,
+                                          args.projections_apart, workers, paced=(2.0, 5.0),
+                                          ledger=ledger)))
     table = Table(title="the realistic floor: 64 tables, a command every 2-5 s at each")
     for column in ("path", "commands", "p50 ms", "p99 ms", "max ms", "to screen p50 / p99 ms",
                    "ledger CPU ms a command"):
@@ -291,6 +311,25 @@ def _realistic(args: Any) -> None:
                       if "screen_p50" in run else "",
                       f"{run['cpu_ms']:.2f}" if "cpu_ms" in run else "")
     console.print(table)
+
+
+@contextmanager
+def installed(ref: str) -> Iterator[str]:
+    """The `ledger` command of commit `ref`: a worktree of it beside this one, installed with
+    its own dependencies in a virtual environment of its own; removed afterwards."""
+    root = Path(__file__).resolve().parent.parent
+    with tempfile.TemporaryDirectory(prefix="ledger-bench-http-") as where:
+        tree = Path(where) / "tree"
+        subprocess.run(["git", "-C", str(root), "worktree", "add", "--detach", "--quiet",
+                        str(tree), ref], check=True)
+        try:
+            console.print(f"[dim]installing {ref} in {tree}[/]")
+            subprocess.run(["bash", "-c", f"source {tree}/scripts/_venv.sh"], check=True,
+                           stdout=subprocess.DEVNULL)
+            yield str(tree / ".venv" / "bin" / "ledger")
+        finally:
+            subprocess.run(["git", "-C", str(root), "worktree", "remove", "--force",
+                            str(tree)], check=False)
 
 
 def _family(pid: int) -> list[int]:

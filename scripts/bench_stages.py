@@ -49,6 +49,7 @@ PARTS = (  # where a function's own time is counted, by its module: first match 
     ("the group writer, the receipt, the service layer", ("ledger",)),
 )
 OTHER = "the standard library and built-ins"
+TOP = [0]  # `--top N`: the writer profile's N functions of most time of their own, printed
 
 
 def main() -> None:
@@ -58,8 +59,11 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--against", metavar="REF",
                         help="also measure the code of this git commit, in the same run")
+    parser.add_argument("--top", type=int, default=0, metavar="N",
+                        help="also print the group writer's N functions of most time of their own")
     parser.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    TOP[0] = args.top
     now = measure(args.tables, args.rounds, args.seed)
     if args.json:
         print(json.dumps(now))
@@ -206,8 +210,8 @@ def _shares(profile: cProfile.Profile) -> dict[str, float]:
     """Each part's share of the writer's own time, by the module of each function; a
     built-in's time goes to the functions that called it."""
     stats = pstats.Stats(profile)
-    if os.environ.get("STAGES_TOP"):
-        stats.sort_stats("tottime").print_stats(40)
+    if TOP[0]:
+        stats.sort_stats("tottime").print_stats(TOP[0])
     parts: dict[str, float] = defaultdict(float)  # money-safe: seconds
     for (path, _line, _name), (_cc, _nc, own, _cum, callers) in stats.stats.items():  # type: ignore[attr-defined]
         if path != "~" or not callers:
