@@ -36,9 +36,11 @@ log = logging.getLogger("ledger.web.feed")
 POLL_SECONDS = 1.0
 """How often the floor is read without news (the shift changes, a projection lags)."""
 READ_GAP_SECONDS = 0.1
-"""The least time between two reads of the floor: a busy floor's inserts come faster than a
-screen needs them, and each read costs the server's interpreter what several commands do; what
-arrives within the gap is shown by one read, at most a tenth of a second later."""
+"""The most time between the end of one read of the floor and the next: after a read the feed
+waits twice as long as the read took, up to this. On a busy floor inserts come faster than a
+screen needs them and a read waits for the interpreter behind the commands, so the feed takes
+about a third of the server at most; on a quiet floor a read takes a few milliseconds, and
+so does the wait."""
 WHOLE_SECONDS = 10.0
 """How often every table is read again; in between, only the tables an event changed since
 the last read (a busy floor's read of every table, 64 of them made into models at each insert,
@@ -162,16 +164,18 @@ class FloorFeed:
             polling = standby(listener) is not None  # a hot standby refuses LISTEN
             if not polling:
                 listen(listener, CHANNEL)
-            read_at = -READ_GAP_SECONDS
+            next_read = 0.0
             while not self._stop.is_set():
                 if runner is not None:  # a batch of each between the floor's reads, a rebuild's too
                     runner.catch_up(self._stop, until_rebuilt=False, one_pass=True)
-                gap = read_at + READ_GAP_SECONDS - time.monotonic()
+                gap = next_read - time.monotonic()
                 if gap > 0:  # read a moment ago: once the gap is over, catch up and read
                     self._stop.wait(gap)
                     continue
-                read_at = time.monotonic()
+                started = time.monotonic()
                 self._read(listener)
+                done = time.monotonic()
+                next_read = done + min(READ_GAP_SECONDS, 2 * (done - started))
                 self._ready.set()
                 if runner is not None and (runner.building or runner.behind):
                     continue
