@@ -20,7 +20,6 @@ import re
 import statistics
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 from collections import defaultdict
@@ -33,7 +32,7 @@ from uuid import UUID, uuid4
 
 import httpx
 from bench_floor import PacedLedger, measure_floor, measure_realistic
-from benchlib import console, cpu_seconds, signer, throwaway_database
+from benchlib import console, cpu_seconds, signer, throwaway_database, worktree
 from rich.table import Table
 
 from ledger.application.ledger import Recorded
@@ -315,21 +314,13 @@ def _realistic(args: Any, servers: list[tuple[str, str]]) -> None:
 
 @contextmanager
 def installed(ref: str) -> Iterator[str]:
-    """The `ledger` command of commit `ref`: a worktree of it beside this one, installed with
-    its own dependencies in a virtual environment of its own; removed afterwards."""
-    root = Path(__file__).resolve().parent.parent
-    with tempfile.TemporaryDirectory(prefix="ledger-bench-http-") as where:
-        tree = Path(where) / "tree"
-        subprocess.run(["git", "-C", str(root), "worktree", "add", "--detach", "--quiet",
-                        str(tree), ref], check=True)
-        try:
-            console.print(f"[dim]installing {ref} in {tree}[/]")
-            subprocess.run(["bash", "-c", f"source {tree}/scripts/_venv.sh"], check=True,
-                           stdout=subprocess.DEVNULL)
-            yield str(tree / ".venv" / "bin" / "ledger")
-        finally:
-            subprocess.run(["git", "-C", str(root), "worktree", "remove", "--force",
-                            str(tree)], check=False)
+    """The `ledger` command of commit `ref`, in a worktree of it installed with its own
+    dependencies in a virtual environment of its own."""
+    with worktree(ref) as tree:
+        console.print(f"[dim]installing {ref} in {tree}[/]")
+        subprocess.run(["bash", "-c", f"source {tree}/scripts/_venv.sh"], check=True,
+                       stdout=subprocess.DEVNULL)
+        yield str(tree / ".venv" / "bin" / "ledger")
 
 
 def _family(pid: int) -> list[int]:

@@ -29,14 +29,13 @@ import os
 import pstats
 import subprocess
 import sys
-import tempfile
 import time
 from collections import defaultdict
 from datetime import date
 from pathlib import Path
 from typing import Any
 
-from benchlib import BENCH_ADMIN, BENCH_CONSOLE, console, signer, throwaway_database
+from benchlib import BENCH_ADMIN, BENCH_CONSOLE, console, signer, throwaway_database, worktree
 from rich.table import Table
 
 STAGES = ("request", "signatures", "handing over", "answer", "writer", "process")
@@ -245,23 +244,15 @@ def _module(path: str) -> str:
 
 
 def _measure_at(ref: str, args: Any) -> dict[str, Any]:
-    root = Path(__file__).resolve().parent.parent
-    with tempfile.TemporaryDirectory(prefix="ledger-bench-stages-") as where:
-        tree = Path(where) / "tree"
-        subprocess.run(["git", "-C", str(root), "worktree", "add", "--detach", "--quiet",
-                        str(tree), ref], check=True)
-        try:
-            console.print(f"[dim]measuring {ref} in {tree}[/]")
-            env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tree),
-                                                                str(root / "scripts")])}
-            out = subprocess.run(
-                [sys.executable, str(Path(__file__).resolve()), "--json",
-                 "--tables", str(args.tables), "--rounds", str(args.rounds),
-                 "--seed", str(args.seed)], cwd=tree, env=env, check=True,
-                capture_output=True, text=True).stdout
-        finally:
-            subprocess.run(["git", "-C", str(root), "worktree", "remove", "--force",
-                            str(tree)], check=False)
+    scripts = Path(__file__).resolve().parent
+    with worktree(ref) as tree:
+        console.print(f"[dim]measuring {ref} in {tree}[/]")
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tree), str(scripts)])}
+        out = subprocess.run(
+            [sys.executable, str(Path(__file__).resolve()), "--json",
+             "--tables", str(args.tables), "--rounds", str(args.rounds),
+             "--seed", str(args.seed)], cwd=tree, env=env, check=True,
+            capture_output=True, text=True).stdout
     then = json.loads(out.strip().splitlines()[-1])
     console.print(f"[dim]{ref}: measured the code in {then['code']}[/]")
     return then

@@ -5,7 +5,9 @@ from __future__ import annotations
 import os
 import secrets
 import statistics
+import subprocess
 import sys
+import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -165,3 +167,19 @@ def cpu_seconds(pid: int) -> float:  # money-safe: seconds
     /proc: a benchmark reads another process's (the server's) before and after its load."""
     fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+@contextmanager
+def worktree(ref: str) -> Iterator[Path]:
+    """A checkout of commit `ref` beside this one (a git worktree), removed afterwards: the
+    code a benchmark measures its own against in the same run."""
+    root = Path(__file__).resolve().parent.parent
+    with tempfile.TemporaryDirectory(prefix="ledger-bench-") as where:
+        tree = Path(where) / "tree"
+        subprocess.run(["git", "-C", str(root), "worktree", "add", "--detach", "--quiet",
+                        str(tree), ref], check=True)
+        try:
+            yield tree
+        finally:
+            subprocess.run(["git", "-C", str(root), "worktree", "remove", "--force",
+                            str(tree)], check=False)
