@@ -15,6 +15,9 @@ floor (64 tables, a command every 2-5 s at each) in process and over HTTP.
 from __future__ import annotations
 
 import argparse
+import http.client
+import json
+import multiprocessing
 import os
 import re
 import statistics
@@ -48,6 +51,7 @@ LEDGER = str(Path(sys.executable).with_name("ledger"))
 POSITION = re.compile(r'data-position="(\d+)"')
 SCREEN = "BENCH-SCREEN"
 SHOWN = frozenset(TableState.handled_types())
+HEADERS = {"Content-Type": "application/json"}
 
 
 class HttpLedger:
@@ -56,6 +60,8 @@ class HttpLedger:
 
     def __init__(self, inner: Any, url: str) -> None:
         self.inner, self.url = inner, url
+        self.host, _, port = url.removeprefix("http://").partition(":")
+        self.port = int(port)
         self.local = threading.local()
         self.acks: list[tuple[str, float, list[tuple[UUID, int]]]] = []  # table, when, events
         self.latencies: list[float] = []  # money-safe: seconds
@@ -65,15 +71,19 @@ class HttpLedger:
         return getattr(self.inner, name)
 
     def execute(self, signed: Any) -> Recorded:
-        client = getattr(self.local, "client", None)
-        if client is None:
-            client = self.local.client = httpx.Client(base_url=self.url, timeout=120)
+        connection = getattr(self.local, "connection", None)
+        if connection is None:  # a terminal's keep-alive connection (the standard library's
+            # client: a terminal is another machine, and httpx's Python would be the bench's)
+            connection = self.local.connection = http.client.HTTPConnection(self.host, self.port,
+                                                                             timeout=120)
+        payload = signed.model_dump_json().encode()
         started = time.perf_counter()
-        answer = client.post("/v1/commands", content=signed.model_dump_json(),
-                             headers={"Content-Type": "application/json"})
+        connection.request("POST", "/v1/commands", body=payload, headers=HEADERS)
+        answer = connection.getresponse()
+        raw = answer.read()
         done = time.perf_counter()
-        body = answer.json()
-        if answer.status_code >= 400:
+        body = json.loads(raw)
+        if answer.status >= 400:
             raise LedgerError(body["error"]["message"])
         # what the table's part of the floor shows: the events the table-state projection
         # applies (a receipt, or a pool's event, moves no table's position)
@@ -115,6 +125,22 @@ class Viewer(threading.Thread):
                         event = None
 
 
+def watch(url: str, tokens: list[str], connected: Any, stop: Any, seen: Any) -> None:
+    """The viewers, in a process of their own (their screens are other machines: their Python
+    must not queue the terminals' for the interpreter); each viewer's parts, with when they
+    arrived (the machine's monotonic clock, the terminals' too), put on `seen` at the end."""
+    halt = threading.Event()
+    viewers = [Viewer(url, token, halt) for token in tokens]
+    for viewer in viewers:
+        viewer.start()
+    for viewer in viewers:
+        viewer.connected.wait(30)
+    connected.set()
+    stop.wait()
+    halt.set()
+    seen.put([dict(viewer.seen) for viewer in viewers])
+
+
 def sign_in(url: str, keyring: Any, staff_id: str) -> str:
     challenge = httpx.post(f"{url}/v1/sessions/challenge").json()["challenge"]
     body = {"command": "sign_in", "command_id": str(uuid4()), "at": datetime.now(UTC).isoformat(),
@@ -154,29 +180,35 @@ def measure_http(settings: Any, tables: int, rounds: int, seed: int, viewers: in
         runner = subprocess.Popen([ledger, "projections", "run", *FLOOR_PROJECTIONS], env=env,
                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
                                   ) if apart else None
-        stop = threading.Event()
+        spawn = multiprocessing.get_context("spawn")
+        connected, stop, seen = spawn.Event(), spawn.Event(), spawn.Queue()
         try:
             _wait_up(url, server)
             while len(_family(server.pid)) < (1 if workers == 1 else workers + 1):  # all up
                 time.sleep(0.2)
             for _ in range(4 * workers):  # and answering
                 httpx.get(f"{url}/openapi.json", timeout=30)
-            watching = [Viewer(url, sign_in(url, staff.keyring, "S-FLOOR"), stop)
-                        for _ in range(viewers)]
-            for viewer in watching:
-                viewer.start()
-            for viewer in watching:
-                viewer.connected.wait(30)
+            watcher = spawn.Process(target=watch, daemon=True, args=(
+                url, [sign_in(url, staff.keyring, "S-FLOOR") for _ in range(viewers)],
+                connected, stop, seen))
+            watcher.start()
+            connected.wait(60)
             http = HttpLedger(rt.ledger, url)
             floor: Any = PacedLedger(http, *paced) if paced else http
             ledger_processes = [*_family(server.pid), *([runner.pid] if runner else [])]
             cpu_before = sum(cpu_seconds(pid) for pid in ledger_processes)
+            clients_before = cpu_seconds(os.getpid()), cpu_seconds(watcher.pid)
             started = time.perf_counter()
             result = run_floor(floor, staff, plan, rounds=1 if paced else rounds, seed=seed,
                                day=date(2026, 11, 22))
             elapsed = time.perf_counter() - started
             time.sleep(3)  # the last parts reach the viewers
             cpu = sum(cpu_seconds(pid) for pid in ledger_processes) - cpu_before
+            terminals_cpu = cpu_seconds(os.getpid()) - clients_before[0]
+            viewers_cpu = cpu_seconds(watcher.pid) - clients_before[1]
+            stop.set()
+            watching = seen.get(timeout=60)
+            watcher.join(timeout=30)
         finally:
             stop.set()
             for process in (server, runner):
@@ -195,8 +227,8 @@ def measure_http(settings: Any, tables: int, rounds: int, seed: int, viewers: in
         if not events:
             continue
         needed = max(positions[event] for event in events)
-        for viewer in watching:
-            arrived = next((when for position, when in viewer.seen.get(table, ())
+        for viewer_seen in watching:
+            arrived = next((when for position, when in viewer_seen.get(table, ())
                             if position >= needed), None)
             if arrived is not None:
                 to_screen.append(max(arrived - acked, 0.0))
@@ -205,6 +237,8 @@ def measure_http(settings: Any, tables: int, rounds: int, seed: int, viewers: in
     to_screen.sort()
     return {"events": events, "seconds": elapsed, "commands": len(latencies),
             "cpu_ms": cpu * 1000 / len(latencies),
+            "clients_ms": (terminals_cpu * 1000 / len(latencies),
+                           viewers_cpu * 1000 / len(latencies)),
             "p50": statistics.median(latencies) * 1000,
             "p99": latencies[int(0.99 * (len(latencies) - 1))] * 1000,
             "max": latencies[-1] * 1000,
@@ -269,7 +303,8 @@ def _run(args: Any, servers: list[tuple[str, str]]) -> None:
                                           workers, ledger=ledger)))
     table = Table(title=f"{args.tables} tables, {args.rounds} rounds each")
     for column in ("path", "events", "ev/s", "cmds", "p50 ms", "p99 ms", "vs Python API",
-                   "to screen p50 / p99 ms", "ledger CPU ms a command"):
+                   "to screen p50 / p99 ms", "ledger CPU ms a command",
+                   "terminals / viewers CPU ms a command"):
         table.add_column(column, justify="right")
     base = python["events"] / python["seconds"]
     for name, run in runs:
@@ -278,7 +313,7 @@ def _run(args: Any, servers: list[tuple[str, str]]) -> None:
                   if "screen_p50" in run else "")
         table.add_row(name, f"{run['events']:,}", f"{rate:,.0f}", f"{run['commands']:,}",
                       f"{run['p50']:.1f}", f"{run['p99']:.1f}", f"{rate / base:.2f}x", screen,
-                      f"{run['cpu_ms']:.2f}" if "cpu_ms" in run else "")
+                      f"{run['cpu_ms']:.2f}" if "cpu_ms" in run else "", _clients(run))
     console.print(table)
     if args.realistic:
         _realistic(args, servers)
@@ -301,15 +336,24 @@ def _realistic(args: Any, servers: list[tuple[str, str]]) -> None:
                                           ledger=ledger)))
     table = Table(title="the realistic floor: 64 tables, a command every 2-5 s at each")
     for column in ("path", "commands", "p50 ms", "p99 ms", "max ms", "to screen p50 / p99 ms",
-                   "ledger CPU ms a command"):
+                   "ledger CPU ms a command", "terminals / viewers CPU ms a command"):
         table.add_column(column, justify="right")
     for name, run in runs:
         table.add_row(name, f"{run['commands']:,}", f"{run['p50']:.1f}", f"{run['p99']:.1f}",
                       f"{run['max']:.1f}",
                       f"{run['screen_p50']:,.0f} / {run['screen_p99']:,.0f}"
                       if "screen_p50" in run else "",
-                      f"{run['cpu_ms']:.2f}" if "cpu_ms" in run else "")
+                      f"{run['cpu_ms']:.2f}" if "cpu_ms" in run else "", _clients(run))
     console.print(table)
+
+
+def _clients(run: dict[str, Any]) -> str:
+    """The CPU the bench's terminals (the simulator's tables, in this process) and viewers (a
+    process of their own) spent a command: the machine's cores they take from the ledger."""
+    if "clients_ms" not in run:
+        return ""
+    terminals, viewers = run["clients_ms"]
+    return f"{terminals:.2f} / {viewers:.2f}"
 
 
 @contextmanager
