@@ -26,6 +26,7 @@ def environment() -> Environment:
         autoescape=select_autoescape(["html"]),
         undefined=StrictUndefined,  # a misspelt name fails the render, not the page silently
         trim_blocks=True, lstrip_blocks=True,
+        auto_reload=False,  # templates ship with the code: no file's time checked a render
     )
     env.filters.update(money=money, amount=amount, clock=clock, when=when, iso=iso,
                        void_reason=void_reason)
