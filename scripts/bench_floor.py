@@ -27,6 +27,8 @@ import statistics
 import threading
 import time
 from collections import defaultdict
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import date
 from typing import Any
 
@@ -36,7 +38,7 @@ from rich.table import Table
 
 from ledger.application.administration import Administrator
 from ledger.runtime.bootstrap import open_ledger, resolve_database
-from ledger.simulation.floor import Turnstile, floor_plan, run_floor
+from ledger.simulation.floor import floor_plan, run_floor
 from ledger.simulation.staffing import FloorStaff
 
 
@@ -58,8 +60,12 @@ class Script:
         self.inner = ledger
         self.sent: dict[str, list[Any]] = defaultdict(list)
         self.events: dict[str, int] = defaultdict(int)
+        self.pooled: list[tuple[str, int]] = []
+        """The commands that may touch a shared pool (a round settled or voided), as (table,
+        its place in the table's commands), in the order the floor recorded them."""
         self.rounds = 0
         self.keyring: Any = None  # the floor's keys: the same people sign again
+        self._lock = threading.Lock()
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.inner, name)
@@ -67,9 +73,45 @@ class Script:
     def execute(self, signed: Any) -> Any:
         recorded = self.inner.execute(signed)
         name = threading.current_thread().name
-        self.sent[name].append(signed)
-        self.events[name] += len(recorded.events)
+        with self._lock:
+            if signed.name in POOLED:
+                self.pooled.append((name, len(self.sent[name])))
+            self.sent[name].append(signed)
+            self.events[name] += len(recorded.events)
         return recorded
+
+
+POOLED = frozenset({"settle_round", "record_irregularity"})
+
+
+class InOrder:
+    """Lets the listed commands (table, place) pass in the listed order, any other at once; a
+    failed table lets every waiting one through rather than hang the floor."""
+
+    def __init__(self, order: list[tuple[str, int]]) -> None:
+        self.rank = {entry: n for n, entry in enumerate(order)}
+        self.next = 0
+        self.condition = threading.Condition()
+
+    @contextmanager
+    def turn(self, entry: tuple[str, int]) -> Iterator[None]:
+        rank = self.rank.get(entry)
+        if rank is None:
+            yield
+            return
+        with self.condition:
+            self.condition.wait_for(lambda: self.next >= rank)
+        try:
+            yield
+        finally:
+            with self.condition:
+                self.next = max(self.next, rank + 1)
+                self.condition.notify_all()
+
+    def abandon(self) -> None:
+        with self.condition:
+            self.next = len(self.rank)
+            self.condition.notify_all()
 
 
 def measure_floor(settings, tables: int, rounds: int, seed: int,
@@ -110,8 +152,8 @@ def measure_replayed(settings, tables: int, rounds: int, script: Script) -> dict
     in the order they settled the first time, as they share a pool."""
     settings = settings.model_copy(update={"group_commit": True})
     plan = floor_plan(tables)
-    stud = [spec.code for spec in plan if spec.game == "stud-poker"]
-    turnstile = Turnstile(stud)
+    stud = {spec.code for spec in plan if spec.game == "stud-poker"}
+    turnstile = InOrder([entry for entry in script.pooled if entry[0] in stud])
     latencies: dict[str, list[float]] = {spec.code: [] for spec in plan}  # money-safe: s
     answers: list[tuple[float, int]] = []
     events: dict[str, int] = dict.fromkeys(latencies, 0)
@@ -127,19 +169,11 @@ def measure_replayed(settings, tables: int, rounds: int, script: Script) -> dict
             rt.ledger.execute(signed)
 
         def terminal(code: str) -> None:
-            settled = 0
             try:
-                for signed in script.sent[code]:
-                    turn = None
-                    if code in stud and signed.name == "settle_round":
-                        settled += 1
-                        turn = turnstile.for_round(code, settled)
+                for place, signed in enumerate(script.sent[code]):
                     sent = time.perf_counter()
-                    if turn is None:
+                    with turnstile.turn((code, place)):
                         recorded = rt.ledger.execute(signed)
-                    else:
-                        with turn:
-                            recorded = rt.ledger.execute(signed)
                     answered = time.perf_counter()
                     latencies[code].append(answered - sent)
                     answers.append((answered, len(recorded.events)))
