@@ -34,7 +34,7 @@ from typing import Any
 from uuid import UUID, uuid4
 
 import httpx
-from bench_floor import PacedLedger, measure_floor, measure_realistic
+from bench_floor import PacedLedger, measure_floor, measure_realistic, settled
 from benchlib import console, cpu_seconds, signer, throwaway_database, worktree
 from rich.table import Table
 
@@ -196,6 +196,7 @@ def measure_http(settings: Any, tables: int, rounds: int, seed: int, viewers: in
             http = HttpLedger(rt.ledger, url)
             floor: Any = PacedLedger(http, *paced) if paced else http
             ledger_processes = [*_family(server.pid), *([runner.pid] if runner else [])]
+            settled()  # the terminals' process, as the ledger's in process
             cpu_before = sum(cpu_seconds(pid) for pid in ledger_processes)
             clients_before = cpu_seconds(os.getpid()), cpu_seconds(watcher.pid)
             started = time.perf_counter()
