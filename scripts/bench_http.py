@@ -1,15 +1,16 @@
-"""The floor through the HTTP API while the floor page is watched: the simulator's 64 tables
-send their signed commands to `ledger serve` (each table a terminal thread with its own
-keep-alive connection, `POST /v1/commands`), while 50 signed-in viewers hold the floor page's
-event stream open. Printed, from one run on one database server: events/s through HTTP against
-the same floor through the Python API (`Ledger.execute`, group commit), p50/p99 per command as
-a terminal waits for it, and event-to-screen latency: from the moment a terminal's command is
-answered to the moment each viewer receives the part of the floor showing it (the table's
-fragment carries the position of the last event it shows; the command's are looked up
-afterwards, those the table's part shows: its receipt, the last of its events, moves no
-table's position), p50 and p99 over every viewer and command. Also the CPU the server's
-processes spent a command; `--workers 1 2` a run for each; `--realistic` then the realistic
-floor (64 tables, a command every 2-5 s at each) in process and over HTTP.
+"""The floor through the HTTP API while the floor page is watched: the simulator's 64 tables send
+their signed commands to `ledger serve` (each table a terminal thread with its own keep-alive
+connection of the standard library's client, `POST /v1/commands`), while 50 signed-in viewers,
+in a process of their own, hold the floor page's event stream open. Printed, from one run on
+one database server: events/s through HTTP against the same floor through the Python API
+(`Ledger.execute`, group commit), p50/p99 per command as a terminal waits for it, and event-to-
+screen latency: from the moment a terminal's command is answered to the moment each viewer
+receives the part of the floor showing it (the table's fragment carries the position of the
+last event it shows; the command's are looked up afterwards, those the table's part shows: its
+receipt, the last of its events, moves no table's position), p50 and p99 over every viewer and
+command. Also the CPU the server's processes spent a command, and the terminals' and viewers'
+beside it; `--workers 1 2` a run for each; `--realistic` then the realistic floor (64 tables, a
+command every 2-5 s at each) in process and over HTTP.
 """
 
 from __future__ import annotations
