@@ -10,6 +10,7 @@ one ledger: `GET /v1/ledger` says which this is. A sign-in answers a challenge
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Annotated, Any, Literal
 
@@ -31,7 +32,7 @@ from ledger.web import reads
 from ledger.web.errors import SIGN_IN_FIRST, ApiError, ErrorOut, refusal
 from ledger.web.limits import MAX_BODY_BYTES, too_large_message
 from ledger.web.sessions import COOKIE
-from ledger.web.state import runtime, sessions
+from ledger.web.state import command_threads, runtime, sessions
 from projections.queries import TableState
 
 router = APIRouter(prefix="/v1")
@@ -192,12 +193,13 @@ async def commands(request: Request) -> Any:
     "already_recorded" and records nothing new."""
     sent = await _envelopes(request)
     ledger = runtime(request).ledger
+    loop, threads = asyncio.get_running_loop(), command_threads(request)
     if isinstance(sent, list):
-        done = await to_thread.run_sync(execute_batch, ledger, sent)
+        done = await loop.run_in_executor(threads, execute_batch, ledger, sent)
         return Response(answer_body(done), media_type="application/json",
                         status_code=200 if all(r.duplicate for r in done) else 201)
     try:
-        recorded = await to_thread.run_sync(ledger.execute, sent)
+        recorded = await loop.run_in_executor(threads, ledger.execute, sent)
     except LedgerError as error:
         status, body = refusal(error)
         body["error"]["command"] = sent.name

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import AsyncIterator, Callable
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -37,6 +38,9 @@ from projections.registry import select
 log = logging.getLogger("ledger.web")
 FLOOR_PROJECTIONS = ["table_state", "shift_report", "jackpot_pools"]
 """The projections the floor reads, which the server keeps up to date unless told not to."""
+COMMAND_THREADS = 40
+"""Commands in flight at once: each waits in a thread of its own for the group writer (a pool
+apart from the reads', handed work through a C queue); more wait their turn."""
 
 
 def create_app(rt: Runtime, *, follow: bool = True,
@@ -46,6 +50,7 @@ def create_app(rt: Runtime, *, follow: bool = True,
     server stops (a worker closes the ledger it opened)."""
     feed = FloorFeed(rt.database, rt.settings.shift_schedule, follow=follow,
                      projections=select(FLOOR_PROJECTIONS))
+    command_threads = ThreadPoolExecutor(COMMAND_THREADS, thread_name_prefix="ledger-command")
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -54,6 +59,7 @@ def create_app(rt: Runtime, *, follow: bool = True,
             yield
         finally:
             feed.close()
+            command_threads.shutdown(wait=True)
             if store is not None:
                 store.shut()
             if on_close is not None:
@@ -70,6 +76,7 @@ def create_app(rt: Runtime, *, follow: bool = True,
     app.state.sessions = Sessions(rt.ledger, _challenges(
         terminal, rt.settings.sign_in_window_seconds, store), store)
     app.state.feed = feed
+    app.state.command_threads = command_threads
     app.add_middleware(JsonBodies)
     app.add_middleware(BodyLimit)  # outermost: a body too large is refused before its type
     app.include_router(api.router)

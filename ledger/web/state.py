@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
+
 from fastapi import Request
 
 from ledger.runtime.bootstrap import Runtime
@@ -20,4 +22,12 @@ def sessions(request: Request) -> Sessions:
     held = request.app.state.sessions
     if not isinstance(held, Sessions):
         raise TypeError(f"app.state.sessions is a {type(held).__name__}, not Sessions")
+    return held
+
+
+def command_threads(request: Request) -> ThreadPoolExecutor:
+    """The threads that wait for the group writer on the commands' behalf (`ledger.web.app`)."""
+    held = request.app.state.command_threads
+    if not isinstance(held, ThreadPoolExecutor):
+        raise TypeError(f"app.state.command_threads is a {type(held).__name__}, not a pool")
     return held
