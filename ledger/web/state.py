@@ -1,5 +1,5 @@
-"""What the application keeps on `app.state`, read back typed: the runtime and the sessions
-(set once in `ledger.web.app`). Starlette's state is untyped; these check what they return."""
+"""What the application keeps on `app.state`, read back typed: the runtime, the sessions and the
+command threads (set once in `ledger.web.app`). Starlette's state is untyped; these check what they return."""
 
 from __future__ import annotations
 
