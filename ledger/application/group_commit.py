@@ -39,7 +39,7 @@ from __future__ import annotations
 import queue
 import threading
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, cast
 from uuid import UUID
@@ -75,22 +75,37 @@ class _Pending:
     answered: threading.Lock = field(default_factory=_taken)
     """Held until the command is answered: its caller waits to take it (a lock released is one
     call into C, where an Event is set through a Condition's Python)."""
+    notify: Callable[[], None] | None = None
+    """Called once answered, on the thread that answers it: a caller that does not wait in a
+    thread of its own (the HTTP server's event loop) is woken by it."""
 
     def answer(self, result: Recorded) -> None:
         if not self.is_done():  # answered once
             self.result = result
-            self.answered.release()
+            self._answered()
 
     def fail(self, error: BaseException) -> None:
         if not self.is_done():
             self.error = error
-            self.answered.release()
+            self._answered()
+
+    def _answered(self) -> None:
+        self.answered.release()
+        if self.notify is not None:
+            self.notify()
 
     def is_done(self) -> bool:
         return self.result is not None or self.error is not None
 
     def wait(self) -> None:
         self.answered.acquire()
+
+    def outcome(self) -> Recorded:
+        """The answer, once given: what was recorded, or the error raised."""
+        if self.error is not None:
+            raise self.error
+        assert self.result is not None, "asked before it was answered"
+        return self.result
 
 
 class _Batch:
@@ -163,13 +178,17 @@ class GroupWriter:
         only wait, so the writer never queues for the interpreter behind them (one thread runs
         Python at a time; 64 terminals verifying signatures made the writer wait for its turn
         after every round trip)."""
-        pending = _Pending(None, signed, sent, {})
-        self._queue.put(pending)
+        pending = self.hand(signed, sent)
         pending.wait()
-        if pending.error is not None:
-            raise pending.error
-        assert pending.result is not None
-        return pending.result
+        return pending.outcome()
+
+    def hand(self, signed: SignedCommand, sent: Sent,
+             notify: Callable[[], None] | None = None) -> _Pending:
+        """Hand the command over without waiting: `notify` is called once it is answered,
+        then `outcome()` gives the answer (or raises `RegistryMoved`, or what refused it)."""
+        pending = _Pending(None, signed, sent, {}, notify=notify)
+        self._queue.put(pending)
+        return pending
 
     def close(self) -> None:
         self._queue.put(None)

@@ -101,6 +101,21 @@ class Writer(Protocol):
         on by the insert."""
         ...
 
+    def hand(self, signed: SignedCommand, sent: Sent,
+             notify: Callable[[], None] | None = None) -> Handed:
+        """The same without waiting: `notify` is called (on the writer's thread) once it is
+        answered, and the answer is then `outcome()`."""
+        ...
+
+
+class Handed(Protocol):
+    """A command handed to the writer (`Writer.hand`)."""
+
+    def outcome(self) -> Recorded:
+        """What was recorded, once answered; raises what refused it, `RegistryMoved`, or the
+        database's error."""
+        ...
+
 
 class Ledger:
     """The service layer: one method to execute commands, a few to read streams. It is the
@@ -130,18 +145,19 @@ class Ledger:
         self.registry = RegistryCache(self.get)
         """The registry as the door reads it when the writer checks what it read."""
 
-    def _verify_ahead(self, signed: SignedCommand) -> None:
+    def _verify_ahead(self, signed: SignedCommand, memory_only: bool = False) -> None:
         """The envelope's signatures verified in the caller's thread against the keys the
         registry in memory holds, so that the writer's door finds them verified (`verify`
         keeps what it found good): Ed25519 is most of the door's time and runs without the
         interpreter lock, so the terminals' threads do it beside the writer, not in its
         turn. Nothing is decided here: the writer's door checks every signature again, against
-        the registry as it reads it then."""
+        the registry as it reads it then. `memory_only`: a key not in memory is left to the
+        door (the caller must not wait for the database)."""
         message = signed.message()
+        look = self.registry.held if memory_only else self.registry.get
         for signature in signed.signatures:
-            holder = self.registry.get(terminal_stream_id(signature.id)
-                                       if signature.signer == "terminal"
-                                       else staff_stream_id(signature.id))
+            holder = look(terminal_stream_id(signature.id) if signature.signer == "terminal"
+                          else staff_stream_id(signature.id))
             if holder is not None:
                 verify(holder.public_key, signature.value, message)
 
@@ -159,9 +175,23 @@ class Ledger:
             return admit(signed, reads.staff, reads.terminal, self.clock,
                          ledger_id=self.ledger_id), reads.versions
 
-    def execute(self, signed: SignedCommand) -> Recorded:
-        """Verify, authorise and record one signed command, riding out a lost database."""
-        sent = Sent()
+    def hand(self, signed: SignedCommand, sent: Sent,
+             notify: Callable[[], None]) -> Handed | None:
+        """Hand one signed command to the group writer without waiting for it (its signatures
+        verified ahead here, on keys already in memory): `notify` is called on the writer's
+        thread once it is answered, then `Handed.outcome()` gives the answer. For a caller
+        that must not block (an event loop); None without a group writer. It is tried once:
+        on `RegistryMoved` hand it again, and on a lost database go on with
+        `execute(signed, sent)`, which rides it out."""
+        if self.writer is None:
+            return None
+        self._verify_ahead(signed, memory_only=True)
+        return self.writer.hand(signed, sent, notify)
+
+    def execute(self, signed: SignedCommand, sent: Sent | None = None) -> Recorded:
+        """Verify, authorise and record one signed command, riding out a lost database.
+        `sent`: what an earlier try of this same call did (`hand`)."""
+        sent = sent or Sent()
 
         def once() -> Recorded:
             if self.writer is None:

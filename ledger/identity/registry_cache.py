@@ -58,6 +58,11 @@ class RegistryCache:
                     self._entries.popitem(last=False)
         return found
 
+    def held(self, stream_id: UUID) -> Any | None:
+        """The entry if it is in memory, without reading the database."""
+        with self._lock:
+            return self._entries.get(stream_id)
+
     def forget(self, stream_ids: Iterable[UUID]) -> None:
         with self._lock:
             for stream_id in stream_ids:

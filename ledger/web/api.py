@@ -31,6 +31,7 @@ from ledger.reports.floor import TableView
 from ledger.web import reads
 from ledger.web.errors import SIGN_IN_FIRST, ApiError, ErrorOut, refusal
 from ledger.web.limits import MAX_BODY_BYTES, too_large_message
+from ledger.web.recording import record
 from ledger.web.sessions import COOKIE
 from ledger.web.state import command_threads, runtime, sessions
 from projections.queries import TableState
@@ -199,7 +200,7 @@ async def commands(request: Request) -> Any:
         return Response(answer_body(done), media_type="application/json",
                         status_code=200 if all(r.duplicate for r in done) else 201)
     try:
-        recorded = await loop.run_in_executor(threads, ledger.execute, sent)
+        recorded = await record(ledger, sent, threads)
     except LedgerError as error:
         status, body = refusal(error)
         body["error"]["command"] = sent.name

@@ -39,8 +39,9 @@ log = logging.getLogger("ledger.web")
 FLOOR_PROJECTIONS = ["table_state", "shift_report", "jackpot_pools"]
 """The projections the floor reads, which the server keeps up to date unless told not to."""
 COMMAND_THREADS = 40
-"""Commands in flight at once: each waits in a thread of its own for the group writer (a pool
-apart from the reads', handed work through a C queue); more wait their turn."""
+"""Threads for what a command must block for (a pool apart from the reads'): an ordered batch,
+a server without a group writer, a command riding out a lost database. A single command under
+group commit waits on the event loop instead (`ledger.web.recording`)."""
 
 
 def create_app(rt: Runtime, *, follow: bool = True,

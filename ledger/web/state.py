@@ -26,7 +26,7 @@ def sessions(request: Request) -> Sessions:
 
 
 def command_threads(request: Request) -> ThreadPoolExecutor:
-    """The threads that wait for the group writer on the commands' behalf (`ledger.web.app`)."""
+    """The threads commands block in when they must (`ledger.web.app.COMMAND_THREADS`)."""
     held = request.app.state.command_threads
     if not isinstance(held, ThreadPoolExecutor):
         raise TypeError(f"app.state.command_threads is a {type(held).__name__}, not a pool")
