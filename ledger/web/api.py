@@ -10,28 +10,23 @@ one ledger: `GET /v1/ledger` says which this is. A sign-in answers a challenge
 
 from __future__ import annotations
 
-import asyncio
 import json
 from typing import Annotated, Any, Literal
 
 from anyio import to_thread
 from fastapi import APIRouter, Depends, Header, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 
-from ledger.application.batch import execute_batch
-from ledger.application.ingest import parse_json
-from ledger.application.ledger import Recorded
 from ledger.audit.recall import Recall
-from ledger.core.errors import LedgerError
 from ledger.domain.table import check_table_code
 from ledger.identity.envelope import PROTOCOL, SignedCommand
 from ledger.identity.sign_in import FLOOR, REPLAY, REPORTS
 from ledger.reports.floor import TableView
 from ledger.web import reads
-from ledger.web.errors import SIGN_IN_FIRST, ApiError, ErrorOut, refusal
+from ledger.web.commands import answer, read_envelopes
+from ledger.web.errors import SIGN_IN_FIRST, ApiError, ErrorOut
 from ledger.web.limits import MAX_BODY_BYTES, too_large_message
-from ledger.web.recording import record
 from ledger.web.sessions import COOKIE
 from ledger.web.state import command_threads, runtime, sessions
 from projections.queries import TableState
@@ -60,24 +55,6 @@ class RecordedOut(BaseModel):
     details: list[str]
     events: list[EventOut]
 
-
-
-def recorded_out(recorded: Recorded) -> dict[str, Any]:
-    """A recorded command as the API answers it (`RecordedOut`'s shape, written without
-    building the model: a terminal waits for every answer)."""
-    return {"status": "already_recorded" if recorded.duplicate else "recorded",
-            "command_id": str(recorded.command_id), "summary": recorded.summary(between="; "),
-            "details": list(recorded.details),
-            "events": [{"stream": str(s), "version": v, "type": t}
-                       for s, v, t in recorded.events]}
-
-
-def answer_body(recorded: Recorded | list[Recorded]) -> bytes:
-    """The answer's bytes, as `JSONResponse` writes JSON."""
-    out = ([recorded_out(r) for r in recorded] if isinstance(recorded, list)
-           else recorded_out(recorded))
-    return json.dumps(out, ensure_ascii=False, allow_nan=False,
-                      separators=(",", ":")).encode("utf-8")
 
 
 class LedgerOut(BaseModel):
@@ -123,23 +100,6 @@ async def _envelopes(request: Request) -> SignedCommand | list[SignedCommand]:
     return read_envelopes(await _body(request))
 
 
-def read_envelopes(raw: bytes) -> SignedCommand | list[SignedCommand]:
-    """A request's body read into its signed command, or its ordered batch of them."""
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as error:
-        raise ApiError(400, "invalid_json", f"the body is not UTF-8 (byte {error.start + 1}); "
-                       "nothing recorded.") from None
-    try:
-        data = parse_json(text)
-    except LedgerError as error:
-        raise ApiError(400, "invalid_json", str(error)) from None
-    if isinstance(data, list):
-        return [_envelope(item, f"command {index + 1} of {len(data)}")
-                for index, item in enumerate(data)]
-    return _envelope(data, "the command")
-
-
 async def _body(request: Request) -> bytes:
     """The request's body, read only up to the limit: a body declared larger is refused unread,
     and one streamed past it is cut off there (a client cannot make the server hold more)."""
@@ -156,17 +116,6 @@ async def _body(request: Request) -> bytes:
 
 def _too_large(what: str) -> ApiError:
     return ApiError(413, "too_large", too_large_message(what))
-
-
-def _envelope(data: Any, which: str) -> SignedCommand:
-    if not isinstance(data, dict):
-        raise ApiError(400, "invalid_json", f"{which} is not a JSON object: send a signed "
-                       "command, or an array of them; nothing recorded.")
-    try:
-        return SignedCommand.model_validate(data)
-    except ValidationError as error:
-        status, body = refusal(error)
-        raise ApiError(status, "invalid_input", f"{which}: {body['error']['message']}") from None
 
 
 ENVELOPE_SCHEMA = SignedCommand.model_json_schema(ref_template="#/components/schemas/{model}")
@@ -188,25 +137,15 @@ def which_ledger(request: Request) -> LedgerOut:
 
 @router.post("/commands", response_model=RecordedOut | list[RecordedOut],
              responses=REFUSALS, openapi_extra=BODY)
-async def commands(request: Request) -> Any:
+async def commands(request: Request) -> Response:
     """Record one signed command (a JSON object) or an ordered batch (an array), all of the
     batch or none of it. A command already recorded (its `command_id`) answers
     "already_recorded" and records nothing new."""
-    sent = await _envelopes(request)
-    ledger = runtime(request).ledger
-    loop, threads = asyncio.get_running_loop(), command_threads(request)
-    if isinstance(sent, list):
-        done = await loop.run_in_executor(threads, execute_batch, ledger, sent)
-        return Response(answer_body(done), media_type="application/json",
-                        status_code=200 if all(r.duplicate for r in done) else 201)
-    try:
-        recorded = await record(ledger, sent, threads)
-    except LedgerError as error:
-        status, body = refusal(error)
-        body["error"]["command"] = sent.name
-        return JSONResponse(body, status_code=status)
-    return Response(answer_body(recorded), media_type="application/json",
-                    status_code=200 if recorded.duplicate else 201)
+    # the served application answers this route before the framework (`ledger.web.commands`);
+    # here is what the schema documents, and what the router alone would run: the same answer
+    status, body = await answer(runtime(request).ledger, command_threads(request),
+                                await _body(request))
+    return Response(body, status_code=status, media_type="application/json")
 
 
 @router.post("/sessions/challenge", response_model=ChallengeOut, status_code=201)

@@ -18,6 +18,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 from fastapi.staticfiles import StaticFiles
 from pydantic import ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import Receive, Scope, Send
 
 from ledger import software_version
 from ledger.core.errors import LedgerError
@@ -29,7 +30,8 @@ from ledger.infrastructure.sign_ins import SignInStore, unshared
 from ledger.pages import render
 from ledger.runtime.bootstrap import Runtime
 from ledger.web import api, floor_pages
-from ledger.web.errors import ApiError, http_refusal, refusal
+from ledger.web.commands import PATH, serve
+from ledger.web.errors import ApiError, http_refusal, internal_error, refusal
 from ledger.web.feed import FloorFeed
 from ledger.web.limits import BodyLimit, BodyTooLarge, JsonBodies, refusal_body
 from ledger.web.sessions import Sessions
@@ -66,7 +68,7 @@ def create_app(rt: Runtime, *, follow: bool = True,
             if on_close is not None:
                 on_close()
 
-    app = FastAPI(title="Round ledger", version=software_version(), lifespan=lifespan,
+    app = LedgerApp(title="Round ledger", version=software_version(), lifespan=lifespan,
                   docs_url=None, redoc_url=None,
                   description="The terminal API of the round ledger: signed commands in, the "
                               "floor, recall, replays and reports out. Every refusal is "
@@ -134,11 +136,21 @@ def create_app(rt: Runtime, *, follow: bool = True,
     @app.exception_handler(Exception)
     async def failed(request: Request, error: Exception) -> JSONResponse:
         log.exception("%s %s failed", request.method, request.url.path)
-        return JSONResponse({"error": {"code": "internal_error", "message": (
-            f"the server failed ({type(error).__name__}); nothing was recorded unless a "
-            "resend with the same command_id says 'already_recorded'.")}}, status_code=500)
+        return JSONResponse(internal_error(error), status_code=500)
 
     return app
+
+
+class LedgerApp(FastAPI):
+    """The application, whose terminals' commands (`POST /v1/commands`) are answered before
+    the framework's stack (`ledger.web.commands`); every other request goes through it."""
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and scope["method"] == "POST" and scope["path"] == PATH:
+            await serve(self.state.runtime.ledger, self.state.command_threads, scope, receive,
+                        send)
+            return
+        await super().__call__(scope, receive, send)
 
 
 def _terminal(rt: Runtime) -> Credential | None:

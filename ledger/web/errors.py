@@ -55,6 +55,12 @@ def refusal(error: Exception) -> tuple[int, dict[str, Any]]:
     return status, _body(code, str(error))
 
 
+def internal_error(error: Exception) -> dict[str, Any]:
+    """The body of a failure of the server's own (500): what failed, and what to do."""
+    return _body("internal_error", f"the server failed ({type(error).__name__}); nothing was "
+                 "recorded unless a resend with the same command_id says 'already_recorded'.")
+
+
 def _body(code: str, message: str, **more: Any) -> dict[str, Any]:
     return ErrorOut(error=ErrorBody(code=code, message=message, **more)).model_dump(
         exclude_none=True)

@@ -47,7 +47,7 @@ class BodyLimit:
             return
         declared = dict(scope["headers"]).get(b"content-length", b"").decode("latin-1")
         if declared.isdigit() and int(declared) > self.limit:
-            await _refuse(send, f"the request is {int(declared):,} bytes")
+            await refuse(send, f"the request is {int(declared):,} bytes")
             return
         received = 0
         started = False
@@ -71,7 +71,7 @@ class BodyLimit:
         except BodyTooLarge as error:  # a route that met it without the application's handler
             if started:
                 raise
-            await _refuse(send, None, str(error.detail))
+            await refuse(send, None, str(error.detail))
 
 
 class JsonBodies:
@@ -83,15 +83,9 @@ class JsonBodies:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http" and scope["method"] in BODY_METHODS:
-            headers = dict(scope["headers"])
-            length = headers.get(b"content-length", b"").decode("latin-1").strip()
-            has_body = b"transfer-encoding" in headers or (length not in ("", "0"))
-            kind = headers.get(b"content-type", b"").decode("latin-1")
-            if has_body and kind.partition(";")[0].strip().lower() != "application/json":
-                said = f"'{kind[:60]}'" if kind else "no Content-Type"
-                await _refuse(send, None, f"the body is sent as {said}: send it as "
-                              "'Content-Type: application/json'; nothing recorded.",
-                              status=415, code="unsupported_media_type")
+            wrong = unsupported_type(dict(scope["headers"]))
+            if wrong is not None:
+                await refuse(send, None, wrong, status=415, code="unsupported_media_type")
                 return
         await self.app(scope, receive, send)
 
@@ -99,7 +93,19 @@ class JsonBodies:
 BODY_METHODS = frozenset({"POST", "PUT", "PATCH"})
 
 
-async def _refuse(send: Send, what: str | None, message: str | None = None, *,
+def unsupported_type(headers: dict[bytes, bytes]) -> str | None:
+    """Why a request's body is refused unread (it carries one not sent as JSON), or None."""
+    length = headers.get(b"content-length", b"").decode("latin-1").strip()
+    has_body = b"transfer-encoding" in headers or (length not in ("", "0"))
+    kind = headers.get(b"content-type", b"").decode("latin-1")
+    if has_body and kind.partition(";")[0].strip().lower() != "application/json":
+        said = f"'{kind[:60]}'" if kind else "no Content-Type"
+        return (f"the body is sent as {said}: send it as 'Content-Type: application/json'; "
+                "nothing recorded.")
+    return None
+
+
+async def refuse(send: Send, what: str | None, message: str | None = None, *,
                   status: int = 413, code: str = "too_large") -> None:
     body = json.dumps({"error": {"code": code, "message": message or too_large_message(
         str(what))}}, separators=(",", ":")).encode()  # as the API's JSONResponse writes it

@@ -9,7 +9,8 @@ from uuid import uuid4
 from fastapi.responses import JSONResponse
 
 from ledger.application.ledger import Recorded
-from ledger.web.api import RecordedOut, answer_body
+from ledger.web.api import RecordedOut
+from ledger.web.commands import answer_body
 
 
 def _recorded(duplicate: bool = False) -> Recorded:
