@@ -1,7 +1,9 @@
 """The floor through the HTTP API while the floor page is watched: the simulator's 64 tables send
 their signed commands to `ledger serve` (each table a terminal thread with its own keep-alive
-connection of the standard library's client, `POST /v1/commands`), while 50 signed-in viewers,
-in a process of their own, hold the floor page's event stream open. Printed, from one run on
+connection of the standard library's client, `POST /v1/commands`), alone and while 50
+signed-in viewers, in a process of their own, hold the floor page's event stream open (the
+server renders each change once and writes it to every viewer: `--viewers 0 50`, a run for
+each, shows what the watching costs). Printed, from one run on
 one database server: events/s through HTTP against the same floor through the Python API
 (`Ledger.execute`, group commit), p50/p99 per command as a terminal waits for it, and event-to-
 screen latency: from the moment a terminal's command is answered to the moment each viewer
@@ -244,9 +246,9 @@ def measure_http(settings: Any, tables: int, rounds: int, seed: int, viewers: in
             "p50": statistics.median(latencies) * 1000,
             "p99": latencies[int(0.99 * (len(latencies) - 1))] * 1000,
             "max": latencies[-1] * 1000,
-            "screen_p50": statistics.median(to_screen) * 1000 if to_screen else float("nan"),
-            "screen_p99": to_screen[int(0.99 * (len(to_screen) - 1))] * 1000
-            if to_screen else float("nan"), "seen": len(to_screen),
+            **({"screen_p50": statistics.median(to_screen) * 1000,
+                "screen_p99": to_screen[int(0.99 * (len(to_screen) - 1))] * 1000}
+               if to_screen else {}), "seen": len(to_screen),
             "expected": sum(1 for t, _, e in http.acks if t != "MainThread" and e) * viewers}
 
 
@@ -268,7 +270,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--tables", type=int, default=64)
     parser.add_argument("--rounds", type=int, default=3, help="rounds per table")
-    parser.add_argument("--viewers", type=int, default=50)
+    parser.add_argument("--viewers", type=int, nargs="+", default=[0, 50],
+                        help="signed-in viewers holding the floor's event stream open, a run "
+                             "for each count (0: the floor and its projections alone)")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--port", type=int, default=8765)
     parser.add_argument("--workers", type=int, nargs="+", default=[1],
@@ -296,13 +300,14 @@ def _run(args: Any, servers: list[tuple[str, str]]) -> None:
     console.print("[dim]the Python API floor done[/]")
     runs: list[tuple[str, dict[str, Any]]] = [("Python API (group commit)", python)]
     for workers in args.workers:
-        for which, ledger in servers:
-            with throwaway_database("ledger_bench_http") as (settings, _):
-                runs.append(((f"HTTP, {workers} worker{'s' if workers > 1 else ''}, "
-                             f"{args.viewers} viewers{which}"),
-                             measure_http(settings, args.tables, args.rounds, args.seed,
-                                          args.viewers, args.port, args.projections_apart,
-                                          workers, ledger=ledger)))
+        for viewers in args.viewers:
+            for which, ledger in servers:
+                with throwaway_database("ledger_bench_http") as (settings, _):
+                    runs.append(((f"HTTP, {workers} worker{'s' if workers > 1 else ''}, "
+                                 f"{viewers} viewers{which}"),
+                                 measure_http(settings, args.tables, args.rounds, args.seed,
+                                              viewers, args.port, args.projections_apart,
+                                              workers, ledger=ledger)))
     table = Table(title=f"{args.tables} tables, {args.rounds} rounds each")
     for column in ("path", "events", "ev/s", "cmds", "p50 ms", "p99 ms", "vs Python API",
                    "to screen p50 / p99 ms", "ledger CPU ms a command",
@@ -333,7 +338,7 @@ def _realistic(args: Any, servers: list[tuple[str, str]]) -> None:
         for which, ledger in servers:
             with throwaway_database("ledger_bench_paced_http") as (settings, _):
                 runs.append((f"HTTP, {workers} worker{'s' if workers > 1 else ''}{which}",
-                             measure_http(settings, 64, 1, args.seed, args.viewers, args.port,
+                             measure_http(settings, 64, 1, args.seed, max(args.viewers), args.port,
                                           args.projections_apart, workers, paced=(2.0, 5.0),
                                           ledger=ledger)))
     table = Table(title="the realistic floor: 64 tables, a command every 2-5 s at each")
