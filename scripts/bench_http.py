@@ -5,7 +5,8 @@ signed-in viewers, in a process of their own, hold the floor page's event stream
 server renders each change once and writes it to every viewer: `--viewers 0 50`, a run for
 each, shows what the watching costs). Printed, from one run on
 one database server: events/s through HTTP against the same floor through the Python API
-(`Ledger.execute`, group commit), p50/p99 per command as a terminal waits for it, and event-to-
+(`Ledger.execute`, group commit) and against plain psycopg INSERT + COMMIT at 16 writers (the
+raw append, before and after the floors), p50/p99 per command as a terminal waits for it, and event-to-
 screen latency: from the moment a terminal's command is answered to the moment each viewer
 receives the part of the floor showing it (the table's fragment carries the position of the
 last event it shows; the command's are looked up afterwards, those the table's part shows: its
@@ -29,16 +30,23 @@ import sys
 import threading
 import time
 from collections import defaultdict
-from collections.abc import Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack
 from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 from uuid import UUID, uuid4
 
 import httpx
+from bench_append import raw_path
 from bench_floor import PacedLedger, measure_floor, measure_realistic, settled
-from benchlib import console, cpu_seconds, signer, throwaway_database, worktree
+from benchlib import (
+    console,
+    cpu_seconds,
+    installed,
+    process_family,
+    signer,
+    throwaway_database,
+)
 from rich.table import Table
 
 from ledger.application.ledger import Recorded
@@ -187,7 +195,7 @@ def measure_http(settings: Any, tables: int, rounds: int, seed: int, viewers: in
         connected, stop, seen = spawn.Event(), spawn.Event(), spawn.Queue()
         try:
             _wait_up(url, server)
-            while len(_family(server.pid)) < (1 if workers == 1 else workers + 1):  # all up
+            while len(process_family(server.pid)) < (1 if workers == 1 else workers + 1):  # all up
                 time.sleep(0.2)
             for _ in range(4 * workers):  # and answering
                 httpx.get(f"{url}/openapi.json", timeout=30)
@@ -198,7 +206,7 @@ def measure_http(settings: Any, tables: int, rounds: int, seed: int, viewers: in
             connected.wait(60)
             http = HttpLedger(rt.ledger, url)
             floor: Any = PacedLedger(http, *paced) if paced else http
-            ledger_processes = [*_family(server.pid), *([runner.pid] if runner else [])]
+            ledger_processes = [*process_family(server.pid), *([runner.pid] if runner else [])]
             settled()  # the terminals' process, as the ledger's in process
             cpu_before = sum(cpu_seconds(pid) for pid in ledger_processes)
             clients_before = cpu_seconds(os.getpid()), cpu_seconds(watcher.pid)
@@ -295,7 +303,8 @@ def main() -> None:
 
 
 def _run(args: Any, servers: list[tuple[str, str]]) -> None:
-    with throwaway_database("ledger_bench_api") as (settings, _):
+    with throwaway_database("ledger_bench_api") as (settings, database):
+        raw = [raw_path(database, 16, 500).rate]  # plain INSERT + COMMIT, 16 writers
         python = measure_floor(settings, args.tables, args.rounds, args.seed, True)
     console.print("[dim]the Python API floor done[/]")
     runs: list[tuple[str, dict[str, Any]]] = [("Python API (group commit)", python)]
@@ -308,8 +317,10 @@ def _run(args: Any, servers: list[tuple[str, str]]) -> None:
                                  measure_http(settings, args.tables, args.rounds, args.seed,
                                               viewers, args.port, args.projections_apart,
                                               workers, ledger=ledger)))
+    with throwaway_database("ledger_bench_raw") as (_, database):
+        raw.append(raw_path(database, 16, 500).rate)  # again: the machine's speed drifts
     table = Table(title=f"{args.tables} tables, {args.rounds} rounds each")
-    for column in ("path", "events", "ev/s", "cmds", "p50 ms", "p99 ms", "vs Python API",
+    for column in ("path", "events", "ev/s", "cmds", "p50 ms", "p99 ms", "vs raw", "vs Python API",
                    "to screen p50 / p99 ms", "ledger CPU ms a command",
                    "terminals / viewers CPU ms a command"):
         table.add_column(column, justify="right")
@@ -319,12 +330,16 @@ def _run(args: Any, servers: list[tuple[str, str]]) -> None:
         screen = (f"{run['screen_p50']:,.0f} / {run['screen_p99']:,.0f}"
                   if "screen_p50" in run else "")
         table.add_row(name, f"{run['events']:,}", f"{rate:,.0f}", f"{run['commands']:,}",
-                      f"{run['p50']:.1f}", f"{run['p99']:.1f}", f"{rate / base:.2f}x", screen,
+                      f"{run['p50']:.1f}", f"{run['p99']:.1f}",
+                      f"{rate / statistics.mean(raw):.2f}x", f"{rate / base:.2f}x", screen,
                       f"{run['cpu_ms']:.2f}" if "cpu_ms" in run else "", _clients(run))
     console.print(table)
     if args.realistic:
         _realistic(args, servers)
     runner = ", the projection runner" if args.projections_apart else ""
+    console.print(f"raw: plain psycopg INSERT + COMMIT of the same rows' shape, 16 writers, same "
+                  f"server, before and after the floors: {raw[0]:,.0f} and {raw[1]:,.0f} events/s "
+                  f"(the ratio is to their mean).")
     console.print(f"to screen: from a command's answer to a viewer's receipt of the table's "
                   f"part, over every (viewer, command) pair. Ledger CPU: the server's processes "
                   f"(its workers{runner}), not the terminals or the viewers.")
@@ -361,34 +376,6 @@ def _clients(run: dict[str, Any]) -> str:
         return ""
     terminals, viewers = run["clients_ms"]
     return f"{terminals:.2f} / {viewers:.2f}"
-
-
-@contextmanager
-def installed(ref: str) -> Iterator[str]:
-    """The `ledger` command of commit `ref`, in a worktree of it installed with its own
-    dependencies in a virtual environment of its own."""
-    with worktree(ref) as tree:
-        console.print(f"[dim]installing {ref} in {tree}[/]")
-        subprocess.run(["bash", "-c", f"source {tree}/scripts/_venv.sh"], check=True,
-                       stdout=subprocess.DEVNULL)
-        yield str(tree / ".venv" / "bin" / "ledger")
-
-
-def _family(pid: int) -> list[int]:
-    """`pid` and every process descended from it (a server's workers)."""
-    parents: dict[int, int] = {}
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            parents[int(stat.parent.name)] = int(
-                stat.read_text().rpartition(")")[2].split()[1])
-        except (OSError, ValueError):
-            continue
-    family, frontier = [pid], [pid]
-    while frontier:
-        children = [c for c, p in parents.items() if p in frontier]
-        family += children
-        frontier = children
-    return family
 
 
 if __name__ == "__main__":

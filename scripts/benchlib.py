@@ -183,3 +183,31 @@ def worktree(ref: str) -> Iterator[Path]:
         finally:
             subprocess.run(["git", "-C", str(root), "worktree", "remove", "--force",
                             str(tree)], check=False)
+
+
+@contextmanager
+def installed(ref: str) -> Iterator[str]:
+    """The `ledger` command of commit `ref`, in a worktree of it installed with its own
+    dependencies in a virtual environment of its own."""
+    with worktree(ref) as tree:
+        console.print(f"[dim]installing {ref} in {tree}[/]")
+        subprocess.run(["bash", "-c", f"source {tree}/scripts/_venv.sh"], check=True,
+                       stdout=subprocess.DEVNULL)
+        yield str(tree / ".venv" / "bin" / "ledger")
+
+
+def process_family(pid: int) -> list[int]:
+    """`pid` and every process descended from it (a server's workers)."""
+    parents: dict[int, int] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            parents[int(stat.parent.name)] = int(
+                stat.read_text().rpartition(")")[2].split()[1])
+        except (OSError, ValueError):
+            continue
+    family, frontier = [pid], [pid]
+    while frontier:
+        children = [c for c, p in parents.items() if p in frontier]
+        family += children
+        frontier = children
+    return family
