@@ -337,7 +337,7 @@ def _run(args: Any, servers: list[tuple[str, str]]) -> None:
     if args.realistic:
         _realistic(args, servers)
     runner = ", the projection runner" if args.projections_apart else ""
-    console.print(f"raw: plain psycopg INSERT + COMMIT of the same rows' shape, 16 writers, same "
+    console.print(f"raw: plain psycopg INSERT + COMMIT, one event-like row each, 16 writers, same "
                   f"server, before and after the floors: {raw[0]:,.0f} and {raw[1]:,.0f} events/s "
                   f"(the ratio is to their mean).")
     console.print(f"to screen: from a command's answer to a viewer's receipt of the table's "
