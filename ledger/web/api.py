@@ -26,7 +26,6 @@ from ledger.reports.floor import TableView
 from ledger.web import reads
 from ledger.web.commands import answer, read_envelopes
 from ledger.web.errors import SIGN_IN_FIRST, ApiError, ErrorOut
-from ledger.web.limits import MAX_BODY_BYTES, too_large_message
 from ledger.web.sessions import COOKIE
 from ledger.web.state import command_threads, runtime, sessions
 from projections.queries import TableState
@@ -101,21 +100,9 @@ async def _envelopes(request: Request) -> SignedCommand | list[SignedCommand]:
 
 
 async def _body(request: Request) -> bytes:
-    """The request's body, read only up to the limit: a body declared larger is refused unread,
-    and one streamed past it is cut off there (a client cannot make the server hold more)."""
-    declared = request.headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > MAX_BODY_BYTES:
-        raise _too_large(f"the request is {int(declared):,} bytes")
-    raw = bytearray()
-    async for chunk in request.stream():
-        raw += chunk
-        if len(raw) > MAX_BODY_BYTES:
-            raise _too_large("the request is larger than that")
-    return bytes(raw)
-
-
-def _too_large(what: str) -> ApiError:
-    return ApiError(413, "too_large", too_large_message(what))
+    """The request's body, which the application's `BodyLimit` reads only up to the limit (a body
+    declared larger is refused unread, one streamed past it cut off there)."""
+    return await request.body()
 
 
 ENVELOPE_SCHEMA = SignedCommand.model_json_schema(ref_template="#/components/schemas/{model}")

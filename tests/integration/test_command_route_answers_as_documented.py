@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import httpx
@@ -20,12 +20,22 @@ from tests.signing import SigningLedger
 JSON = {"Content-Type": "application/json"}
 
 
-def _post(app: Callable[..., Any], content: bytes, headers: dict[str, str]) -> httpx.Response:
+def _post(app: Callable[..., Any], content: bytes | Callable[[], AsyncIterator[bytes]],
+          headers: dict[str, str]) -> httpx.Response:
     async def send() -> httpx.Response:
         transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(transport=transport, base_url="http://ledger") as client:
-            return await client.post("/v1/commands", content=content, headers=headers)
+            return await client.post("/v1/commands", headers=headers, content=content
+                                     if isinstance(content, bytes) else content())
     return asyncio.run(send())
+
+
+async def _streamed() -> AsyncIterator[bytes]:
+    """A body sent in parts without a declared length, past the limit."""
+    yield b'{"padding": "'
+    for _ in range(25):
+        yield b"x" * 100_000
+    yield b'"}'
 
 
 def test_the_commands_route_answers_every_body_as_the_framework_route_does(settings):
@@ -52,6 +62,10 @@ def test_the_commands_route_answers_every_body_as_the_framework_route_does(setti
             assert (fast.status_code, fast.content) == (
                 documented.status_code, documented.content), what
             assert fast.headers["content-type"] == "application/json", what
+        streamed = _post(app, _streamed, JSON), _post(framework, _streamed, JSON)  # no length
+        assert [(a.status_code, a.content) for a in streamed] == [
+            (413, streamed[0].content)] * 2
+        assert b'"code":"too_large"' in streamed[0].content
         batch = b"[" + opening + b"]"
         assert _post(app, batch, JSON).status_code == 201  # recorded
         for content in (batch, opening):  # and sent again, alone or in a batch
