@@ -41,8 +41,8 @@ READ_GAP_SECONDS = 0.3
 milliseconds, and so does the wait: a screen shows a command within tens of milliseconds. On a
 saturated floor inserts come faster than a person can read a screen, a read waits for the
 interpreter behind the commands, and every read goes out to every viewer: there the feed reads
-and writes to its viewers about six times a second, a fifth of its time at most, and the
-commands keep the rest. Against a wait of twice the read up to 0.1 s, in five pairs of runs of
+and writes to its viewers about six times a second (a fifth of its time while a read takes
+under 75 ms, the cap's quarter), and the commands keep the rest. Against a wait of twice the read up to 0.1 s, in five pairs of runs of
 64 saturated tables watched by 50 viewers: the HTTP floor at 0.70x to 0.76x the in-process
 floor against 0.59x to 0.65x, 0.8-0.9 ms of the server's CPU a command against 1.0, event to
 screen p99 about 0.5 s against 0.35-0.4 s."""
