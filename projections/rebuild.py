@@ -15,7 +15,7 @@ from ledger.core.errors import WrongState
 from ledger.infrastructure.database import Database
 from projections.base import Projection
 from projections.runner import DEFAULT_BATCH_SIZE, ensure_tracked, head, session
-from projections.shadow import ShadowBuild, claim
+from projections.shadow import ShadowBuild, claim, release
 
 OnProgress = Callable[[int, int], None]
 """Called after each shadow batch with (position reached, last position in the store)."""
@@ -42,10 +42,14 @@ def rebuild(
         if not claim(conn, name):
             raise WrongState(f"a rebuild of {name.replace('_', '-')} is already running (by "
                              "`ledger projections run` or another rebuild): let it finish first.")
-        ensure_tracked(conn, projection_class())
-        build = ShadowBuild.start(conn, projection_class)
-        while build.step(conn, batch_size):
-            if on_progress is not None:
-                on_progress(build.position, head(conn))
-        position = build.swap_in(conn, batch_size)
+        try:
+            ensure_tracked(conn, projection_class())
+            build = ShadowBuild.start(conn, projection_class)
+            while build.step(conn, batch_size):
+                if on_progress is not None:
+                    on_progress(build.position, head(conn))
+            position = build.swap_in(conn, batch_size)
+        finally:  # released here: the server frees a closed session's locks only as its
+            if not conn.broken:  # backend exits, after a rebuild started next may have asked
+                release(conn, name)
     return Rebuilt(name, build.events, position)
