@@ -24,6 +24,12 @@ from ledger.runtime.bootstrap import init_database, open_ledger
 from tests.signing import bootstrap, enrol_e2e_defaults
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The slow enumerations and simulations first: spread over several processes, they then
+    run beside the rest of the suite rather than alone at its end."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
 @pytest.fixture(scope="session")
 def server() -> Iterator[Database]:
     """A maintenance connection URL on the test server."""

@@ -10,8 +10,13 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.ha.drill import failover_drill
 from tests.signing import credential_env
+
+# one cluster for the three files (tests/ha/conftest.py): in one process when the run is spread
+pytestmark = pytest.mark.xdist_group("patroni-cluster")
 
 LEDGER = str(Path(sys.executable).with_name("ledger"))
 

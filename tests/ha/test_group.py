@@ -13,10 +13,14 @@ from decimal import Decimal
 from pathlib import Path
 
 import psycopg
+import pytest
 
 from ledger.application.config import LedgerSettings
 from tests.ha.drill import DAY, property_ledger
 from tests.signing import credential_env
+
+# one cluster for the three files (tests/ha/conftest.py): in one process when the run is spread
+pytestmark = pytest.mark.xdist_group("patroni-cluster")
 
 LEDGER = str(Path(sys.executable).with_name("ledger"))
 

@@ -12,12 +12,16 @@ import time
 from pathlib import Path
 
 import psycopg
+import pytest
 
 from ledger.infrastructure.database import Database
 from ledger.runtime.bootstrap import init_database, open_ledger
 from ledger.simulation.floor import floor_plan, run_floor
 from tests.ha.drill import DAY, settings_for
 from tests.signing import credential_env, floor_staff
+
+# one cluster for the three files (tests/ha/conftest.py): in one process when the run is spread
+pytestmark = pytest.mark.xdist_group("patroni-cluster")
 
 LEDGER = str(Path(sys.executable).with_name("ledger"))
 

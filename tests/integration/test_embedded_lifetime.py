@@ -19,6 +19,9 @@ import pytest
 
 from tests.signing import credential_env
 
+# its module fixture is built once: the file runs in one process when the run is spread
+pytestmark = pytest.mark.xdist_group("embedded-lifetime")
+
 LEDGER = str(Path(sys.executable).with_name("ledger"))
 USERS = ".handle_pids.json"  # pgserver's list of the processes using the server
 STOP_SECONDS = 20  # money-safe: seconds

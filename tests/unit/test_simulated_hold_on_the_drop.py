@@ -22,7 +22,8 @@ from projections.reports import HOLD_LIMIT
 from tests.odds import rounds_expectation
 from tests.signing import floor_staff
 
-pytestmark = pytest.mark.slow
+# its module fixture is built once: the file runs in one process when the run is spread
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("simulated-hold-on-the-drop")]
 
 MONDAY = date(2026, 11, 2)
 HOLD_ON_THE_DROP = {  # what casinos report, in percent of the drop: baccarat's; Caribbean

@@ -17,7 +17,8 @@ from ledger.simulation.floor import floor_plan, run_floor
 from tests.odds import round_expectation
 from tests.signing import floor_staff
 
-pytestmark = pytest.mark.slow
+# its module fixture is built once: the file runs in one process when the run is spread
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("simulation-statistics")]
 
 
 def _play(plan_size: int, games: tuple[str, ...], rounds: int):

@@ -21,6 +21,9 @@ from ledger.audit.tiles import (
     unpack,
 )
 
+# its module fixture is built once: the file runs in one process when the run is spread
+pytestmark = pytest.mark.xdist_group("tiles")
+
 
 class Source:
     """Tiles and leaves in memory, counting the rows read."""

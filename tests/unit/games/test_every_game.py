@@ -29,6 +29,9 @@ from ledger.presentation.wording import game as game_name
 from ledger.simulation.floor import floor_plan, run_floor
 from tests.signing import floor_staff
 
+# its module fixture is built once: the file runs in one process when the run is spread
+pytestmark = pytest.mark.xdist_group("every-game")
+
 EVERY_GAME = list(GAMES.values())
 ROUNDS = 12
 

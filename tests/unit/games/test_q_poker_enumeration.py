@@ -9,6 +9,9 @@ import pytest
 from ledger.core.cards import DECK, Card
 from ledger.games.q_poker.rules import Category, HandValue, dealer_qualifies, evaluate
 
+# its module fixture is built once: the file runs in one process when the run is spread
+pytestmark = pytest.mark.xdist_group("q-poker-enumeration")
+
 ALL_HANDS = tuple(combinations(DECK, 3))
 
 
