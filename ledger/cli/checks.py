@@ -15,7 +15,7 @@ import typer
 
 from ledger.audit.seal_check import SealReport
 from ledger.cli.common import console, reading, runtime
-from ledger.commands import all_commands
+from ledger.commands import all_commands, sent_schema
 from ledger.core.formatting import minute
 from ledger.identity.keys import fingerprint
 from ledger.presentation.render import safe
@@ -143,7 +143,7 @@ def schema(
 ) -> None:
     """Print the JSON Schema of every command a terminal can send."""
     schemas = {
-        cls.model_fields["command"].default: cls.model_json_schema() for cls in all_commands()
+        cls.model_fields["command"].default: sent_schema(cls) for cls in all_commands()
     }
     text = json.dumps(schemas, indent=2)
     if output:

@@ -12,6 +12,7 @@ imports every area.
 from __future__ import annotations
 
 from functools import cache
+from typing import Any
 
 from ledger.commands.base import Command, Money, utc_now
 from ledger.core.errors import InvalidInput
@@ -61,6 +62,22 @@ def all_commands() -> tuple[type[Command], ...]:
     return tuple(_by_wire_name().values())
 
 
+SIGNED_FIELDS = ("command", "command_id", "at")
+"""What every signed body carries: which command, its id and when it happened (the door fills
+in nothing its signers did not sign)."""
+
+
+def sent_schema(cls: type[Command]) -> dict[str, Any]:
+    """The JSON Schema of the body a terminal signs and sends for `cls`: without who and where
+    (the door sets them from the signatures), its `command`, `command_id` and `at` required."""
+    schema = cls.model_json_schema()
+    for name in ("actor", "terminal", "credentials"):
+        schema["properties"].pop(name, None)
+    schema["required"] = [*SIGNED_FIELDS, *(name for name in schema.get("required", ())
+                                            if name not in SIGNED_FIELDS)]
+    return schema
+
+
 def build_command_classes() -> int:
     """Every command area imported and each command's validator built now, for a process that
     takes commands from many threads (its first commands wait for no build); returns how many
@@ -69,5 +86,5 @@ def build_command_classes() -> int:
     return build_deferred(Command)
 
 
-__all__ = ["Command", "Money", "all_commands", "command_class", "commands_of_areas",
-           "unknown_command", "utc_now", "wire_name"]
+__all__ = ["SIGNED_FIELDS", "Command", "Money", "all_commands", "command_class", "commands_of_areas",
+           "sent_schema", "unknown_command", "utc_now", "wire_name"]

@@ -7,7 +7,8 @@ registered and not revoked, and its key signed these bytes; the member of staff 
 enrolled, not suspended, and their key signed the same bytes; the registry (never the command)
 gives the role, and `authority` says whether that role, from that kind of device, may send
 this command; a co-signing supervisor signed too; everyone the command names as a signatory
-is enrolled in the role they sign in. Then the body is validated (the grammar of
+is enrolled in the role they sign in. The body carries its own `command_id` and `at`: the door
+fills in nothing the signers did not sign. Then the body is validated (the grammar of
 `ledger.domain.grammar`, at most `MAX_COMMAND_BYTES`) and its time checked against the
 ledger's clock window.
 """
@@ -39,6 +40,13 @@ from ledger.identity.keys import fingerprint, verify
 StaffLookup = Callable[[str], StaffMember | None]
 TerminalLookup = Callable[[str], TerminalDevice | None]
 RESERVED = ("actor", "terminal", "credentials")
+SIGNED_BY_THE_SENDER = ("command_id", "at")
+"""What a signed command must carry, because the ledger cannot fill it in without changing the
+bytes its signers signed: which command it is (the idempotency key) and when it happened."""
+_HOW_TO_WRITE = {
+    "command_id": "'command_id', a UUID drawn once for the command (sent again, it keeps it)",
+    "at": "'at', when it happened, with its UTC offset (such as \"2026-11-22T14:06:00+08:00\")",
+}
 MAX_COMMAND_BYTES = 16_384
 """The largest command body admitted (canonical JSON): a whole revealed 8-deck shoe is ~2.5 kB."""
 
@@ -157,6 +165,13 @@ def _check_body(signed: SignedCommand) -> str:
         if key in signed.command:
             raise InvalidInput(f"{name}: '{key}' is not sent: the ledger takes who acted and "
                                "from where from the verified signatures.")
+    missing = [key for key in SIGNED_BY_THE_SENDER if key not in signed.command]
+    if missing:
+        raise InvalidInput(
+            f"the signed command carries no {' and no '.join(map(repr, missing))}, and the ledger"
+            " fills in nothing its signers did not sign: add "
+            f"{' and '.join(_HOW_TO_WRITE[key] for key in missing)}, and sign it again; "
+            "nothing recorded.")
     return name
 
 

@@ -183,7 +183,8 @@ def _openapi(app: FastAPI) -> dict[str, Any]:
         components = schema.setdefault("components", {}).setdefault("schemas", {})
         components.update(envelope.pop("$defs", {}))
         envelope["properties"]["command"]["description"] = (
-            "the command's body: one of the commands `ledger schema` prints (or sign_in)")
+            "the command's body: one of the commands `ledger schema` prints (or sign_in), "
+            "always with its own `command_id` and `at`, which are signed with it")
         components["SignedCommand"] = envelope
         app.openapi_schema = schema
     return app.openapi_schema

@@ -60,3 +60,5 @@ def test_the_documented_signing_example_makes_a_line_the_ledger_accepts(cli, set
                                "WHERE event_type = 'Round.BetPlaced'").fetchall()
     assert [(b["by"]["actor"]["staff_id"], b["by"]["terminal"], Decimal(b["amount"]))
             for (b,) in placed] == [("D-101", "BAC-01-DT", Decimal("1000.00"))]
+    checked = cli("verify")  # what the door accepted from the example, verify proves
+    assert checked.code == 0 and "FAIL" not in checked.out, checked.out + checked.err

@@ -208,13 +208,15 @@ class FloorDriver:
         self.deal(code, [(to, hand[n]) for n in range(3) for to, hand in seats])
 
     # -- the shift ------------------------------------------------------------------------
-    def record_shift(self, checkpoint: Checkpoint = lambda name: None) -> None:
+    def record_shift(self, checkpoint: Checkpoint = lambda name: None,
+                     before_close: Callable[[], None] = lambda: None) -> None:
         self.open_floor()
         self._baccarat(checkpoint)
         self._stud(checkpoint)
         self._q_poker(checkpoint)
         self._fortune8(checkpoint)
         self.adjust_pool()
+        before_close()
         self.close_floor()
 
     def _baccarat(self, checkpoint: Checkpoint) -> None:
