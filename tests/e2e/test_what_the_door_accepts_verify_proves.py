@@ -74,6 +74,16 @@ class ThirdParty:
         self.sent[route].add(type(command).__name__)
         self.send(route, signed)
 
+    def signed_later(self, *commands: Command) -> list[SignedCommand]:
+        """Signed as `execute` signs them, to be sent later (a file for `ledger ingest`)."""
+        signed = []
+        for command in commands:
+            as_signed = self.ledger.sign(command)
+            body = self.vendors_body(type(command), dict(as_signed.command))
+            signed.append(KEYRING.sign(body, staff=as_signed.staff, terminal=as_signed.terminal,
+                                       ledger=self.ledger.ledger_id))
+        return signed
+
     def vendors_body(self, kind: type[Command], body: dict[str, Any]) -> dict[str, Any]:
         """Each optional field that holds its default left out at random (the command it
         makes is the same), each whole amount written without its avos at random."""
@@ -152,7 +162,7 @@ def after_the_shift(floor: FloorDriver) -> None:
 
 
 def test_every_command_a_third_party_signs_is_proven_by_verify_full_and_incremental(
-        cli, settings, served, trust, verifier):
+        cli, settings, served, trust, verifier, tmp_path):
     first = verified(cli, trust, verifier)
     assert first.code == 0, first.out
     rng = random.Random(SEED)
@@ -162,9 +172,20 @@ def test_every_command_a_third_party_signs_is_proven_by_verify_full_and_incremen
         the_registry(floor)
         floor.record_shift(before_close=lambda: the_rest_of_the_shift(floor))
         after_the_shift(floor)
+        later = vendor.signed_later(  # for `ledger ingest` as a process, once the CLI opened it
+            ChangeTableSettings(table="BAC-09", settings={"decks": 6}, effective_from=DAY,
+                                authorisation="memo 9", actor=PIT_BOSS, terminal="pit-pit-boss"),
+            CloseTable(table="BAC-09", actor=PIT_BOSS, terminal="pit-pit-boss"))
     every_kind = {kind.__name__ for kind in all_commands()}
     assert vendor.kinds == every_kind, f"not sent: {sorted(every_kind - vendor.kinds)}"
     assert all(vendor.sent.values()) and vendor.left_out > 50, (vendor.sent, vendor.left_out)
+    opened = cli("table", "open", "BAC-09", "--game", "baccarat", "--min", "100", "--max",
+                 "10000", "--setting", "decks=8")  # the CLI as a process signs its own
+    assert opened.code == 0, opened.out + opened.err
+    feed = tmp_path / "feed.jsonl"
+    feed.write_text("".join(json.dumps(signed.model_dump(mode="json")) + "\n" for signed in later))
+    ingested = cli("ingest", str(feed))
+    assert ingested.code == 0 and "2 accepted" in ingested.out, ingested.out
     assert cli("seal", "run", "--once").code == 0
 
     later = verified(cli, trust, verifier)
