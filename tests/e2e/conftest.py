@@ -1,4 +1,6 @@
-"""Run `ledger` as a user does: the installed console script, in its own process."""
+"""Run `ledger` as a user does: the same entry point, its output, errors and exit code, in the
+test's process (`tests/in_process.py`); `serve` and `demo`, and every call under
+`LEDGER_TEST_CLI=process`, as the installed console script in a process of its own."""
 
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ from ledger.domain.base import Role
 from ledger.domain.registry import TerminalKind
 from ledger.runtime.bootstrap import open_ledger
 from tests.conftest import _create_database, _drop_database
+from tests.in_process import ALWAYS_A_PROCESS, Result, run_in_process
 from tests.integration.test_shift_reconciliation import _shift_with
 from tests.signing import (
     ADMIN,
@@ -33,11 +36,8 @@ NO_CREDENTIALS: dict[str, str | None] = {  # a newcomer's environment: no key of
     "LEDGER_STAFF_KEY": None, "LEDGER_TERMINAL_KEY": None}
 
 
-@dataclass
-class Result:
-    code: int
-    out: str
-    err: str
+AS_PROCESSES = os.environ.get("LEDGER_TEST_CLI") == "process"
+"""`LEDGER_TEST_CLI=process`: every `cli(...)` starts `ledger` as a process, as before."""
 
 
 @pytest.fixture
@@ -53,6 +53,8 @@ def cli(database, tmp_path_factory):
             **acting_env(E2E_PIT_BOSS, E2E_WORKSTATION), **(extra_env or {}),
         }
         env = {key: value for key, value in env.items() if value is not None}  # None: unset
+        if not AS_PROCESSES and args[:1] and args[0] not in ALWAYS_A_PROCESS:
+            return run_in_process(args, env, cwd)
         done = subprocess.run(
             [LEDGER, *args], env=env, capture_output=True, text=True, timeout=300, check=False,
             cwd=cwd,

@@ -1,0 +1,50 @@
+"""The installed `ledger` as a process: the other end-to-end tests call the same entry point
+in the test's own process, so these prove what only a process shows: it starts from the
+console script, its exit codes reach the shell, it reads a feed from a pipe, and a refusal is
+one line on standard error."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from datetime import UTC, datetime
+from uuid import uuid4
+
+from tests.in_process import LEDGER
+from tests.signing import E2E_PIT_BOSS, E2E_WORKSTATION, acting_env, event_count
+
+
+def ledger(*args: str, url: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "LEDGER_DATABASE_URL": url, "COLUMNS": "200",
+           **acting_env(E2E_PIT_BOSS, E2E_WORKSTATION)}
+    return subprocess.run([LEDGER, *args], env=env, input=stdin, capture_output=True, text=True,
+                          timeout=300, check=False)
+
+
+def test_the_console_script_starts_and_exits_0_with_its_version(database):
+    done = ledger("--version", url=database.url)
+    assert done.returncode == 0 and done.stdout.startswith("round-ledger "), done
+
+
+def test_a_refusal_reaches_the_shell_as_exit_1_and_one_line_on_standard_error(
+        database, superuser):
+    before = event_count(superuser)
+    done = ledger("table", "open", "BAC-01", "--game", "roulette", "--min", "100", "--max",
+                  "1000", url=database.url)
+    assert done.returncode == 1, done
+    assert done.stdout == "" and done.stderr.count("\n") == 1, done
+    assert done.stderr.startswith("error: ") and "roulette" in done.stderr, done.stderr
+    assert event_count(superuser) == before
+
+
+def test_a_feed_piped_to_ingest_is_read_to_its_end(database, superuser):
+    line = {"command": "open_table", "command_id": str(uuid4()),
+            "at": datetime.now(UTC).isoformat(), "table": "BAC-07", "game": "baccarat",
+            "min_bet": "100.00", "max_bet": "1000.00"}
+    done = ledger("ingest", "--vouch", "/dev/stdin", url=database.url,
+                  stdin=json.dumps(line) + "\n\n# the feed ends\n")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "1 accepted" in done.stdout, done.stdout
+    assert superuser.execute("SELECT count(*) FROM ledger_event_log WHERE event_type = "
+                             "'Table.Opened'").fetchone()[0] >= 1
