@@ -10,6 +10,7 @@ import pytest
 
 from ledger.core.cards import DECK, Card
 from ledger.games.stud_poker.rules import HandCategory, evaluate
+from tests.enumerations import enumerate_again, held
 
 REFERENCE_COUNTS = {
     HandCategory.ROYAL_FLUSH: 4,
@@ -59,16 +60,20 @@ def reference_key(cards: tuple[Card, ...]) -> tuple[int, ...]:
 
 @pytest.mark.slow
 def test_all_2598960_hands_fall_in_the_reference_category_counts():
+    enumerate_again("stud-poker-hand-counts")
     counts = Counter(evaluate(hand).category for hand in combinations(DECK, 5))
     assert counts == REFERENCE_COUNTS
     assert sum(counts.values()) == 2_598_960
+    held("stud-poker-hand-counts")
 
 
 @pytest.mark.slow
 def test_art8_order_over_every_hand_matches_the_rules_table():
+    enumerate_again("stud-poker-hand-order")
     reference: dict = {}
     for hand in combinations(DECK, 5):
         key = reference_key(hand)
         assert reference.setdefault(evaluate(hand), key) == key, hand
     ordered = [reference[value] for value in sorted(reference)]
     assert all(low < high for low, high in pairwise(ordered))
+    held("stud-poker-hand-order")

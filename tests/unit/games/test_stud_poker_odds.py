@@ -20,6 +20,7 @@ from ledger.games.stud_poker import odds, odds_data
 from ledger.games.stud_poker.hands import HandCategory
 from ledger.games.stud_poker.settings import RuleVersion, StudPokerSettings
 from ledger.games.stud_poker.settlement import Decision, StudBox, StudPokerRound, settle
+from tests.enumerations import enumerate_again, held
 
 DEALS = 2_598_960 * 47 * 163_185  # box hand x up card x the dealer's four hidden cards
 HIDDEN = 163_185
@@ -166,6 +167,7 @@ def test_art10_jackpot_fixed_sums_stand_under_a_small_pool_and_a_tenth_rounds_up
 
 @pytest.mark.slow
 def test_enumeration_script_reproduces_odds_data(monkeypatch):
+    enumerate_again("stud-poker-odds")
     spec = importlib.util.spec_from_file_location("stud_odds", ROOT / "scripts" / "stud_odds.py")
     assert spec is not None and spec.loader is not None
     script = importlib.util.module_from_spec(spec)
@@ -175,3 +177,4 @@ def test_enumeration_script_reproduces_odds_data(monkeypatch):
     suits, ranks, strategy = script.compute()
 
     assert script.source(suits, ranks, strategy) == (ROOT / script.DATA).read_text()
+    held("stud-poker-odds")
