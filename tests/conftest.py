@@ -30,6 +30,31 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)
 
 
+TIERS = ("unit", "integration", "e2e", "ha")
+_spent: dict[str, list[float]] = {}
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    """Each test's set-up, call and tear-down, added to its tier's time (on the controller
+    too when the run is spread: the workers' reports come to it)."""
+    parts = report.nodeid.split("/")
+    tier = parts[1] if len(parts) > 2 and parts[0] == "tests" and parts[1] in TIERS else "other"
+    counted = _spent.setdefault(tier, [0, 0.0])
+    counted[0] += report.when == "call"
+    counted[1] += report.duration
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """Where the run's time went, by tier (docs/testing.md gives each tier's budget)."""
+    if not _spent:
+        return
+    terminalreporter.write_sep("-", "time by tier (each test's set-up, call and tear-down)")
+    for tier in (*TIERS, "other"):
+        if tier in _spent:
+            tests, seconds = _spent[tier]
+            terminalreporter.write_line(f"{tier:<12} {int(tests):>5} tests {seconds:>9.1f} s")
+
+
 @pytest.fixture(scope="session")
 def server() -> Iterator[Database]:
     """A maintenance connection URL on the test server."""
