@@ -30,7 +30,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)
 
 
-TIERS = ("unit", "integration", "e2e", "ha")
+TIERS = ("unit", "simulation", "integration", "e2e", "ha")
 _spent: dict[str, list[float]] = {}
 
 
