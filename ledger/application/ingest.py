@@ -17,8 +17,10 @@ import math
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
+from decimal import Decimal
 from enum import StrEnum
-from typing import Any
+from functools import cache
+from typing import Any, get_args
 from uuid import NAMESPACE_URL, UUID, uuid5
 
 from pydantic import ValidationError
@@ -98,12 +100,26 @@ def parse_json(text: str) -> Any:
         raise LedgerError("the JSON is nested too deeply to be a command; nothing "
                           "recorded.") from None
     except json.JSONDecodeError as error:
-        raise LedgerError(f"not JSON: {error.msg} at column {error.colno}.") from None
+        raise LedgerError(f"not JSON: {_where(error)}.") from None
     except ValueError as error:  # a number the decoder itself cannot hold
         raise LedgerError(f"not JSON the ledger reads: {shown(str(error), 80)}; nothing "
                           "recorded.") from None
     _refuse_unheld(data, None)
     return data
+
+
+def _where(error: json.JSONDecodeError) -> str:
+    """What the decoder found wrong, at the line and column where it is (a line cut short is
+    wrong at its end: after its last character, not on a line after it)."""
+    text = error.doc.rstrip("\r\n")
+    position = min(error.pos, len(text))
+    line = text.count("\n", 0, position) + 1
+    column = position - (text.rfind("\n", 0, position) + 1) + 1
+    said = error.msg[0].lower() + error.msg[1:]
+    place = f"line {line}, column {column}" if "\n" in text else f"column {column}"
+    if position >= len(text):
+        return f"it ends at {place} before the JSON is complete ({said})"
+    return f"{said} at {place}"
 
 
 def parse_object(line: str) -> dict[str, Any]:
@@ -130,6 +146,16 @@ def _no_constant(name: str) -> Any:
 
 
 MONEY_AS_TEXT = " (money is sent as a string of patacas such as \"100.00\")"
+
+
+@cache
+def money_fields() -> frozenset[str]:
+    """The fields that hold money in some command (`Money`, a Decimal): where a number out of
+    range is told how money is sent (read when one is met: every command area imported)."""
+    from ledger.commands import all_commands
+
+    return frozenset(name for kind in all_commands() for name, field in kind.model_fields.items()
+                     if Decimal in (field.annotation, *get_args(field.annotation)))
 MAX_DIGITS = 30
 """The longest whole number read: more than any count, box or amount the ledger holds."""
 
@@ -141,6 +167,8 @@ class _Unheld:
 
     text: str
     why: str
+    money: bool = False
+    """A fraction: under a money field, say how money is sent."""
 
 
 def _float(text: str) -> float | _Unheld:  # money-safe: JSON's own fraction, never money
@@ -148,9 +176,9 @@ def _float(text: str) -> float | _Unheld:  # money-safe: JSON's own fraction, ne
     refuses any JSON number (money is sent as text), so no amount is ever read through it."""
     value = float(text)  # money-safe: see above
     if not math.isfinite(value):
-        return _Unheld(text, f"not a finite amount of money{MONEY_AS_TEXT}")
+        return _Unheld(text, "not a finite number", money=True)
     if value == 0 and any(digit in "123456789" for digit in text.lower().partition("e")[0]):
-        return _Unheld(text, f"too small to be held: it reads as zero{MONEY_AS_TEXT}")
+        return _Unheld(text, "too small to be held: it reads as zero", money=True)
     return value
 
 
@@ -171,7 +199,10 @@ def _refuse_unheld(value: Any, key: str | None) -> None:
             pending += item
         elif isinstance(item, _Unheld):
             where = f"'{shown(key)}' is" if key is not None else "the JSON holds"
-            raise LedgerError(f"{where} the number {shown(item.text)}: {item.why}; nothing "
+            why = item.why
+            if item.money and key in money_fields():
+                why = f"{why.replace('number', 'amount of money')}{MONEY_AS_TEXT}"
+            raise LedgerError(f"{where} the number {shown(item.text)}: {why}; nothing "
                               "recorded.")
 
 
@@ -234,7 +265,8 @@ def ingest_lines(ledger: Ledger, lines: Iterable[bytes | str],
         try:
             recorded = ledger.execute(signed)
         except LedgerError as error:
-            yield LineResult(number, LineStatus.REJECTED, f"{shown(signed.name)}: {error}")
+            said = str(error).removeprefix(f"{signed.name}: ")  # named once, first
+            yield LineResult(number, LineStatus.REJECTED, f"{shown(signed.name)}: {said}")
             continue
         status = LineStatus.DUPLICATE if recorded.duplicate else LineStatus.ACCEPTED
         yield LineResult(number, status, f"{signed.name}: {recorded.summary(between='; ')}")

@@ -26,8 +26,14 @@ def wire_name(class_name: str) -> str:
 
 
 def unknown_command(name: str) -> InvalidInput:
-    return InvalidInput(f"unknown command '{shown(name)}' (the protocol's commands are listed "
-                        "in the README, 'The table protocol').")
+    """The refusal of a command the protocol does not have, naming the nearest one it has and
+    where every one is listed with its fields."""
+    from difflib import get_close_matches
+
+    nearest = get_close_matches(str(name), list(_by_wire_name()), n=1, cutoff=0.6)
+    meant = f" (did you mean '{nearest[0]}'?)" if nearest else ""
+    return InvalidInput(f"unknown command '{shown(name)}'{meant}: `ledger schema` lists every "
+                        "command a terminal can send, with its fields.")
 
 
 def commands_of_areas() -> dict[str, tuple[type[Command], ...]]:

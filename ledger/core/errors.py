@@ -65,11 +65,22 @@ def describe_validation_error(error: ValidationError, skip: int = 0) -> str:
     """pydantic's report as one sentence: the first field and what is wrong with it (`skip`
     leading parts of its location, such as the command name of a tagged union)."""
     first = error.errors()[0]
-    where = ".".join(str(part) for part in first["loc"][skip:]) or error.title
+    where = ".".join(str(part) for part in first["loc"][skip:])
     more = len(error.errors()) - 1
     tail = f" (and {more} more problem{'s' if more > 1 else ''})" if more else ""
-    message = str(first["msg"]).removeprefix("Value error, ")
-    return f"{where}: {message}{tail}"
+    kind = first["type"]
+    if kind in _SAID_OF_THE_FIELD:  # "'ledger' is missing", never pydantic's "Field required"
+        return f"'{where}' {_SAID_OF_THE_FIELD[kind]}{tail}" if where else \
+            f"a field {_SAID_OF_THE_FIELD[kind]}{tail}"
+    if kind == "json_invalid":  # never the model's class name: "not JSON (...)"
+        message = f"not JSON ({first.get('ctx', {}).get('error', first['msg'])})"
+    else:
+        message = str(first["msg"]).removeprefix("Value error, ")
+    return f"{where}: {message}{tail}" if where else f"{message}{tail}"
+
+
+_SAID_OF_THE_FIELD = {"missing": "is missing", "extra_forbidden": "is not a field it takes"}
+"""pydantic's words for a field missing or one too many, as a sentence says them."""
 
 
 class PrivilegeMissing(LedgerError):

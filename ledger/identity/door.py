@@ -97,7 +97,7 @@ def admit(signed: SignedCommand, staff_of: StaffLookup, terminal_of: TerminalLoo
     try:
         command = command_class(name).model_validate(fields)
     except ValidationError as error:
-        raise InvalidInput(f"{name}: {describe_validation_error(error)}; nothing "
+        raise InvalidInput(f"{name}: {describe_validation_error(error).rstrip('.')}; nothing "
                            "recorded.") from None
     if clock is not None:
         clock.check(type(command).__name__, command.at)
