@@ -381,6 +381,8 @@ def find_round(conn: Connection[Any], table: str, number: int | None = None,
                at: datetime | None = None) -> UUID:
     """A table's round by number, or the round it had in play (or last opened) at a time."""
     code = check_table_code(table)
+    if not read_stream(conn, table_id(code), limit=1):
+        raise NotFound(f"table {code} is not in the ledger.")  # as `recall` says it
     if number is not None:
         rid = round_id(table_id(code), number)
         if not read_stream(conn, rid, limit=1):

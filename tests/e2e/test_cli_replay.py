@@ -83,6 +83,8 @@ def test_replay_refuses_a_round_it_cannot_name_in_one_line(cli, recorded):
     for args, sentence in (
         (("replay", "BAC-01", "x"), "'x' is not a round number"),
         (("replay", "BAC-01", "7"), "table BAC-01 has no round 7"),
+        (("replay", "XX-99", "3"), "error: table XX-99 is not in the ledger."),  # as recall
+        (("recall", "XX-99"), "error: table XX-99 is not in the ledger."),
         (("replay", "not-a-uuid"), "'not-a-uuid' is not a round id"),
         (("replay", "--table", "BAC-01"), "--table and --at go together"),
         (("replay", "--table", "BAC-01", "--at", "yesterday"), "'yesterday' is not an ISO time"),
