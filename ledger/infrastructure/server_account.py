@@ -58,9 +58,7 @@ def binaries(install: Path) -> Path:
     """The folder of the server's programs in a copy of `install` (pgserver's `pginstall`)
     the server's user can reach, made once for each build of them. The copy keeps the
     package's layout: the programs find their libraries in `pgserver.libs` beside `pgserver`."""
-    postgres = (install / "bin" / "postgres").stat()
-    build = f"{metadata.version('pgserver')}:{postgres.st_size}:{postgres.st_mtime_ns}"
-    copy = ROOT_HOME / f"pginstall-{hashlib.sha256(build.encode()).hexdigest()[:12]}"
+    copy = ROOT_HOME / f"pginstall-{hashlib.sha256(_build(install).encode()).hexdigest()[:12]}"
     programs = copy / "pgserver" / "pginstall" / "bin"
     if not (programs / "postgres").exists():
         staging = Path(tempfile.mkdtemp(prefix=".pginstall-", dir=made_for_server(ROOT_HOME)))
@@ -79,6 +77,16 @@ def binaries(install: Path) -> Path:
         finally:
             shutil.rmtree(staging, ignore_errors=True)
     return programs
+
+
+def _build(install: Path) -> str:
+    """What tells one build of the programs from another, however often it is installed: the
+    hash pgserver's wheel records for the server's program, else its version and size."""
+    record = metadata.distribution("pgserver").read_text("RECORD") or ""
+    for line in record.splitlines():
+        if line.startswith("pgserver/pginstall/bin/postgres,"):
+            return line
+    return f"{metadata.version('pgserver')}:{(install / 'bin' / 'postgres').stat().st_size}"
 
 
 def _readable_by_all(tree: Path) -> None:
