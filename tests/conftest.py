@@ -19,6 +19,7 @@ from psycopg import sql
 
 from ledger.application.config import LedgerSettings
 from ledger.infrastructure.database import Database
+from ledger.infrastructure.embedded import embedded_server
 from ledger.infrastructure.roles import GroupRoles
 from ledger.runtime.bootstrap import init_database, open_ledger
 from tests.signing import bootstrap, enrol_e2e_defaults
@@ -62,11 +63,10 @@ def server() -> Iterator[Database]:
     if url:
         yield Database(url)
         return
-    import pgserver
-
     with tempfile.TemporaryDirectory(prefix="ledger-test-pg-") as folder:
+        Path(folder).chmod(0o755)  # made here: as root the server's own user must pass it
         pgdata = Path(folder) / "pgdata"
-        embedded = pgserver.get_server(pgdata, cleanup_mode="delete")
+        embedded = embedded_server(pgdata, cleanup_mode="delete")
         try:
             yield Database(embedded.get_uri("postgres"), embedded_dir=pgdata)
         finally:

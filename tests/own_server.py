@@ -2,8 +2,10 @@
 
 The fault tests cannot do that to the shared server (or the embedded one other tests use), so
 each starts its own from the binaries the `pgserver` package ships, on a free TCP port, in a
-temporary folder, and removes it afterwards. As root (CI) the server runs as the `pgserver`
-system user, as the embedded server does.
+temporary folder of its own, and removes it afterwards. As root (CI) the server runs as the
+`pgserver` system user, as the embedded server does, from the ledger's copy of the binaries
+made for that user, in a folder it owns: no folder above the checkout or the temporary folder
+is opened to it.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import shutil
 import signal
 import socket
 import subprocess
+import tempfile
 import time
 from pathlib import Path
 
@@ -21,7 +24,8 @@ import psutil
 from pgserver._commands import POSTGRES_BIN_PATH
 from pgserver.utils import ensure_user_exists
 
-USER = "pgserver"
+from ledger.infrastructure.server_account import SERVER_USER as USER
+from ledger.infrastructure.server_account import as_root, binaries
 
 
 def _free_port() -> int:
@@ -31,20 +35,17 @@ def _free_port() -> int:
 
 
 class OwnServer:
-    def __init__(self, root: Path) -> None:
-        self.root = root
+    def __init__(self) -> None:
+        self.root = root = Path(tempfile.mkdtemp(prefix="ledger-own-pg-"))  # under /tmp
         self.pgdata = root / "pgdata"
         self.port = _free_port()
-        self.as_root = os.geteuid() == 0
-        root.mkdir(parents=True, exist_ok=True)
+        self.as_root = as_root()
+        self.programs = POSTGRES_BIN_PATH
         if self.as_root:
             ensure_user_exists(USER)
             account = pwd.getpwnam(USER)
-            for path in (root, *root.parents):
-                if path == Path("/"):
-                    break
-                os.chmod(path, os.stat(path).st_mode | 0o005)  # the server user may pass
-            os.chown(root, account.pw_uid, account.pw_gid)
+            os.chown(root, account.pw_uid, account.pw_gid)  # its own; /tmp lets every user pass
+            self.programs = binaries(POSTGRES_BIN_PATH.parent)
         self._run("initdb", "-D", str(self.pgdata), "--auth=trust", "-U", "postgres",
                   "--encoding=utf8")
 
@@ -53,7 +54,7 @@ class OwnServer:
         return f"postgresql://postgres@127.0.0.1:{self.port}/postgres"
 
     def _run(self, program: str, *args: str) -> None:
-        command = [str(POSTGRES_BIN_PATH / program), *args]
+        command = [str(self.programs / program), *args]
         who = {"user": USER, "group": USER, "extra_groups": []} if self.as_root else {}
         subprocess.run(command, check=True, capture_output=True, timeout=60, **who)
 

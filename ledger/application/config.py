@@ -17,10 +17,15 @@ from pydantic import BaseModel, ConfigDict, Field, SecretStr
 
 from ledger.core.errors import InvalidInput
 from ledger.domain.shift_schedule import DEFAULT_SCHEDULE, ShiftSchedule
+from ledger.infrastructure.server_account import ROOT_HOME, as_root
 
 
 def default_data_dir() -> Path:
-    """Where the embedded PostgreSQL keeps its data: `$XDG_DATA_HOME/round-ledger/postgres`."""
+    """Where the embedded PostgreSQL keeps its data: `$XDG_DATA_HOME/round-ledger/postgres`;
+    as root, `/var/lib/round-ledger/postgres`, where its system user reaches it without the
+    home's folders being opened to it (`ledger.infrastructure.server_account`)."""
+    if as_root():
+        return ROOT_HOME / "postgres"
     base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
     return Path(base) / "round-ledger" / "postgres"
 

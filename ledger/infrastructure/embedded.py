@@ -17,33 +17,43 @@ import threading
 import warnings
 from pathlib import Path
 from types import FrameType
+from typing import Any
 
 from ledger.core.errors import DatabaseUnavailable
+from ledger.infrastructure.server_account import adopt, as_root, made_for_server
 
 
 def embedded_server_url(data_dir: Path, database: str = "postgres") -> str:
     """Start the server in `data_dir` (or join the one already running there); its URL."""
-    with warnings.catch_warnings():  # platformdirs warns when XDG_RUNTIME_DIR is unset
-        warnings.simplefilter("ignore")
-        import pgserver  # imported here: it is only needed when no server is named
-
-    logging.getLogger("pgserver").setLevel(logging.WARNING)
     data_dir = data_dir.expanduser().resolve()
     exit_normally_on_signals()  # before joining: pgserver lists this process as it starts
     try:
-        data_dir.parent.mkdir(parents=True, exist_ok=True)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            forget_gone_users(data_dir)
-            server = pgserver.get_server(  # type: ignore[attr-defined]  # pgserver imports it, never re-exports it
-                data_dir, cleanup_mode="stop")
-        url = str(server.get_uri(database))
+        url = str(embedded_server(data_dir, cleanup_mode="stop").get_uri(database))
     except Exception as error:  # noqa: BLE001 - pgserver raises bare subprocess and OS errors
         raise DatabaseUnavailable(
             f"the embedded PostgreSQL in {data_dir} could not start ({error}); "
             f"see {data_dir / 'log'}"
         ) from None
     return url
+
+
+def embedded_server(data_dir: Path, cleanup_mode: str) -> Any:
+    """pgserver's handle on the server in `data_dir`, started (or joined): as root, from
+    programs and folders made for the server's user (`server_account`)."""
+    data_dir = data_dir.expanduser().resolve()
+    with warnings.catch_warnings():  # platformdirs warns when XDG_RUNTIME_DIR is unset
+        warnings.simplefilter("ignore")
+        import pgserver  # imported here: it is only needed when no server is named
+
+        logging.getLogger("pgserver").setLevel(logging.WARNING)
+        adopt(pgserver)
+        if as_root():
+            made_for_server(data_dir.parent)
+        else:
+            data_dir.parent.mkdir(parents=True, exist_ok=True)
+        forget_gone_users(data_dir)
+        return pgserver.get_server(  # type: ignore[attr-defined]  # pgserver imports it, never re-exports it
+            data_dir, cleanup_mode=cleanup_mode)
 
 
 def forget_gone_users(data_dir: Path) -> None:

@@ -44,8 +44,8 @@ STATEMENT = 2  # seconds a statement may run; the client gives up 5 s after that
 
 
 @pytest.fixture
-def own(tmp_path) -> Iterator[OwnServer]:
-    server = OwnServer(tmp_path / "pg")
+def own() -> Iterator[OwnServer]:
+    server = OwnServer()
     server.start()
     try:
         settings = LedgerSettings(database_url=server.url)

@@ -241,8 +241,9 @@ class Cluster:
             shutil.chown(path, "postgres", "postgres")
             command = ["runuser", "-u", "postgres", "--", *command]
         log = (self.folder / f"{node.name}.log").open("wb")
+        # in the node's folder: as `postgres` it cannot enter a checkout in a private folder
         node.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT,
-                                        start_new_session=True)
+                                        start_new_session=True, cwd=node.folder)
 
 
 def _signal_group(process: subprocess.Popen[bytes], signum: int) -> None:

@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -28,10 +30,12 @@ STOP_SECONDS = 20  # money-safe: seconds
 
 
 @pytest.fixture(scope="module")
-def embedded(tmp_path_factory) -> Iterator[dict[str, str]]:
+def embedded() -> Iterator[dict[str, str]]:
     """The environment of `ledger` on an initialised embedded server in a temporary folder,
-    stopped (its last user gone) between commands."""
-    folder = tmp_path_factory.mktemp("embedded")
+    stopped (its last user gone) between commands. The folder is made here, under /tmp, open
+    to be passed: as root the server runs as its own user, which must reach it."""
+    folder = Path(tempfile.mkdtemp(prefix="ledger-embedded-"))
+    folder.chmod(0o755)
     env = {key: value for key, value in os.environ.items()
            if key not in ("LEDGER_DATABASE_URL", "LEDGER_API_URL", "LEDGER_DB_ROLE_PREFIX")}
     env.update(credential_env(), LEDGER_DATA_DIR=str(folder / "postgres"),
@@ -40,6 +44,7 @@ def embedded(tmp_path_factory) -> Iterator[dict[str, str]]:
     assert init.returncode == 0, init.stdout + init.stderr
     yield env
     _stopped(Path(env["LEDGER_DATA_DIR"]))
+    shutil.rmtree(folder, ignore_errors=True)
 
 
 def _run(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:

@@ -55,3 +55,13 @@ def test_other_variables_and_unknown_ledger_variables_are_left_alone():
     environ = {"LEDGER_NO_SUCH_SETTING": "1", "PATH": "/bin", "POOL_SIZE": "9",
                "LEDGER_POOL_SIZE": "3"}
     assert from_environment(LedgerSettings.model_fields, environ) == {"pool_size": "3"}
+
+
+def test_as_root_the_embedded_data_lives_in_var_lib_outside_a_private_home(monkeypatch):
+    monkeypatch.delenv("LEDGER_DATA_DIR", raising=False)
+    monkeypatch.delenv("XDG_DATA_HOME", raising=False)
+    monkeypatch.setenv("HOME", "/root")
+    monkeypatch.setattr("os.geteuid", lambda: 0)
+    assert LedgerSettings().data_dir == Path("/var/lib/round-ledger/postgres")
+    monkeypatch.setattr("os.geteuid", lambda: 1000)
+    assert LedgerSettings().data_dir == Path("/root/.local/share/round-ledger/postgres")
