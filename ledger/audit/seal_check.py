@@ -31,7 +31,7 @@ from ledger.audit.tile_store import stored_tiles
 from ledger.audit.tiles import TILE_HEIGHT, Tile, TileBuilder
 from ledger.audit.trust import TrustFile
 from ledger.audit.verification_record import Reached, WitnessSaw
-from ledger.audit.witnessed import Memories, Memory, cosignatures, cosigners
+from ledger.audit.witnessed import Memories, Memory, cosignatures, cosigners, refusal
 from ledger.identity.keys import fingerprint
 from ledger.infrastructure.database import EVENTS_TABLE
 
@@ -62,6 +62,7 @@ class SealReport:
     reached: Reached | None = None  # the newest checkpoint that holds, and the tree's frontier
     held: dict[str, WitnessSaw] = field(default_factory=dict)  # what each witness holds
     since: int = 0  # the checkpoint a verification that held had reached (incremental)
+    forked: set[str] = field(default_factory=set)  # witnesses whose memory the events part from
 
 
 def _events(conn: Connection[Any], cursor_name: str,
@@ -191,14 +192,17 @@ def check_seal(conn: Connection[Any], trusted_keys: list[str], witness_root: Pat
                 f"({memory.source}) that the database does not hold: deleted, or the seal "
                 "was reset")
     if trust is not None:
-        _quorum(conn, trust, checkpoints, report, grace)
+        _quorum(conn, trust, checkpoints, report, grace, memories.held)
     return report
 
 
 def _quorum(conn: Connection[Any], trust: TrustFile, checkpoints: dict[int, Checkpoint],
-            report: SealReport, grace: float) -> None:  # money-safe: seconds
+            report: SealReport, grace: float,  # money-safe: seconds
+            held: Sequence[Memory] = ()) -> None:
     """Which checkpoints the witnesses' quorum cosigned; the newest must have it once it is
-    older than the grace a witness's round trip and a short outage need."""
+    older than the grace a witness's round trip and a short outage need. Only a witness that
+    has not answered is waited for: one whose memory the newest checkpoint does not extend
+    will never cosign it, and is named at once."""
     if not trust.witnesses:
         report.notes.append("the trust file names no witnesses: the seal is the sealing "
                             "key's word alone")
@@ -221,7 +225,11 @@ def _quorum(conn: Connection[Any], trust: TrustFile, checkpoints: dict[int, Chec
         age = time.time() - newest.when.timestamp()
         said = (f"the newest checkpoint ({newest.size:,} events, sealed {newest.sealed_at}) "
                 f"has {len(names)} of the {trust.quorum} cosignature(s) its quorum needs")
-        if age > grace:
+        refusing = [refusal(memory, newest, report.forked) for memory in held
+                    if memory.witness not in names]
+        if any(refusing):
+            report.problems.append(f"{said}: {'; '.join(r for r in refusing if r)}")
+        elif age > grace:
             report.problems.append(f"{said}: not witnessed {age / 60:.0f} min after sealing")
         else:
             report.notes.append(f"{said}: awaiting its witnesses")
@@ -308,6 +316,7 @@ def _recompute(conn: Connection[Any], checkpoints: dict[int, Checkpoint],
             while remembered and remembered[0].size == frontier.size:
                 memory = remembered.pop(0)
                 if frontier.root() != memory.root:
+                    report.forked.add(memory.witness)
                     report.problems.append(
                         f"witness {memory.witness} cosigned {memory.size:,} events with root "
                         f"{memory.root.hex()[:16]}… ({memory.source}); the events give "

@@ -26,7 +26,9 @@ What the database holds (created by `ledger db init`, append-only like the event
 - `ledger_seal_checkpoints`: each checkpoint's exact signed bytes and signature;
 - `ledger_seal_keys`: the sealing public keys. Only public halves: the private key is a file
   named by `LEDGER_SEAL_KEY` on the sealing host;
-- `ledger_seal_cosignatures`: witnesses' cosignatures of checkpoints.
+- `ledger_seal_cosignatures`: witnesses' cosignatures of checkpoints;
+- `ledger_seal_alarms`: each witness's refusal of a checkpoint, a fork alarm
+  (`ledger.audit.witness_alarms`).
 """
 
 from __future__ import annotations
@@ -47,6 +49,7 @@ from ledger.audit.merkle import Frontier
 from ledger.audit.seal import Checkpoint, Witness, event_leaf, recorded_ledger_id
 from ledger.audit.seal_state import damage, rebuild, store
 from ledger.audit.tile_store import TILES_DDL, build_missing_tiles, write_tiles
+from ledger.audit.witness_alarms import ALARMS_DDL
 from ledger.core.errors import WrongState
 from ledger.identity.keys import Credential
 from ledger.infrastructure.database import EVENTS_TABLE, Database
@@ -84,6 +87,7 @@ SEAL_TABLES = {
             received_at timestamptz NOT NULL DEFAULT now(),
             PRIMARY KEY (size, witness))""",
     "ledger_seal_tiles": TILES_DDL,
+    "ledger_seal_alarms": ALARMS_DDL,
 }
 STATE_DDL = """
     CREATE TABLE IF NOT EXISTS ledger_seal_state (
@@ -154,6 +158,8 @@ class Sealer:
         self.on_rebuild: Callable[[str], None] = lambda line: None  # told of a state rebuilt
         self.cosigning: Cosigning | None = None
         """Sends each new checkpoint to the trust file's witnesses (`ledger.audit.cosigning`)."""
+        self.trusted_ledger: str | None = None
+        """The ledger id the trust file names: a database holding another is not sealed."""
         self.tiles_checked = False
         """Whether this sealer's first batch has stored every full tile missing (a ledger
         sealed before tiles were kept)."""
@@ -208,6 +214,10 @@ class Sealer:
         if row is None:
             raise WrongState("the seal's tables are missing: run `ledger db init`.")
         ledger_id, size, hashes, position, done, done_at = row
+        if self.trusted_ledger is not None and str(ledger_id) != self.trusted_ledger:
+            raise WrongState(f"this database's ledger id is {ledger_id}, and the trust file "
+                             f"names {self.trusted_ledger}: the seal was reset, or this is "
+                             "another ledger; nothing sealed or signed.")
         hashes = [bytes(h) for h in hashes]
         problem = damage(conn, size, hashes, position, done)
         if problem is None:

@@ -54,6 +54,16 @@ class TrustedWitness(BaseModel):
             raise ValueError(str(error)) from None
         return value
 
+    @model_validator(mode="after")
+    def _named_as_its_vkey(self) -> TrustedWitness:
+        from ledger.audit.note import parse_vkey
+
+        named = parse_vkey(self.vkey).name
+        if named != self.name:
+            raise ValueError(f"the witness {self.name} is given {named}'s vkey: a witness "
+                             "cosigns under the name its vkey carries")
+        return self
+
     @property
     def public_key(self) -> bytes:
         from ledger.audit.note import parse_vkey

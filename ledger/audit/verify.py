@@ -32,6 +32,7 @@ from ledger.audit.seal import recorded_ledger_id
 from ledger.audit.seal_check import SealReport, check_seal
 from ledger.audit.trust import TrustFile
 from ledger.audit.verification_record import VerificationRecord
+from ledger.audit.witness_alarms import raised
 from ledger.audit.witnessed import Memories, gather
 
 __all__ = ["Failure", "LedgerReport", "verify_ledger"]
@@ -70,6 +71,8 @@ def verify_ledger(conn: Connection[Any], *, projections: bool = True,
                                           memories=memories,
                                           since=since.reached if since else None,
                                           witnesses_saw=since.witnesses if since else None))
+    if report.seal is not None:  # the sealer's word; the witnesses' memory is asked above
+        report.seal.problems.extend(alarm.describe() for alarm in raised(conn))
     reached = report.seal.reached if report.seal is not None else None
     if since is not None and report.seal is not None and not report.seal.problems:
         _sample(conn, report.seal, since.reached.size, seal_keys, sample)

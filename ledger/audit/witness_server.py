@@ -11,9 +11,10 @@ one verifier and another to the next, cannot get both cosigned by the same witne
 
 Answers, as the specification gives them: 400 a malformed request (or an old size above the
 new one: a log going backwards); 404 a log this witness does not witness; 403 no valid
-signature of the log's key; 409 an old size that is not the one the witness holds (the body
-is the size it holds, `text/x.tlog.size`); 422 a consistency proof that fails, a different
-root at the same size, or a proof where none is due.
+signature of the log's key; 409 an old size that is not the one the witness holds, or another
+root at the size it holds (the body is the size it holds, `text/x.tlog.size`, either way: a
+log that sent the size the witness holds and is answered 409 was refused for its root); 422 a
+consistency proof that fails, or a proof where none is due.
 """
 
 from __future__ import annotations
@@ -167,11 +168,11 @@ class Witness:
             if submission.proof:
                 raise Refused(422, "a proof from the empty tree must be empty")
             return
+        if head.size == held.size and head.root != held.root:
+            raise Refused(409, f"{held_size}\n", SIZE_TYPE)  # another root at the size held
         if not verify_consistency(held.size, head.size, held.root, head.root, submission.proof):
             raise Refused(422, f"the checkpoint at {head.size} is not consistent with the one "
-                               f"cosigned at {held.size}" + (
-                                   ": a different root at the same size"
-                                   if head.size == held.size else ""))
+                               f"cosigned at {held.size}")
 
     def latest(self, origin: str) -> str | None:
         held = self.store.latest(origin)

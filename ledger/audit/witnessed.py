@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from psycopg import Connection
 
@@ -33,6 +33,9 @@ from ledger.audit.note import (
     parse_signature_lines,
 )
 from ledger.audit.trust import TrustedWitness, TrustFile
+
+if TYPE_CHECKING:
+    from ledger.audit.seal import Checkpoint
 
 
 @dataclass(frozen=True)
@@ -142,3 +145,19 @@ def cosigners(trust: TrustFile, origin: str, size: int, root: bytes,
     note = Note(body, signatures)
     return [w.name for w in trust.witnesses
             if cosigned_at(note, w.name, w.public_key) is not None]
+
+
+def refusal(memory: Memory, newest: Checkpoint, forked: set[str]) -> str:
+    """Why a witness that answered will never cosign the newest checkpoint ("" when it may
+    yet): it holds another root at its size, more events than it, or a checkpoint the events
+    part from (`forked`)."""
+    if memory.size == newest.size and memory.root != newest.root:
+        return (f"witness {memory.witness} holds another root at {memory.size:,} events "
+                f"({memory.source}) and will not cosign it: a fork")
+    if memory.size > newest.size:
+        return (f"witness {memory.witness} holds {memory.size:,} events ({memory.source}), "
+                "more than it, and will not cosign it: truncated, reset or forked")
+    if memory.witness in forked:
+        return (f"witness {memory.witness} holds a checkpoint at {memory.size:,} events "
+                f"({memory.source}) that the events part from, and will not cosign it: a fork")
+    return ""

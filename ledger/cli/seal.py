@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Annotated, Any
 
 import psycopg
@@ -35,27 +36,37 @@ from ledger.infrastructure.roles import GroupRoles
 from ledger.presentation.render import safe
 from ledger.runtime.bootstrap import open_ledger, sealer_for
 
-app = typer.Typer(help="Seal the global order: signed checkpoints, and their witness.",
+app = typer.Typer(help="Seal the global order: signed checkpoints, and their witnesses.",
                   no_args_is_help=True)
 
 
 @app.command()
 def run(
     once: Annotated[bool, typer.Option(
-        "--once", help="Seal what is recorded so far, sign a checkpoint over it, and exit.")
+        "--once", help="Seal what is recorded so far, sign a checkpoint over it, have the "
+        "witnesses cosign it, and exit (1 when a witness refused it: a fork alarm).")
     ] = False,
+    trust: Annotated[Path | None, typer.Option(
+        "--trust", envvar="LEDGER_TRUST_FILE", help="The trust file (`ledger trust init`): "
+        "each checkpoint is sent to the witnesses it names, and a database whose ledger id is "
+        "not its own is not sealed.")] = None,
 ) -> None:
     """Seal every event in global order; sign a checkpoint every N events or S seconds
     (LEDGER_SEAL_EVERY_EVENTS, LEDGER_SEAL_EVERY_SECONDS) with the key LEDGER_SEAL_KEY names,
-    and write each to the witness directory. Ctrl-C signs a last checkpoint and stops.
+    write each to the sealing host's witness folder (LEDGER_WITNESS_DIR) and, with a trust
+    file, send it to the witnesses it names for their cosignatures. A witness that is down is
+    a warning; one that refuses the checkpoint (another root at its size, a size above it
+    the log does not extend, a consistency proof it rejects) is a fork alarm: an error line,
+    kept for the floor page and `ledger verify`. Ctrl-C signs a last checkpoint and stops.
     Run it as a login granted `<prefix>_sealer` (LEDGER_DB_ROLE_PREFIX, `ledger` by default):
     the only role that may write the seal. A damaged seal state is named in one line and
     rebuilt from the stored leaves when the newest checkpoint vouches for them."""
     with open_ledger() as rt, _as_sealer(rt.settings):
-        sealer: Sealer = sealer_for(rt.settings, rt.database)
+        settings = rt.settings.model_copy(update={"trust_file": trust})
+        sealer: Sealer = sealer_for(settings, rt.database)
         sealer.on_rebuild = _note
         if sealer.cosigning is not None:
-            sealer.cosigning.warn = _warn
+            sealer.cosigning.warn, sealer.cosigning.alarm = _warn, _alarm
         if once:
             with rt.database.connect() as conn:
                 done = sealer.catch_up(conn, checkpoint_at_end=True)
@@ -69,8 +80,12 @@ def run(
                           + (f"checkpoint at {last.size:,} events, written to "
                              f"{sealer.witness_of(last.ledger).path(last.size)}" if last
                              else "nothing new to checkpoint"), highlight=False)
+            if sealer.cosigning is not None and sealer.cosigning.last.alarms:
+                raise typer.Exit(1)
             return
-        console.print(f"sealing; checkpoints witnessed in {sealer.witness_root}; Ctrl-C to stop",
+        console.print(f"sealing; checkpoints written to {sealer.witness_root}"
+                      + (f", sent to {len(sealer.cosigning.trust.witnesses)} witness(es)"
+                         if sealer.cosigning is not None else "") + "; Ctrl-C to stop",
                       highlight=False)
         with stop_on_signals() as stop:
             sealer.follow(stop)
@@ -121,6 +136,10 @@ def repair() -> None:
 
 def _warn(line: str) -> None:
     err_console.print(f"[yellow]warning:[/] {safe(line)}", highlight=False, soft_wrap=True)
+
+
+def _alarm(line: str) -> None:
+    err_console.print(f"[red]error:[/] {safe(line)}", highlight=False, soft_wrap=True)
 
 
 def _note(line: str) -> None:

@@ -18,12 +18,21 @@ app = typer.Typer(help="Write and read the trust file verify is given from outsi
 
 
 def _witness(text: str) -> tuple[str, str, str | None]:
-    """NAME=VKEY or NAME=VKEY@URL."""
+    """NAME=VKEY or NAME=VKEY@URL, NAME the one the vkey carries."""
+    from ledger.audit.note import NoteError, parse_vkey
+
     name, equals, rest = text.partition("=")
     vkey, at, url = rest.partition("@")
     if not equals or not name or not vkey or (at and not url):
         raise InvalidInput(f"--witness '{text[:80]}' is not NAME=VKEY or NAME=VKEY@URL (the "
                            "vkey `ledger witness serve` prints).")
+    try:
+        named = parse_vkey(vkey).name
+    except NoteError as error:
+        raise InvalidInput(f"--witness {safe(name)}: its vkey is not one ({error}).") from None
+    if named != name:
+        raise InvalidInput(f"--witness {safe(name)}: the vkey is {safe(named)}'s; a witness "
+                           "signs under the name its vkey carries, so give it that name.")
     return name, vkey, url or None
 
 

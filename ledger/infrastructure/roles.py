@@ -36,7 +36,8 @@ from ledger.infrastructure.sign_ins import SIGN_IN_TABLES
 EVENT_TABLES = ("ledger_events",)
 UNREAD = ("ledger_snapshots",)  # kept by ledgers made before snapshots were switched off
 SEAL_RECORDS = ("ledger_seal_leaves", "ledger_seal_tiles", "ledger_seal_checkpoints",
-                "ledger_seal_keys", "ledger_seal_cosignatures")  # the sealer's, insert only
+                "ledger_seal_keys", "ledger_seal_cosignatures",
+                "ledger_seal_alarms")  # the sealer's, insert only
 SEAL_STATE = "ledger_seal_state"  # the sealer's, updated in place
 APPEND_TURN = "ledger_append_turn"  # locked by the writer's inserts; nobody else's
 

@@ -110,6 +110,7 @@ def sealer_for(settings: LedgerSettings, database: Database) -> Sealer:
             raise WrongState(f"the sealing key {key.fingerprint} is not the one the trust file "
                              f"{settings.trust_file} names: seal with the ledger's own key.")
         sealer.cosigning = Cosigning(trust, key)
+        sealer.trusted_ledger = str(trust.ledger)
     return sealer
 
 

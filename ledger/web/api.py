@@ -203,6 +203,40 @@ def current_round(request: Request, code: str,
     return _json(json.dumps(round_view(round_), default=str))
 
 
+class ForkAlarmOut(BaseModel):
+    witness: str
+    size: int
+    kind: Literal["root", "beyond", "proof"]
+    said: str
+    raised_at: str | None
+    refusals: int
+
+
+class AlertsOut(BaseModel):
+    alerts: list[str]
+    fork_alarms: list[ForkAlarmOut]
+
+
+@router.get("/alerts", response_model=AlertsOut, responses=REFUSALS,
+            dependencies=[reader(FLOOR)])
+def alerts(request: Request) -> Any:
+    """The floor's own alerts in words, as the floor page shows them (a witness that refused a
+    checkpoint of the seal, projections lagging, a standby's lag), and each witness's newest
+    refusal as a record."""
+    from datetime import UTC, datetime
+
+    from ledger.audit.witness_alarms import standing
+    from ledger.core.formatting import iso
+    from ledger.web.floor import floor_alerts
+
+    with runtime(request).database.connect() as conn:
+        said = floor_alerts(conn, datetime.now(UTC))
+        alarms = [ForkAlarmOut(witness=a.witness, size=a.size, kind=a.kind, said=a.said,
+                               raised_at=iso(a.raised_at), refusals=n)
+                  for a, n in standing(conn)]
+    return AlertsOut(alerts=said, fork_alarms=alarms)
+
+
 @router.get("/tables/{code}/recall", response_model=Recall, responses=REFUSALS,
             dependencies=[reader(FLOOR)])
 def recall(request: Request, code: str, last: Annotated[int, Query(ge=1, le=200)] = 10) -> Any:

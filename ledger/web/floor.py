@@ -5,7 +5,8 @@ the jackpot meters; and the alerts a pit boss acts on.
 
 Alerts: a void among the table's last ten rounds; irregularities recorded this shift; what the
 shift report flags (a win outside its band, a variance, a hold beyond ±100%, an opener that
-differs from the last closer); and, for the whole floor, projections lagging behind the ledger
+differs from the last closer); and, for the whole floor, a witness that refused a checkpoint of
+the seal (a fork alarm: `ledger.audit.witness_alarms`), projections lagging behind the ledger
 (the page would be showing the past); on a hot standby, how far behind the primary it reads.
 """
 
@@ -20,6 +21,7 @@ from uuid import UUID
 from psycopg import Connection
 from psycopg.rows import dict_row
 
+from ledger.audit.witness_alarms import standing
 from ledger.core.formatting import money
 from ledger.domain.round import round_id
 from ledger.domain.shift_schedule import ShiftSchedule
@@ -128,10 +130,9 @@ def floor_view(conn: Connection[Any], schedule: ShiftSchedule,
     pits: dict[str, list[FloorTable]] = {}
     for table in tables:
         pits.setdefault(table.state.pit, []).append(table)
-    replica = standby(conn)
     report = (held[-1][0], held[-1][2]) if held else newest_shift(conn, rank)
     return FloorView(slot.gaming_day, slot.shift, sorted(pits.items()), jackpot_pools(conn),
-                     ([replica.describe()] if replica else []) + lagging(conn, now), report=report)
+                     floor_alerts(conn, now), report=report)
 
 
 def _unchanged(table: FloorTable | None, state: TableState, shift: TableShift | None) -> bool:
@@ -259,6 +260,21 @@ def _dealer(cards: list[str] | None, code: str) -> str:
 
 def _reason(code: str | None) -> str:
     return term(code) if code else "no reason given"
+
+
+def fork_alarms(conn: Connection[Any]) -> list[str]:
+    """A sentence for each witness that refused a checkpoint of the seal (its newest refusal):
+    the log showed it a history other than the one it cosigned."""
+    return [alarm.describe() + (f"; {counted(count - 1, 'earlier refusal')}" if count > 1
+                                else "")
+            for alarm, count in standing(conn)]
+
+
+def floor_alerts(conn: Connection[Any], now: datetime) -> list[str]:
+    """The floor's own alerts, beyond any table's: a standby's lag, fork alarms, projections
+    lagging."""
+    replica = standby(conn)
+    return ([replica.describe()] if replica else []) + fork_alarms(conn) + lagging(conn, now)
 
 
 def lagging(conn: Connection[Any], now: datetime) -> list[str]:

@@ -24,7 +24,8 @@ from tests.signing import GAMING_DAY, event_count
 APPEND = ("INSERT INTO ledger_events (originator_id, originator_version, topic, state) "
           "VALUES (gen_random_uuid(), 1, 'tests:Probe', '{}') RETURNING notification_id")
 SEAL_TABLES = ("ledger_seal_leaves", "ledger_seal_tiles", "ledger_seal_checkpoints",
-               "ledger_seal_keys", "ledger_seal_cosignatures", "ledger_seal_state")
+               "ledger_seal_keys", "ledger_seal_cosignatures", "ledger_seal_alarms",
+               "ledger_seal_state")
 LOCK_MODES = ("ACCESS SHARE", "ROW SHARE", "ROW EXCLUSIVE", "SHARE UPDATE EXCLUSIVE", "SHARE",
               "SHARE ROW EXCLUSIVE", "EXCLUSIVE", "ACCESS EXCLUSIVE")
 

@@ -201,9 +201,11 @@ def test_a_witness_refuses_another_root_at_the_size_it_cosigned(witness, logs):
     log = logs[0]
     submit(witness.url, 0, [], log.checkpoint(12))
     fork = Log(log.key, log.origin, label="rewritten")
-    with pytest.raises(WitnessRefused) as refused:
+    status, content_type, body = post(witness, add_checkpoint_body(12, [], fork.checkpoint(12)))
+    assert (status, content_type, body) == (409, "text/x.tlog.size", "12\n")  # tlog-witness
+    with pytest.raises(WitnessConflict) as conflict:  # the size sent is the one it holds
         submit(witness.url, 12, [], fork.checkpoint(12))
-    assert refused.value.status == 422
+    assert conflict.value.known_size == 12
     submit(witness.url, 12, [], log.checkpoint(12))  # the same tree again: cosigned again
 
 
