@@ -26,6 +26,7 @@ from typing import Any
 
 from psycopg import Connection
 
+from ledger.audit.merkle import root_of
 from ledger.audit.note import (
     Note,
     NoteError,
@@ -34,7 +35,6 @@ from ledger.audit.note import (
     parse_signature_lines,
     sign_note,
 )
-from ledger.audit.merkle import root_of
 from ledger.audit.tile_store import consistency, stored_leaves
 from ledger.audit.trust import TrustedWitness, TrustFile
 from ledger.audit.witness_alarms import Alarm, bad_proof, beyond, record, same_root

@@ -85,7 +85,7 @@ def _floor_alerts(served: Served, token: str, expected: str) -> str:
 
 @pytest.mark.parametrize("kind", list(SAID))
 def test_a_witness_that_refuses_a_checkpoint_is_a_fork_alarm_everywhere_at_once(
-        kind, cli, witnesses, superuser, sealed, served_floor):  # noqa: F811
+        kind, cli, witnesses, superuser, sealed, served_floor):
     said = forge_and_reset(kind, cli, superuser, sealed)
     sealing = cli("seal", "run", "--once")
     assert sealing.code == 1, sealing.out + sealing.err
@@ -117,7 +117,7 @@ def test_a_witness_that_refuses_a_checkpoint_is_a_fork_alarm_everywhere_at_once(
 
 
 def test_a_fork_alarm_the_writer_cannot_delete_and_the_superuser_deletes_is_still_named(
-        cli, witnesses, superuser, sealed, login):  # noqa: F811
+        cli, witnesses, superuser, sealed, login):
     said = forge_and_reset("root", cli, superuser, sealed)
     assert cli("seal", "run", "--once").code == 1
     with psycopg.connect(login("writer"), autocommit=True) as writer:
@@ -137,7 +137,7 @@ def test_a_fork_alarm_the_writer_cannot_delete_and_the_superuser_deletes_is_stil
 
 
 def test_the_sealer_refuses_a_database_whose_ledger_id_is_not_its_trust_files(
-        cli, witnesses, superuser):  # noqa: F811
+        cli, witnesses, superuser):
     (size,) = superuser.execute("SELECT max(size) FROM ledger_seal_checkpoints").fetchone()
     assert cli(*JACKPOT).code == 0
     superuser.execute("ALTER TABLE ledger_seal_state DISABLE TRIGGER USER")
@@ -153,7 +153,7 @@ def test_the_sealer_refuses_a_database_whose_ledger_id_is_not_its_trust_files(
 
 
 def test_seal_run_takes_the_trust_file_from_its_option(cli, witnesses, superuser,
-                                                       monkeypatch):  # noqa: F811
+                                                       monkeypatch):
     trust = os.environ["LEDGER_TRUST_FILE"]
     monkeypatch.delenv("LEDGER_TRUST_FILE")
     assert cli(*JACKPOT).code == 0

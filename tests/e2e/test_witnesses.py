@@ -232,7 +232,8 @@ def test_a_witness_whose_memory_was_wiped_cannot_vouch_for_a_rewritten_history(
         cli, witnesses, superuser, sealed):
     """W-1's memory file deleted, history rewritten and re-sealed: W-1 cosigns the forgery as
     if new, W-2 refuses it (it is not consistent with what it cosigned): the quorum is not
-    met and W-2's memory is not extended by the events."""
+    met and W-2's memory is not extended by the events: the sealer's fork alarm, and verify
+    names W-2 as a witness that will not cosign."""
     _stop(witnesses.running["W-1"])
     shutil.rmtree(sealed.witness)  # the sealing host's own folder goes too
     for suffix in ("", "-wal", "-shm"):
@@ -250,11 +251,13 @@ def test_a_witness_whose_memory_was_wiped_cannot_vouch_for_a_rewritten_history(
     with behind_the_ledger(superuser):
         _raise_the_closing_count(superuser, position, stream)
     sealing = cli("seal", "run", "--once")  # with the trust file: sent to both witnesses
-    assert sealing.code == 0, sealing.err
+    assert sealing.code == 1, sealing.err  # W-2's refusal is a fork alarm
+    assert "error: witness W-2 holds another root at" in sealing.err
     assert {w for (w,) in superuser.execute("SELECT witness FROM ledger_seal_cosignatures")} \
         == {"W-1"}
     _named(cli, "witness W-2 cosigned", "the history was rewritten or forked",
-           "has 1 of the 2 cosignature(s) its quorum needs")
+           "has 1 of the 2 cosignature(s) its quorum needs: witness W-2 holds another root",
+           "fork alarm: witness W-2")
 
 
 def test_a_cosignature_forged_in_the_database_does_not_count_toward_the_quorum(
