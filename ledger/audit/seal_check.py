@@ -169,10 +169,10 @@ def check_seal(conn: Connection[Any], trusted_keys: list[str], witness_root: Pat
         readable = {}
         for size, item in witness.all(floor).items():
             if isinstance(item, ValueError):
-                report.problems.append(f"witness: {item}")
+                report.problems.append(f"the witness folder: {item}")
             else:
                 readable[size] = item
-        in_witness = _trusted(readable, trusted_keys, ledger, "witness", report)
+        in_witness = _trusted(readable, trusted_keys, ledger, "the witness folder's", report)
         _compare_copies(in_database, in_witness, readable, witness, report)
     checkpoints = {**in_database, **in_witness}
     report.checkpoints = len(checkpoints)
@@ -180,7 +180,7 @@ def check_seal(conn: Connection[Any], trusted_keys: list[str], witness_root: Pat
                                    ).fetchone() or (0,)
     if signed_up_to > max(checkpoints, default=0):
         report.problems.append(f"the sealer signed a checkpoint at {signed_up_to} events, which "
-                               "neither the database nor the witness holds: deleted")
+                               "neither the database nor the witness folder holds: deleted")
     held = list(memories.held)
     if since is not None:
         held = _since(since, checkpoints, held, witnesses_saw or {}, report)
@@ -239,15 +239,15 @@ def _compare_copies(in_database: dict[int, Checkpoint], in_witness: dict[int, Ch
                     readable: dict[int, Checkpoint], witness: Witness,
                     report: SealReport) -> None:
     for size in sorted(in_database.keys() - readable.keys()):
-        report.problems.append(f"checkpoint at {size} events is missing from the witness "
+        report.problems.append(f"checkpoint at {size} events is missing from the witness folder "
                                f"({witness.path(size)}): deleted?")
     for size in sorted(in_witness.keys() - in_database.keys()):
-        report.problems.append(f"the witness holds checkpoint at {size} events, which the "
+        report.problems.append(f"the witness folder holds checkpoint at {size} events, which the "
                                "database does not: its row was deleted")
     for size in sorted(in_database.keys() & in_witness.keys()):
         if in_database[size] != in_witness[size]:
             report.problems.append(f"checkpoint at {size} events differs between the database "
-                                   "and the witness")
+                                   "and the witness folder")
 
 
 def _since(since: Reached, checkpoints: dict[int, Checkpoint], held: list[Memory],
