@@ -80,3 +80,20 @@ def test_an_empty_tree_must_carry_the_empty_root(tmp_path):
         witness.add_checkpoint(add_checkpoint_body(0, [], wrong))
     assert refused.value.status == 422
     witness.add_checkpoint(add_checkpoint_body(0, [], signed(0)))
+
+
+def test_another_root_at_the_size_held_is_a_409_carrying_that_size(tmp_path):
+    """tlog-witness: a checkpoint of the size the witness holds with another root is a 409
+    Conflict whose body is the size it holds (`text/x.tlog.size`), as a stale old size is; a
+    client that sent that very size knows it was refused for its root."""
+    witness = Witness("W-1", Ed25519PrivateKey.generate(), {ORIGIN: LOG_PUBLIC},
+                      WitnessStore(tmp_path / "w.sqlite"))
+    witness.add_checkpoint(add_checkpoint_body(0, [], signed(9)))
+    other = str(sign_note(checkpoint_body(ORIGIN, 9, root_of(LEAVES[1:10])), ORIGIN, LOG))
+    with pytest.raises(Refused) as refused:
+        witness.add_checkpoint(add_checkpoint_body(9, [], other))
+    assert (refused.value.status, refused.value.message, refused.value.content_type) == (
+        409, "9\n", "text/x.tlog.size")
+    assert witness.latest(ORIGIN) is not None and witness.latest(ORIGIN).startswith(
+        checkpoint_body(ORIGIN, 9, root_of(LEAVES[:9])))
+    witness.add_checkpoint(add_checkpoint_body(9, [], signed(9)))  # the same tree: cosigned
