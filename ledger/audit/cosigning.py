@@ -141,8 +141,8 @@ class Cosigning:
     def _beyond(self, conn: Connection[Any], done: Round, witness: TrustedWitness, held: int,
                 size: int) -> bool:
         """The witness holds more than the newest checkpoint: nothing to send when the log's
-        leaves give its root there (another sealer's newer checkpoint); an alarm when they do
-        not, or the log has fewer leaves."""
+        leaves give the root of the checkpoint it cosigned (another sealer's newer one); an
+        alarm when they do not, or the log has fewer leaves."""
         from ledger.audit.witnessed import read_memory
 
         evidence = self._latest(witness)
@@ -150,13 +150,13 @@ class Cosigning:
         try:
             remembered = read_memory(witness, evidence, self.trust.origin, witness.url or "")
         except NoteError:
-            remembered = None
-        if remembered is not None and remembered.size == held and leaves >= held and root_of(
-                stored_leaves(conn, held)) == remembered.root:
-            return True
-        if remembered is None and leaves >= held:
-            return self._missed(done, witness, size, ValueError(
-                f"it holds {held:,} events and its checkpoint could not be read"))
+            if leaves >= held:  # its checkpoint is needed to tell; asked again next round
+                return self._missed(done, witness, size, ValueError(
+                    f"it holds {held:,} events and its checkpoint could not be read"))
+        else:
+            held = remembered.size
+            if leaves >= held and root_of(stored_leaves(conn, held)) == remembered.root:
+                return True
         self._alarm(conn, done, Alarm(witness.name, size, "beyond", beyond(
             witness.name, held, size, int(leaves)), evidence))
         return False

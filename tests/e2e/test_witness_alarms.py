@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 import shutil
 import time
+from pathlib import Path
 
 import httpx
 import psycopg
@@ -182,3 +183,32 @@ def test_trust_init_refuses_a_witness_named_other_than_its_vkey(cli, sealed, tmp
                "--witness", f"W-1={vkey}@http://127.0.0.1:1")
     assert done.code == 0, done.err
 
+
+
+def test_a_witness_ahead_of_the_sealers_newest_checkpoint_on_the_same_history_is_no_alarm(
+        cli, witnesses, superuser, settings):
+    """Two sealers take turns: one sends the checkpoint it read as newest after the other's
+    newer one was cosigned. The witness holds more than it was sent (409, a size above), and
+    the log's leaves give the root the witness cosigned there: nothing to send, no alarm. The
+    older sealer's view is made with temporary tables standing in for the seal's own."""
+    from ledger.audit.cosigning import Cosigning
+    from ledger.audit.trust import load_trust
+    from ledger.identity.keys import Credential
+
+    (first,) = superuser.execute("SELECT max(size) FROM ledger_seal_checkpoints").fetchone()
+    assert cli(*JACKPOT).code == 0
+    assert cli("seal", "run", "--once").code == 0
+    (newest,) = superuser.execute("SELECT max(size) FROM ledger_seal_checkpoints").fetchone()
+    assert newest > first
+    cosigning = Cosigning(load_trust(witnesses.trust),
+                          Credential.load(Path(os.environ["LEDGER_SEAL_KEY"]), "seal"))
+    with psycopg.connect(settings.database_url, autocommit=True) as conn:
+        for table in ("ledger_seal_checkpoints", "ledger_seal_cosignatures",
+                      "ledger_seal_alarms"):
+            conn.execute(f"CREATE TEMP TABLE {table} (LIKE public.{table} INCLUDING ALL)")
+        conn.execute("INSERT INTO ledger_seal_checkpoints SELECT * FROM "
+                     "public.ledger_seal_checkpoints WHERE size = %s", (first,))
+        done = cosigning.collect(conn)
+        assert done.size == first
+        assert (done.alarms, done.warnings, done.cosigned) == ([], [], [])
+        assert conn.execute("SELECT count(*) FROM ledger_seal_alarms").fetchone() == (0,)
