@@ -62,7 +62,7 @@ def run(
     the only role that may write the seal. A damaged seal state is named in one line and
     rebuilt from the stored leaves when the newest checkpoint vouches for them."""
     with open_ledger() as rt, _as_sealer(rt.settings):
-        settings = rt.settings.model_copy(update={"trust_file": trust})
+        settings = rt.settings.model_copy(update={"trust_file": trust or rt.settings.trust_file})
         sealer: Sealer = sealer_for(settings, rt.database)
         sealer.on_rebuild = _note
         if sealer.cosigning is not None:
