@@ -43,12 +43,14 @@ from ledger.domain.registry import (
     staff_stream_id,
     terminal_stream_id,
 )
-from ledger.identity.door import ClockWindow, admit
+from ledger.application.registry_proof import RegistryProof, with_alarm
+from ledger.identity.door import ClockWindow, StaffLookup, TerminalLookup, admit
 from ledger.identity.envelope import SignedCommand, kept_in_receipt
 from ledger.identity.keys import verify
 from ledger.identity.registry_cache import RegistryCache, RegistryMoved
 from ledger.infrastructure.database import EVENTS_TABLE
 from ledger.infrastructure.mapper import PydanticJSONMapper
+from ledger.infrastructure.registry_rows import rows_of
 from ledger.infrastructure.roles import missing_insert_privileges
 from ledger.infrastructure.session import is_aborted, is_lost
 from ledger.presentation.wording import describe, details
@@ -142,7 +144,10 @@ class Ledger:
         self.writer: Writer | None = None
         """The group-commit writer, when the composition root starts one: `execute` hands it
         the admitted commands of every thread; without it each records its own."""
-        self.registry = RegistryCache(self.get)
+        self.proof = RegistryProof(rows_of(app), self.ledger_id)
+        """The registry as the door trusts it: each entry proven by its signed command
+        (`ledger.application.registry_proof`)."""
+        self.registry = RegistryCache(self.proof.current)
         """The registry as the door reads it when the writer checks what it read."""
 
     def _verify_ahead(self, signed: SignedCommand, memory_only: bool = False) -> None:
@@ -172,8 +177,16 @@ class Ledger:
         except LedgerError:
             self.registry.forget(reads.versions)
             reads = self.registry.reads()
-            return admit(signed, reads.staff, reads.terminal, self.clock,
-                         ledger_id=self.ledger_id), reads.versions
+            return self.door(signed, reads.staff, reads.terminal), reads.versions
+
+    def door(self, signed: SignedCommand, staff_of: StaffLookup,
+             terminal_of: TerminalLookup) -> Command:
+        """`admit` on these lookups; a refusal met where the registry holds an entry nothing
+        proves says so (the alarm, where the sender sees it)."""
+        try:
+            return admit(signed, staff_of, terminal_of, self.clock, ledger_id=self.ledger_id)
+        except LedgerError as error:
+            raise with_alarm(error, signed, self.proof) from None
 
     def hand(self, signed: SignedCommand, sent: Sent,
              notify: Callable[[], None]) -> Handed | None:
@@ -195,8 +208,7 @@ class Ledger:
 
         def once() -> Recorded:
             if self.writer is None:
-                command = admit(signed, self.staff, self.terminal, self.clock,
-                                ledger_id=self.ledger_id)
+                command = self.door(signed, self.staff, self.terminal)
                 return self.record(command, signed, sent)
             self._verify_ahead(signed)
             while True:  # the registry in memory, checked by the writer at the insert
@@ -304,10 +316,23 @@ class Ledger:
         return True
 
     def staff(self, staff_id: str) -> StaffMember | None:
-        return cast(StaffMember | None, self.get(staff_stream_id(staff_id)))
+        """The member as the door trusts them: their entries proven (`registry_proof`)."""
+        return cast(StaffMember | None, self.proven(staff_stream_id(staff_id)))
 
     def terminal(self, terminal_id: str) -> TerminalDevice | None:
-        return cast(TerminalDevice | None, self.get(terminal_stream_id(terminal_id)))
+        """The terminal as the door trusts it: its entries proven (`registry_proof`)."""
+        return cast(TerminalDevice | None, self.proven(terminal_stream_id(terminal_id)))
+
+    def proven(self, stream_id: UUID) -> Any | None:
+        """A registry stream as proven; read from the database only when it moved since it
+        was proven."""
+        try:
+            stored = self.get(stream_id)
+        except Exception:  # noqa: BLE001 - a stream an insider broke: the proof reads its rows
+            return self.proof.current(stream_id)
+        if stored is None:
+            return None
+        return self.proof.current(stream_id, stored.version)
 
     def get(self, aggregate_id: UUID) -> Any | None:
         try:
