@@ -25,6 +25,7 @@ from eventsourcing.persistence import InterfaceError as LibraryInterfaceError
 from eventsourcing.persistence import OperationalError as LibraryOperationalError
 
 from ledger.application.bus import Bus
+from ledger.application.registry_proof import RegistryProof, with_alarm
 from ledger.commands import Command
 from ledger.core.errors import (
     ConcurrencyConflict,
@@ -43,7 +44,6 @@ from ledger.domain.registry import (
     staff_stream_id,
     terminal_stream_id,
 )
-from ledger.application.registry_proof import RegistryProof, with_alarm
 from ledger.identity.door import ClockWindow, StaffLookup, TerminalLookup, admit
 from ledger.identity.envelope import SignedCommand, kept_in_receipt
 from ledger.identity.keys import verify

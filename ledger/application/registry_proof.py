@@ -267,7 +267,7 @@ class _Before:
     def get(self, aggregate_id: UUID) -> Any | None:
         if aggregate_id == self.stream.stream_id:
             return deepcopy(self.before)
-        return deepcopy(self.proof._as_of(aggregate_id, self.at))  # noqa: SLF001
+        return deepcopy(self.proof._as_of(aggregate_id, self.at))
 
     def load(self, aggregate_id: UUID, what: str) -> Any:
         found = self.get(aggregate_id)

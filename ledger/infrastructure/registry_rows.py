@@ -73,14 +73,14 @@ class MemoryRows:
         self.recorder = recorder
 
     def stream(self, stream_id: UUID) -> tuple[list[StoredRow], int]:
-        stored = self.recorder._stored_events  # noqa: SLF001 - the in-memory store's own list
-        index = self.recorder._stored_events_index.get(str(stream_id), {})  # noqa: SLF001
+        stored = self.recorder._stored_events  # the in-memory store's own list
+        index = self.recorder._stored_events_index.get(str(stream_id), {})
         rows = [StoredRow(at + 1, version, stored[at].topic, stored[at].state)
                 for version, at in sorted(index.items())]
         return rows, len(stored)
 
     def receipt_between(self, after: int, before: int) -> bool:
-        stored = self.recorder._stored_events  # noqa: SLF001
+        stored = self.recorder._stored_events
         return any(s.topic == RECEIPT_TOPIC for s in stored[after:max(before - 1, after)])
 
 
