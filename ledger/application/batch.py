@@ -61,6 +61,7 @@ class _Staged:
 
     def __init__(self, ledger: Ledger) -> None:
         self.ledger = ledger
+        self.rules = ledger.rules
         self.staged: dict[UUID, Any] = {}
 
     def load(self, aggregate_id: UUID, what: str) -> Any:

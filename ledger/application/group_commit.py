@@ -114,6 +114,7 @@ class _Batch:
 
     def __init__(self, writer: GroupWriter) -> None:
         self.writer = writer
+        self.rules = writer.ledger.rules
         self.staged: dict[UUID, Any] = {}  # written by an earlier command of this batch
         self.read: dict[UUID, int] = {}  # read from `known`: the version trusted
 

@@ -37,7 +37,7 @@ from ledger.core.errors import (
     first_line,
 )
 from ledger.domain.base import Aggregate
-from ledger.domain.receipt import CommandReceipt, accepted, receipt_id
+from ledger.domain.receipt import RULES_EDITION, CommandReceipt, accepted, receipt_id
 from ledger.domain.registry import (
     StaffMember,
     TerminalDevice,
@@ -122,6 +122,10 @@ class Handed(Protocol):
 class Ledger:
     """The service layer: one method to execute commands, a few to read streams. It is the
     handlers' unit of work on PostgreSQL (`ledger.application.handlers.unit_of_work.UnitOfWork`)."""
+
+    rules = RULES_EDITION
+    """The edition of the rules commands are executed under, recorded with each receipt (the
+    current one; a test sets an earlier one to record as an earlier release did)."""
 
     def __init__(self, app: LedgerApplication, clock: ClockWindow | None = None,
                  deadline: float = 60.0,  # money-safe: seconds
@@ -291,8 +295,7 @@ class Ledger:
             "writing the same streams; nothing was recorded, send it again."
         )
 
-    @staticmethod
-    def receipt(command: Command, signed: SignedCommand | None,
+    def receipt(self, command: Command, signed: SignedCommand | None,
                 aggregates: tuple[Aggregate, ...]) -> CommandReceipt.Accepted:
         """The command's idempotency receipt (its one event), naming the streams it wrote and
         keeping the signed envelope (`kept_in_receipt`)."""
@@ -303,6 +306,7 @@ class Ledger:
             streams=[str(aggregate.id) for aggregate in aggregates],
             by=command.provenance,
             signed=kept_in_receipt(signed, dumped) if signed else None,
+            rules=self.rules if self.rules > 1 else None,
         )
 
     def is_recorded(self, command: Command) -> bool:

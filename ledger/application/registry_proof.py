@@ -31,7 +31,7 @@ from pydantic import ValidationError
 
 from ledger.application.handlers.registry import HANDLERS
 from ledger.core.errors import LedgerError, NotFound, first_line
-from ledger.domain.receipt import CommandReceipt, receipt_id
+from ledger.domain.receipt import RULES_EDITION, CommandReceipt, receipt_id
 from ledger.domain.registry import (
     REGISTRY_ID,
     StaffMember,
@@ -260,6 +260,8 @@ class RegistryProof:
 class _Before:
     """The registry as a handler executed again reads it: the stream being proven as it
     stood before the event, any other as proven before the command's receipt."""
+
+    rules = RULES_EDITION  # the registry's handlers read no edition
 
     def __init__(self, proof: RegistryProof, stream: _Stream, before: Any, at: int) -> None:
         self.proof, self.stream, self.before, self.at = proof, stream, before, at

@@ -252,6 +252,7 @@ class _Checker:
             self._refused(subject, rows, decoded, f"the receipt is not what its signed "
                           f"envelope says: {differs}")
             return
+        self.streams.rules = receipt.rules or 1  # the edition it was recorded under
         try:
             aggregates = self.bus.handle(command, self.streams)
         except LedgerError as error:

@@ -18,6 +18,14 @@ from eventsourcing.utils import get_topic
 
 from ledger.domain.base import Aggregate, Provenance
 
+RULES_EDITION = 2
+"""The edition of the rules a command is executed under, recorded with its receipt, so that
+`ledger verify` executes every command again under the rules it was recorded under:
+
+1. (a receipt that names none) house settings looked up by the UTC date of the command;
+2. rounds and shoes look house settings up by the gaming day their table's shift records.
+"""
+
 RECEIPT_NAMESPACE = uuid5(NAMESPACE_URL, "https://round-ledger/command")
 
 
@@ -32,6 +40,7 @@ class CommandReceipt(Aggregate):
         streams: list[str]
         by: Provenance
         signed: dict[str, Any] | None = None  # the envelope, the evidence
+        rules: int | None = None  # the rules' edition it was executed under (None: the first)
 
     @staticmethod
     def create_id(by: Provenance, **_: object) -> UUID:
@@ -40,7 +49,7 @@ class CommandReceipt(Aggregate):
     @event(Accepted)
     def __init__(
         self, command_type: str, command: dict[str, Any], streams: list[str], by: Provenance,
-        signed: dict[str, Any] | None = None,
+        signed: dict[str, Any] | None = None, rules: int | None = None,
     ) -> None:
         self.command_type = command_type
         self.streams = streams
@@ -50,7 +59,8 @@ RECEIPT_TOPIC = get_topic(CommandReceipt)
 
 
 def accepted(command_type: str, command: dict[str, Any], streams: list[str], by: Provenance,
-             signed: dict[str, Any] | None = None) -> CommandReceipt.Accepted:
+             signed: dict[str, Any] | None = None,
+             rules: int | None = RULES_EDITION) -> CommandReceipt.Accepted:
     """A receipt's one event, made as the library makes a created event (the same id, topic,
     version and time) without building the aggregate it would start: a receipt is written once
     and never changed, and the group writer makes one per command. Its fields come from the
@@ -59,4 +69,5 @@ def accepted(command_type: str, command: dict[str, Any], streams: list[str], by:
     return CommandReceipt.Accepted.model_construct(
         originator_id=receipt_id(by.command_id), originator_version=CommandReceipt.INITIAL_VERSION,
         timestamp=CommandReceipt.Accepted.create_timestamp(), originator_topic=RECEIPT_TOPIC,
-        command_type=command_type, command=command, streams=streams, by=by, signed=signed)
+        command_type=command_type, command=command, streams=streams, by=by, signed=signed,
+        rules=rules)

@@ -184,10 +184,11 @@ def test_a_pit_boss_enrolled_by_the_writer_login_after_the_last_verification_is_
     _insert(login("writer"), _forged_enrolment(superuser, "PB-FORGED", forged.public_key))
     env = {**acting_env(E2E_PIT_BOSS, E2E_WORKSTATION),
            "LEDGER_STAFF_CREDENTIAL": str(tmp_path / "forged.key")}
-    assert cli("jackpot", "adjust", "GRAND", "--reason", "audit", "--", "-900",
-               extra_env=env).code == 0
+    refused = cli("jackpot", "adjust", "GRAND", "--reason", "audit", "--", "-900",
+                  extra_env=env)
+    assert refused.code == 1 and "ALARM" in refused.err, refused.out  # the door proves it
     named_since(cli, trust, verifier, recorded, "EnrolStaff",
-                "would have been refused at the door", "PB-FORGED, who is not enrolled")
+                "would have been refused at the door", "does not verify")
 
 
 def test_an_event_claiming_no_command_after_the_last_verification_is_named(

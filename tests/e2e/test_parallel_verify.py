@@ -103,12 +103,12 @@ def test_every_forgery_the_single_process_names_the_workers_name_alike(
     _floor(cli, tmp_path / "keys")
     forged = Credential.generate("staff", "PB-FORGED")
     forged.save(tmp_path / "forged.key")
-    # a pit boss the writer login enrolled, and the pool adjusted under their key
+    # a pit boss the writer login enrolled (the door refuses what their key signs)
     _insert(login("writer"), _forged_enrolment(superuser, "PB-FORGED", forged.public_key))
     env = {**acting_env(E2E_PIT_BOSS, E2E_WORKSTATION),
            "LEDGER_STAFF_CREDENTIAL": str(tmp_path / "forged.key")}
     assert cli("jackpot", "adjust", _pool(superuser),
-               "--reason", "audit", "--", "-900", extra_env=env).code == 0
+               "--reason", "audit", "--", "-900", extra_env=env).code == 1
     # an adjustment that claims no command
     topic, stream, version, created = _row(superuser, "JackpotPool.Adjusted")
     _insert(login("writer"), [(topic, stream, version + 1, {
@@ -142,7 +142,7 @@ def test_every_forgery_the_single_process_names_the_workers_name_alike(
     for boundary in (None, _middle(superuser)):
         one, many = _both(database, trust, boundary)
         said = "\n".join(f"{subject}: {reason}" for subject, reason in one.failures)
-        for text in ("would have been refused at the door", "PB-FORGED, who is not enrolled",
+        for text in ("would have been refused at the door", "EnrolStaff",
                      "JackpotPool.Adjusted was recorded by no command",
                      f"command {command_id} (Drain", "is not what the command records",
                      "a second receipt of command", "not proven by a signed command"):

@@ -13,6 +13,7 @@ from ledger.application.handlers.shoes import (
     check_ready_for_round,
     current_shoe,
     draw_card,
+    settings_day,
 )
 from ledger.application.handlers.tables import load_table
 from ledger.application.handlers.unit_of_work import Handler, UnitOfWork
@@ -99,7 +100,7 @@ def open_round(command: OpenRound, uow: UnitOfWork) -> tuple[Aggregate, ...]:
     if registry.game(table.game).shoe.single_deck and shoe.position:
         raise RuleViolation(f"{table.game} deals each round from a freshly shuffled deck: shuffle first.")
     history = [parse_settings(table.rule_set, data) for data in table.settings_history]
-    in_force = settings_in_force(history, command.at.date())
+    in_force = settings_in_force(history, settings_day(table, command.at, uow))
     check_ready_for_round(table, shoe, in_force)
     if command.demonstration:
         _check_demonstration(table, shoe, in_force)

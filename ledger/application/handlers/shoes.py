@@ -10,7 +10,7 @@ bottom) or by a shuffler (no cut).
 from __future__ import annotations
 
 from collections import Counter
-from datetime import datetime
+from datetime import date, datetime
 from typing import cast
 from uuid import UUID
 
@@ -37,10 +37,19 @@ def current_shoe(uow: UnitOfWork, table: Table) -> Shoe:
     return cast(Shoe, uow.load(table.current_shoe, f"the shoe of table {table.code}"))
 
 
-def settings_on(table: Table, when: datetime) -> HouseSettings:
+def settings_day(table: Table, when: datetime, uow: UnitOfWork) -> date:
+    """The day a command's house settings are looked up on: the gaming day the table's open
+    shift records (a setting "effective 1 December" holds from that gaming day's start); the
+    UTC date of the command under the rules' first edition, or while no shift is open."""
+    if uow.rules >= 2 and table.open_shift is not None:
+        return table.open_shift[2]
+    return when.date()
+
+
+def settings_on(table: Table, when: datetime, uow: UnitOfWork) -> HouseSettings:
     """The table's house settings in force when the command says it happened."""
     history = [parse_settings(table.rule_set, data) for data in table.settings_history]
-    return settings_in_force(history, when.date())
+    return settings_in_force(history, settings_day(table, when, uow))
 
 
 def _decks(table: Table, settings: HouseSettings, asked: int | None) -> int:
@@ -99,7 +108,7 @@ def shuffle_shoe(command: ShuffleShoe, uow: UnitOfWork) -> tuple[Aggregate, ...]
         raise WrongState(f"table {table.code} has a round in play: no shuffle until it ends.")
     _check_method(table, command)
     _check_not_the_failed_shuffler(uow, table, command)
-    decks = _decks(table, settings_on(table, command.at), command.decks)
+    decks = _decks(table, settings_on(table, command.at, uow), command.decks)
     changed: list[Aggregate] = [table]
     if table.current_shoe is not None:
         old = current_shoe(uow, table)
@@ -211,7 +220,7 @@ def burn_cards(command: BurnCards, uow: UnitOfWork) -> tuple[Aggregate, ...]:
         raise InvalidInput("say how many cards are burned, or which.")
     if len(cards) > count:
         raise InvalidInput(f"{len(cards)} cards named for a burn of {count}.")
-    registry.game(table.game).shoe.check_burn(settings_on(table, command.at), cards, count)
+    registry.game(table.game).shoe.check_burn(settings_on(table, command.at, uow), cards, count)
     _check_cards_in_shoe(shoe, cards)
     if shoe.position + count > shoe.capacity:
         raise RuleViolation(f"the shoe holds {shoe.cards_remaining} cards, not {count} to burn.")

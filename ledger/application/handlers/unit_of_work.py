@@ -18,10 +18,15 @@ from uuid import UUID
 
 from ledger.core.errors import NotFound
 from ledger.domain.base import Aggregate
+from ledger.domain.receipt import RULES_EDITION
 
 
 class UnitOfWork(Protocol):
-    """The streams as a handler reads them."""
+    """The streams as a handler reads them, and the edition of the rules it runs under."""
+
+    rules: int
+    """`ledger.domain.receipt.RULES_EDITION` when a command is recorded; the edition its
+    receipt records when the audit executes it again."""
 
     def load(self, aggregate_id: UUID, what: str) -> Any:
         """The stream's aggregate; `NotFound` ('`what` does not exist.') when it has no
@@ -45,6 +50,8 @@ command's own class in place of `Any`: each area's `HANDLERS` table pairs them).
 class InMemoryUnitOfWork:
     """Streams kept in a dict: a handler run on it records nothing anywhere else. Each load is
     a copy, so a refused command leaves the streams as they were."""
+
+    rules = RULES_EDITION
 
     def __init__(self) -> None:
         self.streams: dict[UUID, Aggregate] = {}
