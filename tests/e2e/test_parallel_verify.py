@@ -109,6 +109,8 @@ def test_every_forgery_the_single_process_names_the_workers_name_alike(
            "LEDGER_STAFF_CREDENTIAL": str(tmp_path / "forged.key")}
     assert cli("jackpot", "adjust", _pool(superuser),
                "--reason", "audit", "--", "-900", extra_env=env).code == 1
+    assert cli("jackpot", "adjust", _pool(superuser), "--reason", "audit", "--", "-900",
+               extra_env=acting_env(E2E_PIT_BOSS, E2E_WORKSTATION)).code == 0
     # an adjustment that claims no command
     topic, stream, version, created = _row(superuser, "JackpotPool.Adjusted")
     _insert(login("writer"), [(topic, stream, version + 1, {

@@ -1,6 +1,8 @@
 """A ledger the previous release recorded, restored from its dump and upgraded by today's code:
 `ledger db init`, then the runner rebuilds the read models by itself while a floor plays, and
-everything holds (`tests/fixtures/previous-release`, remade by `scripts/record-release-fixture`)."""
+everything holds (`tests/fixtures/previous-release`, remade by `scripts/record-release-fixture`):
+the release's commands, recorded under the first edition of the rules, and the floor's, under
+today's, each verified under its own."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ import time
 
 import psycopg
 
+from ledger.domain.receipt import RULES_EDITION
 from tests.e2e.conftest import LEDGER, NO_CREDENTIALS
 from tests.e2e.previous_release import restore, unpack
 
@@ -108,6 +111,12 @@ def test_a_previous_releases_ledger_upgrades_its_read_models_by_itself_while_a_f
     played = re.search(r"(\d+) rounds settled, (\d+) voided", log_floor.read_text())
     assert played and int(played[1]) + int(played[2]) == 12, log_floor.read_text()
     assert _status(ledger)["events"] > events  # new rounds recorded on the upgraded ledger
+
+    with psycopg.connect(empty_database.url) as conn:  # the rules' edition of each command
+        editions = dict(conn.execute(
+            "SELECT convert_from(state, 'UTF8')::jsonb ->> 'rules', count(*) FROM ledger_events "
+            "WHERE topic LIKE '%:CommandReceipt.Accepted' GROUP BY 1").fetchall())
+    assert editions.get(None) and editions.get(str(RULES_EDITION)), editions  # both, verified:
 
     sealed = ledger("seal", "run", "--once", LEDGER_SEAL_KEY=release.file("seal_key"))
     assert sealed.code == 0, sealed.err + sealed.out
