@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
 from decimal import Decimal
+from typing import Any
 
-from ledger.commands.shift import OpenShift
+from ledger.commands.shift import CloseShift, OpenShift
 from ledger.commands.table import OpenTable
 from ledger.domain.base import Actor, Role
 from tests.signing import GAMING_DAY
@@ -35,3 +37,12 @@ def open_shift(code: str = "BAC-01", shift: str = "day", **overrides: object) ->
     }
     fields.update(overrides)
     return OpenShift(**fields)  # type: ignore[arg-type]
+
+
+def next_day(ledger: Any, code: str, at: datetime) -> None:
+    """Today's shift at the table closed with its opening chips and the next gaming day's
+    opened at `at` (house settings follow the gaming day the table's shift records)."""
+    ledger.execute(CloseShift(table=code, gaming_day=GAMING_DAY, shift="day",
+                              chips=OPENING_CHIPS, dealer_id=DEALER.staff_id,
+                              supervisor=PIT_BOSS, actor=PIT_BOSS, terminal="pit-1", at=at))
+    ledger.execute(open_shift(code, gaming_day=GAMING_DAY + timedelta(days=1), at=at))

@@ -27,7 +27,7 @@ from ledger.commands.table import ChangeTableSettings, CloseTable
 from ledger.core.errors import InvalidInput, NotAllowed, RuleViolation
 from ledger.domain.round import Phase
 from ledger.games.common import Outcome
-from tests.integration.helpers import PIT_BOSS
+from tests.integration.helpers import PIT_BOSS, next_day
 from tests.integration.round_helpers import (
     Terminal,
     baccarat_table,
@@ -347,8 +347,9 @@ def test_baccarat_art12_a_pushed_bet_a_supervisor_adjusted_is_not_owed(settings)
 
 
 def test_baccarat_art12_a_pushed_bet_above_the_next_coups_maximum_is_not_owed(settings):
-    """The limits changed overnight: the kept 1,000.00 could not be placed again, so it is
-    not owed; the 500.00 still is."""
+    """The limits changed overnight (from the next gaming day, whose shift plays the next
+    coup): the kept 1,000.00 could not be placed again, so it is not owed; the 500.00 still
+    is."""
     tomorrow = datetime.now(UTC) + timedelta(days=1)
     with open_ledger(settings) as rt:
         playing_other_days(rt.ledger)
@@ -360,6 +361,7 @@ def test_baccarat_art12_a_pushed_bet_above_the_next_coups_maximum_is_not_owed(se
         table.bet(2, "player", "500.00")
         deal(table, TIE_COUP)
         table.send(SettleRound)
+        next_day(rt.ledger, "BAC-01", tomorrow)
         table.send(OpenRound, at=tomorrow)
         table.send(PlaceBet, box=2, spot="player", amount=D("500.00"), at=tomorrow)
         table.send(DealCard, to="player", card="4S", at=tomorrow)

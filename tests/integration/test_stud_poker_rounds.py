@@ -42,6 +42,7 @@ from ledger.core.errors import (
 )
 from ledger.domain.round import round_id
 from ledger.domain.table import table_id
+from tests.integration.helpers import next_day
 from tests.integration.stud_builders import (
     DEALER,
     NON_QUALIFYING_DEALER,
@@ -256,6 +257,7 @@ def test_stud_art13_new_royal_odds_apply_from_their_effective_date_never_to_earl
     run(ledger, stud_round(CODE, *royal))
     tomorrow = [command.model_copy(update={"at": today + timedelta(days=1)})
                 for command in stud_round(CODE, *royal)]
+    next_day(ledger, CODE, today + timedelta(days=1))  # the next gaming day's shift plays it
     run(ledger, tomorrow)
     payouts = [next(b["bet"]["payout"] for b in recorded(superuser, "Round.BetSettled",
                                                          round_stream(n))
