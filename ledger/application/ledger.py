@@ -123,9 +123,7 @@ class Ledger:
     """The service layer: one method to execute commands, a few to read streams. It is the
     handlers' unit of work on PostgreSQL (`ledger.application.handlers.unit_of_work.UnitOfWork`)."""
 
-    rules = RULES_EDITION
-    """The edition of the rules commands are executed under, recorded with each receipt (the
-    current one; a test sets an earlier one to record as an earlier release did)."""
+    rules = RULES_EDITION  # recorded with each receipt (a test sets an earlier one)
 
     def __init__(self, app: LedgerApplication, clock: ClockWindow | None = None,
                  deadline: float = 60.0,  # money-safe: seconds
@@ -148,9 +146,8 @@ class Ledger:
         self.writer: Writer | None = None
         """The group-commit writer, when the composition root starts one: `execute` hands it
         the admitted commands of every thread; without it each records its own."""
-        self.proof = RegistryProof(rows_of(app), self.ledger_id)
-        """The registry as the door trusts it: each entry proven by its signed command
-        (`ledger.application.registry_proof`)."""
+        self.proof = RegistryProof(rows_of(app), self.ledger_id, self.get)
+        """The registry as the door trusts it (`ledger.application.registry_proof`)."""
         self.registry = RegistryCache(self.proof.current)
         """The registry as the door reads it when the writer checks what it read."""
 
@@ -321,22 +318,11 @@ class Ledger:
 
     def staff(self, staff_id: str) -> StaffMember | None:
         """The member as the door trusts them: their entries proven (`registry_proof`)."""
-        return cast(StaffMember | None, self.proven(staff_stream_id(staff_id)))
+        return cast(StaffMember | None, self.proof.entry(staff_stream_id(staff_id)))
 
     def terminal(self, terminal_id: str) -> TerminalDevice | None:
         """The terminal as the door trusts it: its entries proven (`registry_proof`)."""
-        return cast(TerminalDevice | None, self.proven(terminal_stream_id(terminal_id)))
-
-    def proven(self, stream_id: UUID) -> Any | None:
-        """A registry stream as proven; read from the database only when it moved since it
-        was proven."""
-        try:
-            stored = self.get(stream_id)
-        except Exception:  # noqa: BLE001 - a stream an insider broke: the proof reads its rows
-            return self.proof.current(stream_id)
-        if stored is None:
-            return None
-        return self.proof.current(stream_id, stored.version)
+        return cast(TerminalDevice | None, self.proof.entry(terminal_stream_id(terminal_id)))
 
     def get(self, aggregate_id: UUID) -> Any | None:
         try:

@@ -21,6 +21,7 @@ from __future__ import annotations
 import json
 import logging
 import threading
+from collections.abc import Callable
 from copy import deepcopy
 from dataclasses import dataclass, field
 from typing import Any
@@ -29,7 +30,6 @@ from uuid import UUID
 from eventsourcing.persistence import JSONTranscoder, StoredEvent
 from pydantic import ValidationError
 
-from ledger.application.handlers.registry import HANDLERS
 from ledger.core.errors import LedgerError, NotFound, first_line
 from ledger.domain.receipt import RULES_EDITION, CommandReceipt, receipt_id
 from ledger.domain.registry import (
@@ -74,9 +74,11 @@ class _Stream:
 class RegistryProof:
     """Registry streams proven once, kept by stream id (thread-safe)."""
 
-    def __init__(self, rows: StreamRows, ledger_id: str | None) -> None:
+    def __init__(self, rows: StreamRows, ledger_id: str | None,
+                 stored: Callable[[UUID], Any | None] | None = None) -> None:
         self.rows = rows
         self.ledger_id = ledger_id
+        self.stored = stored  # the stream as the store rebuilds it (its version, cheaply)
         self._streams: dict[UUID, _Stream] = {}
         self._lock = threading.RLock()
 
@@ -99,6 +101,16 @@ class RegistryProof:
                 # read does not take a skipped event for a change
                 state.version = stream.rows[-1].version
             return state
+
+    def entry(self, stream_id: UUID) -> Any | None:
+        """`current`, its rows read again only when the stream moved since it was proven."""
+        try:
+            stored = self.stored(stream_id) if self.stored is not None else None
+        except Exception:  # noqa: BLE001 - a stream an insider broke: its rows are read
+            return self.current(stream_id)
+        if stored is None and self.stored is not None:
+            return None
+        return self.current(stream_id, stored.version if stored is not None else None)
 
     def forged(self, stream_id: UUID) -> list[str]:
         """What the stream holds that nothing proves (found so far)."""
@@ -184,6 +196,8 @@ class RegistryProof:
         command = self._door(signed, stream, at)
         if str(command.command_id) != str(by.command_id):
             raise _Unproven(f"the envelope its receipt keeps is command {command.command_id}'s")
+        from ledger.application.handlers.registry import HANDLERS  # loaded once proven
+
         handler = HANDLERS.get(type(command))
         if handler is None:
             raise _Unproven(f"{type(command).__name__} does not change the registry")

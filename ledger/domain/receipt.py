@@ -60,7 +60,7 @@ RECEIPT_TOPIC = get_topic(CommandReceipt)
 
 def accepted(command_type: str, command: dict[str, Any], streams: list[str], by: Provenance,
              signed: dict[str, Any] | None = None,
-             rules: int | None = RULES_EDITION) -> CommandReceipt.Accepted:
+             rules: int | None = None) -> CommandReceipt.Accepted:
     """A receipt's one event, made as the library makes a created event (the same id, topic,
     version and time) without building the aggregate it would start: a receipt is written once
     and never changed, and the group writer makes one per command. Its fields come from the
