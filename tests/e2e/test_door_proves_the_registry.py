@@ -70,8 +70,9 @@ def _refused_with_alarm(cli, superuser, env: dict[str, str], *said: str) -> str:
     assert _count(superuser) == before
     verified = cli("verify")
     assert verified.code == 1, verified.out
-    assert "would have been refused at the door" in verified.out or \
-        "outside that command's run" in verified.out, verified.out
+    assert any(text in verified.out for text in (
+        "would have been refused at the door", "outside that command's run",
+        "the receipt is not what its signed envelope says")), verified.out
     return str(refused.err)
 
 
@@ -151,3 +152,23 @@ def test_registry_changes_signed_by_an_administrator_are_taken_at_once(cli, supe
     done = cli(*ADJUST, extra_env=env)
     assert done.code == 0, done.err
     assert "ALARM" not in done.err
+
+
+def test_an_enrolment_carrying_a_real_enrolments_signed_envelope_is_not_enrolled(
+        cli, superuser, login, pool, tmp_path):
+    """The receipt keeps the genuine, validly signed envelope of another enrolment: it is that
+    command's, not the one the forged entry claims."""
+    _, _, _, genuine = _row(
+        superuser, "CommandReceipt.Accepted",
+        "AND convert_from(state, 'UTF8')::jsonb ->> 'command_type' = 'EnrolStaff'")
+    envelope = {**genuine["signed"], "command": {
+        k: v for k, v in genuine["command"].items()
+        if k not in ("actor", "terminal", "credentials")}}
+    forged = Credential.generate("staff", "PB-COPY")
+    forged.save(tmp_path / "forged.key")
+    _insert(login("writer"), _forged_enrolment(superuser, "PB-COPY", forged.public_key,
+                                               signed=envelope))
+    env = {**acting_env(E2E_PIT_BOSS, E2E_WORKSTATION),
+           "LEDGER_STAFF_CREDENTIAL": str(tmp_path / "forged.key")}
+    err = _refused_with_alarm(cli, superuser, env, "PB-COPY, who is not enrolled")
+    assert f"is command {genuine['by']['command_id']}'s" in err
