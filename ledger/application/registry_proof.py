@@ -154,7 +154,7 @@ class RegistryProof:
                               "door ignores it (`ledger verify` names it)")
                     stream.forged.append(reason)
                     alarms.error("%s", reason)
-                    proven = state
+                    proven = _at_version(state, row.version)
                 stream.states.append((row.position, proven))
                 stream.done += 1
         finally:
@@ -297,6 +297,17 @@ class _Before:
 
 class _Unproven(Exception):
     pass
+
+
+def _at_version(state: Any, version: int) -> Any:
+    """The state unchanged but at the version an event skipped took: the next real change is
+    executed again at the version the log gave it (a forged event in between does not void a
+    real suspension)."""
+    if state is None:
+        return None
+    state = deepcopy(state)
+    state.version = version
+    return state
 
 
 def _decode(topic: str, state: bytes, stream_id: UUID, version: int) -> Any:

@@ -9,6 +9,7 @@ import logging
 import pytest
 
 from ledger.application.administration import Administrator
+from ledger.commands.registry import SuspendStaff
 from ledger.core.errors import LedgerError
 from ledger.domain.base import Role
 from tests.e2e.test_door_proves_the_registry import _forged_change
@@ -51,3 +52,16 @@ def test_a_forged_entry_on_top_of_a_stream_does_not_stop_its_holder(settings, da
                                                  "staff", "D-8").public_key}))
         recorded = rt.ledger.execute(open_table("BAC-02"))
         assert recorded.events and not recorded.duplicate
+
+
+def test_a_forged_entry_does_not_void_the_real_suspension_recorded_after_it(
+        settings, database, superuser):
+    with open_ledger(settings) as rt:
+        inner = rt.ledger.inner
+        rt.ledger.execute(open_table("BAC-00"))
+        _insert(database.url, _forged_change(superuser, "PB-7", "RolesChanged",
+                                             "ChangeStaffRoles", {"roles": ["pit_boss"]}))
+        Administrator(inner, KEYRING, ADMIN, CONSOLE).send(
+            SuspendStaff(staff_id="PB-7", reason="investigation"))
+        with pytest.raises(LedgerError, match="who is suspended \\(investigation\\)"):
+            rt.ledger.execute(open_table("BAC-03"))
