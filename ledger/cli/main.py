@@ -59,7 +59,7 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
      "Move closed, sealed, witnessed ranges of events to an archive database, read in place."),
     ("projections", "ledger.cli.projections:app", "Keep the read models live, and rebuild them."),
     ("seal", "ledger.cli.seal:app",
-     "Seal the global order: signed checkpoints, and their witness."),
+     "Seal the global order: signed checkpoints, and their witnesses."),
     ("trust", "ledger.cli.trust:app",
      "Write and read the trust file verify is given from outside the database."),
     ("witness", "ledger.cli.witness:app",
