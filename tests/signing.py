@@ -195,6 +195,15 @@ OTHER_DAYS_ENV = {"LEDGER_CLOCK_PAST_MINUTES": str(366 * 24 * 60)}
 """For a `ledger` process a test starts to play days up to a year back (`playing_other_days`)."""
 
 
+def clock_after(day: str) -> dict[str, str]:
+    """For a `ledger` process a test starts on its practice ledger: the ledger's clock at the
+    end of gaming day `day` (YYYY-MM-DD), every shift of it past."""
+    from datetime import date
+
+    following = date.fromisoformat(day) + timedelta(days=1)
+    return {"LEDGER_CLOCK_AT": f"{following.isoformat()}T06:00:00+08:00"}
+
+
 def playing_other_days(ledger: Any) -> None:
     """For a test that plays rounds on days other than today (limits effective tomorrow, a
     table opened last March): its ledger takes times up to a year back and a week ahead. A

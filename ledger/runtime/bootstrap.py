@@ -13,7 +13,7 @@ from ledger.application.bus import EVERY_AREA, Area, Bus
 from ledger.application.config import LedgerSettings
 from ledger.application.ledger import Ledger, LedgerApplication
 from ledger.commands import build_command_classes
-from ledger.core.clock import SYSTEM_CLOCK, Clock
+from ledger.core.clock import SYSTEM_CLOCK, Clock, FixedClock
 from ledger.core.errors import DatabaseUnavailable, WrongState
 from ledger.core.formatting import PRACTICE_MARK
 from ledger.domain.base import build_event_classes
@@ -105,6 +105,16 @@ def identity(database: Database) -> tuple[str | None, bool]:
     with database.connect() as conn:
         ledger_id = schema.installed_ledger_id(conn, EVENTS_TABLE)
         return ledger_id, ledger_id is not None and is_practice(conn)
+
+
+def clock_of(settings: LedgerSettings, practice: bool) -> Clock:
+    """The host's clock; on a practice ledger, the fixed one LEDGER_CLOCK_AT names, if any."""
+    if settings.clock_at is None:
+        return SYSTEM_CLOCK
+    if not practice:
+        raise WrongState("LEDGER_CLOCK_AT sets the clock of a practice ledger only: a "
+                         "property's real ledger keeps the host's clock. Unset it.")
+    return FixedClock(settings.clock_at)
 
 
 def marked(settings: LedgerSettings, practice: bool) -> LedgerSettings:
@@ -210,12 +220,12 @@ def open_ledger(settings: LedgerSettings | None = None,
             f"the database at {database.describe()} is not initialised, or was by an older "
             "version: run `ledger db init` (it changes nothing already there)."
         )
+    clock = clock or clock_of(settings, practice)
     app = build_application(settings, database)
     writer: GroupWriter | None = None
     try:
         window = ClockWindow(timedelta(minutes=settings.clock_past_minutes),
-                             timedelta(minutes=settings.clock_ahead_minutes),
-                             clock or SYSTEM_CLOCK)
+                             timedelta(minutes=settings.clock_ahead_minutes), clock)
         ledger = Ledger(app, window, settings.command_deadline_seconds, ledger_id, bus)
         if on_wait is not None:
             ledger.on_wait = on_wait
