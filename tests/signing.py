@@ -212,4 +212,5 @@ def playing_other_days(ledger: Any) -> None:
 
     from ledger.identity.door import ClockWindow
 
-    getattr(ledger, "inner", ledger).clock = ClockWindow(timedelta(days=366), timedelta(days=7))
+    inner = getattr(ledger, "inner", ledger)
+    inner.clock = ClockWindow(timedelta(days=366), timedelta(days=7), inner.clock.clock)
