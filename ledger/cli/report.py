@@ -14,7 +14,7 @@ from typing import Annotated, Any
 import psycopg
 import typer
 
-from ledger.cli.common import JsonOption, console, err_console, reading
+from ledger.cli.common import JsonOption, console, err_console, reading, say_practice
 from ledger.core.formatting import PRACTICE_MARK
 from ledger.reports.shift import to_csv, to_json, to_rich
 from projections.registry import select
@@ -150,11 +150,6 @@ def marked(text: str, fmt: Format, practice: bool) -> str:
     if fmt is Format.CSV:
         return f"# {PRACTICE_MARK}\n{text}"
     return json.dumps({"practice": PRACTICE_MARK, **json.loads(text)}, indent=2)
-
-
-def say_practice(practice: bool) -> None:
-    if practice:
-        console.print(f"[bold red]{PRACTICE_MARK}[/]", highlight=False, soft_wrap=True)
 
 
 def _render(fmt: Format, view: ShiftReportView, settings: Any) -> str:
