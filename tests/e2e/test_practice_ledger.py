@@ -12,6 +12,7 @@ from ledger.core.formatting import PRACTICE_MARK
 from tests.e2e.browser import headless_chromium, needs_chromium, printed_text
 from tests.e2e.conftest import NO_CREDENTIALS
 from tests.e2e.test_evidence_bundle import exported, offline
+from tests.e2e.test_insider_forgeries import trust  # noqa: F401 - a fixture
 from tests.integration import replay_rounds as rounds
 from tests.signing import GAMING_DAY, credential_env, open_ledger
 
@@ -97,3 +98,15 @@ def test_a_real_ledger_gives_out_nothing_marked(cli, empty_database, tmp_path):
     done = cli("verify", url=url, extra_env=NO_CREDENTIALS)
     assert done.code == 0, done.out + done.err
     assert PRACTICE_MARK not in done.out
+
+
+def test_a_practice_ledgers_trust_file_says_so_and_verify_names_a_trust_file_that_does_not(
+        cli, trust):
+    written = json.loads(trust.read_text())
+    assert written["practice"] is True
+    denied = trust.with_name("real.json")
+    denied.write_text(json.dumps({**written, "practice": False}))
+    done = cli("verify", "--trust", str(denied))
+    assert done.code == 1
+    assert ("practice: the trust file says this is a property's real ledger, the database a "
+            "practice ledger") in done.out
