@@ -77,8 +77,10 @@ class TrustFile(BaseModel):
     witnesses: list[TrustedWitness] = Field(default_factory=list)
     quorum: int = Field(ge=0)
     written_at: str
-    practice: bool = Field(default=False, description="a practice ledger (`ledger db init "
-                           "--practice`), which may hold simulated play: " + PRACTICE_MARK)
+    practice: bool | None = Field(
+        default=None, description="a practice ledger (`ledger db init --practice`), which may "
+        "hold simulated play: " + PRACTICE_MARK + "; absent from a trust file written before "
+        "ledgers were marked")
 
     @model_validator(mode="after")
     def _quorum(self) -> TrustFile:

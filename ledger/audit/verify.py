@@ -106,7 +106,7 @@ def verify_ledger(conn: Connection[Any], *, projections: bool = True,
     report.failures.extend(Failure("time", subject, reason) for subject, reason in
                            recorded_after(conn, now=clock.now(), ahead=ahead, after=after))
     report.practice = is_practice(conn)
-    if trust is not None and trust.practice != report.practice:
+    if trust is not None and trust.practice is not None and trust.practice != report.practice:
         report.failures.append(Failure(
             "trust", "practice", f"the trust file says this is {_kind(trust.practice)}, the "
             f"database {_kind(not trust.practice)}"))

@@ -1,7 +1,9 @@
 """Whether a ledger is a practice ledger: one made by `ledger db init --practice` (the demo's),
 which may hold simulated play and says so on everything it gives out.
 
-The mark is a one-row table made when the ledger is first initialised and never after:
+The mark is a one-row table written when the ledger is first initialised (by a release that
+knows practice ledgers: the demo's ledger of an earlier release is marked as it is upgraded)
+and never after:
 append-only (no update, delete or truncate), owned by the owner role, readable by the writer,
 reader and sealer and writable by none of them (`ledger.infrastructure.roles`). So a
 property's real ledger cannot be turned into a practice one from the writer's login to take
@@ -23,20 +25,23 @@ PRACTICE_DDL = """
         made_at timestamptz NOT NULL DEFAULT clock_timestamp())"""
 
 
-def create_practice_table(conn: Connection[Any]) -> str:
-    """The mark's table (empty on a real ledger); returns its name, to be made append-only."""
+def create_practice_table(conn: Connection[Any]) -> bool:
+    """The mark's table (empty on a real ledger), made append-only by the caller; whether it
+    was made now (a new ledger, or one a release before practice ledgers made)."""
+    row = conn.execute("SELECT to_regclass('ledger_practice') IS NULL").fetchone()
     conn.execute(PRACTICE_DDL)
-    return PRACTICE_TABLE
+    return bool(row and row[0])
 
 
-def mark_practice(conn: Connection[Any], events_table: str) -> None:
-    """Mark a new ledger as a practice ledger; a ledger that already holds events is not
-    marked (it was made a real one, or a practice one, when first initialised)."""
+def mark_practice(conn: Connection[Any], events_table: str, first_time: bool) -> None:
+    """Mark a ledger as a practice ledger, the first time it is initialised by a release that
+    knows practice ledgers (`first_time`: the mark's table was made just now); a ledger
+    initialised since without the mark holds events as a real one and is not marked."""
     if is_practice(conn):
         return
     held = conn.execute(sql.SQL("SELECT EXISTS (SELECT FROM {})").format(
         sql.Identifier(events_table))).fetchone()
-    if held and held[0]:
+    if held and held[0] and not first_time:
         raise WrongState("this ledger already holds events as a real ledger: a practice ledger "
                          "is made on a new, empty database (`ledger db init --practice` there).")
     conn.execute("INSERT INTO ledger_practice DEFAULT VALUES ON CONFLICT DO NOTHING")

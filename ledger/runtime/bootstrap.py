@@ -59,7 +59,11 @@ def init_database(settings: LedgerSettings, database: Database, *,
     the login may not make them. `practice`: a new ledger is made a practice ledger
     (`ledger.infrastructure.practice`), which simulated play may be recorded in."""
     from ledger.audit.sealer import create_seal_tables
-    from ledger.infrastructure.practice import create_practice_table, mark_practice
+    from ledger.infrastructure.practice import (
+        PRACTICE_TABLE,
+        create_practice_table,
+        mark_practice,
+    )
     from ledger.infrastructure.roles import GroupRoles, install_roles
     from ledger.infrastructure.sign_ins import create_sign_in_tables
     from projections.registry import create_projection_tables
@@ -73,10 +77,11 @@ def init_database(settings: LedgerSettings, database: Database, *,
         create_tracking_table(conn)
         create_sign_in_tables(conn)
         create_projection_tables(conn)
-        for table in [*create_seal_tables(conn), create_practice_table(conn)]:
+        first_time = create_practice_table(conn)
+        for table in [*create_seal_tables(conn), PRACTICE_TABLE]:
             schema.install_append_only(conn, table)
         if practice:
-            mark_practice(conn, EVENTS_TABLE)
+            mark_practice(conn, EVENTS_TABLE, first_time)
     with database.connect(autocommit=False) as conn:
         return install_roles(conn, GroupRoles.named(settings.db_role_prefix))
 
