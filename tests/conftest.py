@@ -126,7 +126,7 @@ def template_database(server: Database, run_id: str,
     try:
         settings = LedgerSettings(database_url=database.url,
                                   partition_events=TEST_PARTITION_EVENTS)
-        init_database(settings, database)
+        init_database(settings, database, practice=True)  # a test's play is practice
         with open_ledger(settings) as rt:
             bootstrap(rt.ledger)  # the test administrator and console, as `db init` does
             enrol_e2e_defaults(rt.ledger)

@@ -25,6 +25,7 @@ from ledger.application.config import LedgerSettings
 from ledger.application.ledger import Ledger, Recorded
 from ledger.commands import Command
 from ledger.commands.registry import REGISTRY_COMMANDS
+from ledger.core.clock import Clock
 from ledger.domain.base import Actor, Role
 from ledger.domain.registry import TerminalKind
 from ledger.domain.shift_schedule import DEFAULT_SCHEDULE, MACAU, ShiftSchedule
@@ -91,8 +92,10 @@ class SigningLedger:
 
 
 @contextmanager
-def open_ledger(settings: LedgerSettings | None = None) -> Iterator[Any]:
-    with open_real_ledger(settings) as rt:
+def open_ledger(settings: LedgerSettings | None = None, clock: Clock | None = None) -> Iterator[Any]:
+    """The ledger on `settings`, its door signing like a floor; `clock`: the ledger's one clock
+    (`ledger.core.clock`: a fixed or offset one), the system's by default."""
+    with open_real_ledger(settings, clock=clock) as rt:
         rt.ledger = SigningLedger(rt.ledger)  # type: ignore[assignment]
         yield rt
 
@@ -188,6 +191,19 @@ def acting_env(staff_id: str, terminal: str) -> dict[str, str]:
             "LEDGER_TERMINAL_CREDENTIAL": str(KEYS / f"terminal-{terminal}.key")}
 
 
+OTHER_DAYS_ENV = {"LEDGER_CLOCK_PAST_MINUTES": str(366 * 24 * 60)}
+"""For a `ledger` process a test starts to play days up to a year back (`playing_other_days`)."""
+
+
+def clock_after(day: str) -> dict[str, str]:
+    """For a `ledger` process a test starts on its practice ledger: the ledger's clock at the
+    end of gaming day `day` (YYYY-MM-DD), every shift of it past."""
+    from datetime import date
+
+    following = date.fromisoformat(day) + timedelta(days=1)
+    return {"LEDGER_CLOCK_AT": f"{following.isoformat()}T06:00:00+08:00"}
+
+
 def playing_other_days(ledger: Any) -> None:
     """For a test that plays rounds on days other than today (limits effective tomorrow, a
     table opened last March): its ledger takes times up to a year back and a week ahead. A
@@ -196,4 +212,5 @@ def playing_other_days(ledger: Any) -> None:
 
     from ledger.identity.door import ClockWindow
 
-    getattr(ledger, "inner", ledger).clock = ClockWindow(timedelta(days=366), timedelta(days=7))
+    inner = getattr(ledger, "inner", ledger)
+    inner.clock = ClockWindow(timedelta(days=366), timedelta(days=7), inner.clock.clock)

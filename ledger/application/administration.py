@@ -93,10 +93,12 @@ class Administrator:
         self.staff_id, self.console = staff_id, console
 
     def send(self, command: Any) -> Recorded | None:
-        """Record a registry change; one another administrator made meanwhile is left be."""
+        """Record a registry change, dated by the ledger's clock; one another administrator
+        made meanwhile is left be."""
+        dated = command.model_copy(update={"at": self.ledger.clock.now()})
         try:
             return self.ledger.execute(
-                self.keyring.sign(command, staff=self.staff_id, terminal=self.console,
+                self.keyring.sign(dated, staff=self.staff_id, terminal=self.console,
                                   ledger=self.ledger.ledger_id))
         except WrongState:  # enrolled or registered by a concurrent setup: the same end
             return None

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, get_args
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, SecretStr
 
 from ledger.core.errors import InvalidInput
 from ledger.domain.shift_schedule import DEFAULT_SCHEDULE, ShiftSchedule
@@ -95,6 +95,10 @@ class LedgerSettings(BaseModel):
     clock_ahead_minutes: int = Field(
         default=5, ge=0, le=24 * 60,
         description="how far ahead of the ledger's clock a terminal's time may run")
+    clock_at: AwareDatetime | None = Field(
+        default=None, description="a practice ledger's clock stands still at this time (ISO "
+        "8601 with its offset), for a test or a rehearsal of another day; refused on a "
+        "property's real ledger, whose clock is the host's")
     sign_in_window_seconds: int = Field(
         default=120, ge=10, le=3600,
         description="a sign-in's challenge expires this long after it is issued, and a "

@@ -136,9 +136,9 @@ class Ledger:
         """The id `ledger db init` drew for this ledger (`ledger_seal_state`), read once when it
         opens: every envelope is signed for it and the door refuses any other. A ledger not on
         a database (a unit test's) draws its own."""
-        self.clock = clock
-        """The window a command's time must fall in; None for a simulation, which plays its
-        own days (set by the composition root, never by a terminal)."""
+        self.clock: ClockWindow = clock or ClockWindow()
+        """The window a command's time must fall in, on the ledger's one clock (given by the
+        composition root, never by a terminal; nothing turns it off)."""
         self.deadline = deadline
         """How long a command waits for an unreachable or frozen database before failing."""
         self.on_wait: Callable[[str], None] = lambda message: None

@@ -3,8 +3,8 @@
 It holds the round's replay (JSON and the HTML page), every event the replay read (the
 round's, its shoe's, its pool's), each with its RFC 6962 audit path to a signed checkpoint, the
 checkpoint, the witnesses' cosignature lines of that checkpoint as the sealer collected them,
-the sealing public key, and the exporter's own sealed registry events; the whole content
-signed by the exporter. `ledger.audit.bundle_verify` checks it with no database.
+the sealing public key, and the exporter's own sealed registry events (and, from a practice
+ledger, its mark); the whole content signed by the exporter. `ledger.audit.bundle_verify` checks it with no database.
 """
 
 from __future__ import annotations
@@ -22,8 +22,10 @@ from ledger.audit.seal import Checkpoint, event_leaf
 from ledger.audit.sealed_events import SealTrust
 from ledger.audit.tile_store import audit_paths
 from ledger.core.errors import DamagedStream, NotAllowed, WrongState
+from ledger.core.formatting import PRACTICE_MARK
 from ledger.domain.registry import staff_stream_id
 from ledger.identity.keys import Credential, canonical_json
+from ledger.infrastructure.practice import is_practice
 
 KEY_EVENTS = ("StaffMember.Enrolled", "StaffMember.KeyReplaced")
 
@@ -103,6 +105,8 @@ def export_round(conn: Connection[Any], rid: UUID, exporter: Credential,
         "replay": replay.model_dump(mode="json"),
         "replay_html": page(replay),
     }
+    if is_practice(conn):
+        content["practice"] = PRACTICE_MARK
     return {"format": FORMAT, "content": content,
             "signature": {"key": exporter.fingerprint,
                           "value": exporter.sign(canonical_json(content))}}

@@ -266,6 +266,8 @@ def check(bundle: dict[str, Any], seal_public_key: str | None,
             events[event["position"]] = (event, json.loads(state))
         said.append(f"{len(events)} events each proven in the sealed log")
         _check_exporter(bundle, content, events, said)
+        if content.get("practice"):  # signed with the rest: a practice ledger's, marked
+            said.insert(0, str(content["practice"]))
         _check_replay(content["replay"], events)
         said.append("the replay's steps are the sealed events")
     except Tampered as error:

@@ -39,6 +39,7 @@ class LedgerReport:
     checked: dict[str, int] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     boundary: Boundary | None = None
+    practice: bool = False  # a practice ledger (`ledger db init --practice`)
 
     @property
     def ok(self) -> bool:

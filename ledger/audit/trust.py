@@ -8,7 +8,9 @@ and kept by the operator and the regulator off the database host. It names:
 - the sealing public key: the only key whose checkpoints count;
 - the first administrator and their public key: the registry is proven back to them;
 - the witnesses (name, public key as a C2SP vkey, address) and the quorum: how many of them
-  must have cosigned a checkpoint for it to count as witnessed.
+  must have cosigned a checkpoint for it to count as witnessed;
+- whether it is a practice ledger (`ledger db init --practice`), which may hold simulated
+  play: `ledger verify` names a database that says otherwise.
 
 Nothing in it is secret: it holds public keys only. It is JSON, readable by hand:
 
@@ -16,7 +18,7 @@ Nothing in it is secret: it holds public keys only. It is JSON, readable by hand
      "seal_public_key": "<base64>", "administrator": "ADM-1",
      "administrator_public_key": "<base64>",
      "witnesses": [{"name": "W-1", "vkey": "W-1+...+...", "url": "http://w1:8090"}],
-     "quorum": 1, "written_at": "2026-11-26T10:00:00Z"}
+     "quorum": 1, "written_at": "2026-11-26T10:00:00Z", "practice": false}
 """
 
 from __future__ import annotations
@@ -32,6 +34,8 @@ from psycopg import Connection
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from ledger.core.errors import InvalidInput, WrongState, describe_validation_error
+from ledger.core.formatting import PRACTICE_MARK
+from ledger.infrastructure.practice import is_practice
 
 PROTOCOL = "round-ledger/trust/1"
 
@@ -83,6 +87,10 @@ class TrustFile(BaseModel):
     witnesses: list[TrustedWitness] = Field(default_factory=list)
     quorum: int = Field(ge=0)
     written_at: str
+    practice: bool | None = Field(
+        default=None, description="a practice ledger (`ledger db init --practice`), which may "
+        "hold simulated play: " + PRACTICE_MARK + "; absent from a trust file written before "
+        "ledgers were marked")
 
     @model_validator(mode="after")
     def _quorum(self) -> TrustFile:
@@ -116,7 +124,7 @@ def trust_of(conn: Connection[Any], seal_public_key: str, witnesses: list[Truste
                      seal_public_key=seal_public_key, administrator=admin[0],
                      administrator_public_key=admin[1], witnesses=witnesses,
                      quorum=len(witnesses) if quorum is None else quorum,
-                     written_at=datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"))
+                     practice=is_practice(conn), written_at=datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"))
 
 
 def load_trust(path: Path) -> TrustFile:

@@ -2,7 +2,8 @@
 
 Hash chains and versions (`chain`), the seal against its signed checkpoints, the witnesses'
 memory and their cosignatures (`seal_check`, `witnessed`), every event proven by a signed,
-authorised command executed again (`authorship`), streams that name each other agreeing
+authorised command executed again (`authorship`), no command dated after it was recorded
+(`recording_times`), streams that name each other agreeing
 (`cross_checks`), then shoes, money, pools and projections (`checks`).
 
 What it trusts comes from outside the database: the trust file (`ledger.audit.trust`) names
@@ -14,6 +15,7 @@ nothing against whoever keeps the database, and the report says so first.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 from uuid import UUID
@@ -28,12 +30,15 @@ from ledger.audit.findings import Boundary, Failure, LedgerReport
 from ledger.audit.open_rounds import open_rounds
 from ledger.audit.parallel import check_authorship_parallel, prepare
 from ledger.audit.projection_check import check_projections
+from ledger.audit.recording_times import recorded_after
 from ledger.audit.seal import recorded_ledger_id
 from ledger.audit.seal_check import SealReport, check_seal
 from ledger.audit.trust import TrustFile
 from ledger.audit.verification_record import VerificationRecord
 from ledger.audit.witness_alarms import raised
 from ledger.audit.witnessed import Memories, gather
+from ledger.core.clock import SYSTEM_CLOCK, Clock
+from ledger.infrastructure.practice import is_practice
 
 __all__ = ["Failure", "LedgerReport", "verify_ledger"]
 
@@ -47,7 +52,8 @@ def verify_ledger(conn: Connection[Any], *, projections: bool = True,
                   trust: TrustFile | None = None, witness_state: Sequence[Path] = (),
                   ask_witnesses: bool = True,
                   since: VerificationRecord | None = None, sample: int = 0,
-                  workers: int = 1) -> LedgerReport:
+                  workers: int = 1, clock: Clock = SYSTEM_CLOCK,
+                  ahead: timedelta = timedelta(minutes=5)) -> LedgerReport:
     """Every check `ledger verify` runs; each failure named, none stopping the others.
     `seal_keys` are the sealing public keys trusted (from outside the database); a trust
     file, when given, names them instead, and the witnesses to consult.
@@ -57,7 +63,9 @@ def verify_ledger(conn: Connection[Any], *, projections: bool = True,
     the projections, read models rebuilt from every event, are compared only in full.
     `report.boundary` is what the next record carries. `workers`: processes the proof of
     every event by its command is spread over when the log is checked from its start
-    (`ledger.audit.parallel`); from a record it is checked in this one."""
+    (`ledger.audit.parallel`); from a record it is checked in this one. `clock` gives the
+    verification's own time and `ahead` how far a command's time may run ahead of its
+    recording (`recording_times`)."""
     memories = Memories()
     if trust is not None:
         seal_keys = [trust.seal_public_key]
@@ -98,6 +106,13 @@ def verify_ledger(conn: Connection[Any], *, projections: bool = True,
     report.failures.extend(Failure("command", subject, reason)
                            for subject, reason in authorship.failures)
     report.notes.extend(authorship.notes)
+    report.failures.extend(Failure("time", subject, reason) for subject, reason in
+                           recorded_after(conn, now=clock.now(), ahead=ahead, after=after))
+    report.practice = is_practice(conn)
+    if trust is not None and trust.practice is not None and trust.practice != report.practice:
+        report.failures.append(Failure(
+            "trust", "practice", f"the trust file says this is {_kind(trust.practice)}, the "
+            f"database {_kind(not trust.practice)}"))
     resume = authorship.carried.after if authorship.carried is not None else None
     problems, context = cross_stream_problems(conn, after=after, context=carried.get("cross"),
                                               boundary=resume)
@@ -112,6 +127,10 @@ def verify_ledger(conn: Connection[Any], *, projections: bool = True,
         report.boundary = Boundary(reached, authorship.carried.after, VerificationRecord.pack(
             {"authorship": authorship.carried, "pools": pools, "cross": context}))
     return report
+
+
+def _kind(practice: bool) -> str:
+    return "a practice ledger" if practice else "a property's real ledger"
 
 
 def _sample(conn: Connection[Any], seal: SealReport, size: int, keys: Sequence[str],

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 import sys
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Annotated
 
@@ -16,7 +16,7 @@ import typer
 from ledger.audit.seal_check import SealReport
 from ledger.cli.common import console, reading, runtime
 from ledger.commands import all_commands, sent_schema
-from ledger.core.formatting import minute
+from ledger.core.formatting import PRACTICE_MARK, minute
 from ledger.identity.keys import fingerprint
 from ledger.presentation.render import safe
 from ledger.presentation.wording import count, counted, term
@@ -75,8 +75,12 @@ def verify(
                             seal_keys=trusted_seal_keys(rt.settings),
                             witness_root=rt.settings.witness_root,
                             witness_state=witness_state or [], ask_witnesses=not offline,
-                            sample=sample, workers=workers)
+                            sample=sample, workers=workers,
+                            ahead=timedelta(minutes=rt.settings.clock_ahead_minutes))
     report = done.report
+    if report.practice:
+        console.print(f"[bold red]{PRACTICE_MARK}[/] (made by `ledger db init --practice`)",
+                      highlight=False, soft_wrap=True)
     if trusted is None:
         console.print(f"[yellow]UNTRUSTED[/] {safe(report.notes.pop(0))}", highlight=False,
                       soft_wrap=True)
@@ -185,9 +189,11 @@ def ingest(
         raise typer.Exit(1)
 
 
-def demo() -> None:
-    """Run the ledger end to end on the configured (or embedded) database."""
+def demo(seed: Annotated[int | None, typer.Option(
+        help="The floor's seed (printed by every run): the same seed plays the same rounds. "
+        "Default: the demo's own the first time, a new one after.")] = None) -> None:
+    """Run the ledger end to end on the configured (or embedded) database, a practice ledger."""
     from ledger.cli.demo import run_demo
 
-    if not run_demo(console):
+    if not run_demo(console, seed):
         raise typer.Exit(1)

@@ -61,6 +61,14 @@ def reading() -> Iterator[Runtime]:
         yield rt
 
 
+def say_practice(practice: bool) -> None:
+    """A practice ledger's mark, one line above what a command prints of it."""
+    if practice:
+        from ledger.core.formatting import PRACTICE_MARK
+
+        console.print(f"[bold red]{PRACTICE_MARK}[/]", highlight=False, soft_wrap=True)
+
+
 def say_if_standby(rt: Runtime) -> None:
     """On a hot standby, one line saying so and how far behind the primary it is."""
     from ledger.infrastructure.standby import standby

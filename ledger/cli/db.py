@@ -18,7 +18,7 @@ from ledger.application.config import LedgerSettings
 from ledger.audit.open_rounds import OpenRound, open_rounds
 from ledger.cli.common import JsonOption, console, err_console, print_json
 from ledger.core.errors import InvalidInput
-from ledger.core.formatting import iso
+from ledger.core.formatting import PRACTICE_MARK, iso
 from ledger.identity.credentials import configured
 from ledger.identity.keys import Credential
 from ledger.infrastructure.database import EVENTS_TABLE, Database
@@ -55,6 +55,11 @@ def init(
         "--replica-of", metavar="URL", help="On a group database: receive the property "
         "LEDGER_PROPERTY names by logical replication from its ledger at URL (which has run "
         "`ledger db publish`).")] = None,
+    practice: Annotated[bool, typer.Option(
+        "--practice", help="Make a new ledger a practice ledger (the demo's): it may hold "
+        "simulated play (`ledger simulate`), and says so on every page, report, export, bundle "
+        "and replay and in its trust file. Only on a new, empty database; a property's real "
+        "ledger is made without it and never holds simulated play.")] = False,
 ) -> None:
     """Create every table, trigger, view and group role (safe to run twice); the first time,
     enrol the first administrator and register their console from the keys you supply."""
@@ -63,7 +68,7 @@ def init(
     if replica_of is not None:
         _replica(settings, database, replica_of)
         return
-    note = init_database(settings, database)
+    note = init_database(settings, database, practice=practice)
     console.print(f"[green]ready:[/] {database.describe()}", highlight=False)
     roles = GroupRoles.named(settings.db_role_prefix)
     if note:
@@ -73,6 +78,9 @@ def init(
     with open_ledger(settings) as rt:
         console.print(f"ledger: {rt.ledger.ledger_id} (every command is signed for this id)",
                       highlight=False)
+        if rt.practice:
+            console.print(f"[bold red]{PRACTICE_MARK}[/]: simulated play may be recorded here",
+                          highlight=False)
         if is_bootstrapped(rt.ledger):
             console.print(f"registry: {registry_summary(rt.ledger)}", highlight=False)
             return

@@ -29,10 +29,11 @@ from ledger.application.config import LedgerSettings
 from ledger.audit.seal_state import checkpoint_count
 from ledger.audit.sealer import Cadence, Sealer, seal_status
 from ledger.cli.demo_next import DEMO_ADMIN, DEMO_CONSOLE, DEMO_VERIFIER, after_the_demo
-from ledger.cli.simulate import simulate_floor
+from ledger.cli.simulate import new_seed, simulate_floor
 from ledger.core.errors import InvalidInput
 from ledger.core.formatting import money
 from ledger.domain.shift_schedule import ShiftSlot
+from ledger.domain.table import table_id
 from ledger.identity.credentials import acting
 from ledger.identity.keyring import Keyring
 from ledger.identity.keys import Credential
@@ -41,6 +42,7 @@ from ledger.pages.shift_report import to_html
 from ledger.presentation.wording import void_reason
 from ledger.reports.shift import to_csv, to_json, to_rich
 from ledger.runtime.bootstrap import init_database, open_ledger, resolve_database, sealer_for
+from ledger.simulation.floor import floor_plan
 from ledger.simulation.preflight import label
 from projections.registry import select
 from projections.reports import shift_report
@@ -89,19 +91,25 @@ def demo_operator(settings: LedgerSettings, ledger: Any,
     return admin, terminal
 
 
-def run_demo(console: Console) -> bool:
+def run_demo(console: Console, seed: int | None = None) -> bool:
+    """The demo on a practice ledger: the shift in force, up to now, by the first floor of
+    twelve tables that has not played it (seed `SEED` the first time, a new one after,
+    unless given)."""
     settings = LedgerSettings()
     database = resolve_database(settings)
     console.rule("[bold]round ledger demo")
     console.print(f"database: {database.describe()}", highlight=False)
-    init_database(settings, database)
+    init_database(settings, database, practice=True)
     with open_ledger(settings) as rt:
         operator = demo_operator(settings, rt.ledger, console)
         _catch_up(rt.database)
+        first = floor_plan(TABLES)[0].code
+        seed = seed if seed is not None else (
+            SEED if not rt.ledger.exists(table_id(first)) else new_seed())
     sealer = demo_sealer(settings, database)
     with demo_witnesses(settings, sealer, console) as trust, sealing_live(sealer) as sealed:
-        result = simulate_floor(TABLES, ROUNDS, SEED, irregularity_rate=IRREGULARITY_RATE,
-                                operator=operator)
+        result = simulate_floor(TABLES, ROUNDS, seed, irregularity_rate=IRREGULARITY_RATE,
+                                operator=operator, another_floor=True)
     console.print(sealed.summary(), highlight=False)
     slot = result.slot
     assert slot is not None  # the simulator chose it by the clock

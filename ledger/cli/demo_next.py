@@ -14,9 +14,10 @@ from pathlib import Path
 from rich.console import Console
 
 from ledger.application.config import LedgerSettings
+from ledger.core.formatting import TIME_LABEL, macau
 from ledger.domain.shift_schedule import ShiftSlot
 from ledger.simulation.floor import GAME_ORDER
-from ledger.simulation.preflight import label
+from ledger.simulation.preflight import following, label
 from ledger.simulation.staffing import FLOOR_DESK, SUPERVISOR
 
 DEMO_ADMIN, DEMO_CONSOLE, DEMO_VERIFIER = "DEMO-ADMIN", "DEMO-CONSOLE", "DEMO-VERIFIER"
@@ -64,8 +65,10 @@ def commands(settings: LedgerSettings, slot: ShiftSlot, replayed: list[tuple[str
           "http://127.0.0.1:8080/floor and sign in with the key file "
           f"{keys / f'staff-{SUPERVISOR.staff_id}.key'}"),
          _line("serve", env={"LEDGER_TERMINAL_CREDENTIAL": keys / f"terminal-{FLOOR_DESK}.key"})),
-        (("The administrator: the floor plays its next shift (the first one the ledger does "
-          "not hold)"),
+        (("The administrator: the floor plays its next shift once it has begun (the first one "
+          f"the ledger does not hold; {label(following(settings.shift_schedule, slot))} starts "
+          f"at {macau(following(settings.shift_schedule, slot).starts_at):%H:%M} {TIME_LABEL}: "
+          "asked before then, it says so and records nothing), with a new seed"),
          _line("simulate", "--tables", str(tables), "--rounds", str(rounds),
                "--games", ",".join(GAME_ORDER),
                env={"LEDGER_STAFF_CREDENTIAL": admin_key,

@@ -69,7 +69,7 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("simulate", "ledger.cli.simulate:simulate",
      "Simulate a shift on a floor of tables of every game, as dealer terminals would send it."),
     ("demo", "ledger.cli.checks:demo",
-     "Run the ledger end to end on the configured (or embedded) database."),
+     "Run the ledger end to end on the configured (or embedded) database, a practice ledger."),
 )
 """(name, where it is defined, its one-line help): `tests/unit/test_cli_tree.py` checks that
 each help here is the command's own."""

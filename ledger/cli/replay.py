@@ -18,7 +18,7 @@ from ledger.audit.replay import RoundReplay, Verdict, find_round, replay_round
 from ledger.audit.sealed_events import SealStatus, SealTrust
 from ledger.audit.terminal import render_recall, render_replay
 from ledger.audit.trust import load_trust
-from ledger.cli.common import console, reading
+from ledger.cli.common import console, reading, say_practice
 from ledger.core.errors import InvalidInput
 
 USAGE = ("name the round by its id, by table and number (ledger replay BAC-01 42), or by "
@@ -91,6 +91,7 @@ def replay(
     if as_json:
         sys.stdout.write(replayed.model_dump_json(indent=2) + "\n")
     else:
+        say_practice(rt.practice)
         render_replay(replayed, console)
         if replayed.seal is not None:
             colour = {SealStatus.SEALED: "green", SealStatus.DIFFERS: "red"}.get(

@@ -5,6 +5,7 @@ a year to date; `ledger report investigate`: a finding on a flagged figure, sign
 
 from __future__ import annotations
 
+import json
 import sys
 from enum import StrEnum
 from pathlib import Path
@@ -13,7 +14,8 @@ from typing import Annotated, Any
 import psycopg
 import typer
 
-from ledger.cli.common import JsonOption, console, err_console, reading
+from ledger.cli.common import JsonOption, console, err_console, reading, say_practice
+from ledger.core.formatting import PRACTICE_MARK
 from ledger.reports.shift import to_csv, to_json, to_rich
 from projections.registry import select
 from projections.reports import ShiftReportView, shift_report
@@ -55,13 +57,15 @@ def shift(
             view = shift_report(conn, gaming_day, shift_name, table.upper() if table else None,
                                 day_starts=rt.settings.shift_schedule.day_starts)
     if as_json:
-        sys.stdout.write(to_json(view) + "\n")
+        sys.stdout.write(marked(to_json(view), Format.JSON, rt.practice) + "\n")
     else:
+        say_practice(rt.practice)
         to_rich(view, console)
     for fmt in formats or []:
         output.mkdir(parents=True, exist_ok=True)
         path = output / f"shift-{gaming_day}-{shift_name}{'-' + table if table else ''}.{fmt}"
-        path.write_text(_render(fmt, view, rt.settings), encoding="utf-8")
+        path.write_text(marked(_render(fmt, view, rt.settings), fmt, rt.practice),
+                        encoding="utf-8")
         (err_console if as_json else console).print(f"wrote {path}", highlight=False)
 
 
@@ -110,8 +114,9 @@ def _period(kind: str, day: str | None, formats: list[Format] | None, output: Pa
         with rt.database.connect() as conn:
             view = build(conn, on, rt.settings.shift_schedule)
     if as_json:
-        sys.stdout.write(period.to_json(view) + "\n")
+        sys.stdout.write(marked(period.to_json(view), Format.JSON, rt.practice) + "\n")
     else:
+        say_practice(rt.practice)
         period.to_rich(view, console)
     for fmt in formats or []:
         output.mkdir(parents=True, exist_ok=True)
@@ -122,7 +127,7 @@ def _period(kind: str, day: str | None, formats: list[Format] | None, output: Pa
             text = to_html(view, rt.settings.property_name, schedule=rt.settings.shift_schedule)
         else:
             text = period.to_csv(view) if fmt is Format.CSV else period.to_json(view)
-        path.write_text(text, encoding="utf-8")
+        path.write_text(marked(text, fmt, rt.practice), encoding="utf-8")
         (err_console if as_json else console).print(f"wrote {path}", highlight=False)
 
 
@@ -135,6 +140,16 @@ def _catch_up(rt: Any) -> None:
                           "is as far as the projection runner has brought it "
                           "(`ledger projections status` shows how far).",
                           highlight=False)
+
+
+def marked(text: str, fmt: Format, practice: bool) -> str:
+    """An export of a practice ledger, saying so: a JSON object's first key, a CSV's first
+    line (a comment); a page names its property as practice already."""
+    if not practice or fmt is Format.HTML:
+        return text
+    if fmt is Format.CSV:
+        return f"# {PRACTICE_MARK}\n{text}"
+    return json.dumps({"practice": PRACTICE_MARK, **json.loads(text)}, indent=2)
 
 
 def _render(fmt: Format, view: ShiftReportView, settings: Any) -> str:

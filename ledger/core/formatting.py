@@ -26,6 +26,9 @@ from decimal import Decimal
 CURRENCY = "MOP"
 MACAU = timezone(timedelta(hours=8), "Asia/Macau")
 TIME_LABEL = "Macau time"
+PRACTICE_MARK = "PRACTICE LEDGER, simulated play, not a record of any property"
+"""What a practice ledger (`ledger db init --practice`) prints before its property's name on
+every page, report, export, bundle and replay."""
 NOTHING = "-"
 
 

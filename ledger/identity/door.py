@@ -17,12 +17,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from pydantic import ValidationError
 
 from ledger.commands import Command, command_class, unknown_command
+from ledger.core.clock import SYSTEM_CLOCK, Clock
 from ledger.core.errors import (
     CredentialRefused,
     InvalidInput,
@@ -106,14 +107,19 @@ def admit(signed: SignedCommand, staff_of: StaffLookup, terminal_of: TerminalLoo
 
 @dataclass(frozen=True)
 class ClockWindow:
-    """How far a command's time may be from the server's clock: a terminal's clock may lag or
-    a feed be ingested late (`past`), but nothing happens in the future (`ahead`)."""
+    """How far a command's time may be from the ledger's clock: a terminal's clock may lag or
+    a feed be ingested late (`past`), but nothing happens in the future (`ahead`). `clock` is
+    the ledger's one clock (`ledger.core.clock`), given by the composition root."""
 
-    past: timedelta
-    ahead: timedelta
+    past: timedelta = timedelta(hours=36)
+    ahead: timedelta = timedelta(minutes=5)
+    clock: Clock = SYSTEM_CLOCK
+
+    def now(self) -> datetime:
+        return self.clock.now()
 
     def check(self, name: str, at: datetime, now: datetime | None = None) -> None:
-        now = now or datetime.now(UTC)
+        now = now or self.clock.now()
         if at < now - self.past or at > now + self.ahead:
             raise InvalidInput(
                 f"{name}: its time {at.isoformat()} is not within {_span(self.past)} before and "

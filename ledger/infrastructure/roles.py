@@ -40,6 +40,7 @@ SEAL_RECORDS = ("ledger_seal_leaves", "ledger_seal_tiles", "ledger_seal_checkpoi
                 "ledger_seal_alarms")  # the sealer's, insert only
 SEAL_STATE = "ledger_seal_state"  # the sealer's, updated in place
 APPEND_TURN = "ledger_append_turn"  # locked by the writer's inserts; nobody else's
+PRACTICE = "ledger_practice"  # the practice mark, made by `ledger db init`: read only
 
 
 @dataclass(frozen=True)
@@ -137,7 +138,7 @@ def _privileges(table: str, is_view: bool) -> list[tuple[str, tuple[str, ...]]]:
         return [*readers, ("sealer", ("INSERT",))]
     if table == SEAL_STATE:
         return [*readers, ("sealer", ("UPDATE",))]
-    if table in UNREAD or is_view:
+    if table in UNREAD or table == PRACTICE or is_view:
         return readers
     if table in SIGN_IN_TABLES:  # a server of the pages alone signs its readers in too
         return [*readers, *((role, ("INSERT", "DELETE")) for role in ("writer", "reader"))]

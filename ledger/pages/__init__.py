@@ -15,7 +15,16 @@ from typing import Any
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 
 from ledger import software_version
-from ledger.core.formatting import CURRENCY, TIME_LABEL, amount, clock, iso, money, when
+from ledger.core.formatting import (
+    CURRENCY,
+    PRACTICE_MARK,
+    TIME_LABEL,
+    amount,
+    clock,
+    iso,
+    money,
+    when,
+)
 from ledger.presentation.wording import void_reason
 
 
@@ -30,7 +39,7 @@ def environment() -> Environment:
     )
     env.filters.update(money=money, amount=amount, clock=clock, when=when, iso=iso,
                        void_reason=void_reason)
-    env.globals.update(CURRENCY=CURRENCY, TIME_LABEL=TIME_LABEL)
+    env.globals.update(CURRENCY=CURRENCY, TIME_LABEL=TIME_LABEL, PRACTICE_MARK=PRACTICE_MARK)
     return env
 
 
@@ -38,4 +47,7 @@ def render(template: str, **context: Any) -> str:
     """The page `template` with `context`, and the record's own facts (generated at, version)."""
     context.setdefault("generated_at", datetime.now(UTC))
     context.setdefault("software_version", software_version())
+    context.setdefault("practice", any(  # a practice ledger's property is named as practice
+        PRACTICE_MARK in str(context.get(key) or "")
+        for key in ("property_name", "title", "running_head")))
     return environment().get_template(template).render(**context)

@@ -13,7 +13,9 @@ from ledger.application.bus import EVERY_AREA, Area, Bus
 from ledger.application.config import LedgerSettings
 from ledger.application.ledger import Ledger, LedgerApplication
 from ledger.commands import build_command_classes
+from ledger.core.clock import SYSTEM_CLOCK, Clock, FixedClock
 from ledger.core.errors import DatabaseUnavailable, WrongState
+from ledger.core.formatting import PRACTICE_MARK
 from ledger.domain.base import build_event_classes
 from ledger.identity.door import ClockWindow
 from ledger.infrastructure import schema
@@ -50,11 +52,18 @@ def build_application(
     return LedgerApplication(env=env)
 
 
-def init_database(settings: LedgerSettings, database: Database) -> str | None:
+def init_database(settings: LedgerSettings, database: Database, *,
+                  practice: bool = False) -> str | None:
     """Create every table, trigger and view, and the owner, writer and reader group roles.
     Idempotent: running it twice changes nothing. Returns why the roles were not made, if
-    the login may not make them."""
+    the login may not make them. `practice`: a new ledger is made a practice ledger
+    (`ledger.infrastructure.practice`), which simulated play may be recorded in."""
     from ledger.audit.sealer import create_seal_tables
+    from ledger.infrastructure.practice import (
+        PRACTICE_TABLE,
+        create_practice_table,
+        mark_practice,
+    )
     from ledger.infrastructure.roles import GroupRoles, install_roles
     from ledger.infrastructure.sign_ins import create_sign_in_tables
     from projections.registry import create_projection_tables
@@ -68,8 +77,11 @@ def init_database(settings: LedgerSettings, database: Database) -> str | None:
         create_tracking_table(conn)
         create_sign_in_tables(conn)
         create_projection_tables(conn)
-        for table in create_seal_tables(conn):
+        first_time = create_practice_table(conn)
+        for table in [*create_seal_tables(conn), PRACTICE_TABLE]:
             schema.install_append_only(conn, table)
+        if practice:
+            mark_practice(conn, EVENTS_TABLE, first_time)
     with database.connect(autocommit=False) as conn:
         return install_roles(conn, GroupRoles.named(settings.db_role_prefix))
 
@@ -88,6 +100,35 @@ def initialised_ledger_id(database: Database) -> str | None:
     opens, for the door to refuse an envelope signed for another ledger."""
     with database.connect() as conn:
         return schema.installed_ledger_id(conn, EVENTS_TABLE)
+
+
+def identity(database: Database) -> tuple[str | None, bool]:
+    """The ledger's id (None: not initialised) and whether it is a practice ledger, on one
+    connection."""
+    from ledger.infrastructure.practice import is_practice
+
+    with database.connect() as conn:
+        ledger_id = schema.installed_ledger_id(conn, EVENTS_TABLE)
+        return ledger_id, ledger_id is not None and is_practice(conn)
+
+
+def clock_of(settings: LedgerSettings, practice: bool) -> Clock:
+    """The host's clock; on a practice ledger, the fixed one LEDGER_CLOCK_AT names, if any."""
+    if settings.clock_at is None:
+        return SYSTEM_CLOCK
+    if not practice:
+        raise WrongState("LEDGER_CLOCK_AT sets the clock of a practice ledger only: a "
+                         "property's real ledger keeps the host's clock. Unset it.")
+    return FixedClock(settings.clock_at)
+
+
+def marked(settings: LedgerSettings, practice: bool) -> LedgerSettings:
+    """The settings a practice ledger gives out under: its property named as practice, so
+    every page, report and export that names the property says so."""
+    if not practice or settings.property_name.startswith(PRACTICE_MARK):
+        return settings
+    return settings.model_copy(
+        update={"property_name": f"{PRACTICE_MARK}: {settings.property_name}"})
 
 
 def sealer_for(settings: LedgerSettings, database: Database) -> Sealer:
@@ -130,6 +171,9 @@ class Runtime:
     settings: LedgerSettings
     database: Database
     ledger: Ledger
+    practice: bool = False
+    """Made by `ledger db init --practice`: simulated play may be recorded in it, and its
+    settings' property name carries `PRACTICE_MARK`."""
 
 
 def wait_for_database(database: Database, deadline: float,  # money-safe: seconds
@@ -156,13 +200,15 @@ def wait_for_database(database: Database, deadline: float,  # money-safe: second
 def open_ledger(settings: LedgerSettings | None = None,
                 on_wait: Callable[[str], None] | None = None,
                 warm: bool = True,
-                areas: Iterable[Area] = EVERY_AREA) -> Iterator[Runtime]:
+                areas: Iterable[Area] = EVERY_AREA,
+                clock: Clock | None = None) -> Iterator[Runtime]:
     """The ledger on the configured database; refuses a database `ledger db init` never saw.
     With `on_wait`, an unreachable server is waited for up to the command deadline. `areas`
     are the command areas whose handlers the ledger's bus is built with (`ledger.application.bus`): every
     one unless the caller names fewer (a CLI command names its own). `warm` builds every
     event and command class and makes the Stud Poker hand values first, for a process that
-    records from many threads; a single command (the CLI) loads only what it meets."""
+    records from many threads; a single command (the CLI) loads only what it meets. `clock` is
+    the ledger's one clock (`ledger.core.clock`): the system's unless a test gives another."""
     settings = settings or LedgerSettings()
     bus = Bus(areas)
     if warm:
@@ -172,27 +218,28 @@ def open_ledger(settings: LedgerSettings | None = None,
 
         prepare()
     database = resolve_database(settings)
-    ledger_id = (wait_for_database(database, settings.command_deadline_seconds, on_wait,
-                                   initialised_ledger_id)
-                 if on_wait is not None else initialised_ledger_id(database))
+    ledger_id, practice = (wait_for_database(database, settings.command_deadline_seconds,
+                                             on_wait, identity)
+                           if on_wait is not None else identity(database))
     if ledger_id is None:
         raise WrongState(
             f"the database at {database.describe()} is not initialised, or was by an older "
             "version: run `ledger db init` (it changes nothing already there)."
         )
+    clock = clock or clock_of(settings, practice)
     app = build_application(settings, database)
     writer: GroupWriter | None = None
     try:
-        clock = ClockWindow(timedelta(minutes=settings.clock_past_minutes),
-                            timedelta(minutes=settings.clock_ahead_minutes))
-        ledger = Ledger(app, clock, settings.command_deadline_seconds, ledger_id, bus)
+        window = ClockWindow(timedelta(minutes=settings.clock_past_minutes),
+                             timedelta(minutes=settings.clock_ahead_minutes), clock)
+        ledger = Ledger(app, window, settings.command_deadline_seconds, ledger_id, bus)
         if on_wait is not None:
             ledger.on_wait = on_wait
         if settings.group_commit:  # a process that records from many threads
             from ledger.application.group_commit import GroupWriter
 
             ledger.writer = writer = GroupWriter(ledger)
-        yield Runtime(settings, database, ledger)
+        yield Runtime(marked(settings, practice), database, ledger, practice)
     finally:
         if writer is not None:
             writer.close()

@@ -23,6 +23,7 @@ from ledger.commands.shift import CloseShift, EnterDrop, OpenShift, RecordCredit
 from ledger.commands.table import CloseTable, OpenTable, SignInDealer
 from ledger.core.errors import InvalidInput
 from ledger.domain.chips import plain
+from ledger.domain.shift import shift_id
 from ledger.domain.shift_schedule import ShiftSlot
 from ledger.domain.table import table_id
 from ledger.games import registry
@@ -52,12 +53,14 @@ POOL_SETTINGS = {
 }
 
 
-def floor_plan(tables: int, games: tuple[str, ...] = GAME_ORDER) -> list[TableSpec]:
+def floor_plan(tables: int, games: tuple[str, ...] = GAME_ORDER,
+               after: int = 0) -> list[TableSpec]:
     """`tables` tables spread over the games in turn, two pits, limits by game; every other
     Stud and Q Poker table deals by shuffler, the rest from a hand-shuffled shoe; every other
     baccarat table keeps a tie's player and banker bets for the next coup (art. 12(2)); the
-    others play a demonstration coup at the start of each shoe (art. 2(2))."""
-    counts: dict[str, int] = {}
+    others play a demonstration coup at the start of each shoe (art. 2(2)). `after`: each
+    game's tables are numbered from after+1 (another floor of the same property)."""
+    counts: dict[str, int] = dict.fromkeys(games, after)
     plan = []
     for n in range(tables):
         game = games[n % len(games)]
@@ -69,6 +72,23 @@ def floor_plan(tables: int, games: tuple[str, ...] = GAME_ORDER) -> list[TableSp
                               "A" if n % 2 == 0 else "B", table.min_bet, table.max_bet,
                               shuffler=table.shuffler_on_odd_tables and odd, settings=settings))
     return plan
+
+
+def free_floor(ledger: Ledger, tables: int, games: tuple[str, ...],
+               slot: ShiftSlot) -> list[TableSpec]:
+    """The first floor of `tables` tables (numbered on past those before it) none of whose
+    tables holds `slot` or is open: where a floor has played the shift in force, the next
+    one plays it."""
+    per_game = -(-tables // len(games))
+    after = 0
+    while True:
+        plan = floor_plan(tables, games, after)
+        if not any(ledger.exists(shift_id(spec.code, slot.gaming_day, slot.shift))
+                   or (ledger.exists(table_id(spec.code))
+                       and ledger.load(table_id(spec.code), spec.code).is_open)
+                   for spec in plan):
+            return plan
+        after += per_game
 
 
 class Turnstile:
@@ -246,13 +266,33 @@ def check_bias(plan: list[TableSpec], bias: Mapping[str, Bias]) -> None:
                                f"simulation does not play {chosen.kind}.")
 
 
+COMMANDS_A_ROUND = 40
+"""About the most commands a simulated round sends (bets, cards, settlement)."""
+
+
+def pace(round_seconds: int, budget: float) -> tuple[float, float]:  # money-safe: durations
+    """(seconds a round adds, seconds between two commands) for a round given `budget`
+    seconds: the game's own pace when there is time for it, else half the budget for the
+    round and half for its commands.
+
+    >>> pace(55, 3600.0)
+    (55, 1.0)
+    >>> pace(55, 20.0)
+    (10.0, 0.25)
+    """
+    if budget >= round_seconds + COMMANDS_A_ROUND:
+        return round_seconds, 1.0
+    return budget / 2, min(1.0, budget / 2 / COMMANDS_A_ROUND)
+
+
 def run_floor(ledger: Ledger, staff: FloorStaff, plan: list[TableSpec], *, rounds: int,
               seed: int, day: date, on_round: Callable[[int], None] = lambda events: None,
               irregularity_rate: float = 0.01,  # money-safe: a probability
               shift: str = "day", starts_at: datetime | None = None,
               play_seconds: int | None = None,
               bias: Mapping[str, Bias] | None = None,
-              staying: dict[str, list[Player]] | None = None) -> FloorResult:
+              staying: dict[str, list[Player]] | None = None,
+              until: datetime | None = None) -> FloorResult:
     """Play `rounds` rounds at every table of the plan, concurrently, in one shift of `day`
     (the day shift from 06:00 Macau time unless told), its rounds spread over `play_seconds`
     from `starts_at` (the shift's eight hours less the half hour of closing, unless told).
@@ -260,7 +300,9 @@ def run_floor(ledger: Ledger, staff: FloorStaff, plan: list[TableSpec], *, round
     enrolled and its devices registered first, if they are not yet. `bias` puts a biased
     player at some tables, by code (`ledger.simulation.bias`). With `staying`, the players
     still seated at a shift's end stay for the next shift played with the same dict (a week
-    in one process); without it they walk away with their chips."""
+    in one process); without it they walk away with their chips. `until`: no command is dated
+    after it (the ledger's clock when the run began: a shift in force is played only as far
+    as it has gone; a round that would run past it is dated at it)."""
     check_bias(plan, bias or {})
     starts_at = starts_at or shift_start(day)
     staff.enrol(plan, rounds)
@@ -280,7 +322,8 @@ def run_floor(ledger: Ledger, staff: FloorStaff, plan: list[TableSpec], *, round
         if staying is not None:
             sim.staying = staying
             sim.crowd.seat(staying.pop(spec.code, []))
-        sim.round_seconds = max(1, min(ROUND_SECONDS[spec.game], shift_seconds // max(rounds, 1)))
+        sim.round_seconds, sim.step = pace(ROUND_SECONDS[spec.game], shift_seconds / max(rounds, 1))
+        sim.latest = until
         sims.append(sim)
 
     def worker(sim: TableSimulator) -> None:

@@ -93,7 +93,9 @@ class TableSimulator:
         self.gaming_day = start.date()
         self.shift = "day"
         self.first_round = 0  # rounds the table played on earlier days
-        self.round_seconds = ROUND_SECONDS[spec.game]
+        self.round_seconds: float = ROUND_SECONDS[spec.game]  # money-safe: a duration
+        self.step = 1.0  # money-safe: seconds between two commands at the table
+        self.latest: datetime | None = None  # nothing is dated after it (the ledger's now)
         self.irregularity_rate = irregularity_rate
         self.dealer = Actor(staff_id=dealer_id(spec.code, 1), role=Role.DEALER)
         self.supervisor = pit_supervisor(spec.pit)
@@ -132,7 +134,7 @@ class TableSimulator:
                              f"{self.seed}/{self.gaming_day}/{self._shift_key}{self.spec.code}/"
                              f"{self.sent}"),
             actor=sender, terminal=self.staff.terminal_for(sender, self.spec.code, self.spec.pit),
-            at=self.now, **fields,
+            at=min(self.now, self.latest) if self.latest is not None else self.now, **fields,
         )
         started = time.perf_counter()
         signed = self.staff.sign(command)
@@ -149,7 +151,7 @@ class TableSimulator:
         self.tally.recorded_at.append((answered, len(recorded.events)))
         self.tally.commands += 1
         self.tally.events += len(recorded.events)
-        self.now += timedelta(seconds=1)
+        self.now += timedelta(seconds=self.step)
 
     def table_fields(self) -> dict[str, Any]:
         return {"table": self.spec.code}

@@ -6,7 +6,7 @@ archive refuses every change, and one made behind its back is named by verify.""
 from __future__ import annotations
 
 import json
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import psycopg
@@ -15,7 +15,7 @@ import pytest
 from ledger.core.formatting import macau
 from tests.e2e.test_incremental_verify import play
 from tests.e2e.test_insider_forgeries import trust  # noqa: F401 - a fixture
-from tests.signing import credential_env
+from tests.signing import GAMING_DAY, clock_after, credential_env
 
 
 def _fdw_available(url: str) -> bool:
@@ -125,8 +125,9 @@ def test_the_retention_keeps_young_events_on_the_primary(cli, trust, superuser, 
 def test_a_range_the_seal_has_not_reached_stays(cli, trust, superuser, archive_url, tmp_path):
     play(cli, tmp_path / "keys", rounds=3, seed=11)  # sealed; then a round the seal has not
     env = {**credential_env(), "LEDGER_SIMULATOR_KEYS": str(tmp_path / "keys")}
+    yesterday = (GAMING_DAY - timedelta(days=1)).isoformat()  # the shift in force is played
     more = cli("simulate", "--tables", "1", "--rounds", "1", "--seed", "3", "--games",
-               "baccarat", extra_env=env)
+               "baccarat", "--day", yesterday, extra_env={**env, **clock_after(yesterday)})
     assert more.code == 0, more.err
     assert cli("db", "init").code == 0
     done = archived(cli, archive_url, trust)

@@ -6,8 +6,16 @@ import csv
 import json
 from datetime import UTC, datetime
 
+from ledger.core.formatting import PRACTICE_MARK
 from tests.integration.test_shift_reconciliation import _shift_with
 from tests.signing import GAMING_DAY
+
+
+def _csv(path):
+    """The rows of an export, after the practice ledger's mark (its first line)."""
+    first, *lines = path.read_text().splitlines(keepends=True)
+    assert first == f"# {PRACTICE_MARK}\n"
+    return list(csv.DictReader(lines))
 
 
 def test_the_shift_report_prints_and_writes_csv_json_and_html(cli, settings, tmp_path):
@@ -17,12 +25,13 @@ def test_the_shift_report_prints_and_writes_csv_json_and_html(cli, settings, tmp
     assert result.code == 0, result.err
     assert "BAC-R1" in result.out and "FLOOR" in result.out
     assert "the gaming day is open" in result.out  # the report says whether the day is locked
-    rows = list(csv.DictReader((tmp_path / f"shift-{GAMING_DAY}-day.csv").open()))
+    rows = _csv(tmp_path / f"shift-{GAMING_DAY}-day.csv")
     floor = next(row for row in rows if row["level"] == "floor")
     assert (floor["ledger_win"], floor["accounting_win"], floor["variance"]) == (
         "50.00", "50.00", "0.00")
     data = json.loads((tmp_path / f"shift-{GAMING_DAY}-day.json").read_text())
     assert data["tables"][0]["hold_pct"] == "1.25"
+    assert data["practice"] == PRACTICE_MARK  # a test's ledger is a practice one
     page = (tmp_path / f"shift-{GAMING_DAY}-day.html").read_text()
     assert page.startswith("<!doctype html>") and "<svg" in page and "BAC-R1" in page
     assert "http" not in page.split("<svg", 1)[0].replace('xmlns="http', "")  # self-contained
@@ -72,7 +81,7 @@ def test_the_gaming_day_report_adds_up_the_day_and_says_it_is_still_open(cli, se
     assert result.code == 0, result.err
     assert "day shift" in result.out and "BAC-R1" in result.out and "FLOOR" in result.out
     assert "the gaming day is open" in result.out
-    rows = list(csv.DictReader((tmp_path / f"day-{GAMING_DAY}.csv").open()))
+    rows = _csv(tmp_path / f"day-{GAMING_DAY}.csv")
     assert [(row["level"], row["name"]) for row in rows] == [
         ("shift", "day"), ("table", "BAC-R1"), ("game", "baccarat"), ("pit", "MAIN"),
         ("floor", "floor")]

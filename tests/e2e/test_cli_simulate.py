@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import re
 
+from tests.signing import OTHER_DAYS_ENV
+
 
 def test_simulate_plays_a_floor_that_verifies_and_reports_its_voids(cli, as_admin, tmp_path):
     """Run by an administrator: the floor's staff and terminals are enrolled under their
     signature, each with a key of its own, and every command is signed."""
-    env = {**as_admin, "LEDGER_SIMULATOR_KEYS": str(tmp_path / "keys")}
+    env = {**as_admin, "LEDGER_SIMULATOR_KEYS": str(tmp_path / "keys"), **OTHER_DAYS_ENV}
     done = cli("simulate", "--tables", "4", "--rounds", "6", "--seed", "6", "--day", "2026-11-01",
                "--games", "stud-poker,q-poker", "--irregularity-rate", "0.4", extra_env=env)
     assert done.code == 0, done.err + done.out

@@ -1,7 +1,9 @@
 """A newcomer's first hour: the demo on a fresh ledger, then every command it printed, exactly
-as printed (each exits 0), the live floor it points to (every link on it answers a page, not
-an error), then `ledger simulate` on the demo's ledger, twice. And a simulation that could not
-be played through is refused before it records anything."""
+as printed (each exits 0 but the next shift's, which has not begun: refused with the time it
+starts, nothing recorded), the live floor it points to (every link on it answers a page, not
+an error), then the demo again: another floor, another seed, the same shift, nothing dated
+after the ledger recorded it. And a simulation that could not be played through is refused
+before it records anything."""
 
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ import pytest
 from tests.e2e.browser import CHROMIUM, headless_chromium
 from tests.e2e.conftest import NO_CREDENTIALS
 from tests.e2e.served import free_port, output, start_with, stop, wait_until_up
+from tests.signing import OTHER_DAYS_ENV
 
 COMMAND = re.compile(r"^  ((?:LEDGER_[A-Z_]+=\S+ )*)ledger (.+)$")
 
@@ -54,13 +57,23 @@ def test_a_first_hour_the_demo_then_every_command_it_printed_then_simulate_all_e
         if args[0] == "serve":
             floor_answers(url, {**env, **extra}, demo.out)
             continue
+        before = events(cli, url)
         done = cli(*args, url=url, cwd=str(work), extra_env={**env, **extra})
+        if args[0] == "simulate":  # the next shift has not begun: nothing dated ahead of now
+            assert done.code == 1, done.err + done.out
+            assert re.search(r"has not begun: it starts at [\d-]+ \d\d:00 Macau time", done.err)
+            assert events(cli, url) == before
+            continue
         assert done.code == 0, f"ledger {shlex.join(args)}: {done.err}{done.out}"
-        if args[0] == "simulate":  # the next shift: again, and the one after it
-            again = cli(*args, url=url, cwd=str(work), extra_env={**env, **extra})
-            assert again.code == 0, again.err + again.out
-            assert "simulating the" in again.out
     assert (work / "reports" / f"shift-{day[2]}-{day[1]}.html").exists()
+    again = cli("demo", url=url, cwd=str(work), extra_env=env)
+    assert again.code == 0, again.err + again.out
+    assert re.search(r"The demo played the (\w+) shift of ([\d-]+)", again.out)[0] == day[0]
+    seeds = [re.search(r"seed (\d+)", run.out)[1] for run in (demo, again)]
+    assert seeds[0] != seeds[1], seeds  # another floor, not the same shift twice
+    assert "BAC-04" in again.out and "BAC-04" not in demo.out
+    verified = cli("verify", url=url, cwd=str(work), extra_env=env)
+    assert verified.code == 0 and "all hold" in verified.out, verified.out + verified.err
 
 
 def floor_answers(url: str, env: dict[str, str | None], said: str) -> None:
@@ -102,7 +115,7 @@ def every_link_answers(base: str, key: Path) -> None:
 
 @pytest.fixture
 def admin_env(as_admin, tmp_path):
-    return {**as_admin, "LEDGER_SIMULATOR_KEYS": str(tmp_path / "keys")}
+    return {**as_admin, "LEDGER_SIMULATOR_KEYS": str(tmp_path / "keys"), **OTHER_DAYS_ENV}
 
 
 def test_simulate_refuses_a_shift_already_played_before_recording_anything(cli, database,

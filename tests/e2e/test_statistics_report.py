@@ -17,6 +17,7 @@ import pytest
 from ledger.games.registry import game
 from ledger.games.rulesets import parse_settings
 from tests.e2e.browser import needs_chromium, printed_text
+from tests.signing import clock_after
 
 DAYS = ("2025-11-03", "2026-11-02", "2026-11-03")  # last year's day, then this month's two
 THROUGH = "2026-11-03"
@@ -28,7 +29,8 @@ def simulated_month(cli, as_admin, tmp_path):
     env = {**as_admin, "LEDGER_SIMULATOR_KEYS": str(tmp_path / "keys")}
     for seed, day in enumerate(DAYS, start=40):
         done = cli("simulate", "--tables", str(TABLES), "--rounds", "15", "--seed", str(seed),
-                   "--day", day, "--irregularity-rate", "0", extra_env=env)
+                   "--day", day, "--irregularity-rate", "0",
+                   extra_env={**env, **clock_after(day)})
         assert done.code == 0, done.err + done.out
     return env
 

@@ -19,7 +19,7 @@ import httpx
 from ledger.domain.registry import TerminalKind
 from ledger.identity.envelope import sign
 from tests.e2e.served import Served
-from tests.signing import KEYRING, open_ledger
+from tests.signing import KEYRING, clock_after, open_ledger
 
 DAY = "2026-11-01"
 TABLES = ("BAC-01", "SP-01", "QP-01", "F8-01")
@@ -77,7 +77,7 @@ def page_text(markup: str) -> str:
 
 
 def _simulated_day(cli, as_admin, tmp_path: Path) -> None:
-    env = {**as_admin, "LEDGER_SIMULATOR_KEYS": str(tmp_path / "keys")}
+    env = {**as_admin, "LEDGER_SIMULATOR_KEYS": str(tmp_path / "keys"), **clock_after(DAY)}
     done = cli("simulate", "--tables", "4", "--rounds", "8", "--seed", "6", "--day", DAY,
                "--irregularity-rate", "0.1", extra_env=env)
     assert done.code == 0, done.err + done.out

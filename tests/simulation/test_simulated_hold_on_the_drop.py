@@ -20,7 +20,7 @@ from ledger.simulation.floor import floor_plan, run_floor
 from ledger.simulation.table import Tally
 from projections.reports import HOLD_LIMIT
 from tests.odds import rounds_expectation
-from tests.signing import floor_staff
+from tests.signing import floor_staff, playing_other_days
 
 # its module fixture is built once: the file runs in one process when the run is spread
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("simulated-hold-on-the-drop")]
@@ -35,7 +35,9 @@ HOLD_ON_THE_DROP = {  # what casinos report, in percent of the drop: baccarat's;
 def _ledger() -> Ledger:
     app = LedgerApplication(env={"PERSISTENCE_MODULE": "eventsourcing.popo",
                                  "AGGREGATE_CACHE_MAXSIZE": "5000"})
-    return Ledger(app, bus=Bus(EVERY_AREA))
+    ledger = Ledger(app, bus=Bus(EVERY_AREA))
+    playing_other_days(ledger)  # a week of November, whatever today is
+    return ledger
 
 
 def _rounds(ledger: Ledger, code: str, tally: Tally) -> list[Round]:

@@ -15,7 +15,7 @@ from ledger.domain.round import Round, round_id
 from ledger.domain.table import table_id
 from ledger.simulation.floor import floor_plan, run_floor
 from tests.odds import round_expectation
-from tests.signing import floor_staff
+from tests.signing import floor_staff, playing_other_days
 
 # its module fixture is built once: the file runs in one process when the run is spread
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("simulation-statistics")]
@@ -25,6 +25,7 @@ def _play(plan_size: int, games: tuple[str, ...], rounds: int):
     app = LedgerApplication(env={"PERSISTENCE_MODULE": "eventsourcing.popo",
                                  "AGGREGATE_CACHE_MAXSIZE": "5000"})
     ledger = Ledger(app, bus=Bus(EVERY_AREA))
+    playing_other_days(ledger)  # a fixed day, whatever today is
     plan = floor_plan(plan_size, games)
     result = run_floor(ledger, floor_staff(ledger), plan, rounds=rounds, seed=20041231, day=date(2026, 11, 22))
     assert not result.errors, result.errors

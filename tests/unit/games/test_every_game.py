@@ -27,7 +27,7 @@ from ledger.games.rulesets import parse_settings, rule_set
 from ledger.games.settings import HouseSettings
 from ledger.presentation.wording import game as game_name
 from ledger.simulation.floor import floor_plan, run_floor
-from tests.signing import floor_staff
+from tests.signing import floor_staff, playing_other_days
 
 # its module fixture is built once: the file runs in one process when the run is spread
 pytestmark = pytest.mark.xdist_group("every-game")
@@ -58,6 +58,7 @@ def played() -> dict[str, list[Round]]:
     every bet, card and decision the simulator sends is checked by the game's procedure."""
     app = LedgerApplication(env={"PERSISTENCE_MODULE": "eventsourcing.popo"})
     ledger = Ledger(app, bus=Bus(EVERY_AREA))
+    playing_other_days(ledger)  # a fixed day, whatever today is
     plan = floor_plan(len(GAMES), floor_order())
     result = run_floor(ledger, floor_staff(ledger), plan, rounds=ROUNDS, seed=7,
                        day=date(2026, 11, 22))
