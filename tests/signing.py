@@ -34,6 +34,8 @@ from ledger.identity.envelope import SignedCommand
 from ledger.identity.keyring import Keyring
 from ledger.runtime.bootstrap import open_ledger as open_real_ledger
 
+UNTRUSTED = 3
+"""`ledger verify`'s exit code when nothing failed but no trust file was given."""
 KEYS = Path(tempfile.mkdtemp(prefix="ledger-test-keys-"))
 KEYRING = Keyring(KEYS)
 ADMIN = "ADM-1"

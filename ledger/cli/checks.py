@@ -62,7 +62,9 @@ def verify(
 
     Also the witnesses, hash chains, shoes, money, pools and projections. With a trust file
     and the verifier's key, only what came after the last verification that held is checked
-    (--full: everything). Exit 1 on any failure, each one named."""
+    (--full: everything). Exit 0 when everything holds against the trust file, 1 on any
+    failure (each one named), 3 when nothing failed but no trust file was given (UNTRUSTED:
+    checked against what the database itself holds, which proves nothing against its keeper)."""
     from ledger.audit.incremental import verify as verify_since
     from ledger.audit.trust import load_trust
     from ledger.identity.keys import Credential
@@ -124,6 +126,13 @@ def verify(
                       "sealer)", highlight=False, soft_wrap=True)
     if not report.ok:
         raise typer.Exit(1)
+    if trusted is None:
+        raise typer.Exit(UNTRUSTED_EXIT)
+
+
+UNTRUSTED_EXIT = 3
+"""`ledger verify`'s exit code when nothing failed but no trust file was given: a script that
+reads only the exit code never takes an untrusted verification for a proof."""
 
 
 def print_seal(seal: SealReport | None) -> None:

@@ -12,7 +12,7 @@ from datetime import UTC, datetime
 from uuid import uuid4
 
 from tests.in_process import LEDGER
-from tests.signing import E2E_PIT_BOSS, E2E_WORKSTATION, acting_env, event_count
+from tests.signing import E2E_PIT_BOSS, E2E_WORKSTATION, UNTRUSTED, acting_env, event_count
 
 
 def ledger(*args: str, url: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
@@ -48,3 +48,12 @@ def test_a_feed_piped_to_ingest_is_read_to_its_end(database, superuser):
     assert "1 accepted" in done.stdout, done.stdout
     assert superuser.execute("SELECT count(*) FROM ledger_event_log WHERE event_type = "
                              "'Table.Opened'").fetchone()[0] >= 1
+
+
+def test_a_verification_without_a_trust_file_reaches_the_shell_as_exit_3_not_0(database):
+    """A regulator's script that reads only the exit code never takes a verification against
+    the database's own keys for a proof: all holds, yet exit 3, and the line says why."""
+    done = ledger("verify", "--no-projections", url=database.url)
+    assert done.returncode == UNTRUSTED == 3, done.stdout + done.stderr
+    assert "UNTRUSTED no trust file" in done.stdout, done.stdout
+    assert "all hold" in done.stdout, done.stdout

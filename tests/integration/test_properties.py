@@ -14,7 +14,7 @@ from ledger.application.config import LedgerSettings
 from ledger.domain.table import table_id
 from ledger.runtime.bootstrap import init_database, is_initialised, resolve_database
 from tests.integration.helpers import open_table
-from tests.signing import bootstrap, credential_env, open_ledger
+from tests.signing import UNTRUSTED, bootstrap, credential_env, open_ledger
 
 LEDGER = str(Path(sys.executable).with_name("ledger"))
 
@@ -51,7 +51,7 @@ def test_each_property_verifies_alone_and_an_uninitialised_one_is_refused(databa
     env = {**os.environ, **credential_env(), "LEDGER_DATABASE_URL": database.url}
     verified = subprocess.run([LEDGER, "verify"], capture_output=True, text=True,
                               env={**env, "LEDGER_PROPERTY": "macau_east"})
-    assert verified.returncode == 0, verified.stdout + verified.stderr
+    assert verified.returncode == UNTRUSTED, verified.stdout + verified.stderr
     assert not is_initialised(resolve_database(LedgerSettings(database_url=database.url,
                                                               property_code="macau_north")))
     refused = subprocess.run([LEDGER, "table", "list"], capture_output=True, text=True,
