@@ -114,8 +114,8 @@ def convert(conn: Connection[Any], table: str) -> None:
     row = run(sql.SQL("SELECT coalesce(max(notification_id), 0) + 1 FROM {}").format(
         ident)).fetchone()
     end = int(row[0]) if row else 1
-    for trigger in (f"{table}_chain", f"{table}_serialise", f"{table}_no_update_delete",
-                    f"{table}_no_truncate"):
+    for trigger in (f"{table}_chain", f"{table}_serialise", f"{table}_assigned_position",
+                    f"{table}_no_update_delete", f"{table}_no_truncate"):
         run(sql.SQL("DROP TRIGGER IF EXISTS {} ON {}").format(sql.Identifier(trigger), ident))
     run(sql.SQL("ALTER TABLE {} RENAME TO {}").format(ident, old_ident))
     for index, suffix in ((f"{table}_pkey", "stream_version"),
@@ -225,7 +225,7 @@ def partition_triggers(conn: Connection[Any], table: str, partition: str) -> Non
     trigger = sql.Identifier(f"{table}_no_truncate")
     conn.execute(sql.SQL("CREATE OR REPLACE TRIGGER {} BEFORE TRUNCATE ON {} FOR EACH STATEMENT "
                          "EXECUTE FUNCTION ledger_refuse_change()").format(trigger, part))
-    for each in (name, f"{table}_no_truncate", f"{table}_chain",
+    for each in (name, f"{table}_no_truncate", f"{table}_chain", f"{table}_assigned_position",
                  f"{table}_no_update_delete"):
         found = conn.execute("SELECT 1 FROM pg_trigger WHERE tgrelid = to_regclass(%s) "
                              "AND tgname = %s", (partition, each)).fetchone()
