@@ -71,9 +71,10 @@ BEGIN
     END IF;
     IF NEW.originator_version = 1 THEN
         previous := '\\x0000000000000000000000000000000000000000000000000000000000000000';
-    ELSIF newest IS NULL THEN
+    ELSIF newest IS NULL THEN  -- its history is damaged (`ledger verify` names how)
         RAISE EXCEPTION 'stream % has no version % to chain version % to',
-            NEW.originator_id, NEW.originator_version - 1, NEW.originator_version;
+            NEW.originator_id, NEW.originator_version - 1, NEW.originator_version
+            USING ERRCODE = 'data_corrupted', DETAIL = NEW.originator_id::text;
     END IF;
     NEW.chain_hash := sha256(
         previous || uuid_send(NEW.originator_id) || int8send(NEW.originator_version)

@@ -173,3 +173,30 @@ def test_an_event_at_a_position_the_sequence_did_not_give_is_named_full_and_incr
         assert cli("seal", "run", "--once").code == 0
         again = verified(cli, trust, verifier, "--full")
         assert again.code == 1 and said in again.out, again.out
+
+
+def test_a_stream_whose_history_does_not_chain_is_refused_in_one_line(cli, trust, pool,
+                                                                         superuser):
+    """The issue's pool: a drain at position 0, hidden from the chain trigger's reading of the
+    stream. The next genuine adjustment of that pool is one line, exit 1, nothing recorded;
+    another pool and the tables play on."""
+    with _without_the_position_check(superuser):
+        _insert_at(superuser, 0, _drain(superuser))
+    newest = _newest(superuser)
+    stream = _row(superuser, "JackpotPool.Created")[1]
+    refused = cli("jackpot", "adjust", "GRAND", "--reason", "meter", "--", "5")
+    assert refused.code == 1, refused.out + refused.err
+    assert "Traceback" not in refused.err + refused.out
+    lines = [line for line in refused.err.splitlines() if line.strip()]
+    assert len(lines) == 1, refused.err
+    assert f"JackpotPool {stream}" in lines[0] and "`ledger verify`" in lines[0], lines[0]
+    assert _newest(superuser) == newest  # nothing recorded
+    other = cli("jackpot", "create", "MINI", "--seed", "100", "--royal", "5000",
+                "--straight-flush", "1000", "--four", "200", "--full-house", "150",
+                "--flush", "100", "--rate", "0.1")
+    assert other.code == 0, other.err
+    assert cli("jackpot", "adjust", "MINI", "--reason", "meter", "--", "5").code == 0
+    assert cli("table", "open", "BAC-09", "--game", "baccarat", "--min", "100",
+               "--max", "1000").code == 0
+    named = cli("verify", "--trust", str(trust))
+    assert named.code == 1 and "position 0" in named.out, named.out
