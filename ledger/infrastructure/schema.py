@@ -86,7 +86,7 @@ $$
 
 POSITION_FUNCTION = """
 CREATE OR REPLACE FUNCTION {function}() RETURNS trigger
-LANGUAGE plpgsql AS $$
+LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
 BEGIN
     -- under the append turn nobody else draws: a position just drawn is the sequence's newest
     IF NEW.notification_id IS DISTINCT FROM pg_sequence_last_value({sequence}) THEN
@@ -106,7 +106,8 @@ must be the sequence's newest: a position chosen by the inserting login (0, nega
 below the newest, one far above it) is refused, and none lands at or below one already given.
 The sequence's state is not transactional, so no snapshot, however old, hides a newer draw.
 The writer holds USAGE on the sequence (the default's `nextval` needs it), not UPDATE:
-`setval` is the owner's."""
+`setval` is the owner's. The function reads its functions and operators from `pg_catalog`
+alone, whatever search path the inserting session sets."""
 
 STREAM_VERSION_FUNCTION = """
 CREATE OR REPLACE FUNCTION ledger_stream_version(stream uuid) RETURNS bigint

@@ -93,6 +93,17 @@ def test_a_position_the_writer_chooses_is_refused(cli, trust, pool, superuser, l
     assert cli("jackpot", "adjust", "GRAND", "--reason", "meter", "--", "5").code == 0
 
 
+def test_a_position_copied_in_is_refused(cli, trust, pool, superuser, login):
+    """COPY fires the same row trigger: a bulk load cannot choose positions either."""
+    topic, stream, version, body = _drain(superuser)
+    with psycopg.connect(login("writer"), autocommit=True) as conn, pytest.raises(
+            psycopg.errors.InsufficientPrivilege, match=REFUSED), conn.cursor().copy(
+            "COPY ledger_events (notification_id, originator_id, originator_version, topic, "
+            "state) FROM STDIN") as copy:
+        copy.write_row((0, stream, version, topic, json.dumps(body).encode()))
+    assert cli("verify", "--trust", str(trust)).code == 0
+
+
 @pytest.mark.parametrize("isolation", ["READ COMMITTED", "REPEATABLE READ"])
 def test_a_position_drawn_and_held_while_others_were_given_is_refused(
         cli, trust, pool, superuser, login, isolation):
