@@ -61,6 +61,7 @@ from ledger.presentation.wording import details
 MAX_BATCH = 200
 KNOWN_STREAMS = 5000
 
+
 def _touches(pending: _Pending, events: list[Any], error: UnchainedStream) -> bool:
     """Whether the command writes the damaged stream: then it is refused with its sentence."""
     if any(str(event.originator_id) == error.stream_id for event in events):

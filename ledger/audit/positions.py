@@ -27,13 +27,16 @@ from ledger.infrastructure.database import EVENTS_TABLE
 
 SHOWN = 10  # the events named at most, per kind of problem
 
+COLUMNS = ("SELECT e.notification_id, e.originator_id, e.originator_version, "
+           "split_part(e.topic, ':', 2), (SELECT given FROM newest) FROM {table} e ")
 OUTSIDE = (
-    "WITH newest AS (SELECT coalesce(pg_sequence_last_value({sequence}), 0) AS given) "
-    "SELECT e.notification_id, e.originator_id, e.originator_version, "
-    "split_part(e.topic, ':', 2), newest.given FROM {table} e, newest "
-    "WHERE e.notification_id < 1 OR e.notification_id > newest.given "
-    "ORDER BY e.notification_id LIMIT %s"
+    "WITH newest AS MATERIALIZED ("
+    "SELECT coalesce(pg_sequence_last_value({sequence}), 0) AS given) "
+    + COLUMNS + "WHERE e.notification_id < 1 UNION ALL "
+    + COLUMNS + "WHERE e.notification_id > (SELECT given FROM newest) ORDER BY 1 LIMIT %s"
 )
+"""Two ranges, each read by the partitions' index of positions (the newest given is a
+parameter the executor prunes the partitions by), not every event."""
 UNSEALED = (
     "SELECT e.notification_id, e.originator_id, e.originator_version, "
     "split_part(e.topic, ':', 2) FROM {table} e WHERE e.notification_id <= %(position)s "

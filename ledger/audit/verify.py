@@ -1,9 +1,9 @@
 """`ledger verify`: every check of the whole ledger, each failure named, none stopping the others.
 
 Hash chains and versions (`chain`), every position one the database gave and the events up to
-a checkpoint exactly its leaves (`positions`), the seal against its signed checkpoints, the witnesses'
-memory and their cosignatures (`seal_check`, `witnessed`), every event proven by a signed,
-authorised command executed again (`authorship`), streams that name each other agreeing
+a checkpoint exactly its leaves (`positions`), the seal against its signed checkpoints, the
+witnesses' memory and their cosignatures (`seal_check`, `witnessed`), every event proven by a
+signed, authorised command executed again (`authorship`), streams that name each other agreeing
 (`cross_checks`), then shoes, money, pools and projections (`checks`).
 
 What it trusts comes from outside the database: the trust file (`ledger.audit.trust`) names
