@@ -211,3 +211,8 @@ def test_a_stream_whose_history_does_not_chain_is_refused_in_one_line(cli, trust
                "--max", "1000").code == 0
     named = cli("verify", "--trust", str(trust))
     assert named.code == 1 and "position 0" in named.out, named.out
+    upgraded = cli("db", "init")  # the damaged ledger brought up to date, as found
+    assert upgraded.code == 0, upgraded.out + upgraded.err
+    assert cli("jackpot", "adjust", "MINI", "--reason", "meter", "--", "5").code == 0
+    again = cli("verify", "--trust", str(trust))
+    assert again.code == 1 and "position 0" in again.out, again.out
