@@ -25,6 +25,9 @@ each caller:
   other commands go alone.
 - **Refusals alone.** A command the rules refuse in the batch is checked again alone, on fresh
   state, after the batch (so a stale stream can never refuse it); its refusal is its own.
+- **A damaged stream.** A stream whose stored history does not chain is refused by the
+  database's chain trigger: the command writing it is refused in one sentence naming it (run
+  `ledger verify`), and the batch's other commands go alone.
 - **Resends.** A command resent after a lost reply (its outcome unknown) goes alone: its
   receipt is checked first, so it is recorded once.
 - **Lost database.** Every command of the batch gets the error; each caller's deadline loop
@@ -51,12 +54,21 @@ from ledger.commands import Command
 from ledger.core.errors import LedgerError
 from ledger.identity.envelope import SignedCommand
 from ledger.identity.registry_cache import RegistryMoved
-from ledger.infrastructure.recorder import StreamsMoved, last_versions
+from ledger.infrastructure.recorder import StreamsMoved, UnchainedStream, last_versions
 from ledger.infrastructure.session import is_lost
 from ledger.presentation.wording import details
 
 MAX_BATCH = 200
 KNOWN_STREAMS = 5000
+
+
+def _touches(pending: _Pending, events: list[Any], error: UnchainedStream) -> bool:
+    """Whether the command writes the damaged stream: then it is refused with its sentence."""
+    if any(str(event.originator_id) == error.stream_id for event in events):
+        pending.fail(error)
+        return True
+    return False
+
 
 def _taken() -> threading.Lock:
     lock = threading.Lock()
@@ -342,6 +354,10 @@ class GroupWriter:
         except IntegrityError:  # another writer got to a stream (or a receipt) first
             self._forget(view.staged)
             return [pending for pending, _ in staged]
+        except UnchainedStream as error:  # its commands are refused; the others go alone
+            self._forget(view.staged)
+            return [pending for pending, events in staged
+                    if not _touches(pending, events, error)]
         except Exception as error:  # noqa: BLE001 - every caller of the batch is told
             self._forget(view.staged)
             for pending, _ in staged:

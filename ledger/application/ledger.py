@@ -20,6 +20,7 @@ from uuid import UUID, uuid4
 
 import psycopg
 from eventsourcing.application import AggregateNotFoundError, Application
+from eventsourcing.domain import OriginatorIDError, OriginatorVersionError
 from eventsourcing.persistence import IntegrityError, JSONTranscoder, Mapper
 from eventsourcing.persistence import InterfaceError as LibraryInterfaceError
 from eventsourcing.persistence import OperationalError as LibraryOperationalError
@@ -29,6 +30,7 @@ from ledger.application.registry_proof import RegistryProof, with_alarm
 from ledger.commands import Command
 from ledger.core.errors import (
     ConcurrencyConflict,
+    DamagedStream,
     DatabaseUnavailable,
     IdempotencyConflict,
     LedgerError,
@@ -353,8 +355,22 @@ def project(aggregate: Any, events: Iterable[Any]) -> Any:
     most of rebuilding a stream's Python. The ledger's events are its own classes, each
     a mutator by its base (`ledger.domain.base.Aggregate.Event`)."""
     for event in events:
-        aggregate = event.mutate(aggregate)
+        try:
+            aggregate = event.mutate(aggregate)
+        except (AssertionError, OriginatorVersionError, OriginatorIDError):
+            raise _unfolded(aggregate, event) from None
     return aggregate
+
+
+def _unfolded(aggregate: Any, event: Any) -> DamagedStream:
+    """A stream whose stored events do not apply in order (a second creation, a version out
+    of turn), refused in the one sentence the chain trigger's refusal has."""
+    kind = type(event).__qualname__.split(".")[0]
+    before = getattr(aggregate, "version", 0)
+    return DamagedStream(
+        f"{kind} {event.originator_id} is refused: its stored history does not chain (version "
+        f"{event.originator_version} does not follow version {before}), so nothing was "
+        "recorded on it; run `ledger verify` to name the damage")
 
 
 @dataclass

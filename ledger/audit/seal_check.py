@@ -66,13 +66,16 @@ class SealReport:
 
 
 def _events(conn: Connection[Any], cursor_name: str,
-            after: int = 0) -> Generator[Leaf, None, None]:
+            after: int | None = None) -> Generator[Leaf, None, None]:
+    """The events in position order, after `after`; None: every one, at whatever position
+    (one at 0 or below is read, to part from the seal, not passed over)."""
+    where = "" if after is None else "WHERE notification_id > %s "
     query = sql.SQL("SELECT notification_id, originator_id, originator_version, topic, state "
-                    "FROM {} WHERE notification_id > %s ORDER BY notification_id"
+                    "FROM {} " + where + "ORDER BY notification_id"
                     ).format(sql.Identifier(EVENTS_TABLE))
     with conn.transaction(), conn.cursor(name=cursor_name, binary=True) as cursor:
         cursor.itersize = 5000
-        cursor.execute(query, (after,))
+        cursor.execute(query, () if after is None else (after,))
         for position, stream_id, version, topic, state in cursor:
             yield Leaf(position, stream_id, version,
                        event_leaf(position, stream_id, version, topic, bytes(state)))
@@ -305,7 +308,7 @@ def _recompute(conn: Connection[Any], checkpoints: dict[int, Checkpoint],
     while remembered and remembered[0].size == 0:
         remembered.pop(0)
     builder, built = TileBuilder(), {}
-    after = since.position if since is not None else 0
+    after = since.position if since is not None else None
     with closing(_events(conn, "ledger_seal_recompute", after)) as events:
         for leaf in events:
             frontier.append(leaf.leaf)

@@ -1,9 +1,10 @@
 """`ledger verify`: every check of the whole ledger, each failure named, none stopping the others.
 
-Hash chains and versions (`chain`), the seal against its signed checkpoints, the witnesses'
-memory and their cosignatures (`seal_check`, `witnessed`), every event proven by a signed,
-authorised command executed again (`authorship`), no command dated after it was recorded
-(`recording_times`), streams that name each other agreeing
+Hash chains and versions (`chain`), every position one the database gave and the events up to
+a checkpoint exactly its leaves (`positions`), the seal against its signed checkpoints, the
+witnesses' memory and their cosignatures (`seal_check`, `witnessed`), every event proven by a
+signed, authorised command executed again (`authorship`), no command dated after it was
+recorded (`recording_times`), streams that name each other agreeing
 (`cross_checks`), then shoes, money, pools and projections (`checks`).
 
 What it trusts comes from outside the database: the trust file (`ledger.audit.trust`) names
@@ -29,6 +30,7 @@ from ledger.audit.cross_checks import cross_stream_problems
 from ledger.audit.findings import Boundary, Failure, LedgerReport
 from ledger.audit.open_rounds import open_rounds
 from ledger.audit.parallel import check_authorship_parallel, prepare
+from ledger.audit.positions import position_failures
 from ledger.audit.projection_check import check_projections
 from ledger.audit.recording_times import recorded_after
 from ledger.audit.seal import recorded_ledger_id
@@ -81,6 +83,7 @@ def verify_ledger(conn: Connection[Any], *, projections: bool = True,
                                           witnesses_saw=since.witnesses if since else None))
     if report.seal is not None:  # the sealer's word; the witnesses' memory is asked above
         report.seal.problems.extend(alarm.describe() for alarm in raised(conn))
+    report.failures.extend(position_failures(conn, since.reached if since else None))
     reached = report.seal.reached if report.seal is not None else None
     if since is not None and report.seal is not None and not report.seal.problems:
         _sample(conn, report.seal, since.reached.size, seal_keys, sample)

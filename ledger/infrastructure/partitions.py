@@ -4,7 +4,8 @@
 fixed number of positions (`LEDGER_PARTITION_EVENTS`), named `ledger_events_p<first position>`,
 and a DEFAULT partition that takes whatever outruns them, so an append never fails for want of
 a partition. `ensure` (run by `ledger db init` and `ledger archive`) turns the default's rows,
-if any, into a range partition of their own and makes the next partition ahead. Each partition
+if any, into a range partition of their own and makes the next partition ahead. An event at a
+position below the first range (0 or negative: never the sequence's) stays in the default. Each partition
 has its own primary key (stream, version) and unique position: PostgreSQL allows no unique
 index on a partitioned table that has foreign partitions, and an archived range is one. The
 stream's uniqueness across partitions is the chain trigger's (`schema`): under the append turn
@@ -114,8 +115,8 @@ def convert(conn: Connection[Any], table: str) -> None:
     row = run(sql.SQL("SELECT coalesce(max(notification_id), 0) + 1 FROM {}").format(
         ident)).fetchone()
     end = int(row[0]) if row else 1
-    for trigger in (f"{table}_chain", f"{table}_serialise", f"{table}_no_update_delete",
-                    f"{table}_no_truncate"):
+    for trigger in (f"{table}_chain", f"{table}_serialise", f"{table}_assigned_position",
+                    f"{table}_no_update_delete", f"{table}_no_truncate"):
         run(sql.SQL("DROP TRIGGER IF EXISTS {} ON {}").format(sql.Identifier(trigger), ident))
     run(sql.SQL("ALTER TABLE {} RENAME TO {}").format(ident, old_ident))
     for index, suffix in ((f"{table}_pkey", "stream_version"),
@@ -161,9 +162,16 @@ def _ensure(conn: Connection[Any], table: str, ident: sql.Identifier, size: int,
     ranges = [p for p in existing if p.first is not None]
     top = max((p.end or 1 for p in ranges), default=1)
     if any(p.first is None for p in existing):
-        row = run(sql.SQL("SELECT max(notification_id) FROM {}").format(
+        row = run(sql.SQL("SELECT max(notification_id), min(notification_id) FROM {}").format(
             sql.Identifier(default))).fetchone()
-        if row and row[0] is not None:  # the floor outran the ranges: its rows get their own
+        # an event below the first range (a position the sequence never gave: `ledger verify`
+        # names it) stays in the default partition, which no range may then take whole
+        if row and row[0] is not None and row[0] >= top and row[1] < top:
+            raise WrongState(
+                f"{default} holds events past the ranges and events at positions below them "
+                f"(from {row[1]}), which no range can hold: run `ledger verify`, which names "
+                "the positions the sequence never gave")
+        if row and row[0] is not None and row[0] >= top:  # the floor outran the ranges
             name = f"{table}_p{top}"
             run(sql.SQL("ALTER TABLE {} DETACH PARTITION {}").format(
                 ident, sql.Identifier(default)))
@@ -225,7 +233,7 @@ def partition_triggers(conn: Connection[Any], table: str, partition: str) -> Non
     trigger = sql.Identifier(f"{table}_no_truncate")
     conn.execute(sql.SQL("CREATE OR REPLACE TRIGGER {} BEFORE TRUNCATE ON {} FOR EACH STATEMENT "
                          "EXECUTE FUNCTION ledger_refuse_change()").format(trigger, part))
-    for each in (name, f"{table}_no_truncate", f"{table}_chain",
+    for each in (name, f"{table}_no_truncate", f"{table}_chain", f"{table}_assigned_position",
                  f"{table}_no_update_delete"):
         found = conn.execute("SELECT 1 FROM pg_trigger WHERE tgrelid = to_regclass(%s) "
                              "AND tgname = %s", (partition, each)).fetchone()

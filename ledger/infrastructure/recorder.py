@@ -43,6 +43,7 @@ from eventsourcing.utils import Environment
 from psycopg import errors, sql
 from psycopg.conninfo import conninfo_to_dict
 
+from ledger.core.errors import DamagedStream
 from ledger.infrastructure import partitions
 from ledger.infrastructure.session import SessionLimits, guarded, idle_check
 
@@ -152,6 +153,8 @@ class LedgerRecorder(PostgresApplicationRecorder):
                 conn.close()  # the pool drops it: the next connection may reach the primary
                 raise ServerReadOnly(f"the server is read-only (a standby: a failover?): "
                                      f"{error}") from error
+            except errors.DataCorrupted as error:  # the chain trigger: a history that breaks
+                raise damaged(error, stored_events) from None
             ids = [row["notification_id"] for row in curs.fetchall()]
         if not ids:
             raise StreamsMoved()
@@ -161,6 +164,27 @@ class LedgerRecorder(PostgresApplicationRecorder):
     select_events = PostgresAggregateRecorder.select_events.__wrapped__
     select_notifications = PostgresApplicationRecorder.select_notifications.__wrapped__
     max_notification_id = PostgresApplicationRecorder.max_notification_id.__wrapped__
+
+
+class UnchainedStream(DamagedStream):
+    """A stream whose stored history the chain trigger could not extend: nothing was recorded
+    (the other streams of the insert go again without it)."""
+
+    def __init__(self, message: str, stream_id: str) -> None:
+        super().__init__(message)
+        self.stream_id = stream_id
+
+
+def damaged(error: errors.DataCorrupted, stored: Sequence[StoredEvent]) -> UnchainedStream:
+    """The chain trigger's refusal of a stream whose stored history does not chain, as the
+    one sentence a person at the table reads: which stream, and what to run."""
+    stream = error.diag.message_detail or "?"
+    topic = next((e.topic for e in stored if str(e.originator_id) == stream), "")
+    kind = topic.split(":")[-1].split(".")[0] or "stream"
+    said = (error.diag.message_primary or "").replace(f"stream {stream} ", "the database ")
+    return UnchainedStream(
+        f"{kind} {stream} is refused: its stored history does not chain ({said}), so nothing "
+        "was recorded on it; run `ledger verify` to name the damage", stream)
 
 
 def last_versions(conn: Any, streams: Sequence[UUID]) -> dict[UUID, int]:

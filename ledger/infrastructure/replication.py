@@ -8,7 +8,8 @@ property's schema as `ledger db init` would, then `prepare_replica` and `subscri
 
 - the hash chain is not computed again there (the chain trigger is disabled in that schema):
   each row arrives with the chain hash the property's server computed, and the initial copy
-  does not arrive in version order;
+  does not arrive in version order; nor are positions drawn there (the position trigger is
+  disabled too): each row keeps the one the property's sequence gave;
 - the append-only triggers stay on (ENABLE ALWAYS): nothing rewrites a replicated event there
   either, the replication's own apply included;
 - the projections there are run by the group's own runner, woken as on a property: a row
@@ -64,8 +65,9 @@ def prepare_replica(conn: Any) -> None:
     events as it does on a property (the property's statement trigger does not fire for rows
     that replication applies; this row trigger is enabled for replication alone)."""
     table = sql.Identifier(EVENTS_TABLE)
-    conn.execute(sql.SQL("ALTER TABLE {} DISABLE TRIGGER {}").format(
-        table, sql.Identifier(f"{EVENTS_TABLE}_chain")))
+    for trigger in (f"{EVENTS_TABLE}_chain", f"{EVENTS_TABLE}_assigned_position"):
+        conn.execute(sql.SQL("ALTER TABLE {} DISABLE TRIGGER {}").format(
+            table, sql.Identifier(trigger)))
     arrived = sql.Identifier(f"{EVENTS_TABLE}_arrived")
     conn.execute(sql.SQL(ARRIVED_FUNCTION).format(
         function=arrived, channel=sql.Identifier(EVENTS_TABLE.replace(".", "_"))))

@@ -3,7 +3,8 @@
 - **owner** (`<prefix>_owner`) owns the ledger's tables, views and functions: schema changes,
   and the only role besides a superuser that could alter or disable the triggers.
 - **writer** (`<prefix>_writer`) is what the application needs: read everything, insert events
-  (INSERT and SELECT only: no UPDATE, DELETE or TRUNCATE on them), take the append turn
+  (INSERT and SELECT only: no UPDATE, DELETE or TRUNCATE on them; positions drawn from their
+  sequence, never set: no UPDATE on it, so no `setval`), take the append turn
   (UPDATE on `ledger_append_turn`, whose row the events table's trigger locks: only a role
   that may write can hold appends back), write the projections' tables. It only reads the
   seal's tables.
@@ -116,7 +117,14 @@ def _grant(conn: Connection[Any], roles: GroupRoles) -> None:
             run(sql.SQL("GRANT {} ON {} TO {}").format(
                 sql.SQL(", ").join(map(sql.SQL, privileges)), ident, sql.Identifier(
                     getattr(roles, role))))
+    # the writer draws positions (the default's nextval), never sets one: `setval` needs
+    # UPDATE, the owner's; the reader and the sealer read the newest given (`ledger verify`)
+    run(sql.SQL("REVOKE UPDATE ON ALL SEQUENCES IN SCHEMA {} FROM {}, {}, {}").format(
+        schema, writer, reader, sealer))
     run(sql.SQL("GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA {} TO {}").format(schema, writer))
+    for table in EVENT_TABLES:
+        run(sql.SQL("GRANT SELECT ON SEQUENCE {} TO {}, {}").format(
+            sql.Identifier(f"{table}_notification_id_seq"), reader, sealer))
     functions = run(
         "SELECT p.oid::regprocedure::text FROM pg_proc p JOIN pg_namespace n "
         "ON n.oid = p.pronamespace WHERE n.nspname = current_schema() "

@@ -71,9 +71,10 @@ BEGIN
     END IF;
     IF NEW.originator_version = 1 THEN
         previous := '\\x0000000000000000000000000000000000000000000000000000000000000000';
-    ELSIF newest IS NULL THEN
+    ELSIF newest IS NULL THEN  -- its history is damaged (`ledger verify` names how)
         RAISE EXCEPTION 'stream % has no version % to chain version % to',
-            NEW.originator_id, NEW.originator_version - 1, NEW.originator_version;
+            NEW.originator_id, NEW.originator_version - 1, NEW.originator_version
+            USING ERRCODE = 'data_corrupted', DETAIL = NEW.originator_id::text;
     END IF;
     NEW.chain_hash := sha256(
         previous || uuid_send(NEW.originator_id) || int8send(NEW.originator_version)
@@ -82,6 +83,31 @@ BEGIN
 END
 $$
 """
+
+POSITION_FUNCTION = """
+CREATE OR REPLACE FUNCTION {function}() RETURNS trigger
+LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+BEGIN
+    -- under the append turn nobody else draws: a position just drawn is the sequence's newest
+    IF NEW.notification_id IS DISTINCT FROM pg_sequence_last_value({sequence}) THEN
+        RAISE EXCEPTION 'position % was not drawn from % just now (its newest is %): '
+            'an event takes the next position, never one chosen',
+            NEW.notification_id, {sequence}, pg_sequence_last_value({sequence})
+            USING ERRCODE = 'insufficient_privilege',
+                  HINT = 'Insert without notification_id: the database draws it.';
+    END IF;
+    RETURN NEW;
+END
+$$
+"""
+"""Positions only the sequence gives. The column's default draws the next value under the
+append turn (the statement trigger takes it before any row draws), so the value a row carries
+must be the sequence's newest: a position chosen by the inserting login (0, negative, one
+below the newest, one far above it) is refused, and none lands at or below one already given.
+The sequence's state is not transactional, so no snapshot, however old, hides a newer draw.
+The writer holds USAGE on the sequence (the default's `nextval` needs it), not UPDATE:
+`setval` is the owner's. The function reads its functions and operators from `pg_catalog`
+alone, whatever search path the inserting session sets."""
 
 STREAM_VERSION_FUNCTION = """
 CREATE OR REPLACE FUNCTION ledger_stream_version(stream uuid) RETURNS bigint
@@ -143,6 +169,7 @@ def install(conn: Connection, events_table: str, snapshots_table: str | None,
         conn.execute(sql.SQL("SELECT 1 FROM {} FOR UPDATE").format(turn))
         partitions.convert(conn, events_table)
     install_chain(conn, events_table)
+    install_positions(conn, events_table)
     _install_serialiser(conn, events_table)
     partitions.ensure(conn, events_table, partition_size)
     for part in partitions.partitions(conn, events_table):
@@ -181,6 +208,26 @@ def install_chain(conn: Connection, table: str) -> None:
             ident, sql.Identifier(f"{table}_chain")
         )
     )
+
+
+def position_trigger(table: str) -> str:
+    return f"{table}_assigned_position"
+
+
+def install_positions(conn: Connection, table: str) -> None:
+    """The row trigger that refuses a position the sequence did not just give (named to fire
+    before the chain's: triggers fire in name order, and a chosen position is refused before
+    anything is read or hashed for it)."""
+    ident = sql.Identifier(table)
+    name = position_trigger(table)
+    sequence = sql.Identifier(_current_schema(conn), f"{table}_notification_id_seq")
+    conn.execute(sql.SQL(POSITION_FUNCTION).format(
+        function=sql.Identifier(name), sequence=sql.Literal(sequence.as_string(conn))))
+    conn.execute(sql.SQL("CREATE OR REPLACE TRIGGER {trigger} BEFORE INSERT ON {table} "
+                         "FOR EACH ROW EXECUTE FUNCTION {trigger}()").format(
+        trigger=sql.Identifier(name), table=ident))
+    conn.execute(sql.SQL("ALTER TABLE {} ENABLE ALWAYS TRIGGER {}").format(
+        ident, sql.Identifier(name)))
 
 
 def _current_schema(conn: Connection) -> str:
@@ -247,7 +294,8 @@ _PARTITIONED = "to_regprocedure('ledger_stream_version(uuid)') IS NOT NULL"
 
 
 def _chain_triggers(events_table: str) -> list[str]:
-    return [f"{events_table}_chain", serialiser_trigger(events_table)]
+    return [f"{events_table}_chain", serialiser_trigger(events_table),
+            position_trigger(events_table)]
 
 
 def chain_installed(conn: Connection, events_table: str) -> bool:

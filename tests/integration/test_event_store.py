@@ -74,7 +74,7 @@ def test_the_database_chains_rows_inserted_behind_the_application(recorded, supe
 
 
 def test_the_database_refuses_a_version_with_nothing_to_chain_to(recorded, superuser):
-    with pytest.raises(psycopg.errors.RaiseException, match="has no version 6"):
+    with pytest.raises(psycopg.errors.DataCorrupted, match="has no version 6"):
         superuser.execute(
             "INSERT INTO ledger_events (originator_id, originator_version, topic, state) "
             "VALUES (%s, 7, 't', %s)",

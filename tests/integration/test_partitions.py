@@ -12,6 +12,7 @@ import pytest
 from psycopg import errors, sql
 from psycopg.conninfo import make_conninfo
 
+from ledger.core.errors import WrongState
 from ledger.infrastructure import partitions
 from ledger.infrastructure.database import EVENTS_TABLE
 from tests.conftest import TEST_PARTITION_EVENTS
@@ -54,17 +55,44 @@ def test_appends_past_the_partitions_made_ahead_land_in_the_default_and_get_a_ra
         assert ahead == 3
 
 
+def _at_position_zero(conn) -> None:
+    """An event the sequence never gave, put in behind the position check (an owner's)."""
+    conn.execute("ALTER TABLE ledger_events DISABLE TRIGGER ledger_events_assigned_position")
+    conn.execute("INSERT INTO ledger_events (notification_id, originator_id, originator_version, "
+                 "topic, state) VALUES (0, gen_random_uuid(), 1, 'tests:Probe.Made', "
+                 "convert_to('{}', 'UTF8'))")
+    conn.execute("ALTER TABLE ledger_events ENABLE ALWAYS TRIGGER ledger_events_assigned_position")
+
+
+def test_an_event_below_the_ranges_stays_in_the_default_and_the_upkeep_goes_on(database):
+    with database.connect() as conn:
+        _at_position_zero(conn)
+        with conn.transaction():
+            partitions.ensure(conn, EVENTS_TABLE, SIZE)  # nothing past the ranges: kept
+        (kept,) = conn.execute("SELECT count(*) FROM ledger_events_default "
+                               "WHERE notification_id = 0").fetchone()
+        assert kept == 1
+        _append_new_streams(conn, 2 * SIZE)  # past the ranges too: no range holds both
+        with pytest.raises(WrongState, match="below them .from 0."), conn.transaction():
+            partitions.ensure(conn, EVENTS_TABLE, SIZE)
+        _append_new_streams(conn, 3)  # appends go on, into the default
+
+
 def test_a_version_a_stream_has_in_an_older_partition_is_refused_as_a_duplicate(database):
     with database.connect() as conn:
         stream, version = conn.execute(
             "SELECT originator_id, max(originator_version) FROM ledger_events "
             "WHERE notification_id < %s GROUP BY originator_id LIMIT 1", (SIZE,)).fetchone()
+        # into a newer partition: a position chosen, so behind the position check (an owner's)
+        conn.execute("ALTER TABLE ledger_events DISABLE TRIGGER ledger_events_assigned_position")
         for again in (1, version):  # the first version, and the newest, sent again
             with pytest.raises(errors.UniqueViolation, match=f"already has version {again}"):
                 conn.execute(
                     "INSERT INTO ledger_events (originator_id, originator_version, topic, "
                     "state, notification_id) VALUES (%s, %s, 'tests:Probe.Again', "
                     "convert_to('{}', 'UTF8'), %s)", (stream, again, 10 * SIZE))
+        conn.execute("ALTER TABLE ledger_events ENABLE ALWAYS TRIGGER "
+                     "ledger_events_assigned_position")
         with pytest.raises(psycopg.Error, match="has no version"):  # a gap is no better
             conn.execute("INSERT INTO ledger_events (originator_id, originator_version, topic, "
                          "state) VALUES (%s, %s, 'tests:Probe.Gap', convert_to('{}', 'UTF8'))",
