@@ -13,24 +13,23 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar, cast
 from uuid import UUID, uuid4
 
 import psycopg
 from eventsourcing.application import AggregateNotFoundError, Application
-from eventsourcing.domain import OriginatorIDError, OriginatorVersionError
 from eventsourcing.persistence import IntegrityError, JSONTranscoder, Mapper
 from eventsourcing.persistence import InterfaceError as LibraryInterfaceError
 from eventsourcing.persistence import OperationalError as LibraryOperationalError
 
 from ledger.application.bus import Bus
+from ledger.application.folding import project
 from ledger.application.registry_proof import RegistryProof, with_alarm
 from ledger.commands import Command
 from ledger.core.errors import (
     ConcurrencyConflict,
-    DamagedStream,
     DatabaseUnavailable,
     IdempotencyConflict,
     LedgerError,
@@ -347,30 +346,6 @@ class Ledger:
 
     def stream_events(self, aggregate_id: UUID) -> Iterator[Any]:
         return iter(self.app.events.get(aggregate_id))
-
-
-def project(aggregate: Any, events: Iterable[Any]) -> Any:
-    """The event store library's projector without its assert that each event meets a runtime
-    protocol: `isinstance` against a typing `Protocol` scans the class's attributes, and was
-    most of rebuilding a stream's Python. The ledger's events are its own classes, each
-    a mutator by its base (`ledger.domain.base.Aggregate.Event`)."""
-    for event in events:
-        try:
-            aggregate = event.mutate(aggregate)
-        except (AssertionError, OriginatorVersionError, OriginatorIDError):
-            raise _unfolded(aggregate, event) from None
-    return aggregate
-
-
-def _unfolded(aggregate: Any, event: Any) -> DamagedStream:
-    """A stream whose stored events do not apply in order (a second creation, a version out
-    of turn), refused in the one sentence the chain trigger's refusal has."""
-    kind = type(event).__qualname__.split(".")[0]
-    before = getattr(aggregate, "version", 0)
-    return DamagedStream(
-        f"{kind} {event.originator_id} is refused: its stored history does not chain (version "
-        f"{event.originator_version} does not follow version {before}), so nothing was "
-        "recorded on it; run `ledger verify` to name the damage")
 
 
 @dataclass

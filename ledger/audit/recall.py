@@ -20,9 +20,8 @@ from pydantic import Field
 from ledger.audit.check import BetLine, Frozen, PrizeLine
 from ledger.audit.played import load_round
 from ledger.audit.replay import HandView, hands_of
-from ledger.audit.store import read_stream, rounds_started
-from ledger.core.errors import NotFound
-from ledger.domain.table import check_table_code, table_id
+from ledger.audit.store import held_table, rounds_started
+from ledger.domain.table import table_id
 from ledger.games.common import ZERO
 from ledger.reports.round_win import Prize, RoundWin, round_win
 
@@ -60,9 +59,7 @@ class Recall(Frozen):
 def recall(conn: Connection[Any], table: str, last: int = 10) -> Recall:
     """The last `last` rounds of `table`, newest first; a demonstration coup (baccarat art.
     2(2)) is no round a player bet on, so it is left out."""
-    code = check_table_code(table)
-    if not read_stream(conn, table_id(code), limit=1):
-        raise NotFound(f"table {code} is not in the ledger.")
+    code = held_table(conn, table)
     started = rounds_started(conn, table_id(code), limit=last, demonstrations=False)
     return Recall(table=code, rounds=[_recalled(conn, e.event.round_id) for e in started])
 

@@ -48,12 +48,12 @@ from ledger.audit.jackpot import JackpotView, replay_jackpot
 from ledger.audit.played import Played, load_round
 from ledger.audit.sealed_events import SealCheck, SealProblem, SealTrust, sealed_events
 from ledger.audit.shoe import ShoeView, replay_shoe
-from ledger.audit.store import RecordedEvent, read_stream, rounds_started
+from ledger.audit.store import RecordedEvent, held_table, read_stream, rounds_started
 from ledger.audit.views import describe, hand_values, label
 from ledger.core.errors import LedgerError, NotFound
 from ledger.core.formatting import macau, money, when
 from ledger.domain.round import Phase, Round, round_id
-from ledger.domain.table import check_table_code, table_id
+from ledger.domain.table import table_id
 from ledger.games.registry import procedure_for
 from ledger.reports.round_win import (
     ZERO,
@@ -376,13 +376,10 @@ def adjustments_of(played: Played) -> list[AdjustmentView]:
 
 # -- finding rounds ---------------------------------------------------------------------------
 
-
 def find_round(conn: Connection[Any], table: str, number: int | None = None,
                at: datetime | None = None) -> UUID:
     """A table's round by number, or the round it had in play (or last opened) at a time."""
-    code = check_table_code(table)
-    if not read_stream(conn, table_id(code), limit=1):
-        raise NotFound(f"table {code} is not in the ledger.")  # as `recall` says it
+    code = held_table(conn, table)
     if number is not None:
         rid = round_id(table_id(code), number)
         if not read_stream(conn, rid, limit=1):

@@ -49,8 +49,8 @@ def adopt(pgserver: ModuleType) -> None:
     programs = binaries(Path(_commands.__file__).parent / "pginstall")
     _commands.POSTGRES_BIN_PATH = programs  # read as each command runs
     # pgserver's server module imports these two by name: set where it reads them
-    postgres_server.POSTGRES_BIN_PATH = programs  # type: ignore[attr-defined]
-    postgres_server.ensure_prefix_permissions = let_server_pass  # type: ignore[attr-defined]
+    postgres_server.POSTGRES_BIN_PATH = programs  # type: ignore[attr-defined]  # not exported
+    postgres_server.ensure_prefix_permissions = let_server_pass  # type: ignore[attr-defined]  # idem
     postgres_server.PostgresServer.runtime_path = made_for_server(ROOT_HOME / "run")
 
 
