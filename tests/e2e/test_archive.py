@@ -17,6 +17,9 @@ from tests.e2e.test_incremental_verify import play
 from tests.e2e.test_insider_forgeries import trust  # noqa: F401 - a fixture
 from tests.signing import GAMING_DAY, clock_after, credential_env
 
+YESTERDAY = (GAMING_DAY - timedelta(days=1)).isoformat()
+"""The floors here play yesterday's shifts: past whatever the time of day the test runs at."""
+
 
 def _fdw_available(url: str) -> bool:
     with psycopg.connect(url) as conn:
@@ -51,7 +54,7 @@ def _partitions(superuser) -> dict[str, str]:
 def _floor_past_its_partitions(cli, superuser, tmp_path) -> None:
     """Enough play that the default partition takes rows; `db init` then gives them a range
     of their own and makes the next one ahead; all of it sealed."""
-    play(cli, tmp_path / "keys", rounds=3, seed=11)
+    play(cli, tmp_path / "keys", rounds=3, seed=11, day=YESTERDAY)
     (in_default,) = superuser.execute("SELECT count(*) FROM ledger_events_default").fetchone()
     assert in_default > 0
     told = cli("db", "status")
@@ -99,7 +102,7 @@ def test_closed_ranges_leave_the_primary_and_are_read_in_place(cli, trust, super
     assert cli("verify-bundle", str(out)).code == 0
 
     # the floor plays on: tables, pools and the registry whose past is archived
-    play(cli, tmp_path / "keys", rounds=2, seed=12)
+    play(cli, tmp_path / "keys", rounds=2, seed=12, day=YESTERDAY, shift="swing")
     after = cli("verify", "--trust", str(trust), "--full")
     assert after.code == 0, after.out
 

@@ -25,7 +25,7 @@ from tests.e2e.test_insider_forgeries import (  # noqa: F401 - trust: a fixture
     _row,
     trust,
 )
-from tests.signing import E2E_PIT_BOSS, E2E_WORKSTATION, acting_env, credential_env
+from tests.signing import E2E_PIT_BOSS, E2E_WORKSTATION, acting_env, clock_after, credential_env
 
 
 @pytest.fixture
@@ -39,11 +39,17 @@ def verified(cli, trust_file: Path, key: Path, *more: str):
     return cli("verify", "--trust", str(trust_file), "--key", str(key), *more)
 
 
-def play(cli, keys: Path, rounds: int = 2, seed: int = 5) -> None:
-    """A floor of two tables (baccarat and Stud Poker, its pool), then the seal."""
+def play(cli, keys: Path, rounds: int = 2, seed: int = 5, *, day: str | None = None,
+         shift: str = "day") -> None:
+    """A floor of two tables (baccarat and Stud Poker, its pool), then the seal: the shift in
+    force, or `shift` of the past gaming `day` (the ledger's clock set after it), whatever the
+    time of day the test runs at."""
     env = {**credential_env(), "LEDGER_SIMULATOR_KEYS": str(keys)}
+    when: tuple[str, ...] = ()
+    if day is not None:
+        env, when = {**env, **clock_after(day)}, ("--day", day, "--shift", shift)
     done = cli("simulate", "--tables", "2", "--rounds", str(rounds), "--seed", str(seed),
-               "--games", "baccarat,stud-poker", extra_env=env)
+               "--games", "baccarat,stud-poker", *when, extra_env=env)
     assert done.code == 0, done.out + done.err
     sealed = cli("seal", "run", "--once")
     assert sealed.code == 0, sealed.err
