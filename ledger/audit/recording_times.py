@@ -34,11 +34,12 @@ from psycopg import Connection
 
 from ledger.audit.seal import Checkpoint
 from ledger.core.formatting import TIME_LABEL, macau
+from ledger.domain.grammar import offset_in_use
 from ledger.domain.receipt import CommandReceipt
 
 RECEIPTS = """
 SELECT notification_id, body ->> 'command_type', body -> 'by' ->> 'command_id',
-       (body -> 'command' ->> 'at')::timestamptz, (body ->> 'timestamp')::timestamptz
+       body -> 'command' ->> 'at', body ->> 'timestamp'
   FROM ledger_events, LATERAL (SELECT convert_from(state, 'UTF8')::jsonb AS body) AS receipt
  WHERE topic = %s AND notification_id > %s
  ORDER BY notification_id
@@ -75,7 +76,12 @@ def recorded_after(conn: Connection[Any], *, now: datetime, ahead: timedelta,
     with conn.transaction(), conn.cursor(name="recording_times") as cursor:
         cursor.itersize = 10_000
         cursor.execute(RECEIPTS, (get_topic(CommandReceipt.Accepted), after))
-        for position, kind, command_id, at, written in cursor:
+        for position, kind, command_id, at_text, written_text in cursor:
+            subject = f"{kind} {command_id} (position {position:,})"
+            at, written = _moment(at_text), _moment(written_text)
+            if at_text is not None and at is None:
+                yield subject, (f"its time {_quoted(at_text)} is not a time with a UTC offset "
+                                "any place uses: when it happened cannot be told")
             if at is None:
                 continue
             bound, source = now, "this verification's own time (no checkpoint seals it yet)"
@@ -85,10 +91,26 @@ def recorded_after(conn: Connection[Any], *, now: datetime, ahead: timedelta,
             if written is not None and written < bound:
                 bound, source = written, "the time the ledger wrote into its receipt"
             if at > bound + ahead:
-                yield (f"{kind} {command_id} (position {position:,})",
+                yield (subject,
                        (f"dated {_shown(at)}, after it was recorded: by {_shown(bound)}, "
                         f"{source}; a command's time may run at most {_minutes(ahead)} ahead "
                         "of the ledger's clock"))
+
+
+def _moment(text: str | None) -> datetime | None:
+    """A stored time as written (read here, not cast by the server: a time the server cannot
+    cast would stop the whole verification), or None where it is none a clock gives."""
+    if text is None:
+        return None
+    try:
+        moment = datetime.fromisoformat(text)
+    except (TypeError, ValueError):
+        return None
+    return moment if offset_in_use(moment) else None
+
+
+def _quoted(text: str) -> str:
+    return repr(text[:40])
 
 
 def _shown(moment: datetime) -> str:

@@ -13,11 +13,26 @@ from functools import cached_property
 from typing import Annotated, Any
 from uuid import UUID, uuid4
 
-from pydantic import AwareDatetime, BaseModel, BeforeValidator, ConfigDict, Field, PlainValidator
+from pydantic import (
+    AfterValidator,
+    AwareDatetime,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    PlainValidator,
+)
 
 from ledger.core.errors import InvalidInput, NotAllowed
 from ledger.domain.base import Actor, KeepsDerived, Provenance
-from ledger.domain.grammar import WORD_MAX, check_amount, clean_text, normal_identifier, shown
+from ledger.domain.grammar import (
+    WORD_MAX,
+    check_amount,
+    check_offset,
+    clean_text,
+    normal_identifier,
+    shown,
+)
 
 
 def _money(value: Any) -> Decimal:
@@ -49,8 +64,8 @@ Text = Annotated[str, BeforeValidator(lambda value: clean_text(value))]
 OptionalText = Annotated[str, BeforeValidator(lambda value: clean_text(value, required=False))]
 Word = Annotated[str, BeforeValidator(lambda value: clean_text(value, "a word", limit=WORD_MAX))]
 """A short word the game knows (a spot, a decision, a card, a kind): at most 40 characters."""
-Instant = AwareDatetime
-"""A time with its UTC offset: a time without one could be any of 38 zones."""
+Instant = Annotated[AwareDatetime, AfterValidator(check_offset)]
+"""A time with its UTC offset, one a place uses: a time without one could be any of 38 zones."""
 
 
 def _setting(value: Any) -> bool | int | str:

@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable
+from datetime import datetime, timedelta
 from decimal import Decimal
 from functools import lru_cache, wraps
 from uuid import UUID
@@ -119,3 +120,23 @@ def check_amount(amount: Decimal, what: str = "an amount") -> Decimal:
     if amount != amount.quantize(Decimal("0.01"), rounding="ROUND_DOWN"):
         raise InvalidInput(f"{what} has at most two decimal places (avos), not {shown(str(amount))}.")
     return amount.quantize(Decimal("0.01"))
+
+
+UTC_OFFSETS_IN_USE = (timedelta(hours=-12), timedelta(hours=14))
+"""The UTC offsets places use, westernmost to easternmost (Baker Island's -12:00, Kiribati's
++14:00)."""
+
+
+def offset_in_use(moment: datetime) -> bool:
+    """Whether the time carries a UTC offset a clock somewhere gives."""
+    offset = moment.utcoffset()
+    return offset is not None and UTC_OFFSETS_IN_USE[0] <= offset <= UTC_OFFSETS_IN_USE[1]
+
+
+def check_offset(moment: datetime) -> datetime:
+    """A time whose UTC offset a clock somewhere gives: a terminal's `+20:00` is refused at the
+    door, not stored where a server's cast of it would stop a verification."""
+    if moment.utcoffset() is not None and not offset_in_use(moment):
+        raise InvalidInput(f"the UTC offset of {moment.isoformat()} is not one any place uses "
+                           "(offsets run from -12:00 to +14:00).")
+    return moment
