@@ -46,7 +46,7 @@ $$
 
 CHAIN_FUNCTION = """
 CREATE OR REPLACE FUNCTION {function}() RETURNS trigger
-LANGUAGE plpgsql AS $$
+LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
     previous bytea;
     newest bigint;
@@ -111,7 +111,7 @@ alone, whatever search path the inserting session sets."""
 
 STREAM_VERSION_FUNCTION = """
 CREATE OR REPLACE FUNCTION ledger_stream_version(stream uuid) RETURNS bigint
-LANGUAGE sql STABLE AS $$
+LANGUAGE sql STABLE SET search_path = pg_catalog, pg_temp AS $$
 SELECT coalesce(
     (SELECT max(originator_version) FROM {table}
       WHERE originator_id = stream AND notification_id >= {hot_from}),
@@ -188,14 +188,17 @@ def install(conn: Connection, events_table: str, snapshots_table: str | None,
 
 def install_chain(conn: Connection, table: str) -> None:
     """The chain trigger and the stream-version function, reading the primary's own partitions
-    first: positions from the first one not archived."""
+    first: positions from the first one not archived. Both read the table by its schema's name
+    with a search path of `pg_catalog` alone: a session's temporary table of the same name
+    (the writer may make one) cannot stand in for the events the chain is hashed from."""
     ident = sql.Identifier(table)
+    qualified = sql.Identifier(_current_schema(conn), table)
     hot_from = sql.Literal(partitions.hot_from(conn, table))
     function = sql.Identifier(f"{table}_chain")
     conn.execute(sql.SQL("ALTER TABLE {} ADD COLUMN IF NOT EXISTS chain_hash bytea").format(ident))
-    conn.execute(sql.SQL(CHAIN_FUNCTION).format(function=function, table=ident,
+    conn.execute(sql.SQL(CHAIN_FUNCTION).format(function=function, table=qualified,
                                                 hot_from=hot_from))
-    conn.execute(sql.SQL(STREAM_VERSION_FUNCTION).format(table=ident, hot_from=hot_from))
+    conn.execute(sql.SQL(STREAM_VERSION_FUNCTION).format(table=qualified, hot_from=hot_from))
     conn.execute(
         sql.SQL(
             "CREATE OR REPLACE TRIGGER {trigger} BEFORE INSERT ON {table} "

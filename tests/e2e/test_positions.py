@@ -128,6 +128,26 @@ def test_an_event_inserted_without_a_position_takes_the_next_one(trust, pool, su
     assert _newest(superuser) > newest
 
 
+def test_a_temporary_table_of_the_events_name_cannot_stand_in_for_the_chain(
+        trust, pool, superuser, login):
+    """The writer makes a temporary `ledger_events` holding a version of its choosing with a
+    hash of its choosing, then appends the next: the chain trigger still reads the real table
+    (by its schema's name, its search path `pg_catalog` alone), so the gap is refused."""
+    topic, stream, version, body = _drain(superuser, version_offset=5)
+    with psycopg.connect(login("writer"), autocommit=True) as conn:
+        conn.execute("CREATE TEMP TABLE ledger_events (originator_id uuid, originator_version "
+                     "bigint, chain_hash bytea, notification_id bigint)")
+        conn.execute("INSERT INTO pg_temp.ledger_events VALUES (%s, %s, %s, 1000000000)",
+                     (stream, version - 1, b"\x11" * 32))
+        with pytest.raises(psycopg.errors.DataCorrupted, match="to chain version"):
+            conn.execute("INSERT INTO public.ledger_events (originator_id, originator_version, "
+                         "topic, state) VALUES (%s, %s, %s, %s)",
+                         (stream, version, topic, json.dumps(body).encode()))
+        (made,) = conn.execute("SELECT ledger_stream_version(%s)", (stream,)).fetchone()
+        conn.execute("DROP TABLE pg_temp.ledger_events")  # before the login is dropped
+    assert made == version - 5  # the real stream's newest, not the temporary table's
+
+
 @pytest.mark.parametrize("statement", [
     f"SELECT setval('{SEQUENCE}', 1)",
     f"SELECT setval('{SEQUENCE}', 100000000)",
