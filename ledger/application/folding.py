@@ -7,8 +7,9 @@ from collections.abc import Iterable
 from typing import Any
 
 from eventsourcing.domain import OriginatorIDError, OriginatorVersionError
+from pydantic import ValidationError
 
-from ledger.core.errors import DamagedStream
+from ledger.core.errors import DamagedStream, describe_validation_error
 
 
 def project(aggregate: Any, events: Iterable[Any]) -> Any:
@@ -33,3 +34,12 @@ def _unfolded(aggregate: Any, event: Any) -> DamagedStream:
         f"{kind} {event.originator_id} is refused: its stored history does not chain (version "
         f"{event.originator_version} does not follow version {before}), so nothing was "
         "recorded on it; run `ledger verify` to name the damage")
+
+
+def unreadable(stream_id: Any, error: Exception) -> DamagedStream:
+    """A stream one of whose stored events cannot be read (not its event's fields, or a topic
+    no class has), refused in one sentence naming it, as a stream that does not chain is."""
+    said = describe_validation_error(error) if isinstance(error, ValidationError) else str(error)
+    return DamagedStream(
+        f"stream {stream_id} is refused: one of its stored events cannot be read ({said}), so "
+        "nothing was recorded on it; run `ledger verify` to name the damage")

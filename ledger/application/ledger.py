@@ -23,9 +23,11 @@ from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.persistence import IntegrityError, JSONTranscoder, Mapper
 from eventsourcing.persistence import InterfaceError as LibraryInterfaceError
 from eventsourcing.persistence import OperationalError as LibraryOperationalError
+from eventsourcing.utils import TopicError
+from pydantic import ValidationError
 
 from ledger.application.bus import Bus
-from ledger.application.folding import project
+from ledger.application.folding import project, unreadable
 from ledger.application.registry_proof import RegistryProof, with_alarm
 from ledger.commands import Command
 from ledger.core.errors import (
@@ -338,8 +340,12 @@ class Ledger:
             raise NotFound(f"{what} does not exist.") from None
 
     def stream(self, aggregate_id: UUID) -> Any:
-        """The stream's aggregate as recorded (`AggregateNotFoundError` if it has no event)."""
-        return self.app.repository.get(aggregate_id, projector_func=project)
+        """The stream's aggregate as recorded (`AggregateNotFoundError` if it has no event); a
+        stored event that cannot be read refuses the command in one sentence naming it."""
+        try:
+            return self.app.repository.get(aggregate_id, projector_func=project)
+        except (ValidationError, TopicError) as error:
+            raise unreadable(aggregate_id, error) from None
 
     def exists(self, aggregate_id: UUID) -> bool:
         return next(self.app.events.get(aggregate_id, limit=1), None) is not None

@@ -236,3 +236,26 @@ def test_a_stream_whose_history_does_not_chain_is_refused_in_one_line(cli, trust
     assert cli("jackpot", "adjust", "MINI", "--reason", "meter", "--", "5").code == 0
     again = cli("verify", "--trust", str(trust))
     assert again.code == 1 and "position 0" in again.out, again.out
+
+
+@pytest.mark.parametrize("state", [b'{"junk": 1}', b"not JSON at all"])
+def test_a_stream_with_an_event_no_one_can_read_is_refused_in_one_line(
+        cli, trust, pool, superuser, login, state):
+    """The writer appends, at the pool's next version, an event whose state is not the event's
+    (junk fields, or not JSON): the pool's next genuine adjustment is one line naming the
+    stream and `ledger verify`, exit 1, nothing recorded; the tables play on."""
+    topic, stream, version, _ = _drain(superuser)
+    with psycopg.connect(login("writer"), autocommit=True) as conn:
+        conn.execute("INSERT INTO ledger_events (originator_id, originator_version, topic, "
+                     "state) VALUES (%s, %s, %s, %s)", (stream, version, topic, state))
+    newest = _newest(superuser)
+    refused = cli("jackpot", "adjust", "GRAND", "--reason", "meter", "--", "5")
+    assert refused.code == 1 and "Traceback" not in refused.err + refused.out, refused.err
+    lines = [line for line in refused.err.splitlines() if line.strip()]
+    assert len(lines) == 1, refused.err
+    assert f"stream {stream} is refused: one of its stored events cannot be read" in lines[0]
+    assert "`ledger verify`" in lines[0], lines[0]
+    assert _newest(superuser) == newest
+    assert cli("table", "open", "BAC-09", "--game", "baccarat", "--min", "100",
+               "--max", "1000").code == 0
+    assert cli("verify", "--trust", str(trust)).code == 1
