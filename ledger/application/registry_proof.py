@@ -217,6 +217,11 @@ class RegistryProof:
                 return stream.states[-1][1] if stream.states else None
             return self._as_of(stream_id, at)
 
+        if signed.ledger is None:
+            bound = self.rows.first_bound()
+            if bound is not None and at > bound:
+                raise _Unproven(f"its envelope names no ledger, though the ledger's commands "
+                                f"have named it since position {bound}: the door refuses it")
         try:
             return admit(signed, lambda i: entry(staff_stream_id(i)),
                          lambda i: entry(terminal_stream_id(i)), None,

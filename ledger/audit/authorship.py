@@ -51,6 +51,7 @@ from ledger.audit.comparison import (
 from ledger.audit.log_streams import Carried, ResumedStreams, Streams, carries
 from ledger.core.errors import LedgerError, first_line
 from ledger.infrastructure.database import EVENTS_TABLE
+from ledger.infrastructure.registry_rows import bound_from
 
 if TYPE_CHECKING:
     from ledger.application.bus import Bus
@@ -113,6 +114,7 @@ def check_authorship(conn: Connection[Any], *, administrator_key: str | None = N
     from ledger.audit.seal import recorded_ledger_id
 
     checker = _Checker(administrator_key, ledger_id or recorded_ledger_id(conn))
+    checker.bound_from = bound_from(conn)
     after = 0
     if resume is not None:
         checker.resume(conn, resume)
@@ -139,6 +141,7 @@ class _Checker:
         self.bootstrapped = False
         self.commands_seen: dict[str, int] = {}  # command id -> its receipt's position
         self.unbound = 0  # envelopes recorded before envelopes named their ledger
+        self.bound_from: int | None = None  # the first receipt naming it: none unbound after
         self.unproven: dict[UUID, set[int]] = {}  # stream -> positions of events not proven
         self.resumed = False  # resumed from a carried state: the log before it is not read
         self._bus: Bus | None = None
@@ -239,6 +242,10 @@ class _Checker:
                   f"position {receipt_row.position})"
         try:
             signed = self._envelope(receipt)
+            if signed.ledger is None and self.bound_from is not None \
+                    and receipt_row.position > self.bound_from:
+                raise LedgerError(f"it names no ledger, though every command since position "
+                                  f"{self.bound_from:,} names this one")
             command = admit(signed, self.streams.staff, self.streams.terminal, None,
                             ledger_id=self.ledger_id if signed.ledger is not None else None)
             if signed.ledger is None:

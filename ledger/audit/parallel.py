@@ -93,6 +93,7 @@ def check_authorship_parallel(conn: Connection[Any], *, workers: int,
     same failures, in the same order and words, the same counts and carried state."""
     from ledger.audit.authorship import check_authorship
     from ledger.audit.seal import recorded_ledger_id
+    from ledger.infrastructure.registry_rows import bound_from
 
     ledger_id = ledger_id or recorded_ledger_id(conn)
     if workers <= 1:
@@ -104,7 +105,7 @@ def check_authorship_parallel(conn: Connection[Any], *, workers: int,
         mine, theirs = context.Pipe()
         process = context.Process(target=_work, name=f"ledger-verify-{index}", daemon=True,
                                   args=(theirs, index, workers, administrator_key, ledger_id,
-                                        boundary))
+                                        boundary, bound_from(conn)))
         process.start()
         theirs.close()
         pipes.append(mine)
@@ -237,9 +238,10 @@ def _carried(first: _Found, found: list[_Found], before: list[_Named]) -> Carrie
 
 # -- a worker ----------------------------------------------------------------------------
 def _work(pipe: Any, index: int, workers: int, administrator_key: str | None,
-          ledger_id: str | None, boundary: int | None) -> None:
+          ledger_id: str | None, boundary: int | None, bound: int | None) -> None:
     try:
         worker = _Worker(index, workers, administrator_key, ledger_id)
+        worker.bound_from = bound
         found = worker.check(_received(pipe), boundary)
     except BaseException:  # noqa: BLE001 - handed to the parent, which names it
         pipe.send(("error", traceback.format_exc(limit=-3).strip().splitlines()[-1]))

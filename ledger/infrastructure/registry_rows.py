@@ -4,6 +4,7 @@ library's in-memory store (a unit test's ledger)."""
 
 from __future__ import annotations
 
+import json
 from typing import Any, NamedTuple, Protocol
 from uuid import UUID
 
@@ -35,12 +36,32 @@ class StreamRows(Protocol):
         """Whether a command's receipt lies strictly between the two positions."""
         ...
 
+    def first_bound(self) -> int | None:
+        """The position of the first receipt whose envelope names its ledger (`bound_from`)."""
+        ...
+
+
+FIRST_BOUND = sql.SQL(
+    "SELECT notification_id FROM {events} WHERE topic = %s AND "
+    "convert_from(state, 'UTF8')::jsonb -> 'signed' ->> 'ledger' IS NOT NULL "
+    "ORDER BY notification_id LIMIT 1").format(events=sql.Identifier(EVENTS_TABLE))
+
+
+def bound_from(conn: Any) -> int | None:
+    """The position of the first receipt whose signed envelope names its ledger: the door has
+    refused an envelope naming none since, so none after it was recorded through the door
+    (read from the start, it stops at the first such receipt, on a ledger of today its first)."""
+    with conn.cursor(row_factory=tuple_row) as cursor:
+        row = cursor.execute(FIRST_BOUND, (RECEIPT_TOPIC,)).fetchone()
+    return int(row[0]) if row else None
+
 
 class DatabaseRows:
     """Read from the event table (two short statements a stream)."""
 
     def __init__(self, datastore: Any) -> None:
         self.datastore = datastore
+        self._bound: int | None = None
         names = {"events": sql.Identifier(EVENTS_TABLE)}
         self._stream = sql.SQL(
             "SELECT notification_id, originator_version, topic, state FROM {events} "
@@ -56,6 +77,12 @@ class DatabaseRows:
             rows = cur.execute(self._stream, (stream_id,)).fetchall()
         return ([StoredRow(p, v, t, bytes(s)) for p, v, t, s in rows],
                 (last[0] if last else None) or 0)
+
+    def first_bound(self) -> int | None:
+        if self._bound is None:  # once found, it never moves: positions are append-only
+            with self.datastore.get_connection() as conn:
+                self._bound = bound_from(conn)
+        return self._bound
 
     def receipt_between(self, after: int, before: int) -> bool:
         if before - after <= 1:
@@ -78,6 +105,11 @@ class MemoryRows:
         rows = [StoredRow(at + 1, version, stored[at].topic, stored[at].state)
                 for version, at in sorted(index.items())]
         return rows, len(stored)
+
+    def first_bound(self) -> int | None:
+        stored = self.recorder._stored_events
+        return next((at + 1 for at, s in enumerate(stored) if s.topic == RECEIPT_TOPIC
+                     and json.loads(s.state).get("signed", {}).get("ledger") is not None), None)
 
     def receipt_between(self, after: int, before: int) -> bool:
         stored = self.recorder._stored_events
