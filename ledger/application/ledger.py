@@ -32,6 +32,7 @@ from ledger.application.registry_proof import RegistryProof, with_alarm
 from ledger.commands import Command
 from ledger.core.errors import (
     ConcurrencyConflict,
+    DamagedStream,
     DatabaseUnavailable,
     IdempotencyConflict,
     LedgerError,
@@ -341,11 +342,13 @@ class Ledger:
 
     def stream(self, aggregate_id: UUID) -> Any:
         """The stream's aggregate as recorded (`AggregateNotFoundError` if it has no event); a
-        stored event that cannot be read refuses the command in one sentence naming it."""
+        stored event that cannot be read refuses the command in one sentence naming it, but on
+        a registry stream, which is read as the door reads it (`RegistryProof.instead_of`)."""
         try:
             return self.app.repository.get(aggregate_id, projector_func=project)
-        except (ValidationError, TopicError) as error:
-            raise unreadable(aggregate_id, error) from None
+        except (ValidationError, TopicError, DamagedStream) as error:
+            damaged = error if isinstance(error, DamagedStream) else unreadable(aggregate_id, error)
+            return self.proof.instead_of(damaged, aggregate_id)
 
     def exists(self, aggregate_id: UUID) -> bool:
         return next(self.app.events.get(aggregate_id, limit=1), None) is not None

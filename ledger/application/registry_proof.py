@@ -30,7 +30,7 @@ from uuid import UUID
 from eventsourcing.persistence import JSONTranscoder, StoredEvent
 from pydantic import ValidationError
 
-from ledger.core.errors import LedgerError, NotFound, first_line
+from ledger.core.errors import DamagedStream, LedgerError, NotFound, first_line
 from ledger.domain.receipt import RULES_EDITION, CommandReceipt, receipt_id
 from ledger.domain.registry import (
     REGISTRY_ID,
@@ -69,6 +69,10 @@ class _Stream:
                 break
             found = state
         return found
+
+
+REGISTRY_FIRST_EVENTS = ("StaffMember.Enrolled", "TerminalDevice.Registered")
+"""How a registry stream begins: the streams the door reads only proven."""
 
 
 class RegistryProof:
@@ -111,6 +115,19 @@ class RegistryProof:
         if stored is None and self.stored is not None:
             return None
         return self.current(stream_id, stored.version if stored is not None else None)
+
+    def instead_of(self, damaged: DamagedStream, stream_id: UUID) -> Any:
+        """A registry stream an insider damaged (an event no one can read, a version out of
+        turn), read as the door reads it: its proven entries at its stored version, so the
+        administrator can still suspend, re-key or change the roles of its holder. Any other
+        stream, or one nothing proves, stays refused with `damaged`."""
+        rows, _ = self.rows.stream(stream_id)
+        if not rows or rows[0].topic.split(":")[-1] not in REGISTRY_FIRST_EVENTS:
+            raise damaged
+        proven = self.current(stream_id)
+        if proven is None:
+            raise damaged
+        return proven
 
     def forged(self, stream_id: UUID) -> list[str]:
         """What the stream holds that nothing proves (found so far)."""

@@ -13,6 +13,7 @@ import uuid
 from datetime import UTC, datetime
 from typing import Any
 
+import psycopg
 import pytest
 
 from ledger.domain.receipt import receipt_id
@@ -172,3 +173,23 @@ def test_an_enrolment_carrying_a_real_enrolments_signed_envelope_is_not_enrolled
            "LEDGER_STAFF_CREDENTIAL": str(tmp_path / "forged.key")}
     err = _refused_with_alarm(cli, superuser, env, "PB-COPY, who is not enrolled")
     assert f"is command {genuine['by']['command_id']}'s" in err
+
+
+@pytest.mark.parametrize("state", [b'{"junk": 1}', b"not JSON"])
+def test_a_person_whose_stream_the_writer_damaged_can_still_be_suspended(
+        cli, superuser, login, pool, as_admin, state):
+    """The writer appends an event no one can read to a pit boss's stream, hoping to keep them
+    beyond the administrator's reach: the suspension is recorded on the stream as the door
+    reads it (its proven entries), and the pit boss is then refused as suspended."""
+    stream = staff_stream_id(E2E_PIT_BOSS)
+    (version,) = superuser.execute("SELECT max(originator_version) FROM ledger_events WHERE "
+                                   "originator_id = %s", (stream,)).fetchone()
+    topic = _row(superuser, "StaffMember.Enrolled")[0].replace("Enrolled", "Suspended")
+    with psycopg.connect(login("writer"), autocommit=True) as conn:
+        conn.execute("INSERT INTO ledger_events (originator_id, originator_version, topic, "
+                     "state) VALUES (%s, %s, %s, %s)", (stream, version + 1, topic, state))
+    suspended = cli("staff", "suspend", E2E_PIT_BOSS, "--reason", "investigation",
+                    extra_env=as_admin)
+    assert suspended.code == 0, suspended.out + suspended.err
+    refused = cli("jackpot", "adjust", "GRAND", "--reason", "meter", "--", "5")
+    assert refused.code == 1 and "suspended (investigation)" in refused.err, refused.err
