@@ -17,8 +17,9 @@ not extend (`ledger.audit.seal_check`).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any, Literal
 
 from psycopg import Connection
@@ -102,3 +103,32 @@ def standing(conn: Connection[Any]) -> list[tuple[Alarm, int]]:
         "ORDER BY witness, raised_at DESC, size DESC").fetchall()
     return [(Alarm(str(w), int(s), k, str(said), str(e), at), int(n))
             for w, s, k, said, e, at, n in rows]
+
+
+UNWITNESSED_AFTER = timedelta(minutes=10)
+"""How long a new checkpoint may wait for its witnesses before the floor says so: the grace
+`ledger verify` gives a witness that has not answered."""
+
+
+def unwitnessed(conn: Connection[Any], now: datetime, witnesses: Sequence[str],
+                quorum: int) -> list[str]:
+    """A sentence when the seal's newest checkpoint has waited past `UNWITNESSED_AFTER` with
+    fewer of the trust file's witnesses' cosignatures than its quorum: a sealer run without
+    the trust file (never asking the witnesses, so none refused), or witnesses unreachable."""
+    if quorum <= 0:
+        return []
+    newest = conn.execute("SELECT size, sealed_at FROM ledger_seal_checkpoints "
+                          "ORDER BY size DESC LIMIT 1").fetchone()
+    if newest is None or now - newest[1] <= UNWITNESSED_AFTER:
+        return []
+    size, sealed_at = int(newest[0]), newest[1]
+    cosigned = {str(row[0]) for row in conn.execute(
+        "SELECT witness FROM ledger_seal_cosignatures WHERE size = %s", (size,))}
+    held = len(cosigned & set(witnesses))
+    if held >= quorum:
+        return []
+    said = (f"seal unwitnessed: the newest checkpoint ({size:,} events, signed "
+            f"{clock(sealed_at)} {TIME_LABEL}) has {held} of the {quorum} witnesses' "
+            "cosignatures the trust file asks for; is the sealer running with the trust file "
+            "and are its witnesses reachable? (`ledger verify --trust` names why)")
+    return [said]

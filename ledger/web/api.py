@@ -230,7 +230,7 @@ def alerts(request: Request) -> Any:
     from ledger.web.floor import floor_alerts
 
     with runtime(request).database.connect() as conn:
-        said = floor_alerts(conn, datetime.now(UTC))
+        said = floor_alerts(conn, datetime.now(UTC), request.app.state.feed.trust)
         alarms = [ForkAlarmOut(witness=a.witness, size=a.size, kind=a.kind, said=a.said,
                                raised_at=iso(a.raised_at), refusals=n)
                   for a, n in standing(conn)]

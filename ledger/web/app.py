@@ -52,7 +52,7 @@ def create_app(rt: Runtime, *, follow: bool = True,
     False (another process runs `ledger projections run`). `on_close` is called when the
     server stops (a worker closes the ledger it opened)."""
     feed = FloorFeed(rt.database, rt.settings.shift_schedule, follow=follow,
-                     projections=select(FLOOR_PROJECTIONS))
+                     projections=select(FLOOR_PROJECTIONS), trust=served_trust(rt.settings))
     command_threads = ThreadPoolExecutor(COMMAND_THREADS, thread_name_prefix="ledger-command")
 
     @asynccontextmanager
@@ -160,6 +160,16 @@ def _terminal(rt: Runtime) -> Credential | None:
         return configured(rt.settings, "terminal")
     except LedgerError:
         return None
+
+
+def served_trust(settings: Any) -> Any:
+    """The trust file the settings name (LEDGER_TRUST_FILE), for the floor's word on a seal
+    that waits for its witnesses; none named, none read."""
+    if settings.trust_file is None:
+        return None
+    from ledger.audit.trust import load_trust
+
+    return load_trust(settings.trust_file)
 
 
 def _challenges(terminal: Credential | None, window: float,  # money-safe: seconds

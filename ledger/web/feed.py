@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
+from ledger.audit.trust import TrustFile
 from ledger.core.errors import DatabaseUnavailable
 from ledger.domain.shift_schedule import ShiftSchedule
 from ledger.infrastructure.database import Database
@@ -96,9 +97,11 @@ class Viewer:
 
 class FloorFeed:
     def __init__(self, database: Database, schedule: ShiftSchedule, *, follow: bool = True,
-                 projections: list[type[Any]] | None = None) -> None:
+                 projections: list[type[Any]] | None = None,
+                 trust: TrustFile | None = None) -> None:
         self.database = database
         self.schedule = schedule
+        self.trust = trust  # names the witnesses whose cosignatures the seal waits for
         self.follow = follow
         self.projections = projections or []
         self.parts: dict[str, str] = {}
@@ -201,7 +204,8 @@ class FloorFeed:
             since = max(state.updated_position for state in self._states.values())
             self._states.update((state.code, state) for state in table_states(conn, since))
         view = floor_view(conn, self.schedule, states=[
-            self._states[code] for code in sorted(self._states)], known=self._made)
+            self._states[code] for code in sorted(self._states)], known=self._made,
+            trust=self.trust)
         shown = {table.dom_id: table for table in view.tables}
         changed = [table for table in view.tables if self.shown.get(table.dom_id) is not table]
         parts = {**{event: data for event, data in self.parts.items() if event in shown},

@@ -21,7 +21,8 @@ from uuid import UUID
 from psycopg import Connection
 from psycopg.rows import dict_row
 
-from ledger.audit.witness_alarms import standing
+from ledger.audit.trust import TrustFile
+from ledger.audit.witness_alarms import standing, unwitnessed
 from ledger.core.formatting import money
 from ledger.domain.round import round_id
 from ledger.domain.shift_schedule import ShiftSchedule
@@ -104,7 +105,8 @@ class FloorView:
 
 def floor_view(conn: Connection[Any], schedule: ShiftSchedule,
                now: datetime | None = None, states: list[TableState] | None = None,
-               known: dict[str, FloorTable] | None = None) -> FloorView:
+               known: dict[str, FloorTable] | None = None,
+               trust: TrustFile | None = None) -> FloorView:
     """The floor now: the current shift's figures by the schedule; `states`: the tables as
     the caller read them already (the feed, which reads only those that changed); `known`: the
     caller's tables as last made, by code, kept up to date here (a table whose state object
@@ -132,7 +134,7 @@ def floor_view(conn: Connection[Any], schedule: ShiftSchedule,
         pits.setdefault(table.state.pit, []).append(table)
     report = (held[-1][0], held[-1][2]) if held else newest_shift(conn, rank)
     return FloorView(slot.gaming_day, slot.shift, sorted(pits.items()), jackpot_pools(conn),
-                     floor_alerts(conn, now), report=report)
+                     floor_alerts(conn, now, trust), report=report)
 
 
 def _unchanged(table: FloorTable | None, state: TableState, shift: TableShift | None) -> bool:
@@ -270,11 +272,16 @@ def fork_alarms(conn: Connection[Any]) -> list[str]:
             for alarm, count in standing(conn)]
 
 
-def floor_alerts(conn: Connection[Any], now: datetime) -> list[str]:
-    """The floor's own alerts, beyond any table's: a standby's lag, fork alarms, projections
-    lagging."""
+def floor_alerts(conn: Connection[Any], now: datetime, trust: TrustFile | None = None
+                 ) -> list[str]:
+    """The floor's own alerts, beyond any table's: a standby's lag, fork alarms, a seal whose
+    newest checkpoint waits for its witnesses (with the trust file that names them),
+    projections lagging."""
     replica = standby(conn)
-    return ([replica.describe()] if replica else []) + fork_alarms(conn) + lagging(conn, now)
+    witnessed = [] if trust is None else unwitnessed(
+        conn, now, [w.name for w in trust.witnesses], trust.quorum)
+    return ([replica.describe()] if replica else []) + fork_alarms(conn) + witnessed \
+        + lagging(conn, now)
 
 
 def lagging(conn: Connection[Any], now: datetime) -> list[str]:

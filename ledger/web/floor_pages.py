@@ -111,7 +111,7 @@ def floor(request: Request) -> Any:
     view = feed.view
     if view is None:  # the feed has not read the floor yet (the database is slow to answer)
         with rt.database.connect() as conn:
-            view = floor_view(conn, rt.settings.shift_schedule)
+            view = floor_view(conn, rt.settings.shift_schedule, trust=feed.trust)
     roles = ", ".join(role.value.replace("_", " ") for role in member.roles)
     return HTMLResponse(floor_page(view, rt.settings.property_name,
                                    f"{member.staff_id} ({roles})"))
