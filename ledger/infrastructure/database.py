@@ -58,6 +58,12 @@ class Database:
             )
         except psycopg.OperationalError as error:
             reason = first_line(error)
+            missing = self.params.get("dbname")
+            if missing and f'database "{missing}" does not exist' in str(error):
+                raise DatabaseUnavailable(  # the server answered: only the database is missing
+                    f"the server at {self.describe()} has no database {missing}: make it "
+                    f"(`createdb {missing}`, or CREATE DATABASE as its owner), then run again"
+                ) from None
             raise DatabaseUnavailable(
                 f"cannot reach the database at {self.describe()}: {reason}"
             ) from None

@@ -33,3 +33,15 @@ def test_a_usage_error_is_one_red_line_with_exit_1_and_records_nothing(
 def test_version_is_printed_and_exits_0(cli):
     result = cli("--version")
     assert result.code == 0 and result.out.startswith("round-ledger "), result
+
+
+def test_a_database_the_server_does_not_have_is_named_with_how_to_make_it(cli, database):
+    """The README's demo URL names a database a fresh server does not have yet: one line that
+    says which, and how to make it, not the driver's connection error."""
+    result = cli("db", "status", url=database.with_dbname("ledger_not_made_yet").url)
+    assert result.code == 1, result
+    line = result.err.strip()
+    assert "\n" not in line and line.startswith("error: the server at "), line
+    assert line.endswith("has no database ledger_not_made_yet: make it (`createdb "
+                         "ledger_not_made_yet`, or CREATE DATABASE as its owner), then run "
+                         "again"), line
