@@ -81,10 +81,15 @@ def record(conn: Connection[Any], alarm: Alarm) -> None:
                      (alarm.witness, alarm.size, alarm.kind, alarm.said, alarm.evidence))
 
 
+def _kept(conn: Connection[Any]) -> bool:
+    """Whether this ledger keeps alarms (one made before they were has no table for them)."""
+    found = conn.execute("SELECT to_regclass('ledger_seal_alarms')").fetchone()
+    return bool(found and found[0])
+
+
 def raised(conn: Connection[Any]) -> list[Alarm]:
     """Every alarm the sealer kept, oldest first; none on a ledger made before they were."""
-    found = conn.execute("SELECT to_regclass('ledger_seal_alarms')").fetchone()
-    if not found or not found[0]:
+    if not _kept(conn):
         return []
     rows = conn.execute("SELECT witness, size, kind, said, evidence, raised_at "
                         "FROM ledger_seal_alarms ORDER BY raised_at, witness, size").fetchall()
@@ -94,8 +99,7 @@ def raised(conn: Connection[Any]) -> list[Alarm]:
 def standing(conn: Connection[Any]) -> list[tuple[Alarm, int]]:
     """The newest alarm of each witness, with how many it raised in all: what the floor shows
     (a refused witness raises one for each checkpoint it refuses)."""
-    found = conn.execute("SELECT to_regclass('ledger_seal_alarms')").fetchone()
-    if not found or not found[0]:
+    if not _kept(conn):
         return []
     rows = conn.execute(
         "SELECT DISTINCT ON (witness) witness, size, kind, said, evidence, raised_at, "

@@ -249,10 +249,7 @@ def _install_serialiser(conn: Connection, table: str) -> None:
     function = sql.Identifier(name)
     channel = sql.Identifier(table.replace(".", "_"))  # the library's channel name
     # named with its schema: the trigger must find the turn whatever the session's search_path
-    row = conn.execute("SELECT current_schema()").fetchone()
-    assert row is not None  # a SELECT without FROM returns exactly one row
-    where = str(row[0])
-    turn = sql.Identifier(where, APPEND_TURN)
+    turn = sql.Identifier(_current_schema(conn), APPEND_TURN)
     conn.execute(sql.SQL(APPEND_TURN_DDL).format(table=turn))
     conn.execute(sql.SQL("INSERT INTO {} DEFAULT VALUES ON CONFLICT DO NOTHING").format(turn))
     install_append_only(conn, APPEND_TURN)  # its one row is locked, never changed

@@ -21,6 +21,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import Receive, Scope, Send
 
 from ledger import software_version
+from ledger.application.config import LedgerSettings
+from ledger.audit.trust import TrustFile, load_trust
 from ledger.core.errors import LedgerError
 from ledger.identity.challenge import LABEL, Challenges
 from ledger.identity.credentials import configured
@@ -162,14 +164,10 @@ def _terminal(rt: Runtime) -> Credential | None:
         return None
 
 
-def served_trust(settings: Any) -> Any:
+def served_trust(settings: LedgerSettings) -> TrustFile | None:
     """The trust file the settings name (LEDGER_TRUST_FILE), for the floor's word on a seal
     that waits for its witnesses; none named, none read."""
-    if settings.trust_file is None:
-        return None
-    from ledger.audit.trust import load_trust
-
-    return load_trust(settings.trust_file)
+    return load_trust(settings.trust_file) if settings.trust_file is not None else None
 
 
 def _challenges(terminal: Credential | None, window: float,  # money-safe: seconds
