@@ -1,4 +1,4 @@
-"""Every read command of `ledger` takes `--json` (issue 15), for scripts: the facts its terminal
+"""Every read command of `ledger` takes `--json`, for scripts: the facts its terminal
 output shows, under stable snake_case keys. Money is an exact decimal string ("1000.00", never
 a float); every time is Macau time with its offset ("+08:00"), whatever zone the server keeps;
 a refusal is still one red line on stderr and exit 1, with nothing on stdout."""

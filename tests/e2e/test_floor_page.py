@@ -1,6 +1,6 @@
 """The live floor in a real headless Chromium (Debian's, driven by Playwright): a pit boss signs
 in with their key file, and what terminals send through the API appears on the open page without
-a reload: a coup's result, the baccarat roads growing, a void raising an alert (issue 16)."""
+a reload: a coup's result, the baccarat roads growing, a void raising an alert."""
 
 from __future__ import annotations
 

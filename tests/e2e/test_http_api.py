@@ -1,6 +1,6 @@
 """The terminal API as a terminal calls it: `ledger serve` in its own process, signed commands
 sent over HTTP, every refusal a status, a stable code and the ledger's sentence, and nothing
-recorded by a refused command or by any part of a refused batch (issue 16)."""
+recorded by a refused command or by any part of a refused batch."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """`ledger serve` through a database restart: requests fail cleanly (503, a stable code, the
 sentence) while the server is down, nothing half-recorded, and the same command recorded once
-when it returns, with no restart of the web server (issue 16)."""
+when it returns, with no restart of the web server."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """A primary that dies mid-shift: three PostgreSQL nodes under Patroni with synchronous
 replication, a floor recording through a multi-host URL, the primary's Patroni and PostgreSQL
 killed with SIGKILL. Every event a terminal was told was recorded is on the new primary, the
-floor carries on there, and `ledger verify` passes on it (issue 17)."""
+floor carries on there, and `ledger verify` passes on it."""
 
 from __future__ import annotations
 

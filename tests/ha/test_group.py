@@ -1,6 +1,6 @@
 """A group of properties: two casinos, each with its own ledger (and the same table codes),
 publish their events; one group database receives both by logical replication, each in its
-property's schema, and reports them side by side by game and pit (issue 17)."""
+property's schema, and reports them side by side by game and pit."""
 
 from __future__ import annotations
 

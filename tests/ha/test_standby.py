@@ -1,6 +1,6 @@
 """Reads on a hot standby: surveillance and accounting read a node that replays the primary,
 never loading it. The read models there are the primary's, replicated; each command says it is
-reading a standby and how far behind the primary that is, and nothing tries to write (issue 17).
+reading a standby and how far behind the primary that is, and nothing tries to write.
 """
 
 from __future__ import annotations

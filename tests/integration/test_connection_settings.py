@@ -1,6 +1,6 @@
 """Everything the ledger's URL says reaches every connection it opens, the library's pool
 included: several hosts (the first that answers, and with target_session_attrs=read-write only
-a primary), and any other libpq setting (issue 17)."""
+a primary), and any other libpq setting."""
 
 from __future__ import annotations
 

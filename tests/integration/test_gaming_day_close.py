@@ -1,6 +1,6 @@
 """A gaming day close locks the day: it closes only once every shift of it has closed, then
 nothing more is recorded for it but the late drop and a supervisor's adjustment, each shown as
-after the close (issue 15, item 1)."""
+after the close."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The gaming-day report and the month to date (issue 15): a day's shifts added up, what is not
+"""The gaming-day report and the month to date: a day's shifts added up, what is not
 counted yet said rather than left blank, and whether the day is closed."""
 
 from __future__ import annotations

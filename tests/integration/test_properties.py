@@ -1,6 +1,6 @@
 """Properties never share a table: `LEDGER_PROPERTY` puts a property's whole ledger (events,
 seal, projections, registry) in the PostgreSQL schema of its name, so two casinos' BAC-01 can
-live in one database, each with its own streams, chain and registry (issue 17)."""
+live in one database, each with its own streams, chain and registry."""
 
 from __future__ import annotations
 

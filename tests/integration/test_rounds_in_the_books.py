@@ -1,5 +1,5 @@
 """Nothing outside the books: a round opens only inside its table's open shift, one shift at a
-time, and the opener's count is checked against the last closer's (issue 15, item 1)."""
+time, and the opener's count is checked against the last closer's."""
 
 from __future__ import annotations
 

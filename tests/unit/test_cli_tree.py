@@ -52,7 +52,7 @@ def test_a_bet_loads_its_own_area_and_not_every_command_handler_or_projection():
 
 def test_a_read_imports_neither_the_commands_nor_the_signing_keys():
     """`ledger replay` reads: it signs nothing, so it loads no command models and no
-    cryptography (a reader's start, issue 15)."""
+    cryptography (a reader's start)."""
     probe = ("import sys\n"
              "import ledger.cli.main, ledger.cli.replay\n"
              "signing = [m for m in ('ledger.commands', 'ledger.identity.envelope', "

@@ -1,5 +1,5 @@
 """Each event class is defined once, as written, and a method marked `@applies` records its event
-and replays from it (issue 15: the event store library's copies of every event class were two
+and replays from it (the event store library's copies of every event class were two
 thirds of the classes a command's start defined)."""
 
 from __future__ import annotations

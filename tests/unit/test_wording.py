@@ -1,5 +1,5 @@
 """A write command says what it recorded in the floor's words, not the events' class names
-(issue 15: "recorded BetSettled, BetSettled, ..., RoundFinished")."""
+(not "recorded BetSettled, BetSettled, ..., RoundFinished")."""
 
 from __future__ import annotations
 
