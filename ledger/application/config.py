@@ -96,8 +96,9 @@ class LedgerSettings(BaseModel):
         default=5, ge=0, le=24 * 60,
         description="how far ahead of the ledger's clock a terminal's time may run")
     clock_at: AwareDatetime | None = Field(
-        default=None, description="a practice ledger's clock stands still at this time (ISO "
-        "8601 with its offset), for a test or a rehearsal of another day; refused on a "
+        default=None, description="a practice ledger's clock starts at this time (ISO 8601 "
+        "with its offset) as each `ledger` process starts, and runs on from there, for a test "
+        "or a rehearsal of another day; refused on a "
         "property's real ledger, whose clock is the host's")
     sign_in_window_seconds: int = Field(
         default=120, ge=10, le=3600,

@@ -9,12 +9,13 @@ most likely cut off (a terminal or server crash) and needs a supervisor to settl
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import Any
 from uuid import UUID
 
 from psycopg import Connection
 
+from ledger.core import clock
 from ledger.core.formatting import minute
 
 STALE = timedelta(minutes=30)
@@ -45,7 +46,7 @@ class OpenRound:
     last_event_at: datetime
 
     def quiet_for(self, now: datetime | None = None) -> timedelta:
-        return (now or datetime.now(UTC)) - self.last_event_at
+        return (now or clock.now()) - self.last_event_at
 
     def is_stale(self, now: datetime | None = None) -> bool:
         return self.quiet_for(now) >= STALE

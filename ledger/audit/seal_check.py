@@ -14,7 +14,6 @@ the events part from them is named: missing, extra, changed or moved.
 from __future__ import annotations
 
 import base64
-import time
 from collections.abc import Generator, Sequence
 from contextlib import closing
 from dataclasses import dataclass, field
@@ -32,6 +31,7 @@ from ledger.audit.tiles import TILE_HEIGHT, Tile, TileBuilder
 from ledger.audit.trust import TrustFile
 from ledger.audit.verification_record import Reached, WitnessSaw
 from ledger.audit.witnessed import Memories, Memory, cosignatures, cosigners, refusal
+from ledger.core import clock
 from ledger.identity.keys import fingerprint
 from ledger.infrastructure.database import EVENTS_TABLE
 
@@ -225,7 +225,7 @@ def _quorum(conn: Connection[Any], trust: TrustFile, checkpoints: dict[int, Chec
     if newest.size > witnessed:
         names = cosigners(trust, trust.origin, newest.size, newest.root,
                           lines.get(newest.size, []))
-        age = time.time() - newest.when.timestamp()
+        age = clock.now().timestamp() - newest.when.timestamp()
         said = (f"the newest checkpoint ({newest.size:,} events, sealed {newest.sealed_at}) "
                 f"has {len(names)} of the {trust.quorum} cosignature(s) its quorum needs")
         refusing = [refusal(memory, newest, report.forked) for memory in held

@@ -38,7 +38,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -50,6 +50,7 @@ from ledger.audit.seal import Checkpoint, Witness, event_leaf, recorded_ledger_i
 from ledger.audit.seal_state import damage, rebuild, store
 from ledger.audit.tile_store import TILES_DDL, build_missing_tiles, write_tiles
 from ledger.audit.witness_alarms import ALARMS_DDL
+from ledger.core import clock
 from ledger.core.errors import WrongState
 from ledger.identity.keys import Credential
 from ledger.infrastructure.database import EVENTS_TABLE, Database
@@ -195,7 +196,7 @@ class Sealer:
             if frontier.size > done and (
                     force_checkpoint or frontier.size - done >= self.cadence.every_events
                     or done_at is None
-                    or time.time() - done_at.timestamp() >= self.cadence.every_seconds):
+                    or clock.now().timestamp() - done_at.timestamp() >= self.cadence.every_seconds):
                 checkpoint = self._checkpoint(conn, ledger_id, frontier, position)
             conn.execute(
                 "UPDATE ledger_seal_state SET size = %s, frontier = %s, position = %s, "
@@ -239,7 +240,7 @@ class Sealer:
                 and adopted.verifies(self.key.public_key):
             checkpoint = adopted  # signed before a crash that lost the row: the same statement
         else:
-            sealed_at = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+            sealed_at = clock.now().strftime("%Y-%m-%dT%H:%M:%S.%fZ")
             unsigned = Checkpoint(ledger_id, frontier.size, position, root, sealed_at,
                                   self.key.fingerprint, "")
             checkpoint = Checkpoint(**{**unsigned.__dict__,

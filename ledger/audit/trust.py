@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import json
 import os
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
 from uuid import UUID
@@ -33,6 +32,7 @@ from uuid import UUID
 from psycopg import Connection
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from ledger.core import clock
 from ledger.core.errors import InvalidInput, WrongState, describe_validation_error
 from ledger.core.formatting import PRACTICE_MARK
 from ledger.infrastructure.practice import is_practice
@@ -124,7 +124,7 @@ def trust_of(conn: Connection[Any], seal_public_key: str, witnesses: list[Truste
                      seal_public_key=seal_public_key, administrator=admin[0],
                      administrator_public_key=admin[1], witnesses=witnesses,
                      quorum=len(witnesses) if quorum is None else quorum,
-                     practice=is_practice(conn), written_at=datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"))
+                     practice=is_practice(conn), written_at=clock.now().strftime("%Y-%m-%dT%H:%M:%SZ"))
 
 
 def load_trust(path: Path) -> TrustFile:

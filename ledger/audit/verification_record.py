@@ -32,7 +32,7 @@ import json
 import os
 import pickle
 import zlib
-from datetime import UTC, datetime
+from datetime import datetime
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
@@ -40,6 +40,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ledger.audit.merkle import Frontier
+from ledger.core import clock
 from ledger.core.errors import InvalidInput
 from ledger.identity.keys import Credential, canonical_json, fingerprint, verify
 
@@ -112,7 +113,7 @@ class VerificationRecord(BaseModel):
 
 
 def now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds")
+    return clock.now().isoformat(timespec="seconds")
 
 
 @lru_cache(maxsize=1)

@@ -39,7 +39,7 @@ from ledger.audit.trust import TrustFile
 from ledger.audit.verification_record import VerificationRecord
 from ledger.audit.witness_alarms import raised
 from ledger.audit.witnessed import Memories, gather
-from ledger.core.clock import SYSTEM_CLOCK, Clock
+from ledger.core.clock import THE_CLOCK, Clock
 from ledger.infrastructure.practice import is_practice
 
 __all__ = ["Failure", "LedgerReport", "verify_ledger"]
@@ -54,7 +54,7 @@ def verify_ledger(conn: Connection[Any], *, projections: bool = True,
                   trust: TrustFile | None = None, witness_state: Sequence[Path] = (),
                   ask_witnesses: bool = True,
                   since: VerificationRecord | None = None, sample: int = 0,
-                  workers: int = 1, clock: Clock = SYSTEM_CLOCK,
+                  workers: int = 1, clock: Clock = THE_CLOCK,
                   ahead: timedelta = timedelta(minutes=5)) -> LedgerReport:
     """Every check `ledger verify` runs; each failure named, none stopping the others.
     `seal_keys` are the sealing public keys trusted (from outside the database); a trust

@@ -22,7 +22,6 @@ from __future__ import annotations
 import base64
 import binascii
 import hashlib
-import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
@@ -48,6 +47,7 @@ from ledger.audit.note import (
     verifies,
 )
 from ledger.audit.witness_store import Witnessed, WitnessStore
+from ledger.core import clock
 
 MAX_BODY = 64 * 1024
 MAX_PROOF = 63
@@ -107,7 +107,7 @@ class Witness:
     private_key: Ed25519PrivateKey
     logs: Mapping[str, bytes]
     store: WitnessStore
-    clock: Callable[[], float] = field(default=time.time)  # money-safe: seconds
+    clock: Callable[[], float] = field(default=lambda: clock.now().timestamp())  # money-safe: seconds
 
     @property
     def public_key(self) -> bytes:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from calendar import monthrange
-from datetime import UTC, date, datetime
+from datetime import date
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -13,6 +13,7 @@ import typer
 
 from ledger.cli.common import reading
 from ledger.cli.console import console
+from ledger.core import clock
 from ledger.core.errors import InvalidInput, WrongState
 from ledger.core.formatting import TIME_LABEL, macau
 from ledger.presentation.render import safe
@@ -75,7 +76,7 @@ def archive(
             raise WrongState(f"{rt.database.describe()} has no postgres_fdw, through which an "
                              "archive is read (the embedded server is built without it): "
                              "archive on a full PostgreSQL")
-        today = macau(datetime.now(UTC)).date()
+        today = macau(clock.now()).date()
         chosen = plan(conn, EVENTS_TABLE, trusted, rt.settings.witness_root / ledger_id,
                       through=last_day, keep_days=rt.settings.archive_after_days, today=today)
         if not chosen.ranges:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -17,6 +17,7 @@ from ledger.application.administration import (
 from ledger.application.config import LedgerSettings
 from ledger.audit.open_rounds import OpenRound, open_rounds
 from ledger.cli.common import JsonOption, console, err_console, print_json
+from ledger.core import clock
 from ledger.core.errors import InvalidInput
 from ledger.core.formatting import PRACTICE_MARK, iso
 from ledger.identity.credentials import configured
@@ -151,7 +152,7 @@ def _status(database: Database) -> dict[str, Any]:
         building = being_rebuilt(conn, list(old))
         rounds = open_rounds(conn)
     last = last or 0
-    now = datetime.now(UTC)
+    now = clock.now()
     return {**state, "initialised": True, "ledger": ledger_id, "events": count,
             "last_position": last, "partitions": parts,
             "projections": [{"name": name, "position": position, "lag": last - position,

@@ -3,12 +3,12 @@ the rules and house settings in force, and how each figure was computed."""
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Annotated, Any
 
 import typer
 
 from ledger.cli.console import JsonOption, console, print_json
+from ledger.core import clock
 from ledger.core.formatting import MACAU
 
 
@@ -79,7 +79,7 @@ def _table_terms(code: str) -> tuple[str, Any, str, Any]:
         table: Any = rt.ledger.load(table_id(code), f"table {code}")
         pool = rt.ledger.load(table.pool, "jackpot pool") if table.pool else None
     history = [parse_settings(table.rule_set, data) for data in table.settings_history]
-    settings = settings_in_force(history, datetime.now(MACAU).date())
+    settings = settings_in_force(history, clock.now().astimezone(MACAU).date())
     where = (f"table {code}: {table.rule_set}, settings in force from "
              f"{settings.effective_from} ({settings.authorisation})")
     return table.game, settings, where, pool

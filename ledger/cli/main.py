@@ -9,6 +9,8 @@ up, the floor, surveillance, accounting, then the ledger's own upkeep.
 
 from __future__ import annotations
 
+import os
+from datetime import datetime
 from importlib import import_module
 from typing import Annotated, Any
 
@@ -16,6 +18,7 @@ import typer
 from typer.core import TyperCommand, TyperGroup
 
 from ledger.cli.errors import run_guarded, usage_guarded
+from ledger.core.clock import Clock, current, running, started_at
 
 COMMANDS: tuple[tuple[str, str, str], ...] = (
     # setting up
@@ -137,7 +140,20 @@ def ledger(
     """The round ledger: every action at a live table, recorded as an immutable event."""
 
 
+def _practice_clock() -> Clock:
+    """The clock a practice ledger's rehearsal starts at (LEDGER_CLOCK_AT), for the whole
+    command, or the host's; the ledger refuses it on a real ledger as it opens, and the
+    settings name a malformed one."""
+    at = os.environ.get("LEDGER_CLOCK_AT", "")
+    try:
+        start = datetime.fromisoformat(at)
+    except ValueError:
+        return current()
+    return started_at(start) if start.tzinfo is not None else current()
+
+
 def main() -> None:
-    code = run_guarded(lambda: usage_guarded(app))
+    with running(_practice_clock()):
+        code = run_guarded(lambda: usage_guarded(app))
     if isinstance(code, int) and code:
         raise SystemExit(code)

@@ -7,7 +7,7 @@ the registry gives them) and `terminal`. A body that names its own actor or term
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime
 from decimal import Decimal
 from functools import cached_property
 from typing import Annotated, Any
@@ -23,6 +23,7 @@ from pydantic import (
     PlainValidator,
 )
 
+from ledger.core import clock
 from ledger.core.errors import InvalidInput, NotAllowed
 from ledger.domain.base import Actor, KeepsDerived, Provenance
 from ledger.domain.grammar import (
@@ -88,7 +89,7 @@ short text such as "100000.00" (never a JSON fraction: amounts are strings)."""
 
 
 def utc_now() -> datetime:
-    return datetime.now(UTC)
+    return clock.now()
 
 
 class Credentials(BaseModel):

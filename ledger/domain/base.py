@@ -22,6 +22,7 @@ from eventsourcing.domain import Aggregate as LibraryAggregate
 from eventsourcing.domain import CanInitAggregate, CanMutateAggregate
 from pydantic import BaseModel, BeforeValidator, ConfigDict, PlainSerializer
 
+from ledger.core import clock
 from ledger.core.cards import Card
 from ledger.core.errors import NotAllowed
 
@@ -115,6 +116,11 @@ class DomainEvent(BaseModel):
     originator_id: UUID
     originator_version: int
     timestamp: datetime
+
+    @staticmethod
+    def create_timestamp() -> datetime:
+        """When the event was made: by the ledger's clock, as every other time it records."""
+        return clock.now()
 
 
 _IMMUTABLE = frozenset({str, int, bool, float, type(None), Decimal, UUID, datetime, date, tuple,

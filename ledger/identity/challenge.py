@@ -29,11 +29,11 @@ import hashlib
 import hmac
 import secrets
 import threading
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
+from ledger.core import clock
 from ledger.core.errors import CredentialRefused
 
 LABEL = b"round-ledger/sign-in-challenge/1"
@@ -70,13 +70,13 @@ class Challenges:
         return cls(secrets.token_bytes(32), window, spend)
 
     def issue(self, now: float | None = None) -> Challenge:  # money-safe: Unix seconds
-        expires = int((time.time() if now is None else now) + self.window)
+        expires = int((clock.now().timestamp() if now is None else now) + self.window)
         body = f"{expires}.{_b64(secrets.token_bytes(16))}"
         return Challenge(f"{body}.{self._mac(body)}", datetime.fromtimestamp(expires, UTC))
 
     def redeem(self, nonce: object, now: float | None = None) -> None:  # money-safe: seconds
         """Accept `nonce` once, unexpired; refuse it in a sentence otherwise."""
-        now = time.time() if now is None else now
+        now = clock.now().timestamp() if now is None else now
         if not isinstance(nonce, str) or not nonce:
             raise CredentialRefused("the sign-in answers no challenge: ask for one (POST "
                                     "/v1/sessions/challenge) and sign it in the sign_in's "
@@ -107,7 +107,7 @@ class Challenges:
 
     def check_time(self, at: datetime, now: datetime | None = None) -> None:
         """A sign-in's own time within the window of the server's clock, either way."""
-        now = now or datetime.now(UTC)
+        now = now or clock.now()
         if abs(at - now) > timedelta(seconds=self.window):
             raise CredentialRefused(
                 f"the sign-in is dated {at.isoformat()}, more than {self.window:.0f} s from the "

@@ -23,7 +23,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from ledger.commands import Command, command_class, unknown_command
-from ledger.core.clock import SYSTEM_CLOCK, Clock
+from ledger.core.clock import THE_CLOCK, Clock
 from ledger.core.errors import (
     CredentialRefused,
     InvalidInput,
@@ -113,7 +113,7 @@ class ClockWindow:
 
     past: timedelta = timedelta(hours=36)
     ahead: timedelta = timedelta(minutes=5)
-    clock: Clock = SYSTEM_CLOCK
+    clock: Clock = THE_CLOCK
 
     def now(self) -> datetime:
         return self.clock.now()

@@ -8,13 +8,13 @@ the software version and how far into the ledger it reaches.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
 from functools import lru_cache
 from typing import Any
 
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 
 from ledger import software_version
+from ledger.core import clock as ledger_clock
 from ledger.core.formatting import (
     CURRENCY,
     PRACTICE_MARK,
@@ -45,7 +45,7 @@ def environment() -> Environment:
 
 def render(template: str, **context: Any) -> str:
     """The page `template` with `context`, and the record's own facts (generated at, version)."""
-    context.setdefault("generated_at", datetime.now(UTC))
+    context.setdefault("generated_at", ledger_clock.now())
     context.setdefault("software_version", software_version())
     context.setdefault("practice", any(  # a practice ledger's property is named as practice
         PRACTICE_MARK in str(context.get(key) or "")

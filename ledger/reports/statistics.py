@@ -24,6 +24,7 @@ from psycopg.rows import dict_row
 from pydantic import BaseModel
 
 from ledger import software_version
+from ledger.core import clock
 from ledger.core.errors import InvalidInput, NotFound
 from ledger.core.expectation import CONFIDENCE, Expectation
 from ledger.core.formatting import chance, money
@@ -230,7 +231,7 @@ def statistics(conn: Connection[Any], kind: str, through: date, *, property_name
                         notes=_noted(level, name, notes))
             line.flags = _flags(line, confidence, swing)
             lines.append(line)
-    generated = now or datetime.now().astimezone()
+    generated = now or clock.now().astimezone()
     return StatisticsReport(
         title=f"Table games statistics, {KINDS[kind]}", software_version=software_version(),
         property_name=property_name, kind=kind, first_day=first, last_day=last,

@@ -13,7 +13,7 @@ from ledger.application.bus import EVERY_AREA, Area, Bus
 from ledger.application.config import LedgerSettings
 from ledger.application.ledger import Ledger, LedgerApplication
 from ledger.commands import build_command_classes
-from ledger.core.clock import SYSTEM_CLOCK, Clock, FixedClock
+from ledger.core.clock import Clock, current, running, started_at
 from ledger.core.errors import DatabaseUnavailable, WrongState
 from ledger.core.formatting import PRACTICE_MARK
 from ledger.domain.base import build_event_classes
@@ -113,13 +113,14 @@ def identity(database: Database) -> tuple[str | None, bool]:
 
 
 def clock_of(settings: LedgerSettings, practice: bool) -> Clock:
-    """The host's clock; on a practice ledger, the fixed one LEDGER_CLOCK_AT names, if any."""
+    """The process's clock (the host's, unless a test gives another); on a practice ledger,
+    the one that started at the moment LEDGER_CLOCK_AT names, if any."""
     if settings.clock_at is None:
-        return SYSTEM_CLOCK
+        return current()
     if not practice:
         raise WrongState("LEDGER_CLOCK_AT sets the clock of a practice ledger only: a "
                          "property's real ledger keeps the host's clock. Unset it.")
-    return FixedClock(settings.clock_at)
+    return started_at(settings.clock_at)
 
 
 def marked(settings: LedgerSettings, practice: bool) -> LedgerSettings:
@@ -227,20 +228,21 @@ def open_ledger(settings: LedgerSettings | None = None,
             "version: run `ledger db init` (it changes nothing already there)."
         )
     clock = clock or clock_of(settings, practice)
-    app = build_application(settings, database)
-    writer: GroupWriter | None = None
-    try:
-        window = ClockWindow(timedelta(minutes=settings.clock_past_minutes),
-                             timedelta(minutes=settings.clock_ahead_minutes), clock)
-        ledger = Ledger(app, window, settings.command_deadline_seconds, ledger_id, bus)
-        if on_wait is not None:
-            ledger.on_wait = on_wait
-        if settings.group_commit:  # a process that records from many threads
-            from ledger.application.group_commit import GroupWriter
+    with running(clock):  # every reading of the time in the process is this clock's
+        app = build_application(settings, database)
+        writer: GroupWriter | None = None
+        try:
+            window = ClockWindow(timedelta(minutes=settings.clock_past_minutes),
+                                 timedelta(minutes=settings.clock_ahead_minutes), clock)
+            ledger = Ledger(app, window, settings.command_deadline_seconds, ledger_id, bus)
+            if on_wait is not None:
+                ledger.on_wait = on_wait
+            if settings.group_commit:  # a process that records from many threads
+                from ledger.application.group_commit import GroupWriter
 
-            ledger.writer = writer = GroupWriter(ledger)
-        yield Runtime(marked(settings, practice), database, ledger, practice)
-    finally:
-        if writer is not None:
-            writer.close()
-        app.close()
+                ledger.writer = writer = GroupWriter(ledger)
+            yield Runtime(marked(settings, practice), database, ledger, practice)
+        finally:
+            if writer is not None:
+                writer.close()
+            app.close()

@@ -19,6 +19,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from pydantic import BaseModel
 
 from ledger.audit.recall import Recall
+from ledger.core import clock
 from ledger.domain.table import check_table_code
 from ledger.identity.envelope import PROTOCOL, SignedCommand
 from ledger.identity.sign_in import FLOOR, REPLAY, REPORTS
@@ -223,14 +224,13 @@ def alerts(request: Request) -> Any:
     """The floor's own alerts in words, as the floor page shows them (a witness that refused a
     checkpoint of the seal, projections lagging, a standby's lag), and each witness's newest
     refusal as a record."""
-    from datetime import UTC, datetime
 
     from ledger.audit.witness_alarms import standing
     from ledger.core.formatting import iso
     from ledger.web.floor import floor_alerts
 
     with runtime(request).database.connect() as conn:
-        said = floor_alerts(conn, datetime.now(UTC), request.app.state.feed.trust)
+        said = floor_alerts(conn, clock.now(), request.app.state.feed.trust)
         alarms = [ForkAlarmOut(witness=a.witness, size=a.size, kind=a.kind, said=a.said,
                                raised_at=iso(a.raised_at), refusals=n)
                   for a, n in standing(conn)]

@@ -13,7 +13,7 @@ the seal (a fork alarm: `ledger.audit.witness_alarms`), projections lagging behi
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from decimal import Decimal
 from typing import Any
 from uuid import UUID
@@ -23,6 +23,7 @@ from psycopg.rows import dict_row
 
 from ledger.audit.trust import TrustFile
 from ledger.audit.witness_alarms import standing, unwitnessed
+from ledger.core import clock
 from ledger.core.formatting import money
 from ledger.domain.round import round_id
 from ledger.domain.shift_schedule import ShiftSchedule
@@ -93,7 +94,7 @@ class FloorView:
     pits: list[tuple[str, list[FloorTable]]]
     pools: list[JackpotPoolView]
     alerts: list[str]
-    generated_at: datetime = field(default_factory=lambda: datetime.now(UTC))
+    generated_at: datetime = field(default_factory=lambda: clock.now())
     report: tuple[Any, str] | None = None
     """(gaming day, shift) of the newest shift a table of the floor holds: the one its report
     links open (the shift in force by the clock may not be in the ledger yet)."""
@@ -111,7 +112,7 @@ def floor_view(conn: Connection[Any], schedule: ShiftSchedule,
     the caller read them already (the feed, which reads only those that changed); `known`: the
     caller's tables as last made, by code, kept up to date here (a table whose state object
     and shift line are the ones it was made from is not made again)."""
-    now = now or datetime.now(UTC)
+    now = now or clock.now()
     slot = schedule.locate(now)
     with conn.cursor(row_factory=dict_row) as cursor:
         lines = table_shifts(cursor, slot.gaming_day - timedelta(days=1), slot.gaming_day)
