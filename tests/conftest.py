@@ -22,6 +22,7 @@ from ledger.infrastructure.database import Database
 from ledger.infrastructure.embedded import embedded_server
 from ledger.infrastructure.roles import GroupRoles
 from ledger.runtime.bootstrap import init_database, open_ledger
+from tests.clock import refresh_env
 from tests.signing import bootstrap, enrol_e2e_defaults
 
 
@@ -54,6 +55,13 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
         if tier in _spent:
             tests, seconds = _spent[tier]
             terminalreporter.write_line(f"{tier:<12} {int(tests):>5} tests {seconds:>9.1f} s")
+
+
+@pytest.fixture(autouse=True)
+def _on_the_runs_clock() -> None:
+    """Each `ledger` a test starts runs on the run's clock from the test's start
+    (`tests/clock.py`), never on the host's."""
+    refresh_env()
 
 
 @pytest.fixture(scope="session")

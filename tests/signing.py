@@ -10,13 +10,10 @@ the signed command to the real door, which verifies everything as it would for a
 
 from __future__ import annotations
 
-import os
-import sys
 import tempfile
-import time as clock
 from collections.abc import Iterator
 from contextlib import contextmanager
-from datetime import datetime, time, timedelta
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -28,11 +25,12 @@ from ledger.commands.registry import REGISTRY_COMMANDS
 from ledger.core.clock import Clock
 from ledger.domain.base import Actor, Role
 from ledger.domain.registry import TerminalKind
-from ledger.domain.shift_schedule import DEFAULT_SCHEDULE, MACAU, ShiftSchedule
+from ledger.domain.shift_schedule import DEFAULT_SCHEDULE, ShiftSchedule
 from ledger.identity.authority import NAMED_STAFF
 from ledger.identity.envelope import SignedCommand
 from ledger.identity.keyring import Keyring
 from ledger.runtime.bootstrap import open_ledger as open_real_ledger
+from tests.clock import RUN_CLOCK
 
 UNTRUSTED = 3
 """`ledger verify`'s exit code when nothing failed but no trust file was given."""
@@ -96,38 +94,15 @@ class SigningLedger:
 @contextmanager
 def open_ledger(settings: LedgerSettings | None = None, clock: Clock | None = None) -> Iterator[Any]:
     """The ledger on `settings`, its door signing like a floor; `clock`: the ledger's one clock
-    (`ledger.core.clock`: a fixed or offset one), the system's by default."""
+    (`ledger.core.clock`: a fixed or offset one), the run's by default (`tests/clock.py`)."""
     with open_real_ledger(settings, clock=clock) as rt:
         rt.ledger = SigningLedger(rt.ledger)  # type: ignore[assignment]
         yield rt
 
 
-def wait_out_a_gaming_day_change(now: datetime | None = None, sleep: Any = clock.sleep) -> None:
-    """A whole run (`scripts/test` with no arguments, CI) sets LEDGER_TEST_DAY_MARGIN_MINUTES to
-    about its own length: if the gaming day changes (06:00 Macau) within that many minutes, the
-    run waits for the change before any test is collected, saying so, rather than open a shift
-    on one gaming day and play or report on the next (the ledger's clock is the real one)."""
-    margin = float(os.environ.pop("LEDGER_TEST_DAY_MARGIN_MINUTES", None) or 0)  # not for
-    # the processes the tests start, which begin later in the run
-    schedule = ShiftSchedule.parse(DEFAULT_SCHEDULE)
-    now = now or datetime.now(MACAU)
-    following = schedule.locate(now).gaming_day + timedelta(days=1)
-    change = datetime.combine(following, time(0), tzinfo=MACAU) + schedule.day_starts
-    left = (change - now).total_seconds()
-    if left < margin * 60:
-        sys.__stderr__.write(
-            f"tests: the gaming day changes at {change:%H:%M} Macau time, in {left / 60:.0f} "
-            f"min, within this run's {margin:g} min (LEDGER_TEST_DAY_MARGIN_MINUTES): waiting "
-            "for it, so that no test opens a shift on one gaming day and plays on the next\n")
-        sys.__stderr__.flush()
-        sleep(left + 5)
-
-
-wait_out_a_gaming_day_change()
-GAMING_DAY = ShiftSchedule.parse(DEFAULT_SCHEDULE).locate(datetime.now(MACAU)).gaming_day
-"""The gaming day in force now (it starts at 06:00 Macau time, so at 00:30 it is still
-yesterday's). A shift is opened on its gaming day (or the evening before), so a test that opens
-a shift now opens the current one's: no test is tied to the day, or the hour, it was run."""
+GAMING_DAY = ShiftSchedule.parse(DEFAULT_SCHEDULE).locate(RUN_CLOCK.now()).gaming_day
+"""The gaming day in force by the run's clock (`tests/clock.py`): a test that opens a shift now
+opens the current one's."""
 
 ENROLMENT_COUNT = """
 SELECT count(*) FROM ledger_event_log

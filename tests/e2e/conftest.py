@@ -17,6 +17,7 @@ from ledger.application.administration import Administrator
 from ledger.domain.base import Role
 from ledger.domain.registry import TerminalKind
 from ledger.runtime.bootstrap import open_ledger
+from tests.clock import ENV, stamp
 from tests.conftest import _create_database, _drop_database
 from tests.in_process import ALWAYS_A_PROCESS, Result, run_in_process
 from tests.integration.test_shift_reconciliation import _shift_with
@@ -50,7 +51,8 @@ def cli(database, tmp_path_factory):
     def run(*args: str, url: str | None = None, extra_env: dict[str, str | None] | None = None,
             cwd: str | None = None) -> Result:
         env = {
-            "LEDGER_WITNESS_DIR": witness, **os.environ, "LEDGER_DATABASE_URL": url or database.url, "COLUMNS": "200",
+            "LEDGER_WITNESS_DIR": witness, **os.environ, "LEDGER_DATABASE_URL": url or database.url,
+            "COLUMNS": "200", ENV: stamp(),
             **acting_env(E2E_PIT_BOSS, E2E_WORKSTATION), **(extra_env or {}),
         }
         env = {key: value for key, value in env.items() if value is not None}  # None: unset

@@ -6,12 +6,13 @@ archive refuses every change, and one made behind its back is named by verify.""
 from __future__ import annotations
 
 import json
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from pathlib import Path
 
 import psycopg
 import pytest
 
+from ledger.core import clock as ledger_clock
 from ledger.core.formatting import macau
 from tests.e2e.test_incremental_verify import play
 from tests.e2e.test_insider_forgeries import trust  # noqa: F401 - a fixture
@@ -35,7 +36,7 @@ def archive_url(empty_database) -> str:
     return empty_database.url
 
 
-TODAY = macau(datetime.now(UTC)).date().isoformat()
+TODAY = macau(ledger_clock.now()).date().isoformat()
 NOW = {"LEDGER_ARCHIVE_AFTER_DAYS": "0"}
 
 

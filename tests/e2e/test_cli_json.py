@@ -10,6 +10,7 @@ import re
 from datetime import datetime, timedelta
 from typing import Any
 
+from ledger.core import clock as ledger_clock
 from ledger.core.formatting import MACAU
 from ledger.domain.registry import TerminalKind
 from tests.e2e.shifts import open_shift
@@ -140,10 +141,10 @@ def test_shift_show_json_gives_inventories_slips_drop_and_accounting_win(cli, as
 
 
 def test_events_tail_and_show_json_give_each_event_recorded_in_macau_time(cli, superuser):
-    before = datetime.now(MACAU) - timedelta(seconds=1)
+    before = ledger_clock.now().astimezone(MACAU) - timedelta(seconds=1)
     ok(cli, "table", "open", "BAC-07", "--game", "baccarat", "--min", "100", "--max", "50000")
     ok(cli, "table", "sign-in", "BAC-07", "D-3")
-    after = datetime.now(MACAU) + timedelta(seconds=1)
+    after = ledger_clock.now().astimezone(MACAU) + timedelta(seconds=1)
 
     shown = as_json(cli, "events", "show", "BAC-07", env={"PGTZ": "UTC"})  # the server's zone
     assert [(e["event_type"], e["version"]) for e in shown] == [
@@ -212,7 +213,7 @@ def test_seal_status_json_gives_counts_and_checkpoints_sealed_in_macau_time(cli,
     assert last["size"] == status["checkpointed"]
     assert re.fullmatch(r"[0-9a-f]{64}", last["root"])  # the whole root, where the table cuts it
     assert last["key"].startswith("ed25519:")
-    assert abs(macau_time(last["sealed_at"]) - datetime.now(MACAU)) < timedelta(minutes=10)
+    assert abs(macau_time(last["sealed_at"]) - ledger_clock.now().astimezone(MACAU)) < timedelta(minutes=10)
     assert (sealed.witness / status["ledger_id"]).is_dir()
 
 
@@ -252,7 +253,7 @@ def test_staff_terminal_and_key_json_give_records_and_changes_in_macau_time(cli,
     suspended = member["history"][-1]
     assert (suspended["version"], suspended["role"], suspended["staff_id"]) == (
         2, "administrator", "ADM-1")
-    assert abs(macau_time(suspended["at"]) - datetime.now(MACAU)) < timedelta(minutes=10)
+    assert abs(macau_time(suspended["at"]) - ledger_clock.now().astimezone(MACAU)) < timedelta(minutes=10)
 
     devices = {d["terminal_id"]: d for d in as_json(cli, "terminal", "list")}
     assert (devices["PIT-E2E"]["kind"], devices["PIT-E2E"]["revoked"]) == (

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from datetime import datetime, timedelta
 
+from ledger.core import clock as ledger_clock
 from ledger.core.formatting import MACAU
 from tests.e2e.shifts import open_shift
 
@@ -24,9 +25,9 @@ def _shown_times(text: str) -> list[datetime]:
 
 def test_events_recorded_through_the_cli_are_shown_in_macau_time_not_the_servers_utc(
         cli):
-    before = datetime.now(MACAU).replace(microsecond=0)
+    before = ledger_clock.now().astimezone(MACAU).replace(microsecond=0)
     ok(cli, "table", "open", "BAC-07", "--game", "baccarat", "--min", "100", "--max", "50000")
-    after = datetime.now(MACAU) + timedelta(seconds=1)
+    after = ledger_clock.now().astimezone(MACAU) + timedelta(seconds=1)
     shown = ok(cli, "events", "show", "BAC-07", env={"PGTZ": "UTC"})  # the server's zone
     times = _shown_times(shown)
     assert times, shown

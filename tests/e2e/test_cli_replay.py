@@ -8,11 +8,11 @@ forged ones with SQL behind its back; then the installed `ledger` command reads 
 from __future__ import annotations
 
 import json
-from datetime import UTC, datetime
 from decimal import Decimal
 
 import pytest
 
+from ledger.core import clock as ledger_clock
 from ledger.domain.jackpot_pool import JackpotPool, pool_id
 from tests.e2e.browser import chromium, needs_chromium
 from tests.integration import replay_rounds as rounds
@@ -42,7 +42,7 @@ def test_replay_by_table_and_number_draws_the_cards_and_says_match(cli, recorded
 
 
 def test_replay_json_by_round_id_and_by_table_and_time(cli, recorded):
-    by_time = cli("replay", "--table", "SP-01", "--at", datetime.now(UTC).isoformat(), "--json")
+    by_time = cli("replay", "--table", "SP-01", "--at", ledger_clock.now().isoformat(), "--json")
     assert by_time.code == 0, by_time.err
     data = json.loads(by_time.out)
     assert (data["format"], data["table"], data["number"]) == ("round-ledger/replay/1", "SP-01", 1)
@@ -124,7 +124,7 @@ def test_verify_exits_1_and_names_a_pool_that_does_not_add_up(cli, recorded, sup
     version = superuser.execute("SELECT max(originator_version) FROM ledger_events "
                                 "WHERE originator_id = %s", (pool,)).fetchone()[0]
     rounds.insert_events(superuser, [JackpotPool.Adjusted(
-        originator_id=pool, originator_version=version + 1, timestamp=datetime.now(UTC),
+        originator_id=pool, originator_version=version + 1, timestamp=ledger_clock.now(),
         amount=Decimal("-100.00"), reason="typed in psql", pool_after=Decimal("1.00"),
         by=rounds.forge_provenance())])
     result = cli("verify")

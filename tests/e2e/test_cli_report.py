@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import csv
 import json
-from datetime import UTC, datetime
 
+from ledger.core import clock as ledger_clock
 from ledger.core.formatting import PRACTICE_MARK
 from tests.integration.test_shift_reconciliation import _shift_with
 from tests.signing import GAMING_DAY
@@ -48,9 +48,9 @@ def test_report_shift_json_prints_the_report_to_standard_output_with_exact_amoun
 
 def test_report_shift_without_day_or_shift_reports_the_shift_now_running_in_macau(cli, settings):
     """As the `shift` commands do: the gaming day and shift the schedule puts now in."""
-    before = settings.shift_schedule.locate(datetime.now(UTC))
+    before = settings.shift_schedule.locate(ledger_clock.now())
     result = cli("report", "shift")
-    after = settings.shift_schedule.locate(datetime.now(UTC))
+    after = settings.shift_schedule.locate(ledger_clock.now())
     assert result.code == 1  # nothing recorded in this ledger: the one line names the slot
     assert result.err.strip() in {f"error: no {slot.shift} shift on {slot.gaming_day} is in "
                                   "the ledger." for slot in (before, after)}

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 import pytest
 
+from ledger.core import clock as ledger_clock
 from ledger.domain.registry import TerminalKind
 from ledger.domain.shift_schedule import ShiftSchedule
 from tests.signing import GAMING_DAY, event_count, key_file
@@ -170,10 +169,10 @@ def test_the_shifts_come_from_the_configured_schedule(cli):
 
 def test_show_without_day_or_shift_finds_the_shift_in_force_now(cli):
     schedule = ShiftSchedule.parse("day=06:00,swing=14:00,graveyard=22:00")
-    now = schedule.locate(datetime.now(UTC))
+    now = schedule.locate(ledger_clock.now())
     _open_table_and_shift(cli, "--day", now.gaming_day.isoformat(), "--shift", now.shift)
     shown = cli("shift", "show", "BAC-01")
-    if schedule.locate(datetime.now(UTC)) != now:
+    if schedule.locate(ledger_clock.now()) != now:
         pytest.skip("a shift changed while the test ran")
     assert shown.code == 0, shown.err
     assert f"the {now.shift} shift of BAC-01 on {now.gaming_day.isoformat()}: open" in shown.out

@@ -10,12 +10,12 @@ alarm; `ledger verify` names the forged entry as it always did.
 from __future__ import annotations
 
 import uuid
-from datetime import UTC, datetime
 from typing import Any
 
 import psycopg
 import pytest
 
+from ledger.core import clock as ledger_clock
 from ledger.domain.receipt import receipt_id
 from ledger.domain.registry import staff_stream_id
 from ledger.identity.keys import Credential
@@ -44,7 +44,7 @@ def _forged_change(superuser, staff_id: str, event_type: str, command_type: str,
     command_id = str(uuid.uuid4())
     by = {**receipt["by"], "command_id": command_id}
     event = {"originator_id": str(stream), "originator_version": version + 1,
-             "timestamp": datetime.now(UTC).isoformat(), **fields, "by": by}
+             "timestamp": ledger_clock.now().isoformat(), **fields, "by": by}
     name = {"ChangeStaffRoles": "change_staff_roles", "ReplaceStaffKey": "replace_staff_key",
             "ReinstateStaff": "reinstate_staff"}[command_type]
     command = {**{k: v for k, v in receipt["command"].items()

@@ -6,14 +6,15 @@ line and records nothing; afterwards every read command and the projections stil
 from __future__ import annotations
 
 import json
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from typing import Any
 
+from ledger.core import clock as ledger_clock
 from ledger.domain.shift_schedule import MACAU
 from tests.e2e.test_cli_rounds import ok, refused
 from tests.signing import UNTRUSTED, event_count
 
-NOW = datetime.now(UTC)
+NOW = ledger_clock.now()
 DAY = NOW.astimezone(MACAU).date().isoformat()
 OPEN = {"command": "open_table", "table": "BAC-02", "game": "baccarat", "min_bet": "100",
         "max_bet": "1000"}

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 import socket
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from decimal import Decimal
 from uuid import uuid4
 
@@ -15,6 +15,7 @@ import pytest
 
 from ledger.commands.round import OpenRound, PlaceBet
 from ledger.commands.table import SignInDealer
+from ledger.core import clock as ledger_clock
 from ledger.domain.base import Role
 from ledger.domain.registry import TerminalKind
 from ledger.identity.envelope import sign
@@ -133,7 +134,7 @@ def test_the_door_refuses_over_http_what_it_refuses_from_the_cli(
                              ledger=str(uuid4()))
     nowhere = json.loads(by(DEALER.staff_id, "BAC-07-DT"))
     del nowhere["ledger"]
-    stale = bet.model_copy(update={"at": datetime.now(UTC) - timedelta(hours=37)})
+    stale = bet.model_copy(update={"at": ledger_clock.now() - timedelta(hours=37)})
     unknown = json.loads(by(DEALER.staff_id, "BAC-07-DT"))
     unknown["command"]["command"] = "pay_everyone"
     cases = {
@@ -246,7 +247,7 @@ def signed_in(served: Served, staff_id: str, at: datetime | None = None,
     """A sign-in as a third party makes it: the envelope of any command, its body sign_in,
     for this ledger, answering a challenge of the server's."""
     fields = {"command": "sign_in", "command_id": str(uuid4()),
-              "at": (at or datetime.now(UTC)).isoformat(), "challenge": challenge(served),
+              "at": (at or ledger_clock.now()).isoformat(), "challenge": challenge(served),
               **body_fields}
     return sign({k: v for k, v in fields.items() if v is not None},
                 KEYRING.credential("terminal", READING_AT), KEYRING.credential("staff", staff_id),
@@ -296,14 +297,14 @@ def test_a_signed_sign_in_opens_one_session_however_often_it_is_posted(
 
 
 def test_a_sign_in_dated_outside_the_window_is_refused(served: Served, signer):
-    for at in (datetime.now(UTC) - timedelta(hours=30), datetime.now(UTC) - timedelta(minutes=3),
-               datetime.now(UTC) + timedelta(minutes=3)):
+    for at in (ledger_clock.now() - timedelta(hours=30), ledger_clock.now() - timedelta(minutes=3),
+               ledger_clock.now() + timedelta(minutes=3)):
         answer = served.post("/v1/sessions", body(signed_in(served, "PB-7", at=at)))
         assert (answer.status_code, answer.json()["error"]["code"]) == (
             401, "credential_refused"), answer.text
         assert "more than 120 s from the server's clock" in answer.json()["error"]["message"]
     naive = served.post("/v1/sessions", body(signed_in(served, "PB-7",
-                                                       at=datetime.now(UTC).replace(tzinfo=None))))
+                                                       at=ledger_clock.now().replace(tzinfo=None))))
     assert (naive.status_code, naive.json()["error"]["code"]) == (422, "invalid_input")
 
 
@@ -326,12 +327,12 @@ def test_a_sign_in_without_a_challenge_or_with_one_not_issued_is_refused(
         assert words in answer.json()["error"]["message"], (case, answer.text)
     issued = served.post("/v1/sessions/challenge", "").json()
     assert issued["window_seconds"] == 120
-    assert datetime.fromisoformat(issued["expires"]) <= datetime.now(UTC) + timedelta(seconds=121)
+    assert datetime.fromisoformat(issued["expires"]) <= ledger_clock.now() + timedelta(seconds=121)
 
 
 def test_a_sign_in_signed_for_another_ledger_is_refused(served: Served, signer):
     elsewhere = sign({"command": "sign_in", "command_id": str(uuid4()),
-                      "at": datetime.now(UTC).isoformat(), "challenge": challenge(served)},
+                      "at": ledger_clock.now().isoformat(), "challenge": challenge(served)},
                      KEYRING.credential("terminal", READING_AT),
                      KEYRING.credential("staff", "PB-7"), ledger=str(uuid4()))
     answer = served.post("/v1/sessions", body(elsewhere))
@@ -454,7 +455,7 @@ def test_the_sign_in_page_carries_a_challenge_its_sign_in_spends_once(
     data = dict(re.findall(r'data-(\w+)="([^"]*)"', page))
     assert data["ledger"] == signer.ledger_id and data["terminal"] == "FLOOR-1"
     command = {"command": "sign_in", "command_id": str(uuid4()),
-               "at": datetime.now(UTC).isoformat(), "challenge": data["challenge"]}
+               "at": ledger_clock.now().isoformat(), "challenge": data["challenge"]}
     message = signed_bytes(command, data["terminal"], "PB-7", ledger=data["ledger"])
     sent = json.dumps({"staff": "PB-7", "command": command,
                        "signature": KEYRING.credential("staff", "PB-7").sign(message)})

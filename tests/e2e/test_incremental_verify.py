@@ -7,12 +7,12 @@ from __future__ import annotations
 import json
 import os
 import uuid
-from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
 from ledger.audit.verification_record import VerificationRecord
+from ledger.core import clock as ledger_clock
 from ledger.domain.receipt import receipt_id
 from ledger.identity.keys import Credential
 from tests.e2e.test_database_roles import login  # noqa: F401 - a fixture
@@ -201,7 +201,7 @@ def test_an_event_claiming_no_command_after_the_last_verification_is_named(
         cli, trust, verifier, recorded, superuser, login):
     topic, stream, version, created = _row(superuser, "JackpotPool.Created")
     adjusted = {"originator_id": str(stream), "originator_version": version + 1,
-                "timestamp": datetime.now(UTC).isoformat(), "amount": "-150000.00",
+                "timestamp": ledger_clock.now().isoformat(), "amount": "-150000.00",
                 "reason": "audit", "pool_after": "-149000.00",
                 "by": {**created["by"], "command_id": None}}
     _insert(login("writer"), [(topic.replace("Created", "Adjusted"), stream, version + 1,

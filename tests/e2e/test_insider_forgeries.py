@@ -15,13 +15,13 @@ import secrets
 import shutil
 import subprocess
 import uuid
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import psycopg
 import pytest
 
+from ledger.core import clock as ledger_clock
 from ledger.domain.receipt import receipt_id
 from ledger.domain.registry import staff_stream_id
 from ledger.identity.envelope import sign
@@ -159,7 +159,7 @@ def test_an_event_that_claims_no_command_is_named(cli, trust, superuser, login, 
     assert cli(*POOL).code == 0
     topic, stream, version, created = _row(superuser, "JackpotPool.Created")
     adjusted = {"originator_id": str(stream), "originator_version": version + 1,
-                "timestamp": datetime.now(UTC).isoformat(), "amount": "-150000.00",
+                "timestamp": ledger_clock.now().isoformat(), "amount": "-150000.00",
                 "reason": "audit", "pool_after": "-149000.00",
                 "by": {**created["by"], "command_id": None}}
     url = database.url if who == "superuser" else login(who)
@@ -187,7 +187,7 @@ def test_an_enrolment_signed_by_a_suspended_administrator_is_named(cli, trust, s
     late = Credential.generate("staff", "PB-LATE")
     ledger_id = str(superuser.execute("SELECT ledger_id FROM ledger_seal_state").fetchone()[0])
     body = {"command": "enrol_staff", "command_id": str(uuid.uuid4()),
-            "at": datetime.now(UTC).isoformat(), "staff_id": "PB-LATE", "name": "Late",
+            "at": ledger_clock.now().isoformat(), "staff_id": "PB-LATE", "name": "Late",
             "roles": ["pit_boss"], "public_key": late.public_key}
     signed = sign(body, KEYRING.credential("terminal", CONSOLE), adm2, ledger=ledger_id)
     rows = _forged_enrolment(superuser, "PB-LATE", late.public_key,
@@ -256,7 +256,7 @@ def test_an_investigation_note_written_behind_the_ledger_is_named(cli, trust, su
     _, _, _, opened = _row(superuser, "Shift.Opened")
     stream = uuid.uuid4()
     note = {"originator_id": str(stream), "originator_version": 1,
-            "timestamp": datetime.now(UTC).isoformat(),
+            "timestamp": ledger_clock.now().isoformat(),
             "originator_topic": "ledger.domain.investigation:Investigation",
             "note_id": str(uuid.uuid4()), "first_day": opened["gaming_day"],
             "last_day": opened["gaming_day"], "scope": "floor",

@@ -7,7 +7,6 @@ pool two Stud Poker tables share, the gaming day every table's shifts enter) ver
 from __future__ import annotations
 
 import uuid
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +15,7 @@ import pytest
 from ledger.audit.authorship import Authorship, check_authorship
 from ledger.audit.parallel import check_authorship_parallel
 from ledger.audit.trust import load_trust
+from ledger.core import clock as ledger_clock
 from ledger.domain.receipt import receipt_id
 from ledger.identity.keys import Credential
 from tests.e2e.test_database_roles import login  # noqa: F401 - a fixture
@@ -115,7 +115,7 @@ def test_every_forgery_the_single_process_names_the_workers_name_alike(
     topic, stream, version, created = _row(superuser, "JackpotPool.Adjusted")
     _insert(login("writer"), [(topic, stream, version + 1, {
         **created, "originator_version": version + 1, "amount": "-150000.00",
-        "timestamp": datetime.now(UTC).isoformat(), "by": {**created["by"],
+        "timestamp": ledger_clock.now().isoformat(), "by": {**created["by"],
                                                           "command_id": None}})])
     # a receipt of a command nobody signed
     receipt_topic, _, _, receipt = _row(superuser, "CommandReceipt.Accepted")

@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import json
 from contextlib import contextmanager
-from datetime import UTC, datetime
 from typing import Any
 
 import psycopg
 import pytest
 
+from ledger.core import clock as ledger_clock
 from tests.e2e.test_database_roles import login  # noqa: F401 - a fixture
 from tests.e2e.test_incremental_verify import verified, verifier  # noqa: F401 - a fixture
 from tests.e2e.test_insider_forgeries import POOL, _row, trust  # noqa: F401 - a fixture
@@ -35,7 +35,7 @@ def _drain(superuser, version_offset: int = 1) -> tuple[str, Any, int, dict[str,
     version = superuser.execute("SELECT max(originator_version) FROM ledger_events "
                                 "WHERE originator_id = %s", (stream,)).fetchone()[0]
     body = {"originator_id": str(stream), "originator_version": version + version_offset,
-            "timestamp": datetime.now(UTC).isoformat(), "amount": "-1000.00",
+            "timestamp": ledger_clock.now().isoformat(), "amount": "-1000.00",
             "reason": "audit", "pool_after": "0.00", "by": created["by"]}
     return (topic.replace("Created", "Adjusted"), stream, version + version_offset, body)
 

@@ -9,13 +9,13 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 import ledger.audit.bundle_verify as standalone
 from ledger.audit.note import ED25519, VerifierKey, checkpoint_body, cosign
+from ledger.core import clock as ledger_clock
 from tests.e2e.test_seal_attacks import behind_the_ledger, first, rehash
 from tests.integration import replay_rounds as rounds
 from tests.signing import open_ledger
@@ -42,7 +42,7 @@ def cosigned(superuser, origin: str, *names: str) -> int:
                                    "ORDER BY size DESC LIMIT 1").fetchone()
     body = checkpoint_body(origin, size, bytes(root))
     for name in names:
-        line = cosign(body, name, WITNESSES[name], int(time.time())).line
+        line = cosign(body, name, WITNESSES[name], int(ledger_clock.now().timestamp())).line
         superuser.execute("INSERT INTO ledger_seal_cosignatures (size, witness, cosignature) "
                           "VALUES (%s, %s, %s)", (size, name, line))
     return int(size)

@@ -8,9 +8,9 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-from datetime import UTC, datetime
 from uuid import uuid4
 
+from ledger.core import clock as ledger_clock
 from tests.in_process import LEDGER
 from tests.signing import E2E_PIT_BOSS, E2E_WORKSTATION, UNTRUSTED, acting_env, event_count
 
@@ -40,7 +40,7 @@ def test_a_refusal_reaches_the_shell_as_exit_1_and_one_line_on_standard_error(
 
 def test_a_feed_piped_to_ingest_is_read_to_its_end(database, superuser):
     line = {"command": "open_table", "command_id": str(uuid4()),
-            "at": datetime.now(UTC).isoformat(), "table": "BAC-07", "game": "baccarat",
+            "at": ledger_clock.now().isoformat(), "table": "BAC-07", "game": "baccarat",
             "min_bet": "100.00", "max_bet": "1000.00"}
     done = ledger("ingest", "--vouch", "/dev/stdin", url=database.url,
                   stdin=json.dumps(line) + "\n\n# the feed ends\n")

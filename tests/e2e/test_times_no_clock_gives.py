@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import json
 import uuid
-from datetime import UTC, datetime, timedelta, timezone
+from datetime import timedelta, timezone
 
 import pytest
 
+from ledger.core import clock as ledger_clock
 from ledger.domain.receipt import receipt_id
 from tests.e2e.test_database_roles import login  # noqa: F401 - a fixture
 from tests.e2e.test_insider_forgeries import (  # noqa: F401 - trust: a fixture
@@ -31,7 +32,7 @@ def test_a_signed_command_at_an_offset_no_place_uses_is_refused_at_the_door(
 
     with open_ledger(settings) as rt:
         ledger_id = rt.ledger.ledger_id
-    at = datetime.now(UTC).astimezone(OFF_THE_MAP).isoformat()
+    at = ledger_clock.now().astimezone(OFF_THE_MAP).isoformat()
     command = {"command": "open_table", "command_id": str(uuid.uuid4()), "at": at,
                "table": "BAC-20", "game": "baccarat", "min_bet": "100.00",
                "max_bet": "1000.00"}

@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import random
 import re
-from datetime import UTC, datetime
 from decimal import Decimal
 from typing import Any
 from uuid import uuid4
@@ -30,6 +29,7 @@ from ledger.commands.round import CloseBetting, OpenRound, PlaceBet, RecordIrreg
 from ledger.commands.shift import AdjustDrop, CloseGamingDay, RecordFill, VoidSlip
 from ledger.commands.shoe import CloseShoe
 from ledger.commands.table import ChangeTableSettings, CloseTable, SignOutDealer
+from ledger.core import clock as ledger_clock
 from ledger.domain.base import Actor, Role
 from ledger.domain.registry import TerminalKind
 from ledger.identity.envelope import SignedCommand
@@ -214,7 +214,7 @@ def test_a_signed_command_without_its_time_or_id_is_refused_at_the_door_naming_w
         rt.ledger.admin.ensure_staff(SUPERVISOR.staff_id, "Sue Pervisor", [Role.SUPERVISOR])
         rt.ledger.admin.ensure_terminal("PIT-49", TerminalKind.PIT_WORKSTATION, "pit 49")
         ledger_id = rt.ledger.ledger_id
-    before, now = event_count(superuser), datetime.now(UTC).isoformat()
+    before, now = event_count(superuser), ledger_clock.now().isoformat()
     for leave_out, named in ((("at",), "no 'at'"), (("command_id",), "no 'command_id'"),
                              (("command_id", "at"), "no 'command_id' and no 'at'")):
         feed = tmp_path / f"without-{'-'.join(leave_out)}.jsonl"

@@ -23,6 +23,7 @@ from pathlib import Path
 import pytest
 
 from ledger.audit.note import COSIGNATURE_V1, VerifierKey, origin_of
+from ledger.core import clock as ledger_clock
 from ledger.identity.keys import Credential
 from tests.e2e.conftest import LEDGER
 from tests.e2e.test_seal_attacks import behind_the_ledger, rehash
@@ -271,7 +272,7 @@ def test_a_cosignature_forged_in_the_database_does_not_count_toward_the_quorum(
                                    "ORDER BY size DESC LIMIT 1").fetchone()
     ledger_id = str(superuser.execute("SELECT ledger_id FROM ledger_seal_state").fetchone()[0])
     forged = cosign(checkpoint_body(origin_of(ledger_id), size, bytes(root)), "W-2",
-                    Credential.generate("witness", "W-2").private_key, int(time.time()))
+                    Credential.generate("witness", "W-2").private_key, int(ledger_clock.now().timestamp()))
     superuser.execute("ALTER TABLE ledger_seal_cosignatures DISABLE TRIGGER USER")
     try:
         superuser.execute("UPDATE ledger_seal_cosignatures SET cosignature = %s "

@@ -10,12 +10,12 @@ from __future__ import annotations
 import html
 import re
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import Path
 from uuid import uuid4
 
 import httpx
 
+from ledger.core import clock as ledger_clock
 from ledger.domain.registry import TerminalKind
 from ledger.identity.envelope import sign
 from tests.e2e.served import Served
@@ -112,7 +112,7 @@ def sign_in(served: Served, staff_id: str, terminal: str) -> str:
     """A session for a member of staff, as a pit screen's sign-in makes one."""
     challenge = served.post("/v1/sessions/challenge", "").json()["challenge"]
     fields = {"command": "sign_in", "command_id": str(uuid4()),
-              "at": datetime.now(UTC).isoformat(), "challenge": challenge}
+              "at": ledger_clock.now().isoformat(), "challenge": challenge}
     signed = sign(fields, KEYRING.credential("terminal", terminal),
                   KEYRING.credential("staff", staff_id),
                   ledger=served.get("/v1/ledger").json()["ledger"])

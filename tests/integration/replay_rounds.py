@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from decimal import Decimal
 from typing import Any
 from uuid import UUID, uuid4
@@ -32,6 +31,7 @@ from ledger.commands.round import (
 )
 from ledger.commands.shoe import BurnCards, CloseShoe, CutShoe, ShuffleShoe
 from ledger.commands.table import OpenTable, SignInDealer
+from ledger.core import clock as ledger_clock
 from ledger.core.cards import DECK, Card, parse_cards
 from ledger.domain.base import Actor, Provenance, Role
 from ledger.domain.round import Round, SettledBet, round_id
@@ -292,7 +292,7 @@ def insert_events(conn: Any, events: Sequence[Any]) -> None:
 def forge_provenance() -> Provenance:
     """The `by` of an event typed in psql: nobody's command, a supervisor's name."""
     return Provenance(command_id=uuid4(), actor=SUPERVISOR, terminal="psql",
-                      at=datetime.now(UTC))
+                      at=ledger_clock.now())
 
 
 def forge_settlement(ledger: Ledger, conn: Any, code: str, number: int,
@@ -304,13 +304,13 @@ def forge_settlement(ledger: Ledger, conn: Any, code: str, number: int,
     round_ = ledger.app.repository.get(rid)
     facts = round_.facts()
     procedure: Any = procedure_for(round_.game)
-    by = Provenance(command_id=uuid4(), actor=DEALER, terminal="psql", at=datetime.now(UTC))
+    by = Provenance(command_id=uuid4(), actor=DEALER, terminal="psql", at=ledger_clock.now())
     bets = []
     for result in procedure.settle(facts):
         bet = SettledBet.of(result)
         changes = wrong.get((bet.box, bet.spot), {})
         bets.append(bet.model_copy(update={k: Decimal(v) for k, v in changes.items()}))
-    version, now = round_.version, datetime.now(UTC)
+    version, now = round_.version, ledger_clock.now()
     events: list[Any] = []
     for bet in bets:
         version += 1

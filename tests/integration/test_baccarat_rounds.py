@@ -6,7 +6,7 @@ the tableau (art. 7, 9) and settles every bet itself (art. 12, 13, 17, 18).
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from decimal import Decimal
 
 import pytest
@@ -24,6 +24,7 @@ from ledger.commands.round import (
 )
 from ledger.commands.shoe import BurnCards, CutShoe, ShuffleShoe
 from ledger.commands.table import ChangeTableSettings, CloseTable
+from ledger.core import clock as ledger_clock
 from ledger.core.errors import InvalidInput, NotAllowed, RuleViolation
 from ledger.domain.round import Phase
 from ledger.games.common import Outcome
@@ -350,7 +351,7 @@ def test_baccarat_art12_a_pushed_bet_above_the_next_coups_maximum_is_not_owed(se
     """The limits changed overnight (from the next gaming day, whose shift plays the next
     coup): the kept 1,000.00 could not be placed again, so it is not owed; the 500.00 still
     is."""
-    tomorrow = datetime.now(UTC) + timedelta(days=1)
+    tomorrow = ledger_clock.now() + timedelta(days=1)
     with open_ledger(settings) as rt:
         playing_other_days(rt.ledger)
         table = baccarat_table(rt.ledger, tie_handling="kept")

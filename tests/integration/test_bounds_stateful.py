@@ -10,7 +10,6 @@ without stopping, and equals a rebuild from the first event.
 from __future__ import annotations
 
 import itertools
-from datetime import date
 from decimal import Decimal
 from typing import Any
 
@@ -25,7 +24,9 @@ from ledger.audit.projection_check import check_projections
 from ledger.commands.jackpot import AdjustPool, CreatePool
 from ledger.commands.shift import OpenShift, RecordFill, VoidSlip
 from ledger.commands.table import OpenTable, SignInDealer
+from ledger.core import clock as ledger_clock
 from ledger.core.errors import LedgerError
+from ledger.core.formatting import MACAU
 from ledger.domain.base import Actor, Role
 from ledger.games.common import MAX_AMOUNT
 from projections.registry import PROJECTIONS
@@ -104,7 +105,7 @@ class AtTheBounds(RuleBasedStateMachine):
     def open_a_shift(self, data: Any, counted: dict[str, int]) -> None:
         if self.tables:
             table = data.draw(st.sampled_from(self.tables))
-            day = date.today()
+            day = ledger_clock.now().astimezone(MACAU).date()
             self.send(OpenShift(table=table, gaming_day=day, shift="day", chips=counted,
                                 dealer_id="D-BOUND", supervisor=SUPERVISOR, actor=SUPERVISOR))
             self.shifts.append((table, day))

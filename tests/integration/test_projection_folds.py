@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from ledger.commands.table import ChangeTableSettings, CloseTable, OpenTable, SignInDealer
+from ledger.core import clock as ledger_clock
 from projections.base import Projection
 from projections.rebuild import rebuild
 from projections.shift_report import ShiftReport
@@ -89,7 +90,7 @@ def test_limits_taken_on_a_date_that_goes_back_keep_the_last_ones_found(
     back: a settings change stamped -12:00 after one stamped +14:00 finds no limits in force on
     its date and leaves those the earlier one found, not the opening's."""
     east, west = timezone(timedelta(hours=14)), timezone(timedelta(hours=-12))
-    now = datetime.now(east).replace(microsecond=0) - timedelta(hours=3)
+    now = ledger_clock.now().astimezone(east).replace(microsecond=0) - timedelta(hours=3)
     today = now.date()
     with open_ledger(settings) as rt:
         playing_other_days(rt.ledger)

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from datetime import UTC, datetime
 from typing import Any
 from uuid import uuid4
 
@@ -15,6 +14,7 @@ import pytest
 
 from ledger.application.ledger import Ledger
 from ledger.audit.authorship import check_authorship
+from ledger.core import clock as ledger_clock
 from ledger.identity.envelope import from_receipt, sign
 from ledger.identity.keys import verify
 from tests.integration import replay_rounds as rounds
@@ -93,7 +93,7 @@ def test_an_envelope_signed_over_a_body_of_its_own_writing_is_kept_whole_and_ver
     door reads the same command, but the bytes signed are not the command's own body."""
     rounds.baccarat_round(ledger)
     body = {"command": "enrol_staff", "command_id": str(uuid4()),
-            "at": datetime.now(UTC).isoformat(), "staff_id": "d-777", "name": "Written By Hand",
+            "at": ledger_clock.now().isoformat(), "staff_id": "d-777", "name": "Written By Hand",
             "roles": ["dealer"], "public_key": KEYRING.credential("staff", "D-777").public_key}
     ledger.execute(sign(body, KEYRING.credential("terminal", CONSOLE),
                         KEYRING.credential("staff", ADMIN), ledger=ledger.ledger_id))

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from decimal import Decimal
 
 import pytest
@@ -22,6 +22,7 @@ from ledger.audit.replay import FORMAT, RoundReplay, Verdict, find_round, replay
 from ledger.audit.terminal import render_recall, render_replay
 from ledger.commands.round import OpenRound, PlaceBet, VoidRound
 from ledger.commands.shoe import ShuffleShoe
+from ledger.core import clock as ledger_clock
 from ledger.core.errors import NotFound
 from ledger.domain.round import Round, SettledBet
 from ledger.domain.shift_schedule import MACAU
@@ -221,7 +222,7 @@ def test_a_bet_settled_twice_by_forgery_is_named_as_a_result_nothing_was_due_for
                                 "WHERE originator_id = %s", (rid,)).fetchone()[0]
     again = SettledBet(**replayed.results[0].model_dump())
     rounds.insert_events(superuser, [Round.BetSettled(
-        originator_id=rid, originator_version=version + 1, timestamp=datetime.now(UTC),
+        originator_id=rid, originator_version=version + 1, timestamp=ledger_clock.now(),
         bet=again, by=rounds.forge_provenance())])
     differences = replay_round(superuser, rid).check.differences
     assert ("box 1 player", "result", "won: stake 1000.00, returned 1000.00, paid 1000.00",
@@ -238,7 +239,7 @@ def test_a_shoe_closed_with_an_order_that_is_not_its_commitment_is_a_discrepancy
         {"box:1": "AS KS QS", "box:3": "9D 9C 4C", "dealer": "QH 5D 2C"}))]
     order[0], order[1] = order[1], order[0]  # box 1's first card and box 3's, swapped
     rounds.insert_events(superuser, [Shoe.Closed(
-        originator_id=shoe.id, originator_version=shoe.version + 1, timestamp=datetime.now(UTC),
+        originator_id=shoe.id, originator_version=shoe.version + 1, timestamp=ledger_clock.now(),
         revealed_order=order, secret=rounds.SECRET, commitment_holds=True, mismatches=[],
         by=rounds.forge_provenance())])
     replay = replay_round(superuser, rid)
@@ -282,17 +283,17 @@ def test_a_row_altered_behind_the_triggers_breaks_the_chain_evidence_and_the_pay
 def test_a_round_is_found_by_table_and_number_and_by_table_and_time(ledger, superuser):
     _voided, following = rounds.stud_void_then_carried(ledger)
     assert find_round(superuser, "sp-02", number=2) == following
-    assert find_round(superuser, "SP-02", at=datetime.now(UTC)) == following
+    assert find_round(superuser, "SP-02", at=ledger_clock.now()) == following
     with pytest.raises(NotFound, match="table SP-02 has no round 3"):
         find_round(superuser, "SP-02", number=3)
     with pytest.raises(NotFound, match="had no round open at or before"):
-        find_round(superuser, "SP-02", at=datetime.now(UTC) - timedelta(days=1))
+        find_round(superuser, "SP-02", at=ledger_clock.now() - timedelta(days=1))
 
 
 def test_a_time_without_an_offset_is_macau_time_not_the_machines_zone(ledger, superuser):
     """Surveillance matches CCTV, which runs on Macau time: `--at 14:06` is 14:06 in Macau."""
     _voided, following = rounds.stud_void_then_carried(ledger)
-    soon = datetime.now(UTC) + timedelta(minutes=1)
+    soon = ledger_clock.now() + timedelta(minutes=1)
     macau_wall_clock = soon.astimezone(MACAU).replace(tzinfo=None)
     assert find_round(superuser, "SP-02", at=macau_wall_clock) == following
     utc_wall_clock = soon.replace(tzinfo=None)  # eight hours before, read as Macau time

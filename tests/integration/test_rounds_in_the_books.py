@@ -3,8 +3,7 @@ time, and the opener's count is checked against the last closer's."""
 
 from __future__ import annotations
 
-import time
-from datetime import date, datetime, timedelta
+from datetime import date, timedelta
 from decimal import Decimal
 
 import pytest
@@ -16,10 +15,11 @@ from ledger.commands.round import DealCard, OpenRound, PlaceBet, SettleRound, Vo
 from ledger.commands.shift import CloseShift, EnterDrop, OpenShift
 from ledger.commands.shoe import BurnCards, CutShoe, ShuffleShoe
 from ledger.commands.table import SignInDealer
+from ledger.core import clock as ledger_clock
 from ledger.core.errors import WrongState
 from ledger.domain.base import Actor, Role
 from ledger.domain.chips import parse_chips
-from ledger.domain.shift_schedule import DEFAULT_SCHEDULE, MACAU, ShiftSchedule
+from ledger.domain.shift_schedule import DEFAULT_SCHEDULE, ShiftSchedule
 from ledger.domain.table import Table
 from ledger.reports.shift import unassigned_lines
 from projections.reports import shift_report, unassigned_rounds
@@ -137,16 +137,9 @@ def test_the_count_handed_over_unchanged_is_not_flagged(ledger, database):
 
 
 def _one_gaming_day_ahead() -> date:
-    """The gaming day in force now, once no change of gaming day is due in the next three
-    minutes: the round left out of the books is listed under the gaming day it was played on
-    (which starts at 06:00 Macau time), so the test's rounds and shift must all fall on one.
-    A run that reaches this test at 05:58 waits until 06:00 (the suite's GAMING_DAY, taken
-    when it started, may then be the day before)."""
-    schedule = ShiftSchedule.parse(DEFAULT_SCHEDULE)
-    while (schedule.locate(datetime.now(MACAU) + timedelta(minutes=3)).gaming_day
-           != schedule.locate(datetime.now(MACAU)).gaming_day):
-        time.sleep(5)
-    return schedule.locate(datetime.now(MACAU)).gaming_day
+    """The gaming day in force by the run's clock, an hour into its day shift
+    (`tests/clock.py`): the test's rounds and shift all fall on it."""
+    return ShiftSchedule.parse(DEFAULT_SCHEDULE).locate(ledger_clock.now()).gaming_day
 
 
 def test_a_round_recorded_before_the_rule_is_listed_unassigned_and_verify_names_it(

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 from ledger.cli.simulate import play_window, rounds_that_fit
+from ledger.core import clock as ledger_clock
 from ledger.core.clock import FixedClock
 from ledger.simulation.floor import floor_plan, run_floor
 from tests.signing import floor_staff, open_ledger
@@ -13,7 +14,7 @@ from tests.signing import floor_staff, open_ledger
 def test_a_shift_ten_minutes_old_is_played_and_closed_without_a_command_dated_after_now(
         settings, database):
     schedule = settings.shift_schedule
-    day_before = schedule.locate(datetime.now(UTC) - timedelta(days=1))
+    day_before = schedule.locate(ledger_clock.now() - timedelta(days=1))
     slot = schedule.slot(day_before.gaming_day, "swing")
     now = slot.starts_at + timedelta(minutes=10)  # the ledger's clock: the shift 10 min old
     plan = floor_plan(4)

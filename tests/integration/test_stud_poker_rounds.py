@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterable, Iterator
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from decimal import Decimal
 from uuid import UUID
 
@@ -31,6 +31,7 @@ from ledger.commands.round import (
 )
 from ledger.commands.shoe import ShuffleShoe
 from ledger.commands.table import ChangeTableSettings
+from ledger.core import clock as ledger_clock
 from ledger.core.errors import (
     ConcurrencyConflict,
     InvalidInput,
@@ -246,7 +247,7 @@ def test_stud_art13_new_royal_odds_apply_from_their_effective_date_never_to_earl
 ):
     playing_other_days(ledger)
     table_with_pool(ledger, "stud-poker/2004")  # royal flush at 80:1
-    today = datetime.now(UTC)
+    today = ledger_clock.now()
     change = ChangeTableSettings(table=CODE, settings={"royal_odds": 100},
                                  effective_from=today.date() + timedelta(days=1),
                                  authorisation="DICJ-AUTH-2024-101", actor=DEALER)
@@ -271,7 +272,7 @@ def test_stud_2003_a_settings_change_cannot_move_the_royal_odds_off_50(ledger, s
     table_with_pool(ledger, "stud-poker/2003")
     refused(ledger, superuser,
             ChangeTableSettings(table=CODE, settings={"royal_odds": 60},
-                                effective_from=datetime.now(UTC).date(),
+                                effective_from=ledger_clock.now().date(),
                                 authorisation="DICJ-AUTH-2024-102", actor=SUPERVISOR),
             SettingOutsideRegulation, "a royal flush at 60:1 is outside DICJ 69/2003")
 

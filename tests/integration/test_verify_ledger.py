@@ -7,13 +7,13 @@ what the events say.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from datetime import UTC, datetime
 from decimal import Decimal
 
 import pytest
 
 from ledger.application.ledger import Ledger
 from ledger.audit.verify import UNTRUSTED, verify_ledger
+from ledger.core import clock as ledger_clock
 from ledger.domain.jackpot_pool import JackpotPool, pool_id
 from ledger.domain.shoe import Shoe
 from projections.registry import PROJECTIONS
@@ -96,7 +96,7 @@ def test_verify_finds_a_pool_that_does_not_add_up(floor, superuser):
     version = superuser.execute("SELECT max(originator_version) FROM ledger_events "
                                 "WHERE originator_id = %s", (pool,)).fetchone()[0]
     rounds.insert_events(superuser, [JackpotPool.Adjusted(
-        originator_id=pool, originator_version=version + 1, timestamp=datetime.now(UTC),
+        originator_id=pool, originator_version=version + 1, timestamp=ledger_clock.now(),
         amount=Decimal("500.00"), reason="top-up", pool_after=Decimal("80530.00"),
         by=rounds.forge_provenance())])
     report = verify_ledger(superuser, projections=False)
@@ -120,7 +120,7 @@ def test_verify_names_a_closed_shoe_whose_revealed_order_is_not_its_commitment(l
     shoe = ledger.load(ledger.load(rounds.table_id("SP-07"), "table").current_shoe, "shoe")
     swapped = [order[1], order[0], *order[2:]]  # the first two cards swapped after the fact
     rounds.insert_events(superuser, [Shoe.Closed(
-        originator_id=shoe.id, originator_version=shoe.version + 1, timestamp=datetime.now(UTC),
+        originator_id=shoe.id, originator_version=shoe.version + 1, timestamp=ledger_clock.now(),
         revealed_order=swapped, secret=rounds.SECRET, commitment_holds=True, mismatches=[],
         by=rounds.forge_provenance())])
     report = verify_ledger(superuser, projections=False)
