@@ -64,7 +64,9 @@ def sign_in_page(request: Request) -> HTMLResponse:
     return HTMLResponse(render("sign_in.html", title=f"{rt.settings.property_name}: sign in",
                                terminal=terminal.id if terminal else None, protocol=PROTOCOL,
                                ledger=rt.ledger.ledger_id, challenge=issued.nonce,
-                               expires=issued.expires.isoformat()),
+                               expires=issued.expires.isoformat(),
+                               demo_keys=rt.settings.simulator_keys_dir if rt.practice
+                               else None),
                         headers={"Cache-Control": "no-store"})
 
 
@@ -111,7 +113,8 @@ def floor(request: Request) -> Any:
     view = feed.view
     if view is None:  # the feed has not read the floor yet (the database is slow to answer)
         with rt.database.connect() as conn:
-            view = floor_view(conn, rt.settings.shift_schedule, trust=feed.trust)
+            view = floor_view(conn, rt.settings.shift_schedule, rt.ledger.clock.now(),
+                              trust=feed.trust)
     roles = ", ".join(role.value.replace("_", " ") for role in member.roles)
     return HTMLResponse(floor_page(view, rt.settings.property_name,
                                    f"{member.staff_id} ({roles})"))

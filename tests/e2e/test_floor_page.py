@@ -12,9 +12,16 @@ from pathlib import Path
 
 import pytest
 
-from ledger.commands.round import DealCard, OpenRound, PlaceBet, SettleRound, VoidRound
+from ledger.commands.round import (
+    DealCard,
+    OpenRound,
+    PlaceBet,
+    RecordIrregularity,
+    SettleRound,
+    VoidRound,
+)
 from ledger.commands.shoe import BurnCards, CutShoe, ShuffleShoe
-from ledger.commands.table import SignInDealer
+from ledger.commands.table import CloseTable, SignInDealer
 from ledger.domain.base import Role
 from tests.e2e.browser import headless_chromium, needs_chromium
 from tests.e2e.served import Served
@@ -110,6 +117,44 @@ def test_the_floor_shows_each_coup_moments_after_it_is_sent_and_a_void_as_an_ale
     assert "BAC-01" in alert.text_content()
     assert page.url.endswith("/floor")  # all of it without a reload
     shot(page, "floor.png")
+
+
+def test_the_alerts_say_what_happened_this_shift_and_a_closed_table_its_last_round(
+        served_floor: Served, table_ready, browser):
+    """Each irregularity with its table, round and dealer, each void with its reason, under the
+    shift they happened in; a closed table's bets and cards said to be its last round's."""
+    assert served_floor.post("/v1/commands", coup(table_ready, PLAYER_NATURAL)).status_code == 201
+    page = signed_in(browser, served_floor, PIT_BOSS.staff_id)
+    page.wait_for_url("**/floor")
+    page.wait_for_timeout(500)  # the page's event stream is connected
+    where = {"table": "BAC-01", "actor": DEALER, "terminal": "BAC-01-DT"}
+    table_ready.execute(OpenRound(**where))
+    table_ready.execute(RecordIrregularity(**where, kind="initial_deal_error", correctable=False,
+                                           note="the shoe fell from the layout"))
+    table_ready.execute(VoidRound(table="BAC-01", reason="initial_deal_error", actor=PIT_BOSS,
+                                  terminal="pit-1"))
+    table_ready.execute(OpenRound(**where))
+    table_ready.execute(PlaceBet(**where, box=4, spot="banker", amount=Decimal("700.00")))
+    for to, card in BANKER_NATURAL:
+        table_ready.execute(DealCard(**where, to=to, card=card))
+    table_ready.execute(SettleRound(**where))
+    table_ready.execute(CloseTable(table="BAC-01", actor=PIT_BOSS, terminal="pit-1"))
+    page.locator("#table-BAC-01.closed").wait_for(timeout=LIVE_SECONDS)
+    alerts = page.locator("#alerts")
+    alerts.locator("li", has_text="voided").wait_for(timeout=LIVE_SECONDS)
+    said = " ".join(alerts.text_content().split())
+    shift = page.text_content("#table-BAC-01 dd.shift-win")
+    assert "Alerts: the day shift of " in said, said
+    assert ("BAC-01: round 2, dealer D-101: initial deal error (the shoe fell from the layout), "
+            "round void") in said, said
+    assert "BAC-01: round 2 voided: initial deal error" in said, said
+    assert "irregularit" not in said  # what happened, not a count of it
+    closed = " ".join(page.text_content("#table-BAC-01").split())
+    assert "round table closed; its last round 3: settled" in closed, closed
+    assert "the last round, 3 (settled): bets box 4 banker 700" in closed, closed
+    assert "cards banker: 8C KS; player: 2H 3D" in closed or "cards " in closed, closed
+    assert shift.startswith("win MOP"), shift
+    shot(page, "floor-closed.png")
 
 
 def test_a_dealer_cannot_sign_in_to_the_floor_and_surveillance_opens_a_replay_from_it(
