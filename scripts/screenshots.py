@@ -142,8 +142,11 @@ def photograph(url: str, keys: Path, replayed: tuple[str, str], day: str, shift:
 
 def main() -> None:
     with tempfile.TemporaryDirectory(prefix="screenshots-") as folder:
-        env = {**os.environ, "SHOTS_FOLDER": folder, "LEDGER_CLOCK_AT": CLOCK_AT,
-               "LEDGER_DATA_DIR": str(Path(folder) / "data" / "postgres"), "COLUMNS": "200"}
+        data = Path(folder) / ".local" / "share" / "round-ledger"
+        # a home of its own: the pages show the demo's folders as a newcomer's are shown
+        env = {**os.environ, "SHOTS_FOLDER": folder, "HOME": folder, "LEDGER_CLOCK_AT": CLOCK_AT,
+               "LEDGER_DATA_DIR": str(data / "postgres"), "COLUMNS": "200"}
+        env.pop("XDG_DATA_HOME", None)
         for name in ("LEDGER_STAFF_CREDENTIAL", "LEDGER_TERMINAL_CREDENTIAL",
                      "LEDGER_STAFF_KEY", "LEDGER_TERMINAL_KEY", "LEDGER_SIMULATOR_KEYS"):
             env.pop(name, None)
@@ -154,7 +157,7 @@ def main() -> None:
                             out)
         if not played or not jackpot:
             raise SystemExit(f"the demo did not say what it played:\n{out}")
-        keys = Path(folder) / "data" / "simulator-keys"
+        keys = data / "simulator-keys"
         with _served(env, keys) as url:
             photograph(url, keys, (jackpot[1], jackpot[2]), played[2], played[1])
     RECORD.write_text(json.dumps(record(), indent=2) + "\n", encoding="utf-8")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
 from anyio import to_thread
@@ -65,9 +66,17 @@ def sign_in_page(request: Request) -> HTMLResponse:
                                terminal=terminal.id if terminal else None, protocol=PROTOCOL,
                                ledger=rt.ledger.ledger_id, challenge=issued.nonce,
                                expires=issued.expires.isoformat(),
-                               demo_keys=rt.settings.simulator_keys_dir if rt.practice
-                               else None),
+                               demo_keys=_as_typed(rt.settings.simulator_keys_dir)
+                               if rt.practice else None, generated_at=rt.ledger.clock.now()),
                         headers={"Cache-Control": "no-store"})
+
+
+def _as_typed(folder: Path) -> str:
+    """A folder as a person types it: `~/...` under their home."""
+    try:
+        return f"~/{folder.relative_to(Path.home())}"
+    except ValueError:
+        return str(folder)
 
 
 @router.post("/sign-in")

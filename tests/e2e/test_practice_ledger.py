@@ -4,6 +4,7 @@ and verification; a property's real ledger never takes simulated play."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import psycopg
 import pytest
@@ -83,7 +84,9 @@ def test_a_practice_ledgers_floor_page_says_so_in_chromium(served_floor):
 def test_the_sign_in_page_says_where_the_demo_keeps_its_keys_and_how_a_property_makes_its_own(
         served_floor, settings):
     page = " ".join(served_floor.get("/floor/sign-in").text.split())
-    keys = settings.simulator_keys_dir
+    folder = settings.simulator_keys_dir  # shown as typed: `~/...` under the home
+    keys = (f"~/{folder.relative_to(Path.home())}" if folder.is_relative_to(Path.home())
+            else str(folder))
     assert (f"the demo keeps its people's key files in <code>{keys}</code>") in page, page
     assert f"<code>{keys}/staff-S-FLOOR.key</code>, opens the floor" in page
     assert ("<code>ledger key new staff &lt;their staff id&gt; --out &lt;file&gt;</code> writes "
