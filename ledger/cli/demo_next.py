@@ -9,6 +9,7 @@ administrator.
 from __future__ import annotations
 
 import shlex
+import sys
 from pathlib import Path
 
 from rich.console import Console
@@ -77,9 +78,24 @@ def commands(settings: LedgerSettings, slot: ShiftSlot, replayed: list[tuple[str
     return found
 
 
+def ledger_command(folder: Path | None = None) -> str:
+    """The `ledger` command as a shell in `folder` (default: the working folder) runs it with
+    no virtual environment activated: the console script beside this Python (`.venv/bin/ledger`
+    when it lies under the folder, else its whole path); plain `ledger` only when there is no
+    such script (an install that put it on the PATH)."""
+    script = Path(sys.executable).with_name("ledger")
+    if not script.exists():
+        return "ledger"
+    here = (folder or Path.cwd()).resolve()
+    try:
+        return str(script.relative_to(here))
+    except ValueError:
+        return str(script)
+
+
 def _line(*args: str, env: dict[str, Path] | None = None) -> str:
     prefix = " ".join(f"{name}={shlex.quote(str(path))}" for name, path in (env or {}).items())
-    command = " ".join(shlex.quote(arg) for arg in ("ledger", *args))
+    command = " ".join(shlex.quote(arg) for arg in (ledger_command(), *args))
     return f"{prefix} {command}" if prefix else command
 
 
@@ -91,8 +107,9 @@ def after_the_demo(console: Console, settings: LedgerSettings, slot: ShiftSlot,
     where = ("the embedded PostgreSQL" if settings.uses_embedded_server
              else "the server LEDGER_DATABASE_URL names (keep it set)")
     console.print(f"The demo played {label(slot)} on {where}. Each command runs as printed, "
-                  "from this folder; `ledger` is in .venv/bin (`source .venv/bin/activate` "
-                  "puts it on your PATH). Reading needs no key; recording needs the key files "
+                  "from this folder, as it stands: no virtual environment to activate first "
+                  "(`source .venv/bin/activate` puts `ledger` on your PATH, to type it "
+                  "short). Reading needs no key; recording needs the key files "
                   "of the person and of the terminal, kept in "
                   f"{settings.simulator_keys_dir}.", highlight=False, soft_wrap=True)
     for who, line in commands(settings, slot, replayed, trust, witnessed, tables, rounds):

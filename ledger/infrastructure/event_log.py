@@ -93,6 +93,30 @@ def irregularities_in(conn: Connection[Any], gaming_day: date, shift: str) -> di
     return {kind: count for kind, count in rows}
 
 
+FLOOR_HAPPENINGS = ("Round.IrregularityRecorded", "Round.CardExposed", "Round.Voided")
+"""What the floor's alerts tell of a shift's rounds, event by event."""
+
+
+def happenings_in(conn: Connection[Any], shifts: Iterable[tuple[str, date, str]]
+                  ) -> list[tuple[str, int | None, str | None, str, dict[str, Any]]]:
+    """The irregularities, exposed cards and voids of the rounds of each (table, gaming day,
+    shift), in the order recorded: (table, round number, the dealer who opened the round,
+    event type, body). Read from the shift's rounds (the shift report's), so a floor read
+    touches their events only."""
+    wanted = list(shifts)
+    if not wanted:
+        return []
+    tables, days, names = ([line[n] for line in wanted] for n in range(3))
+    rows = conn.execute(
+        "SELECT r.table_code, r.number, r.dealer, e.event_type, e.body FROM unnest("
+        "%s::text[], %s::date[], %s::text[]) AS wanted(table_code, gaming_day, shift) "
+        "JOIN report_shifts s USING (table_code, gaming_day, shift) JOIN report_rounds r ON "
+        "r.shift_id = s.shift_id JOIN ledger_event_log e ON e.stream_id = r.round_id "
+        "WHERE e.event_type = ANY(%s) ORDER BY e.position",
+        (tables, days, names, list(FLOOR_HAPPENINGS))).fetchall()
+    return [(row[0], row[1], row[2], row[3], row[4]) for row in rows]
+
+
 def listen(conn: Connection[Any], channel: str) -> None:
     """Ask to be notified on `channel` (the floor feed's wake-up call)."""
     conn.execute(sql.SQL("LISTEN {}").format(sql.Identifier(channel)))

@@ -11,7 +11,8 @@ from ledger.pages import environment, render
 
 
 def floor_page(view: Any, property_name: str, reader: str) -> str:
-    return render("floor.html", title=f"{property_name}: the floor", view=view, reader=reader)
+    return render("floor.html", title=f"{property_name}: the floor", view=view, reader=reader,
+                  generated_at=view.generated_at)
 
 
 def fragment(template: str, **context: Any) -> str:

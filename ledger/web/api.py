@@ -19,7 +19,6 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from pydantic import BaseModel
 
 from ledger.audit.recall import Recall
-from ledger.core import clock
 from ledger.domain.table import check_table_code
 from ledger.identity.envelope import PROTOCOL, SignedCommand
 from ledger.identity.sign_in import FLOOR, REPLAY, REPORTS
@@ -213,28 +212,45 @@ class ForkAlarmOut(BaseModel):
     refusals: int
 
 
-class AlertsOut(BaseModel):
+class TableAlertsOut(BaseModel):
+    table: str
     alerts: list[str]
+
+
+class AlertsOut(BaseModel):
+    gaming_day: str
+    shift: str
+    figures_of: str
+    """Empty when the tables' figures are the shift in force's; else what they are of, in
+    words (`no round recorded in the day shift yet; figures of the swing shift of ...`)."""
+    alerts: list[str]
+    tables: list[TableAlertsOut]
     fork_alarms: list[ForkAlarmOut]
 
 
 @router.get("/alerts", response_model=AlertsOut, responses=REFUSALS,
             dependencies=[reader(FLOOR)])
 def alerts(request: Request) -> Any:
-    """The floor's own alerts in words, as the floor page shows them (a witness that refused a
-    checkpoint of the seal, projections lagging, a standby's lag), and each witness's newest
-    refusal as a record."""
-
+    """The alerts in words, as the floor page shows them, for the shift in force by the
+    ledger's clock: the floor's own (a witness that refused a checkpoint of the seal, a seal
+    waiting for its witnesses, projections lagging, a standby's lag), each table's (every
+    irregularity of its shift with round and dealer, every void with its reason, what its shift
+    report flags), and each witness's newest refusal as a record."""
     from ledger.audit.witness_alarms import standing
     from ledger.core.formatting import iso
-    from ledger.web.floor import floor_alerts
+    from ledger.web.floor import floor_view
 
-    with runtime(request).database.connect() as conn:
-        said = floor_alerts(conn, clock.now(), request.app.state.feed.trust)
+    rt = runtime(request)
+    with rt.database.connect() as conn:
+        view = floor_view(conn, rt.settings.shift_schedule, rt.ledger.clock.now(),
+                          trust=request.app.state.feed.trust)
         alarms = [ForkAlarmOut(witness=a.witness, size=a.size, kind=a.kind, said=a.said,
                                raised_at=iso(a.raised_at), refusals=n)
                   for a, n in standing(conn)]
-    return AlertsOut(alerts=said, fork_alarms=alarms)
+    return AlertsOut(gaming_day=str(view.gaming_day), shift=view.shift,
+                     figures_of=view.figures_of, alerts=view.alerts,
+                     tables=[TableAlertsOut(table=t.state.code, alerts=t.alerts)
+                             for t in view.tables if t.alerts], fork_alarms=alarms)
 
 
 @router.get("/tables/{code}/recall", response_model=Recall, responses=REFUSALS,

@@ -54,7 +54,8 @@ def create_app(rt: Runtime, *, follow: bool = True,
     False (another process runs `ledger projections run`). `on_close` is called when the
     server stops (a worker closes the ledger it opened)."""
     feed = FloorFeed(rt.database, rt.settings.shift_schedule, follow=follow,
-                     projections=select(FLOOR_PROJECTIONS), trust=served_trust(rt.settings))
+                     projections=select(FLOOR_PROJECTIONS), trust=served_trust(rt.settings),
+                     clock=rt.ledger.clock)
     command_threads = ThreadPoolExecutor(COMMAND_THREADS, thread_name_prefix="ledger-command")
 
     @asynccontextmanager

@@ -23,6 +23,7 @@ from functools import cached_property
 from typing import Any
 
 from ledger.audit.trust import TrustFile
+from ledger.core.clock import SYSTEM_CLOCK, Clock
 from ledger.core.errors import DatabaseUnavailable
 from ledger.domain.shift_schedule import ShiftSchedule
 from ledger.infrastructure.database import Database
@@ -30,6 +31,7 @@ from ledger.infrastructure.event_log import listen
 from ledger.infrastructure.standby import standby
 from ledger.pages.floor import fragments, whole_floor
 from ledger.web.floor import FloorView, floor_view
+from ledger.web.happenings import Happenings
 from projections.queries import table_states
 from projections.runner import CHANNEL, LOST_CONNECTION, ProjectionRunner
 
@@ -98,9 +100,11 @@ class Viewer:
 class FloorFeed:
     def __init__(self, database: Database, schedule: ShiftSchedule, *, follow: bool = True,
                  projections: list[type[Any]] | None = None,
-                 trust: TrustFile | None = None) -> None:
+                 trust: TrustFile | None = None, clock: Clock = SYSTEM_CLOCK) -> None:
         self.database = database
         self.schedule = schedule
+        self.clock = clock  # the ledger's: the shift in force is the one its clock is in
+        self._happenings = Happenings()  # the shifts' irregularities and voids, in words
         self.trust = trust  # names the witnesses whose cosignatures the seal waits for
         self.follow = follow
         self.projections = projections or []
@@ -203,9 +207,9 @@ class FloorFeed:
         else:
             since = max(state.updated_position for state in self._states.values())
             self._states.update((state.code, state) for state in table_states(conn, since))
-        view = floor_view(conn, self.schedule, states=[
+        view = floor_view(conn, self.schedule, self.clock.now(), states=[
             self._states[code] for code in sorted(self._states)], known=self._made,
-            trust=self.trust)
+            trust=self.trust, happenings=self._happenings)
         shown = {table.dom_id: table for table in view.tables}
         changed = [table for table in view.tables if self.shown.get(table.dom_id) is not table]
         parts = {**{event: data for event, data in self.parts.items() if event in shown},

@@ -3,8 +3,13 @@ round and phase, bets on the layout, cards shown, cards left in the shoe, last t
 (baccarat's as a bead plate and a big road), the shift's win so far against its expected band;
 the jackpot meters; and the alerts a pit boss acts on.
 
-Alerts: a void among the table's last ten rounds; irregularities recorded this shift; what the
-shift report flags (a win outside its band, a variance, a hold beyond ±100%, an opener that
+The shift in force is the clock's (the ledger's one clock); the figures are each table's newest
+shift, said as "the swing shift of 2026-11-28" wherever it is not the one in force, and the
+page says so in words when no table has recorded a round in the shift in force yet.
+
+Alerts, in words: each irregularity of the shift with its round and dealer, each void with its
+reason (`ledger.web.happenings`; a void among the last ten rounds of a table that holds no
+shift); what the shift report flags (a win outside its band, a variance, a hold beyond ±100%, an opener that
 differs from the last closer); and, for the whole floor, a witness that refused a checkpoint of
 the seal (a fork alarm: `ledger.audit.witness_alarms`), projections lagging behind the ledger
 (the page would be showing the past); on a hot standby, how far behind the primary it reads.
@@ -33,6 +38,7 @@ from ledger.infrastructure.event_log import settled_bets
 from ledger.infrastructure.standby import standby
 from ledger.presentation.wording import counted, describe_outcome, game, projection, term
 from ledger.reports.round_win import on_layout
+from ledger.web.happenings import Happenings, Said
 from projections.queries import (
     JackpotPoolView,
     TableState,
@@ -59,6 +65,23 @@ class FloorTable:
     results: list[str]  # the last ten, newest first, in words
     bead: Road | None = None
     road: Road | None = None
+    in_force: tuple[Any, str] | None = None  # the shift in force when it was made
+    told: list[str] = field(default_factory=list)  # what happened in its shift, in words
+
+    @property
+    def shift_label(self) -> str:
+        """`swing shift`, or `swing shift of 2026-11-28` when it is not the one in force."""
+        if self.shift is None:
+            return ""
+        if (self.shift.gaming_day, self.shift.shift) == self.in_force:
+            return f"{self.shift.shift} shift"
+        return f"{self.shift.shift} shift of {self.shift.gaming_day}"
+
+    @property
+    def last_round(self) -> bool:
+        """Whether the bets and cards shown are a round that is over: the table is closed, or
+        its round was settled or voided."""
+        return not self.state.is_open or self.state.round_phase in ("settled", "void")
 
     @property
     def dom_id(self) -> str:
@@ -100,6 +123,22 @@ class FloorView:
     links open (the shift in force by the clock may not be in the ledger yet)."""
 
     @property
+    def in_force(self) -> bool:
+        """Whether the figures shown are the shift in force's."""
+        return self.report == (self.gaming_day, self.shift)
+
+    @property
+    def figures_of(self) -> str:
+        """What the figures are of, when it is not the shift in force, in words."""
+        if self.report is None:
+            return f"no round recorded in the {self.shift} shift yet, nor in any shift before"
+        if self.in_force:
+            return ""
+        day, shift = self.report
+        return (f"no round recorded in the {self.shift} shift yet; figures of the {shift} "
+                f"shift of {day}")
+
+    @property
     def tables(self) -> list[FloorTable]:
         return [table for _, tables in self.pits for table in tables]
 
@@ -107,23 +146,28 @@ class FloorView:
 def floor_view(conn: Connection[Any], schedule: ShiftSchedule,
                now: datetime | None = None, states: list[TableState] | None = None,
                known: dict[str, FloorTable] | None = None,
-               trust: TrustFile | None = None) -> FloorView:
-    """The floor now: the current shift's figures by the schedule; `states`: the tables as
-    the caller read them already (the feed, which reads only those that changed); `known`: the
-    caller's tables as last made, by code, kept up to date here (a table whose state object
-    and shift line are the ones it was made from is not made again)."""
+               trust: TrustFile | None = None,
+               happenings: Happenings | None = None) -> FloorView:
+    """The floor at `now` (the ledger's clock): the current shift's figures by the schedule;
+    `states`: the tables as the caller read them already (the feed, which reads only those that
+    changed); `known`: the caller's tables as last made, by code, kept up to date here (a table
+    whose state object, shift line and shift in force are the ones it was made from is not made
+    again); `happenings`: the caller's sentences of the shifts' irregularities and voids, read
+    again only when a count moved."""
     now = now or clock.now()
     slot = schedule.locate(now)
+    in_force = (slot.gaming_day, slot.shift)
     with conn.cursor(row_factory=dict_row) as cursor:
         lines = table_shifts(cursor, slot.gaming_day - timedelta(days=1), slot.gaming_day)
     shifts = current_shifts(lines, schedule)
     states = table_states(conn) if states is None else states
     known = {} if known is None else known
+    told = (happenings or Happenings()).of(conn, list(shifts.values()))
     fresh = [state for state in states if not _unchanged(
-        known.get(state.code), state, shifts.get(state.code))]
+        known.get(state.code), state, shifts.get(state.code), in_force, told)]
     boxes = stud_boxes(conn, fresh)
     for state in fresh:
-        known[state.code] = floor_table(state, shifts.get(state.code), boxes)
+        known[state.code] = floor_table(state, shifts.get(state.code), boxes, in_force, told)
     for code in set(known) - {state.code for state in states}:
         del known[code]
     tables = [known[state.code] for state in states]
@@ -135,11 +179,13 @@ def floor_view(conn: Connection[Any], schedule: ShiftSchedule,
         pits.setdefault(table.state.pit, []).append(table)
     report = (held[-1][0], held[-1][2]) if held else newest_shift(conn, rank)
     return FloorView(slot.gaming_day, slot.shift, sorted(pits.items()), jackpot_pools(conn),
-                     floor_alerts(conn, now, trust), report=report)
+                     floor_alerts(conn, now, trust), generated_at=now, report=report)
 
 
-def _unchanged(table: FloorTable | None, state: TableState, shift: TableShift | None) -> bool:
-    return table is not None and table.state is state and table.shift == shift
+def _unchanged(table: FloorTable | None, state: TableState, shift: TableShift | None,
+               in_force: tuple[Any, str], told: Said) -> bool:
+    return (table is not None and table.state is state and table.shift == shift
+            and table.in_force == in_force and table.told == told.get(state.code, []))
 
 
 def newest_shift(conn: Connection[Any], rank: dict[str, int]) -> tuple[Any, str] | None:
@@ -220,18 +266,22 @@ def _listed(boxes: list[int], verb: str) -> str:
 
 
 def floor_table(state: TableState, shift: TableShift | None,
-                stud: dict[UUID, StudRound] | None = None) -> FloorTable:
+                stud: dict[UUID, StudRound] | None = None,
+                in_force: tuple[Any, str] | None = None, told: Said | None = None
+                ) -> FloorTable:
+    """The table as the floor shows it; `told`: the sentences of what happened in each
+    table's shift (`ledger.web.happenings`)."""
     results = state.last_results or []
-    alerts = [f"round {r.number} voided: {_reason(r.reason)}"
-              for r in results if r.status == "void"]
-    if shift is not None:
-        if shift.irregularities:
-            alerts.append(f"{counted(shift.irregularities, 'irregularity', 'irregularities')} "
-                          "this shift")
+    happened = (told or {}).get(state.code, [])
+    if shift is None:  # no shift of these gaming days: the voids among its last rounds
+        alerts = [f"round {r.number} voided: {_reason(r.reason)}"
+                  for r in results if r.status == "void"]
+    else:
+        alerts = list(happened)
         alerts += [flag for flag in shift.flags if not flag.startswith(QUIET_FLAGS)]
     table = FloorTable(state, shift, alerts, [
         _said(r, state.game, stud.get(round_id(state.stream_id, r.number)) if stud else None)
-        for r in results])
+        for r in results], in_force=in_force, told=happened)
     if registry.game(state.game).has_roads:
         winners = [r.outcome["winner"] for r in reversed(results)
                    if r.status != "void" and r.outcome.get("winner")]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
 from anyio import to_thread
@@ -64,8 +65,18 @@ def sign_in_page(request: Request) -> HTMLResponse:
     return HTMLResponse(render("sign_in.html", title=f"{rt.settings.property_name}: sign in",
                                terminal=terminal.id if terminal else None, protocol=PROTOCOL,
                                ledger=rt.ledger.ledger_id, challenge=issued.nonce,
-                               expires=issued.expires.isoformat()),
+                               expires=issued.expires.isoformat(),
+                               demo_keys=_as_typed(rt.settings.simulator_keys_dir)
+                               if rt.practice else None, generated_at=rt.ledger.clock.now()),
                         headers={"Cache-Control": "no-store"})
+
+
+def _as_typed(folder: Path) -> str:
+    """A folder as a person types it: `~/...` under their home."""
+    try:
+        return f"~/{folder.relative_to(Path.home())}"
+    except ValueError:
+        return str(folder)
 
 
 @router.post("/sign-in")
@@ -111,7 +122,8 @@ def floor(request: Request) -> Any:
     view = feed.view
     if view is None:  # the feed has not read the floor yet (the database is slow to answer)
         with rt.database.connect() as conn:
-            view = floor_view(conn, rt.settings.shift_schedule, trust=feed.trust)
+            view = floor_view(conn, rt.settings.shift_schedule, rt.ledger.clock.now(),
+                              trust=feed.trust)
     roles = ", ".join(role.value.replace("_", " ") for role in member.roles)
     return HTMLResponse(floor_page(view, rt.settings.property_name,
                                    f"{member.staff_id} ({roles})"))

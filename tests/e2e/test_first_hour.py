@@ -1,5 +1,5 @@
 """A newcomer's first hour: the demo on a fresh ledger, then every command it printed, exactly
-as printed (each exits 0 but the next shift's, which has not begun: refused with the time it
+as printed, typed into a shell with no virtual environment activated (each exits 0 but the next shift's, which has not begun: refused with the time it
 starts, nothing recorded), the live floor it points to (every link on it answers a page, not
 an error), then the demo again: another floor, another seed, the same shift, nothing dated
 after the ledger recorded it. And a simulation that could not be played through is refused
@@ -10,6 +10,8 @@ from __future__ import annotations
 import os
 import re
 import shlex
+import subprocess
+import sys
 from pathlib import Path
 
 import httpx
@@ -20,19 +22,33 @@ from tests.e2e.conftest import NO_CREDENTIALS
 from tests.e2e.served import free_port, output, start_with, stop, wait_until_up
 from tests.signing import OTHER_DAYS_ENV, UNTRUSTED
 
-COMMAND = re.compile(r"^  ((?:LEDGER_[A-Z_]+=\S+ )*)ledger (.+)$")
+COMMAND = re.compile(r"^  ((?:LEDGER_[A-Z_]+=\S+ )*)(\S*ledger) (.+)$")
+VENV_BIN = str(Path(sys.executable).parent)
 
 
-def printed_commands(out: str) -> list[tuple[dict[str, str], list[str]]]:
-    """(environment, arguments) of each command line the demo printed after itself."""
+def printed_commands(out: str) -> list[tuple[str, dict[str, str], list[str]]]:
+    """(the line, its environment, its arguments) of each command line the demo printed after
+    itself."""
     after = out[out.index("after the demo"):]
     found = []
     for line in after.splitlines():
         match = COMMAND.match(line)
         if match:
             env = dict(item.split("=", 1) for item in shlex.split(match[1]))
-            found.append((env, shlex.split(match[2])))
+            found.append((line.strip(), env, shlex.split(match[3])))
     return found
+
+
+def as_printed(line: str, cwd: Path, url: str, env: dict[str, str | None]
+               ) -> subprocess.CompletedProcess[str]:
+    """`line` typed into a shell of its own in the demo's folder, with no virtual environment
+    activated (the PATH without the one these tests run from) and the database still named."""
+    path = os.pathsep.join(part for part in os.environ.get("PATH", "").split(os.pathsep)
+                           if part != VENV_BIN)
+    merged = {**os.environ, **env, "PATH": path, "LEDGER_DATABASE_URL": url, "COLUMNS": "200",
+              "VIRTUAL_ENV": None}
+    return subprocess.run(["bash", "-c", line], cwd=cwd, capture_output=True, text=True,
+                          env={k: v for k, v in merged.items() if v is not None}, timeout=600)
 
 
 def events(cli, url: str) -> int:
@@ -45,26 +61,30 @@ def test_a_first_hour_the_demo_then_every_command_it_printed_then_simulate_all_e
         cli, empty_database, tmp_path):
     url, work = empty_database.url, tmp_path / "work"
     work.mkdir()
-    env = {**NO_CREDENTIALS, "XDG_DATA_HOME": str(tmp_path / "home")}  # a newcomer's own home
+    env = {**NO_CREDENTIALS, "XDG_DATA_HOME": str(tmp_path / "home"),  # a newcomer's own home
+           "LEDGER_WITNESS_DIR": str(tmp_path / "witness")}  # kept set, as the database is
     demo = cli("demo", url=url, cwd=str(work), extra_env=env)
     assert demo.code == 0, demo.err + demo.out
     printed = printed_commands(demo.out)
-    verbs = [args[0] for _, args in printed]
+    verbs = [args[0] for _, _, args in printed]
     assert {"report", "replay", "recall", "verify", "serve", "simulate"} <= set(verbs), verbs
     day = re.search(r"The demo played the (\w+) shift of (\d{4}-\d\d-\d\d)", demo.out)
     assert day, demo.out
-    for extra, args in printed:
-        if args[0] == "serve":
+    for line, extra, args in printed:
+        if args[0] == "serve":  # runs until Ctrl-C: its `ledger` is a file that runs, here
+            assert os.access(work / shlex.split(line)[len(extra)], os.X_OK), line
             floor_answers(url, {**env, **extra}, demo.out)
             continue
         before = events(cli, url)
-        done = cli(*args, url=url, cwd=str(work), extra_env={**env, **extra})
+        done = as_printed(line, work, url, env)  # as typed: no `source .venv/bin/activate`
+        assert "command not found" not in done.stderr, f"{line}: {done.stderr}"
         if args[0] == "simulate":  # the next shift has not begun: nothing dated ahead of now
-            assert done.code == 1, done.err + done.out
-            assert re.search(r"has not begun: it starts at [\d-]+ \d\d:00 Macau time", done.err)
+            assert done.returncode == 1, done.stderr + done.stdout
+            assert re.search(r"has not begun: it starts at [\d-]+ \d\d:00 Macau time",
+                             done.stderr)
             assert events(cli, url) == before
             continue
-        assert done.code == 0, f"ledger {shlex.join(args)}: {done.err}{done.out}"
+        assert done.returncode == 0, f"{line}: {done.stderr}{done.stdout}"
     assert (work / "reports" / f"shift-{day[2]}-{day[1]}.html").exists()
     again = cli("demo", url=url, cwd=str(work), extra_env=env)
     assert again.code == 0, again.err + again.out

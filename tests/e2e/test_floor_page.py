@@ -12,12 +12,20 @@ from pathlib import Path
 
 import pytest
 
-from ledger.commands.round import DealCard, OpenRound, PlaceBet, SettleRound, VoidRound
+from ledger.commands.round import (
+    DealCard,
+    OpenRound,
+    PlaceBet,
+    RecordIrregularity,
+    SettleRound,
+    VoidRound,
+)
 from ledger.commands.shoe import BurnCards, CutShoe, ShuffleShoe
-from ledger.commands.table import SignInDealer
+from ledger.commands.table import CloseTable, SignInDealer
 from ledger.domain.base import Role
 from tests.e2e.browser import headless_chromium, needs_chromium
 from tests.e2e.served import Served
+from tests.e2e.test_wording_scan import sign_in
 from tests.integration.helpers import DEALER, PIT_BOSS, open_shift, open_table
 from tests.signing import KEYS, open_ledger
 
@@ -110,6 +118,52 @@ def test_the_floor_shows_each_coup_moments_after_it_is_sent_and_a_void_as_an_ale
     assert "BAC-01" in alert.text_content()
     assert page.url.endswith("/floor")  # all of it without a reload
     shot(page, "floor.png")
+
+
+def test_the_alerts_say_what_happened_this_shift_and_a_closed_table_its_last_round(
+        served_floor: Served, table_ready, browser):
+    """Each irregularity with its table, round and dealer, each void with its reason, under the
+    shift they happened in; a closed table's bets and cards said to be its last round's."""
+    assert served_floor.post("/v1/commands", coup(table_ready, PLAYER_NATURAL)).status_code == 201
+    page = signed_in(browser, served_floor, PIT_BOSS.staff_id)
+    page.wait_for_url("**/floor")
+    page.wait_for_timeout(500)  # the page's event stream is connected
+    where = {"table": "BAC-01", "actor": DEALER, "terminal": "BAC-01-DT"}
+    table_ready.execute(OpenRound(**where))
+    table_ready.execute(RecordIrregularity(**where, kind="card_face_up",
+                                           note="the burn card turned over"))
+    table_ready.execute(VoidRound(table="BAC-01", reason="wrong_count", actor=PIT_BOSS,
+                                  terminal="pit-1"))
+    table_ready.execute(OpenRound(**where))
+    table_ready.execute(PlaceBet(**where, box=4, spot="banker", amount=Decimal("700.00")))
+    for to, card in BANKER_NATURAL:
+        table_ready.execute(DealCard(**where, to=to, card=card))
+    table_ready.execute(SettleRound(**where))
+    table_ready.execute(CloseTable(table="BAC-01", actor=PIT_BOSS, terminal="pit-1"))
+    page.locator("#table-BAC-01.closed").wait_for(timeout=LIVE_SECONDS)
+    alerts = page.locator("#alerts")
+    alerts.locator("li", has_text="voided").wait_for(timeout=LIVE_SECONDS)
+    said = " ".join(alerts.inner_text().split())
+    shift = page.text_content("#table-BAC-01 dd.shift-win")
+    assert "alerts: the day shift of " in said.lower(), said
+    assert ("BAC-01: round 2, dealer D-101: card face up (the burn card turned over), "
+            in said), said
+    assert "BAC-01: round 2 voided: wrong count" in said, said
+    assert "irregularit" not in said  # what happened, not a count of it
+    closed = " ".join(page.inner_text("#table-BAC-01").split())
+    assert "round table closed; its last round 3: settled" in closed, closed
+    assert "the last round, 3 (settled): bets box 4 banker 700.00 cards " in closed, closed
+    assert shift.startswith("win MOP"), shift
+    shot(page, "floor-closed.png")
+    token = sign_in(served_floor, PIT_BOSS.staff_id, "FLOOR-1")
+    answer = served_floor.get("/v1/alerts", token=token).json()  # the same words, for programs
+    in_force = answer["shift"] == "day"  # the table plays the day shift; the clock may be past it
+    assert answer["figures_of"] == ("" if in_force else
+                                    f"no round recorded in the {answer['shift']} shift yet; "
+                                    f"figures of the day shift of {answer['gaming_day']}")
+    [table] = answer["tables"]
+    assert table["table"] == "BAC-01" and "round 2 voided: wrong count" in table["alerts"]
+    assert any(line.startswith("round 2, dealer D-101: card face up") for line in table["alerts"])
 
 
 def test_a_dealer_cannot_sign_in_to_the_floor_and_surveillance_opens_a_replay_from_it(

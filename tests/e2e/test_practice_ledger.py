@@ -4,6 +4,7 @@ and verification; a property's real ledger never takes simulated play."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import psycopg
 import pytest
@@ -78,6 +79,20 @@ def test_a_practice_ledgers_floor_page_says_so_in_chromium(served_floor):
         page.goto(f"{served_floor.url}/floor")
         assert page.url.endswith("/floor/sign-in")
         assert page.inner_text(".practice") == PRACTICE_MARK
+
+
+def test_the_sign_in_page_says_where_the_demo_keeps_its_keys_and_how_a_property_makes_its_own(
+        served_floor, settings):
+    page = " ".join(served_floor.get("/floor/sign-in").text.split())
+    folder = settings.simulator_keys_dir  # shown as typed: `~/...` under the home
+    keys = (f"~/{folder.relative_to(Path.home())}" if folder.is_relative_to(Path.home())
+            else str(folder))
+    assert (f"the demo keeps its people's key files in <code>{keys}</code>") in page, page
+    assert f"<code>{keys}/staff-S-FLOOR.key</code>, opens the floor" in page
+    assert ("<code>ledger key new staff &lt;their staff id&gt; --out &lt;file&gt;</code> writes "
+            "it and prints its public half, which an administrator enrols with "
+            "<code>ledger staff enrol</code>") in page
+    assert "wrote)" not in page  # no key a demo user never made
 
 
 def test_a_practice_ledgers_bundle_carries_its_mark_signed_and_the_offline_check_says_so(

@@ -8,11 +8,15 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import sys
+from pathlib import Path
 from uuid import uuid4
 
 from ledger.core import clock as ledger_clock
 from tests.in_process import LEDGER
 from tests.signing import E2E_PIT_BOSS, E2E_WORKSTATION, UNTRUSTED, acting_env, event_count
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def ledger(*args: str, url: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
@@ -57,3 +61,22 @@ def test_a_verification_without_a_trust_file_reaches_the_shell_as_exit_3_not_0(d
     assert done.returncode == UNTRUSTED == 3, done.stdout + done.stderr
     assert "UNTRUSTED no trust file" in done.stdout, done.stdout
     assert "all hold" in done.stdout, done.stdout
+
+
+def test_installing_the_project_for_development_prints_no_build_backend_warning(tmp_path):
+    """`scripts/_venv.sh` installs the checkout editable (`pip install -e`): the build backend
+    is told the layout (`package-dir` in pyproject.toml), so setuptools writes a plain path
+    entry and has no ten-line warning about folders that might shadow the package."""
+    venv = tmp_path / "venv"
+    made = subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)],
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert made.returncode == 0, made.stderr
+    done = subprocess.run(
+        [sys.executable, "-m", "pip", "--python", str(venv / "bin" / "python"), "install",
+         "--quiet", "--disable-pip-version-check", "--no-deps", "-e", str(ROOT)],
+        capture_output=True, text=True, timeout=600, check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
+    said = done.stdout + done.stderr
+    assert "BuildBackendWarning" not in said and "Editable installation" not in said, said
+    [entry] = (venv / "lib").glob("python3*/site-packages/__editable__.round_ledger-*.pth")
+    assert entry.read_text().strip() == str(ROOT)  # the checkout itself, on the path

@@ -33,6 +33,27 @@ def test_the_floor_links_the_report_of_the_shift_its_tables_played_not_the_clock
     assert f'href="/floor/reports/shift/{GAMING_DAY}/day"' in page
     assert f"day shift of {GAMING_DAY}" in page
     assert "/graveyard" not in page
+    # the header says in words that the figures are not the shift in force's, and of which
+    assert f"gaming day {GAMING_DAY}, graveyard shift (in force)" in page
+    assert ("no round recorded in the graveyard shift yet; figures of the day shift of "
+            f"{GAMING_DAY}") in page
+    assert f"Alerts: the day shift of {GAMING_DAY}" in page or (
+        f"No alerts in the day shift of {GAMING_DAY}") in page
+
+
+def test_the_floor_in_the_shift_its_tables_play_names_no_other_shift(settings):
+    with open_ledger(settings) as rt:
+        rt.ledger.execute(open_table())
+        rt.ledger.execute(open_shift(shift="day"))
+        with ProjectionRunner(rt.database, select()) as runner:
+            runner.catch_up()
+        morning = datetime.combine(GAMING_DAY, time(9, 30), tzinfo=MACAU)
+        with rt.database.connect() as conn:
+            view = floor_view(conn, SCHEDULE, now=morning)
+    page = floor_page(view, "Test Casino", "S-1")
+    assert view.in_force and view.figures_of == ""
+    assert f"gaming day {GAMING_DAY}, day shift (in force)" in page
+    assert "no round recorded" not in page and "shift of" not in page.split("</header>")[0]
 
 
 def test_a_floor_with_no_shift_in_the_ledger_offers_no_report_link(settings):
@@ -43,4 +64,5 @@ def test_a_floor_with_no_shift_in_the_ledger_offers_no_report_link(settings):
             view = floor_view(conn, SCHEDULE)
     assert view.report is None
     page = floor_page(view, "Test Casino", "S-1")
-    assert "/floor/reports/" not in page and "no shift recorded yet" in page
+    assert "/floor/reports/" not in page
+    assert "no round recorded in the " in page and "nor in any shift before" in page

@@ -118,3 +118,22 @@ def test_the_issue_pattern_catches_what_it_should() -> None:
         assert ISSUE.search(prose(text)), text
     for text in ("a 64-table floor", "`#1`", "[x](page.md#the-seal)", "C#", "&#39;"):
         assert not ISSUE.search(prose(text)), text
+
+
+def test_every_picture_in_docs_was_taken_from_the_page_templates_as_they_are():
+    """docs/screenshots.json keeps, for each picture, the digest of the templates its page is
+    drawn from when it was taken: a template changed since means the picture shows an older
+    page."""
+    import json
+
+    from scripts.screenshots import PICTURES, RECORD, record
+
+    kept = json.loads(RECORD.read_text(encoding="utf-8"))
+    now = record()
+    assert sorted(kept) == sorted(PICTURES) and all((DOCS / p).is_file() for p in PICTURES)
+    stale = {picture: now[picture]["templates"] for picture in PICTURES
+             if kept[picture]["sha256"] != now[picture]["sha256"]}
+    assert not stale, (
+        "page templates changed after their pictures were taken: "
+        + "; ".join(f"docs/{p} ({', '.join(t)})" for p, t in stale.items())
+        + ": run scripts/screenshots to take them again")
