@@ -29,7 +29,7 @@ def test_a_line_cut_short_is_wrong_at_its_end_not_on_a_line_after_it():
 
 def test_a_missing_comma_is_named_at_its_own_column():
     assert refusal('{"table": "BAC-01" "box": 2}') == \
-        "not JSON: expecting ',' delimiter at column 20."
+        "not JSON: expecting ',' delimiter at column 20; nothing recorded."
 
 
 def test_a_box_out_of_range_names_the_field_and_the_whole_number_it_takes_not_money():
