@@ -47,3 +47,23 @@ def test_too_narrow_for_even_the_kept_columns_a_figure_folds_and_keeps_every_dig
     assert "…" not in out
     rows = [line.split("│") for line in out.splitlines() if line.startswith("│")]
     assert "".join(row[2].strip() for row in rows) == "1,250,712.00", out
+
+
+def test_the_group_report_keeps_each_property_game_and_its_money_whole_at_80_columns():
+    from datetime import date
+    from decimal import Decimal
+
+    from ledger.reports.group import GroupDay, GroupLine, to_rich
+
+    view = GroupDay(gaming_day=date(2026, 11, 2), properties=["EAST", "WEST"], lines=[
+        GroupLine(property=code, game=game, pit="PIT-NORTH-1", tables=12, rounds_played=1_234,
+                  handle=Decimal("12345678.00"), ledger_win=Decimal("-1234567.50"),
+                  drop=Decimal("9876543.25"))
+        for code in ("EAST", "WEST") for game in ("stud_poker_2004", "baccarat")])
+    out = io.StringIO()
+    to_rich(view, Console(file=out, width=80))
+    said = out.getvalue()
+    assert "…" not in said, said
+    assert said.count("12,345,678.00") == said.count("-1,234,567.50") == 4, said
+    assert said.count("9,876,543.25") == 4, said
+    assert "left out to fit 80 columns:" in " ".join(said.split()), said
