@@ -11,7 +11,7 @@ from typing import Any
 from rich import box
 from rich.console import Console
 
-from ledger.core.formatting import amount, decimal_text, heading
+from ledger.core.formatting import CURRENCY, amount, decimal_text
 from ledger.presentation.columns import Grid, figure, text
 from ledger.presentation.wording import game
 from ledger.reports.shift import day_state
@@ -93,10 +93,9 @@ def to_rich(view: GamingDayView | MonthToDateView, console: Console, *,
             wide: bool = False) -> None:
     """Too narrow a terminal leaves out the tables flagged first, then the rounds, hold and the
     drop: never the handle or the two wins."""
-    grid = Grid(text(""), figure("rounds", 3), figure(heading("handle")),
-                figure(heading("ledger win")), figure(heading("drop"), 1),
-                figure(heading("acct. win")), figure("hold%", 2), figure("flagged", 4),
-                title=title(view), box=box.SIMPLE_HEAD, pad_edge=False)
+    grid = Grid(text(""), figure("rounds", 3), figure("handle"), figure("ledger win"),
+                figure("drop", 1), figure("acct. win"), figure("hold%", 2), figure("flagged", 4),
+                title=f"{title(view)} ({CURRENCY})", box=box.SIMPLE_HEAD, pad_edge=False)
     for level, lines in sections(view):
         for line in lines:
             grid.add_row(*_row(label(level, line.name), line))

@@ -10,7 +10,7 @@ from typing import Any
 from rich import box
 from rich.console import Console
 
-from ledger.core.formatting import amount, decimal_text, heading, money, when
+from ledger.core.formatting import CURRENCY, amount, decimal_text, money, when
 from ledger.presentation.columns import Grid, figure, text
 from ledger.presentation.wording import game
 from projections.reports import DayClose, Figures, ShiftReportView
@@ -61,11 +61,10 @@ def to_rich(view: ShiftReportView, console: Console, *, wide: bool = False) -> N
     """The reconciliation at a glance; each flag below the table, one line each. Too narrow a
     terminal leaves out the rounds first, then hold, then the handle: never the reconciliation
     (ledger win, accounting win, variance)."""
-    grid = Grid(text("table"), figure("rounds", 3), figure(heading("handle"), 1),
-                figure(heading("ledger win")), figure(heading("acct. win")),
-                figure(heading("variance")), figure("hold%", 2),
-                title=f"{view.shift} shift, gaming day {view.gaming_day}", box=box.SIMPLE_HEAD,
-                pad_edge=False)
+    grid = Grid(text("table"), figure("rounds", 3), figure("handle", 1), figure("ledger win"),
+                figure("acct. win"), figure("variance"), figure("hold%", 2),
+                title=f"{view.shift} shift, gaming day {view.gaming_day} ({CURRENCY})",
+                box=box.SIMPLE_HEAD, pad_edge=False)
     for t in view.tables:  # a flagged table is starred; its reasons follow the table
         grid.add_row(*_row(f"[red]{t.table}*[/]" if t.flags else t.table, t))
     grid.add_section()

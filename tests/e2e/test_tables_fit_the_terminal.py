@@ -118,11 +118,18 @@ def test_a_statistics_row_is_one_line_at_120_columns(played):
         assert amount(Decimal(line["actual_win"])) in row, (label, out)
 
 
-def test_the_shift_report_keeps_the_reconciliation_and_leaves_out_rounds_first(played):
+def test_the_shift_report_shows_every_column_at_80_and_leaves_out_rounds_first_at_60(played):
     args = ("report", "shift", "--day", DAY, "--shift", "day")
     data = _json(played(*args, "--json", columns=80))
-    out = played(*args, columns=80).out
-    floor = next(line for line in out.splitlines() if line.strip().startswith("FLOOR"))
+    whole = played(*args, columns=80).out
+    floor = next(line for line in whole.splitlines() if line.strip().startswith("FLOOR"))
+    for figure in ("rounds_played", "handle", "ledger_win", "accounting_win", "variance",
+                   "hold_pct"):
+        shown = str(data["floor"][figure])
+        assert (amount(Decimal(shown)) if "." in shown else shown) in floor, (figure, whole)
+    assert "left out" not in whole, whole
+    narrow = played(*args, columns=60).out
+    floor = next(line for line in narrow.splitlines() if line.strip().startswith("FLOOR"))
     for figure in ("ledger_win", "accounting_win", "variance"):
-        assert amount(Decimal(data["floor"][figure])) in floor, (figure, out)
-    assert "left out to fit 80 columns: rounds" in out, out
+        assert amount(Decimal(data["floor"][figure])) in floor, (figure, narrow)
+    assert "left out to fit 60 columns: rounds" in narrow, narrow
