@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from rich.console import Console, RenderableType
+from rich.markup import escape
 from rich.measure import Measurement
 from rich.segment import Segments
 from rich.table import Table
@@ -28,7 +29,7 @@ is): it wraps within what the figures leave it."""
 _UNBOUNDED = 10_000
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # each column is itself: two alike are still two
 class Column:
     """A column: its heading, how it is aligned, its rank (0: always shown; otherwise the
     highest is left out first when the terminal is too narrow), and whether its text may wrap
@@ -89,7 +90,7 @@ class Grid:
         if left_out:
             shows = "`--wide` or `--json` shows" if json else "`--wide` shows"
             console.print(f"[dim]left out to fit {console.width} columns: "
-                          f"{', '.join(left_out)}; {shows} "
+                          f"{escape(', '.join(left_out))}; {shows} "
                           f"{'it' if len(left_out) == 1 else 'them'}.[/]", highlight=False)
         return left_out
 
