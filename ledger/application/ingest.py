@@ -26,7 +26,7 @@ from uuid import NAMESPACE_URL, UUID, uuid5
 from pydantic import ValidationError
 
 from ledger.application.ledger import Ledger
-from ledger.commands import utc_now
+from ledger.commands import all_commands, utc_now
 from ledger.commands.shift import SHIFT_COMMANDS, ShiftCommand
 from ledger.core.errors import LedgerError, describe_validation_error
 from ledger.domain.grammar import shown
@@ -100,7 +100,7 @@ def parse_json(text: str) -> Any:
         raise LedgerError("the JSON is nested too deeply to be a command; nothing "
                           "recorded.") from None
     except json.JSONDecodeError as error:
-        raise LedgerError(f"not JSON: {_where(error)}.") from None
+        raise LedgerError(f"not JSON: {_where(error)}; nothing recorded.") from None
     except ValueError as error:  # a number the decoder itself cannot hold
         raise LedgerError(f"not JSON the ledger reads: {shown(str(error), 80)}; nothing "
                           "recorded.") from None
@@ -156,6 +156,27 @@ def money_fields() -> frozenset[str]:
 
     return frozenset(name for kind in all_commands() for name, field in kind.model_fields.items()
                      if Decimal in (field.annotation, *get_args(field.annotation)))
+
+
+@cache
+def whole_number_fields() -> dict[str, str]:
+    """The fields that hold a whole number in some command (a box, a round, a count), each with
+    what it takes (`a whole number from 1 to 99`): what a line is told when it sends a number
+    no such field can be."""
+    from ledger.commands import all_commands
+
+    said: dict[str, str] = {}
+    for kind in all_commands():
+        for name, field in kind.model_fields.items():
+            if name in said or int not in (field.annotation, *get_args(field.annotation)):
+                continue
+            low = next((m.ge for m in field.metadata if hasattr(m, "ge")), None)
+            high = next((m.le for m in field.metadata if hasattr(m, "le")), None)
+            bounds = f" from {low:,} to {high:,}" if low is not None and high is not None else ""
+            said[name] = f"a whole number{bounds}"
+    return said
+
+
 MAX_DIGITS = 30
 """The longest whole number read: more than any count, box or amount the ledger holds."""
 
@@ -202,6 +223,8 @@ def _refuse_unheld(value: Any, key: str | None) -> None:
             why = item.why
             if item.money and key in money_fields():
                 why = f"{why.replace('number', 'amount of money')}{MONEY_AS_TEXT}"
+            elif key in whole_number_fields():
+                why = f"{why}; '{shown(key)}' takes {whole_number_fields()[key]}"
             raise LedgerError(f"{where} the number {shown(item.text)}: {why}; nothing "
                               "recorded.")
 
@@ -266,7 +289,10 @@ def ingest_lines(ledger: Ledger, lines: Iterable[bytes | str],
             recorded = ledger.execute(signed)
         except LedgerError as error:
             said = str(error).removeprefix(f"{signed.name}: ")  # named once, first
-            yield LineResult(number, LineStatus.REJECTED, f"{shown(signed.name)}: {said}")
+            if signed.name in {command.model_fields["command"].default
+                               for command in all_commands()}:
+                said = f"{shown(signed.name)}: {said}"
+            yield LineResult(number, LineStatus.REJECTED, said)  # an unknown one names itself
             continue
         status = LineStatus.DUPLICATE if recorded.duplicate else LineStatus.ACCEPTED
         yield LineResult(number, status, f"{signed.name}: {recorded.summary(between='; ')}")

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from rich.console import Console, Group, RenderableType
 from rich.panel import Panel
-from rich.table import Table
 from rich.text import Text
 
 from ledger.audit.check import BetLine
 from ledger.audit.recall import Recall
 from ledger.audit.replay import CardView, HandView, RoundReplay, Verdict
 from ledger.core.formatting import CURRENCY, TIME_LABEL, amount, clock, heading, money, when
+from ledger.presentation.columns import Grid, figure, text
 from ledger.presentation.render import safe
 from ledger.presentation.wording import describe_outcome, void_reason
 from ledger.reports.round_win import Prize, outcome_words, prize_words, win_sentence
@@ -50,12 +50,12 @@ def hand_block(hand: HandView) -> RenderableType:
     return Group(title, card_lines(hand.cards))
 
 
-def results_table(title: str, lines: list[BetLine], prizes: list[Prize] | None = None) -> Table:
-    """Each bet's result; a jackpot bet's says what became of it (a prize won, which hand)."""
-    table = Table(title=title, title_justify="left")
-    for column in ("bet", heading("stake"), "outcome", heading("returned"), heading("paid"),
-                   heading("commission")):
-        table.add_column(column, justify="left" if column in ("bet", "outcome") else "right")
+def results_table(title: str, lines: list[BetLine], prizes: list[Prize] | None = None) -> Grid:
+    """Each bet's result; a jackpot bet's says what became of it (a prize won, which hand). Too
+    narrow a terminal leaves out what was returned, then the commission."""
+    table = Grid(text("bet"), figure(heading("stake")), text("outcome", wraps=True),
+                 figure(heading("returned"), 2), figure(heading("paid")),
+                 figure(heading("commission"), 1), title=title, title_justify="left")
     for line in lines:
         said = outcome_words(line.spot, line.box, line.outcome, prizes or [])
         table.add_row(line.name, amount(line.stake), said + (" (capped)" if line.capped else ""),
@@ -63,7 +63,7 @@ def results_table(title: str, lines: list[BetLine], prizes: list[Prize] | None =
     return table
 
 
-def render_replay(replay: RoundReplay, console: Console) -> None:
+def render_replay(replay: RoundReplay, console: Console, *, wide: bool = False) -> None:
     console.print(Panel(
         f"[bold]{replay.table} {'demonstration coup' if replay.demonstration else 'round'} "
         f"{replay.number}[/]: {replay.game} under {replay.rule_set}, "
@@ -81,10 +81,10 @@ def render_replay(replay: RoundReplay, console: Console) -> None:
                else "")
             + (f", {shoe.burned} burned" if shoe.burned else "")
             + f".\n  proof: {shoe.proof.sentence}", highlight=False, soft_wrap=True)
-    timeline = Table(title="Timeline", title_justify="left")
-    for column in ("#", f"when ({TIME_LABEL})", "who (verified key)", "terminal (verified key)",
-                   "stream", "what"):
-        timeline.add_column(column, justify="right" if column == "#" else "left")
+    timeline = Grid(figure("#"), text(f"when ({TIME_LABEL})"),
+                    text("who (verified key)", wraps=True),
+                    text("terminal (verified key)", 2, wraps=True), text("stream", 1),
+                    text("what", wraps=True), title="Timeline", title_justify="left")
     for step in replay.steps:
         timeline.add_row(
             f"#{step.position}", clock(step.at),
@@ -94,13 +94,13 @@ def render_replay(replay: RoundReplay, console: Console) -> None:
                                    else "")
             + (f"\n[yellow]vouched: {safe(step.vouched)}[/]" if step.vouched else ""),
             step.stream, safe(step.text))
-    console.print(timeline)
+    timeline.print(console, wide=wide)
     console.print(Text("Hands", style="bold underline"))
     for hand in replay.hands:
         console.print(hand_block(hand))
     win = replay.win
-    console.print(results_table("Results as recorded", replay.results,
-                                win.prizes if win else None))
+    results_table("Results as recorded", replay.results,
+                  win.prizes if win else None).print(console, wide=wide)
     if win is not None:
         console.print(f"[bold]Win[/] as recorded: {win_sentence(win)}", highlight=False,
                       soft_wrap=True)
@@ -141,14 +141,18 @@ def _render_verdict(replay: RoundReplay, console: Console) -> None:
     console.print(Panel(body, title="independent check", title_align="left"))
 
 
-def render_recall(recall: Recall, console: Console) -> None:
+def render_recall(recall: Recall, console: Console, *, wide: bool = False) -> None:
+    """Too narrow a terminal leaves out the jackpot first, then what was returned, the
+    commission, the stakes and the payouts: never the round, its hands or the table's win."""
     count = len(recall.rounds)
-    table = Table(title=f"Table {recall.table}: last {count} round{'' if count == 1 else 's'} "
-                        f"(amounts in {CURRENCY}, times {TIME_LABEL})",
-                  title_justify="left", show_lines=True)
-    figures = ["stakes", "returned", "paid", "commission", "table win"]
-    for column in ("round, opened", "status", "hands", *figures, "jackpot"):
-        table.add_column(column, justify="right" if column in figures else "left")
+    figures = [figure("stakes", 2), figure("returned", 4), figure("paid", 1),
+               figure("commission", 3), figure("table win")]
+    table = Grid(text("round, opened"), text("status", wraps=True), text("hands", wraps=True),
+                 *figures,
+                 text("jackpot", 5, wraps=True),
+                 title=f"Table {recall.table}: last {count} round{'' if count == 1 else 's'} "
+                       f"(amounts in {CURRENCY}, times {TIME_LABEL})",
+                 title_justify="left", show_lines=True)
     for played in recall.rounds:
         hands = "\n".join(
             f"{hand.label}: {' '.join(card.card for card in hand.cards)}"
@@ -161,4 +165,4 @@ def render_recall(recall: Recall, console: Console) -> None:
             amount(played.returned), amount(played.payouts), amount(played.commission),
             amount(played.win.table_win) if played.win and played.win.finished else "-",
             (played.win.jackpot_said if played.win else "") or "-")
-    console.print(table)
+    table.print(console, wide=wide)

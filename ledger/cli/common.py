@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Annotated, Protocol
 import typer
 
 from ledger.application.config import LedgerSettings
-from ledger.cli.console import JsonOption, console, err_console, print_json
+from ledger.cli.console import JsonOption, WideOption, console, err_console, print_json
 from ledger.presentation.render import safe
 
 if TYPE_CHECKING:
@@ -148,5 +148,5 @@ def stop_on_signals() -> Iterator[threading.Event]:
             signal.signal(sig, handler)
 
 __all__ = [  # the console helpers every sub-app takes from here
-    "JsonOption", "console", "err_console", "print_json",
+    "JsonOption", "WideOption", "console", "err_console", "print_json",
 ]

@@ -31,6 +31,11 @@ JsonOption = Annotated[bool, typer.Option(
     "--json", help="Print as JSON: amounts as exact decimal strings, times with their offset.")]
 """A read command's `--json`, printed with `print_json`."""
 
+WideOption = Annotated[bool, typer.Option(
+    "--wide", help="Show every column, however narrow the terminal (lines may run past its "
+    "edge); without it, the columns that do not fit are left out and named.")]
+"""A table's `--wide` (`ledger.presentation.columns`)."""
+
 
 def print_json(value: object) -> None:
     """A read command's `--json` on standard output: amounts as exact decimal strings, times in

@@ -7,7 +7,7 @@ from typing import Annotated, Any
 
 import typer
 
-from ledger.cli.console import JsonOption, console, print_json
+from ledger.cli.console import JsonOption, WideOption, console, print_json
 from ledger.core import clock
 from ledger.core.formatting import MACAU
 
@@ -22,6 +22,7 @@ def edges(
         help="A table's jackpot bet, e.g. 10.00: its figures depend on the stake and the "
              "pool's amount now.")] = None,
     as_json: JsonOption = False,
+    wide: WideOption = False,
 ) -> None:
     """Each bet's house edge and standard deviation under a table's rules and settings.
 
@@ -59,14 +60,15 @@ def edges(
     if as_json:
         print_json(said)
         return
-    from rich.table import Table as RichTable
+    from ledger.presentation.columns import Grid, figure, text
 
     console.print(f"{game_of(code).name}, {where}", highlight=False)
-    grid = RichTable("bet", "house edge", "std. deviation", "how", show_lines=True)
+    grid = Grid(text("bet"), figure("house edge"), figure("std. deviation"),
+                text("how", wraps=True), show_lines=True)
     for bet in odds:
         edge = f"{bet.edge * 100:.4f}%" + (f" ± {bet.error * 100:.4f}" if bet.error else "")
         grid.add_row(bet.spot, edge, f"{bet.deviation:.4f}", bet.method)
-    console.print(grid)
+    grid.print(console, wide=wide)
 
 
 def _table_terms(code: str) -> tuple[str, Any, str, Any]:

@@ -6,13 +6,14 @@ from decimal import Decimal
 from typing import Annotated, cast
 
 import typer
-from rich.table import Table as RichTable
 
 from ledger.application.bus import JACKPOT
 from ledger.cli.common import JsonOption, console, print_json, runtime, sender
+from ledger.cli.console import WideOption
 from ledger.commands.jackpot import AdjustPool, CreatePool, LinkTable
 from ledger.core.formatting import amount, heading, money
 from ledger.domain.jackpot_pool import JackpotPool, pool_id
+from ledger.presentation.columns import Grid, figure, text
 from ledger.presentation.wording import count, counted
 from ledger.reports.floor import floor_pools
 
@@ -76,17 +77,19 @@ def show(name: Name, as_json: JsonOption = False) -> None:
 
 
 @app.command("list")
-def list_(as_json: JsonOption = False) -> None:
-    """Every pool: the jackpot-pools projection, brought up to date first."""
+def list_(as_json: JsonOption = False, wide: WideOption = False) -> None:
+    """Every pool: the jackpot-pools projection, brought up to date first. Too narrow a
+    terminal leaves out the tables first, then the seed, the hits and the contributions."""
     with runtime() as rt:
         pools = floor_pools(rt.database)
     if as_json:
         print_json(pools)
         return
-    grid = RichTable("pool", *map(heading, ("amount", "seed", "liability", "contributions")),
-                     "hits", "tables")
+    grid = Grid(text("pool"), figure(heading("amount")), figure(heading("seed"), 3),
+                figure(heading("liability")), figure(heading("contributions"), 1),
+                figure("hits", 2), text("tables", 4, wraps=True))
     for p in pools:
         grid.add_row(p.name, amount(p.amount), amount(p.seed), amount(p.liability),
                      amount(p.contributions),
                      count(p.hits), ", ".join(p.tables) or "-")
-    console.print(grid)
+    grid.print(console, wide=wide)

@@ -17,11 +17,11 @@ from rich.progress import (
     TimeElapsedColumn,
     TimeRemainingColumn,
 )
-from rich.table import Table as RichTable
 
 from ledger.application.config import LedgerSettings
 from ledger.cli.common import (
     JsonOption,
+    WideOption,
     console,
     err_console,
     print_json,
@@ -30,6 +30,7 @@ from ledger.cli.common import (
 from ledger.core.errors import DatabaseUnavailable, WrongState, first_line
 from ledger.core.formatting import TIME_LABEL, clock
 from ledger.infrastructure.database import Database
+from ledger.presentation.columns import Grid, figure, text
 from ledger.presentation.render import safe
 from ledger.presentation.wording import count, counted, projection, projection_name
 from ledger.runtime.bootstrap import is_initialised, resolve_database
@@ -104,20 +105,20 @@ def run(
 
 
 @app.command()
-def status(as_json: JsonOption = False) -> None:
+def status(as_json: JsonOption = False, wide: WideOption = False) -> None:
     """Each projection's position, and its lag behind the last recorded event."""
     with _database().connect() as conn:
         statuses = projection_statuses(conn)
     if as_json:
         print_json(statuses)
         return
-    grid = RichTable("projection", "position", "last event", "lag (events)",
-                     f"updated ({TIME_LABEL})")
+    grid = Grid(text("projection"), figure("position"), figure("last event", 2),
+                figure("lag (events)"), text(f"updated ({TIME_LABEL})", 1))
     for s in statuses:
         lag = f"[green]{count(s.lag)}[/]" if s.lag == 0 else f"[yellow]{count(s.lag)}[/]"
         updated = clock(s.updated_at) if s.updated_at else "never run"
         grid.add_row(projection(s.name), count(s.position), count(s.last_position), lag, updated)
-    console.print(grid)
+    grid.print(console, wide=wide)
 
 
 @app.command()

@@ -19,6 +19,7 @@ from ledger.audit.sealed_events import SealStatus, SealTrust
 from ledger.audit.terminal import render_recall, render_replay
 from ledger.audit.trust import load_trust
 from ledger.cli.common import console, reading, say_practice
+from ledger.cli.console import WideOption
 from ledger.core.errors import InvalidInput
 
 USAGE = ("name the round by its id, by table and number (ledger replay BAC-01 42), or by "
@@ -70,6 +71,7 @@ def replay(
         help="The trust file (`ledger trust init`): the sealing key whose checkpoints count, "
         "the witnesses and the quorum. Default: the sealing key from LEDGER_SEAL_PUBLIC_KEY "
         "or LEDGER_SEAL_KEY, witnesses not checked.")] = None,
+    wide: WideOption = False,
 ) -> None:
     """Rebuild a round from the event store and check it; exit 1 on DISCREPANCY.
 
@@ -92,7 +94,7 @@ def replay(
         sys.stdout.write(replayed.model_dump_json(indent=2) + "\n")
     else:
         say_practice(rt.practice)
-        render_replay(replayed, console)
+        render_replay(replayed, console, wide=wide)
         if replayed.seal is not None:
             colour = {SealStatus.SEALED: "green", SealStatus.DIFFERS: "red"}.get(
                 replayed.seal.status, "yellow")
@@ -108,6 +110,7 @@ def recall(
     table: Annotated[str, typer.Argument(help="Table code, e.g. BAC-01.")],
     last: Annotated[int, typer.Option(min=1, help="How many rounds, newest first.")] = 10,
     as_json: Annotated[bool, typer.Option("--json", help="Print as JSON.")] = False,
+    wide: WideOption = False,
 ) -> None:
     """The last rounds of a table, with hands, results and payouts, from the event store."""
     with reading() as rt, rt.database.connect() as conn:
@@ -115,4 +118,4 @@ def recall(
     if as_json:
         sys.stdout.write(recalled.model_dump_json(indent=2) + "\n")
     else:
-        render_recall(recalled, console)
+        render_recall(recalled, console, wide=wide)

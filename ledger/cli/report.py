@@ -15,6 +15,7 @@ import psycopg
 import typer
 
 from ledger.cli.common import JsonOption, console, err_console, reading, say_practice
+from ledger.cli.console import WideOption
 from ledger.core.formatting import PRACTICE_MARK
 from ledger.reports.shift import to_csv, to_json, to_rich
 from projections.registry import select
@@ -45,6 +46,7 @@ def shift(
     output: Annotated[Path, typer.Option(help="Folder the files are written to.")] = Path("reports"),
     catch_up: Annotated[bool, typer.Option(help="Bring the projections up to date first.")] = True,
     as_json: JsonOption = False,
+    wide: WideOption = False,
 ) -> None:
     """Print the shift report (ledger win, accounting win, variance, hold) and write files."""
     from ledger.cli.shift import shift_slot
@@ -60,7 +62,7 @@ def shift(
         sys.stdout.write(marked(to_json(view), Format.JSON, rt.practice) + "\n")
     else:
         say_practice(rt.practice)
-        to_rich(view, console)
+        to_rich(view, console, wide=wide)
     for fmt in formats or []:
         output.mkdir(parents=True, exist_ok=True)
         path = output / f"shift-{gaming_day}-{shift_name}{'-' + table if table else ''}.{fmt}"
@@ -80,12 +82,12 @@ CatchUpOption = Annotated[bool, typer.Option(help="Bring the projections up to d
 @app.command()
 def day(day: DayOption = None, formats: FormatsOption = None,
         output: OutputOption = Path("reports"), catch_up: CatchUpOption = True,
-        as_json: JsonOption = False) -> None:
+        as_json: JsonOption = False, wide: WideOption = False) -> None:
     """The gaming day: each shift, each table's day, game and pit subtotals, the floor; whether
     the day is closed."""
     from projections.period_reports import gaming_day_report
 
-    _period("day", day, formats, output, catch_up, as_json,
+    _period("day", day, formats, output, catch_up, as_json, wide,
             lambda conn, on, schedule: gaming_day_report(conn, on, schedule.names,
                                                       day_starts=schedule.day_starts))
 
@@ -94,16 +96,17 @@ def day(day: DayOption = None, formats: FormatsOption = None,
 def month(through: Annotated[str | None, typer.Option(
               "--through", help="Last gaming day, YYYY-MM-DD (default: the current one).")] = None,
           formats: FormatsOption = None, output: OutputOption = Path("reports"),
-          catch_up: CatchUpOption = True, as_json: JsonOption = False) -> None:
+          catch_up: CatchUpOption = True, as_json: JsonOption = False,
+          wide: WideOption = False) -> None:
     """The month to date: drop, win and hold day by day, by game and by pit."""
     from projections.period_reports import month_to_date
 
-    _period("month", through, formats, output, catch_up, as_json,
+    _period("month", through, formats, output, catch_up, as_json, wide,
             lambda conn, on, schedule: month_to_date(conn, on, day_starts=schedule.day_starts))
 
 
 def _period(kind: str, day: str | None, formats: list[Format] | None, output: Path,
-            catch_up: bool, as_json: bool, build: Any) -> None:
+            catch_up: bool, as_json: bool, wide: bool, build: Any) -> None:
     from ledger.cli.shift import shift_slot
     from ledger.reports import period
 
@@ -117,7 +120,7 @@ def _period(kind: str, day: str | None, formats: list[Format] | None, output: Pa
         sys.stdout.write(marked(period.to_json(view), Format.JSON, rt.practice) + "\n")
     else:
         say_practice(rt.practice)
-        period.to_rich(view, console)
+        period.to_rich(view, console, wide=wide)
     for fmt in formats or []:
         output.mkdir(parents=True, exist_ok=True)
         path = output / f"{kind}-{on}.{fmt}"
@@ -162,7 +165,7 @@ def _render(fmt: Format, view: ShiftReportView, settings: Any) -> str:
 
 @app.command()
 def group(day: DayOption = None, catch_up: CatchUpOption = True,
-          as_json: JsonOption = False) -> None:
+          as_json: JsonOption = False, wide: WideOption = False) -> None:
     """On a group database: each replicated property's gaming day by game and pit, side by
     side (`ledger db init --replica-of` feeds it)."""
     from ledger.cli.shift import shift_slot
@@ -176,7 +179,7 @@ def group(day: DayOption = None, catch_up: CatchUpOption = True,
     if as_json:
         sys.stdout.write(group_json(view) + "\n")
     else:
-        group_rich(view, console)
+        group_rich(view, console, wide=wide)
 
 
 class Period(StrEnum):
@@ -197,7 +200,7 @@ def statistics(
         help="Points of win-to-drop a line may swing from last year's before it is flagged.")
     ] = "3",
     formats: FormatsOption = None, output: OutputOption = Path("reports"),
-    catch_up: CatchUpOption = True, as_json: JsonOption = False,
+    catch_up: CatchUpOption = True, as_json: JsonOption = False, wide: WideOption = False,
 ) -> None:
     """Theoretical win from the real handle and exact edges, its band, actual hold on the
     handle and on the drop, and last year's, per table, dealer, game, pit and the floor."""
@@ -216,7 +219,7 @@ def statistics(
     if as_json:
         sys.stdout.write(files.to_json(report) + "\n")
     else:
-        files.to_rich(report, console)
+        files.to_rich(report, console, wide=wide)
     for fmt in formats or []:
         output.mkdir(parents=True, exist_ok=True)
         path = output / f"statistics-{period.value}-{on}.{fmt}"

@@ -9,7 +9,7 @@ import typer
 
 from ledger.application.bus import ROUND
 from ledger.cli.common import runtime, sender
-from ledger.cli.console import JsonOption, console, print_json
+from ledger.cli.console import JsonOption, WideOption, console, print_json
 from ledger.commands.round import (
     AdjustRound,
     AnnounceDealMode,
@@ -154,7 +154,7 @@ def adjust(
 
 @app.command()
 def show(table: Code, number: Annotated[int | None, typer.Argument(help="Round number.")] = None,
-         as_json: JsonOption = False) -> None:
+         as_json: JsonOption = False, wide: WideOption = False) -> None:
     """A round as its events say it stands (default: the latest)."""
     from ledger.domain.round import Round, round_id
     from ledger.domain.table import Table, check_table_code, table_id
@@ -164,8 +164,7 @@ def show(table: Code, number: Annotated[int | None, typer.Argument(help="Round n
         owner = cast(Table, rt.ledger.load(table_id(code), f"table {code}"))
         n = number or owner.round_count
         round_ = cast(Round, rt.ledger.load(round_id(table_id(code), n), f"round {n} of {code}"))
-    from rich.table import Table as RichTable
-
+    from ledger.presentation.columns import Grid, figure, text
     from ledger.reports.round import round_view
     from ledger.reports.round_win import Prize, outcome_words, prize_words
 
@@ -179,14 +178,14 @@ def show(table: Code, number: Annotated[int | None, typer.Argument(help="Round n
                   f"{term(round_.phase)}", highlight=False)
     if view["result"]:
         console.print(f"result: {safe(view['result'])}", highlight=False)
-    cards = RichTable("to", "card", "face", "shoe position", title="cards")
+    cards = Grid(text("to"), text("card"), text("face"), figure("shoe position"), title="cards")
     for c in view["cards"]:
         cards.add_row(term(c["to"]).replace(":", " "), c["card"], "up" if c["face_up"] else "down",
                       str(c["shoe_position"]))
-    console.print(cards)
-    results = RichTable("box", "spot", "player", heading("stake"), "outcome",
-                        heading("returned"), heading("payout"), heading("commission"),
-                        title="bets")
+    cards.print(console, wide=wide)
+    results = Grid(figure("box"), text("spot"), text("player", 3), figure(heading("stake")),
+                   text("outcome", wraps=True), figure(heading("returned"), 2),
+                   figure(heading("payout")), figure(heading("commission"), 1), title="bets")
     prizes = [Prize(box=j["box"], category=j["category"], amount=j["prize"])
               for j in view["jackpots"]]
     for b in view["bets"]:
@@ -194,7 +193,7 @@ def show(table: Code, number: Annotated[int | None, typer.Argument(help="Round n
         results.add_row(str(b["box"]), term(b["spot"]), b["player"] or "-", amount(b["stake"]),
                         said, amount(b["returned"]), amount(b["payout"]),
                         amount(b["commission"]))
-    console.print(results)
+    results.print(console, wide=wide)
     for prize in prizes:
         console.print(f"jackpot: box {prize.box} won {prize_words(prize)}", highlight=False)
     for adj in view["adjustments"]:

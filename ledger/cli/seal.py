@@ -14,7 +14,6 @@ from typing import Annotated, Any
 
 import psycopg
 import typer
-from rich.table import Table as RichTable
 
 from ledger.application.config import LedgerSettings
 from ledger.audit.seal import Witness
@@ -24,6 +23,7 @@ from ledger.audit.sealer import Sealer, SealStatus, ledger_id, seal_status
 from ledger.audit.tile_store import repair_tiles
 from ledger.cli.common import (
     JsonOption,
+    WideOption,
     console,
     err_console,
     print_json,
@@ -33,6 +33,7 @@ from ledger.cli.common import (
 from ledger.core.errors import WrongState, first_line
 from ledger.core.formatting import TIME_LABEL, clock, iso
 from ledger.infrastructure.roles import GroupRoles
+from ledger.presentation.columns import Grid, figure, text
 from ledger.presentation.render import safe
 from ledger.runtime.bootstrap import open_ledger, sealer_for
 
@@ -92,7 +93,7 @@ def run(
 
 
 @app.command()
-def status(as_json: JsonOption = False) -> None:
+def status(as_json: JsonOption = False, wide: WideOption = False) -> None:
     """How many events are sealed, the last checkpoints, and the witness directory."""
     with reading() as rt, rt.database.connect() as conn:
         state = seal_status(conn)
@@ -105,13 +106,14 @@ def status(as_json: JsonOption = False) -> None:
                   f"{state.recorded - state.checkpointed:,} not yet; witness: {witness.directory}",
                   highlight=False)
     if state.checkpoints:
-        table = RichTable("events", "position", "root", f"sealed at ({TIME_LABEL})", "key")
+        table = Grid(figure("events"), figure("position", 3), text("root", 2),
+                     text(f"sealed at ({TIME_LABEL})"), text("key", 1))
         for checkpoint in state.checkpoints:
             table.add_row(f"{checkpoint.size:,}", str(checkpoint.position),
                           checkpoint.root.hex()[:16] + "…",
                           clock(checkpoint.when),
                           checkpoint.key)
-        console.print(table)
+        table.print(console, wide=wide)
 
 
 @app.command()

@@ -24,6 +24,7 @@ from ledger.cli.common import (
     runtime,
     signed,
 )
+from ledger.cli.console import WideOption
 from ledger.commands import utc_now
 from ledger.commands.shift import (
     AdjustDrop,
@@ -42,6 +43,7 @@ from ledger.domain.chips import parse_chips, plain
 from ledger.domain.shift import Shift, describe_shift
 from ledger.domain.shift_schedule import ShiftSchedule, parse_gaming_day
 from ledger.domain.table import check_table_code
+from ledger.presentation.columns import Grid, figure, text
 from ledger.presentation.wording import count, label, term
 
 app = typer.Typer(
@@ -204,7 +206,7 @@ def close_day(
 
 @app.command()
 def show(table: Code, day: DayOption = None, shift: ShiftOption = None,
-         as_json: JsonOption = False) -> None:
+         as_json: JsonOption = False, wide: WideOption = False) -> None:
     """A shift as its events say it stands: inventories, slips, drop and accounting win."""
     with runtime() as rt:
         gaming_day, name = shift_slot(rt.settings.shift_schedule, day, shift)
@@ -212,7 +214,7 @@ def show(table: Code, day: DayOption = None, shift: ShiftOption = None,
     if as_json:
         print_json(_view(loaded))
         return
-    _render(loaded)
+    _render(loaded, wide)
 
 
 def _view(shift: Shift) -> dict[str, Any]:
@@ -239,7 +241,7 @@ def _view(shift: Shift) -> dict[str, Any]:
     }
 
 
-def _render(shift: Shift) -> None:
+def _render(shift: Shift, wide: bool) -> None:
     state = "[bold]closed[/]" if shift.is_closed else "[green]open[/]"
     console.print(f"{shift.label}: {state}", highlight=False)
     opened_dealer, opened_supervisor = shift.opened_by
@@ -248,23 +250,25 @@ def _render(shift: Shift) -> None:
         signed += f"; closed by dealer {shift.closed_by[0]} and {shift.closed_by[1]}"
     console.print(signed, highlight=False)
 
-    inventory = RichTable(heading("chip"), "opening", "closing", title="inventory")
+    inventory = Grid(figure(heading("chip")), figure("opening"), figure("closing"),
+                     title="inventory")
     closing = shift.closing_chips or {}
     for chip in sorted({*shift.opening_chips, *closing}):
         inventory.add_row(
             _face(chip), count(shift.opening_chips.get(chip)), count(closing.get(chip))
         )
-    console.print(inventory)
+    inventory.print(console, wide=wide)
 
     if shift.slips:
-        slips = RichTable("slip", "kind", heading("amount"), "chips", "runner", "supervisor", "status",
-                          title="slips")
+        slips = Grid(figure("slip"), text("kind"), figure(heading("amount")),
+                     text("chips", 4, wraps=True), text("runner", 3), text("supervisor", 2),
+                     text("status", 1, wraps=True), title="slips")
         for slip in sorted(shift.slips.values(), key=lambda s: s.number):
             chips = ", ".join(f"{_face(d)}x{count(n)}" for d, n in slip.chips.items())
             status = f"[red]voided[/] {term(slip.voided)}" if slip.voided else "counts"
             slips.add_row(str(slip.number), slip.kind.value, amount(slip.amount), chips,
                           slip.runner_id, slip.supervisor.staff_id, status)
-        console.print(slips)
+        slips.print(console, wide=wide)
 
     figures = shift.figures()
     grid = RichTable(show_header=False, box=None, title="accounting")

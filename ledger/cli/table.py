@@ -11,9 +11,11 @@ from rich.table import Table as RichTable
 from ledger.application.bus import TABLE
 from ledger.audit.open_rounds import open_rounds
 from ledger.cli.common import JsonOption, console, print_json, runtime, sender
+from ledger.cli.console import WideOption
 from ledger.commands.table import CloseTable, OpenTable, SignInDealer, SignOutDealer
 from ledger.core.errors import InvalidInput
 from ledger.core.formatting import amount, heading
+from ledger.presentation.columns import Grid, figure, text
 from ledger.presentation.render import safe
 from ledger.presentation.wording import game, label, shown, term
 from ledger.reports.floor import floor_tables, table_view
@@ -96,8 +98,9 @@ def show(table: Code, as_json: JsonOption = False) -> None:
 
 
 @app.command("list")
-def list_(as_json: JsonOption = False) -> None:
-    """Every table: the table-state projection, brought up to date first."""
+def list_(as_json: JsonOption = False, wide: WideOption = False) -> None:
+    """Every table: the table-state projection, brought up to date first. Too narrow a
+    terminal leaves out the rule set first, then the shoe, the pit and the dealer."""
     with runtime() as rt:
         states = floor_tables(rt.database)
         with rt.database.connect() as conn:
@@ -107,8 +110,9 @@ def list_(as_json: JsonOption = False) -> None:
                      if s.code in since and since[s.code].is_stale() else None}
                     for s in states])
         return
-    grid = RichTable("table", "game", "rule set", heading("limits"), "pit", "state", "dealer", "round",
-                     "shoe left")
+    grid = Grid(text("table"), text("game"), text("rule set", 5), figure(heading("limits")),
+                text("pit", 3), text("state"), text("dealer", 2), text("round"),
+                figure("shoe left", 4))
     for s in states:
         open_round = since.get(s.code)
         grid.add_row(
@@ -119,4 +123,4 @@ def list_(as_json: JsonOption = False) -> None:
                and open_round.is_stale() else ""),
             "-" if s.shoe_cards_remaining is None else str(s.shoe_cards_remaining),
         )
-    console.print(grid)
+    grid.print(console, wide=wide)

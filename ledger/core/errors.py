@@ -63,20 +63,42 @@ def first_line(error: BaseException, default: str = "no answer") -> str:
 
 def describe_validation_error(error: ValidationError, skip: int = 0) -> str:
     """pydantic's report as one sentence: the first field and what is wrong with it (`skip`
-    leading parts of its location, such as the command name of a tagged union)."""
-    first = error.errors()[0]
+    leading parts of its location, such as the command name of a tagged union); every field
+    missing when that is all that is wrong; where in the text JSON that does not parse broke."""
+    problems = error.errors()
+    first = problems[0]
     where = ".".join(str(part) for part in first["loc"][skip:])
-    more = len(error.errors()) - 1
+    missing = [".".join(str(part) for part in problem["loc"][skip:]) for problem in problems
+               if problem["type"] == "missing"]
+    if len(missing) == len(problems) > 1 and all(missing):
+        return _listed([f"'{name}'" for name in missing]) + " are missing"
+    more = len(problems) - 1
     tail = f" (and {more} more problem{'s' if more > 1 else ''})" if more else ""
     kind = first["type"]
     if kind in _SAID_OF_THE_FIELD:  # "'ledger' is missing", never pydantic's "Field required"
         return f"'{where}' {_SAID_OF_THE_FIELD[kind]}{tail}" if where else \
             f"a field {_SAID_OF_THE_FIELD[kind]}{tail}"
-    if kind == "json_invalid":  # never the model's class name: "not JSON (...)"
-        message = f"not JSON ({first.get('ctx', {}).get('error', first['msg'])})"
-    else:
-        message = str(first["msg"]).removeprefix("Value error, ")
+    if kind == "json_invalid":  # never the model's class name: "not JSON at line 1, column 2"
+        return _not_json(str(first.get("ctx", {}).get("error", first["msg"])))
+    message = str(first["msg"]).removeprefix("Value error, ")
     return f"{where}: {message}{tail}" if where else f"{message}{tail}"
+
+
+def _listed(names: list[str]) -> str:
+    """`'a', 'b' and 'c'`."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def _not_json(said: str) -> str:
+    """The JSON parser's complaint, its place first as an editor reads it: `not JSON at line 1,
+    column 2: key must be a string`."""
+    import re
+
+    place = re.fullmatch(r"(?s)(.*) at line (\d+) column (\d+)", said)
+    if place is None:
+        return f"not JSON ({said})"
+    what, line, column = place.groups()
+    return f"not JSON at line {line}, column {column}: {what}"
 
 
 _SAID_OF_THE_FIELD = {"missing": "is missing", "extra_forbidden": "is not a field it takes"}

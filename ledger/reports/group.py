@@ -14,12 +14,12 @@ from typing import Any
 
 from pydantic import BaseModel
 from rich.console import Console
-from rich.table import Table
 
 from ledger.core.formatting import amount
 from ledger.domain.shift_schedule import ShiftSchedule
 from ledger.infrastructure.database import Database
 from ledger.infrastructure.replication import replicated_properties
+from ledger.presentation.columns import Grid, figure, text
 from ledger.presentation.wording import game
 from projections.period_reports import gaming_day_report
 from projections.registry import select
@@ -80,15 +80,15 @@ def to_json(view: GroupDay) -> str:
     return json.dumps(view.model_dump(mode="json"), indent=2)
 
 
-def to_rich(view: GroupDay, console: Console) -> None:
-    table = Table(title=f"Group gaming day {view.gaming_day}: "
-                        f"{', '.join(view.properties) or 'no property replicated here'} (MOP)")
-    for column in ("property", "game", "pit", "tables", "rounds", "handle", "ledger win",
-                   "drop"):
-        table.add_column(column, justify="right" if column not in ("property", "game") else
-                         "left")
+def to_rich(view: GroupDay, console: Console, *, wide: bool = False) -> None:
+    """Too narrow a terminal leaves out the tables first, then the rounds and the pit: never a
+    property, a game or its money."""
+    grid = Grid(text("property"), text("game"), figure("pit", 3), figure("tables", 1),
+                figure("rounds", 2), figure("handle"), figure("ledger win"), figure("drop"),
+                title=f"Group gaming day {view.gaming_day}: "
+                      f"{', '.join(view.properties) or 'no property replicated here'} (MOP)")
     for line in view.lines:
-        table.add_row(line.property, game(line.game), line.pit, str(line.tables),
-                      f"{line.rounds_played:,}", amount(line.handle), amount(line.ledger_win),
-                      amount(line.drop) if line.drop is not None else "not counted")
-    console.print(table)
+        grid.add_row(line.property, game(line.game), line.pit, str(line.tables),
+                     f"{line.rounds_played:,}", amount(line.handle), amount(line.ledger_win),
+                     amount(line.drop) if line.drop is not None else "not counted")
+    grid.print(console, wide=wide)

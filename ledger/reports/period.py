@@ -10,9 +10,9 @@ from typing import Any
 
 from rich import box
 from rich.console import Console
-from rich.table import Table as RichTable
 
-from ledger.core.formatting import amount, decimal_text, heading
+from ledger.core.formatting import CURRENCY, amount, decimal_text
+from ledger.presentation.columns import Grid, figure, text
 from ledger.presentation.wording import game
 from ledger.reports.shift import day_state
 from projections.period_reports import GamingDayView, MonthToDateView
@@ -89,17 +89,18 @@ def _cell(line: Rollup, column: str) -> Any:
     return "" if value is None else value
 
 
-def to_rich(view: GamingDayView | MonthToDateView, console: Console) -> None:
-    grid = RichTable(title=title(view), box=box.SIMPLE_HEAD, pad_edge=False)
-    money_columns = [heading(name) for name in ("handle", "ledger win", "drop", "acct. win")]
-    for column in ("", "rounds", *money_columns, "hold%", "flagged"):
-        grid.add_column(column, justify="left" if column == "" else "right", no_wrap=True,
-                        min_width=10 if column in money_columns else None)
+def to_rich(view: GamingDayView | MonthToDateView, console: Console, *,
+            wide: bool = False) -> None:
+    """Too narrow a terminal leaves out the tables flagged first, then the rounds, hold and the
+    drop: never the handle or the two wins."""
+    grid = Grid(text(""), figure("rounds", 3), figure("handle"), figure("ledger win"),
+                figure("drop", 1), figure("acct. win"), figure("hold%", 2), figure("flagged", 4),
+                title=f"{title(view)} ({CURRENCY})", box=box.SIMPLE_HEAD, pad_edge=False)
     for level, lines in sections(view):
         for line in lines:
             grid.add_row(*_row(label(level, line.name), line))
         grid.add_section()
-    console.print(grid)
+    grid.print(console, wide=wide)
     console.print(state(view), highlight=False)
     for note in _notes(view):
         console.print(f"[yellow]note[/]: {note}", highlight=False)

@@ -9,9 +9,9 @@ from typing import Any
 
 from rich import box
 from rich.console import Console
-from rich.table import Table as RichTable
 
-from ledger.core.formatting import amount, decimal_text, heading, money, when
+from ledger.core.formatting import CURRENCY, amount, decimal_text, money, when
+from ledger.presentation.columns import Grid, figure, text
 from ledger.presentation.wording import game
 from projections.reports import DayClose, Figures, ShiftReportView
 
@@ -57,14 +57,14 @@ def to_json(view: ShiftReportView) -> str:
     return json.dumps(data, indent=2)
 
 
-def to_rich(view: ShiftReportView, console: Console) -> None:
-    """The reconciliation at a glance; each flag below the table, one line each."""
-    grid = RichTable(title=f"{view.shift} shift, gaming day {view.gaming_day}", box=box.SIMPLE_HEAD,
-                     pad_edge=False)
-    figures = [heading(name) for name in ("handle", "ledger win", "acct. win", "variance")]
-    for column in ("table", "rounds", *figures, "hold%"):
-        grid.add_column(column, justify="left" if column == "table" else "right",
-                        no_wrap=True, min_width=10 if column in figures else None)
+def to_rich(view: ShiftReportView, console: Console, *, wide: bool = False) -> None:
+    """The reconciliation at a glance; each flag below the table, one line each. Too narrow a
+    terminal leaves out the rounds first, then hold, then the handle: never the reconciliation
+    (ledger win, accounting win, variance)."""
+    grid = Grid(text("table"), figure("rounds", 3), figure("handle", 1), figure("ledger win"),
+                figure("acct. win"), figure("variance"), figure("hold%", 2),
+                title=f"{view.shift} shift, gaming day {view.gaming_day} ({CURRENCY})",
+                box=box.SIMPLE_HEAD, pad_edge=False)
     for t in view.tables:  # a flagged table is starred; its reasons follow the table
         grid.add_row(*_row(f"[red]{t.table}*[/]" if t.flags else t.table, t))
     grid.add_section()
@@ -73,7 +73,7 @@ def to_rich(view: ShiftReportView, console: Console) -> None:
         grid.add_row(*_row(f"[bold]{label}[/]", r))
     grid.add_section()
     grid.add_row(*_row("[bold]FLOOR[/]", view.floor))
-    console.print(grid)
+    grid.print(console, wide=wide)
     console.print(day_state(view.day_closed), highlight=False)
     floor = view.floor
     console.print(

@@ -10,9 +10,9 @@ from typing import Any
 
 from rich import box
 from rich.console import Console
-from rich.table import Table as RichTable
 
-from ledger.core.formatting import TIME_LABEL, amount, chance, clock
+from ledger.core.formatting import CURRENCY, TIME_LABEL, amount, chance, clock
+from ledger.presentation.columns import Grid, figure, text
 from ledger.reports.statistics import Line, StatisticsReport
 
 COLUMNS = (
@@ -84,14 +84,16 @@ def to_json(report: StatisticsReport) -> str:
     return json.dumps(data, indent=2, ensure_ascii=False)
 
 
-def to_rich(report: StatisticsReport, console: Console) -> None:
+def to_rich(report: StatisticsReport, console: Console, *, wide: bool = False) -> None:
+    """Too narrow a terminal leaves out last year first, then the chance, win-to-drop, the
+    band and hold on the handle: never the handle, the theoretical or the actual win."""
     console.print(f"[bold]{report.title}[/]: gaming days {report.first_day} to "
                   f"{report.last_day} (generated {clock(report.generated_at)} {TIME_LABEL}, "
-                  f"round-ledger {report.software_version})", highlight=False)
-    grid = RichTable(box=box.SIMPLE_HEAD)
-    for column in ("", "handle", "theoretical", "actual", "band", "hold on handle",
-                   "win-to-drop", "last year", "chance"):
-        grid.add_column(column, justify="left" if not column else "right")
+                  f"round-ledger {report.software_version}; amounts in {CURRENCY})",
+                  highlight=False)
+    grid = Grid(text(""), figure("handle"), figure("theoretical"), figure("actual"),
+                figure("band", 2), figure("hold on handle", 1), figure("win-to-drop", 3),
+                figure("last year", 5), figure("chance", 4), box=box.SIMPLE_HEAD)
     for line in report.lines:
         f = line.figures
         base = line.base.win_to_drop_pct if line.base else None
@@ -103,7 +105,7 @@ def to_rich(report: StatisticsReport, console: Console) -> None:
             f"{_text(f.win_to_drop_pct)}%" if f.win_to_drop_pct is not None else "-",
             f"{base}%" if base is not None else "-",
             chance(line.probability), style="red" if line.flags else None)
-    console.print(grid)
+    grid.print(console, wide=wide)
     for line in report.lines:
         for flag in line.flags:
             console.print(f"[red]flag[/] {line.level} {line.name}: {flag}", highlight=False)

@@ -29,12 +29,13 @@ def test_a_line_cut_short_is_wrong_at_its_end_not_on_a_line_after_it():
 
 def test_a_missing_comma_is_named_at_its_own_column():
     assert refusal('{"table": "BAC-01" "box": 2}') == \
-        "not JSON: expecting ',' delimiter at column 20."
+        "not JSON: expecting ',' delimiter at column 20; nothing recorded."
 
 
-def test_a_box_out_of_range_is_a_number_out_of_range_not_money():
+def test_a_box_out_of_range_names_the_field_and_the_whole_number_it_takes_not_money():
     said = refusal('{"command": "place_bet", "box": 1e999}')
-    assert said == "'box' is the number 1e999: not a finite number; nothing recorded."
+    assert said == ("'box' is the number 1e999: not a finite number; 'box' takes a whole number "
+                    "from 1 to 99; nothing recorded.")
 
 
 def test_an_amount_out_of_range_is_told_how_money_is_sent():
@@ -58,8 +59,10 @@ class TrustFile(BaseModel):
 
 
 @pytest.mark.parametrize(("text", "said"), [
-    ("{x", "not JSON (key must be a string at line 1 column 2)"),
-    ("{}", "'ledger' is missing (and 1 more problem)"),
+    ("{x", "not JSON at line 1, column 2: key must be a string"),
+    ('{"ledger": "L",\n "seal_key": }', "not JSON at line 2, column 14: expected value"),
+    ("{}", "'ledger' and 'seal_key' are missing"),
+    ('{"seal_key": "K"}', "'ledger' is missing"),
     ('{"ledger": "L", "seal_key": "K", "sael_key": "K"}', "'sael_key' is not a field it takes"),
 ])
 def test_a_file_the_model_refuses_is_told_in_words_without_the_models_name(text, said):

@@ -1,0 +1,69 @@
+"""The one rule for a table too wide for its terminal (`ledger.presentation.columns`): figures
+are never cut; the columns ranked highest are left out first and named under the table."""
+
+from __future__ import annotations
+
+import io
+
+from rich.console import Console
+
+from ledger.presentation.columns import Grid, figure, text
+
+
+def _grid() -> Grid:
+    grid = Grid(text("table"), figure("handle"), figure("win"), figure("drop", 1),
+                figure("hold%", 2), text("note", 3, wraps=True))
+    grid.add_row("BAC-01", "1,250,712.00", "-134,680.00", "1,000,000.00", "12.50",
+                 "a note long enough to wrap over more than one line")
+    return grid
+
+
+def _printed(width: int, wide: bool = False) -> tuple[str, list[str]]:
+    out = io.StringIO()
+    left_out = _grid().print(Console(file=out, width=width), wide=wide)
+    return out.getvalue(), left_out
+
+
+def test_the_highest_ranked_columns_are_left_out_first_and_named():
+    out, left_out = _printed(50)
+    assert left_out == ["drop", "hold%", "note"]
+    assert "1,250,712.00" in out and "-134,680.00" in out and "…" not in out
+    assert "left out to fit 50 columns: drop, hold%, note; `--wide` or `--json` shows them." \
+        in " ".join(out.split())
+
+
+def test_a_table_that_fits_leaves_nothing_out():
+    out, left_out = _printed(200)
+    assert left_out == [] and "left out" not in out and "1,000,000.00" in out
+
+
+def test_wide_prints_every_column_past_the_terminal_edge():
+    out, left_out = _printed(40, wide=True)
+    assert left_out == [] and "1,000,000.00" in out and "12.50" in out and "…" not in out
+
+
+def test_too_narrow_for_even_the_kept_columns_a_figure_folds_and_keeps_every_digit():
+    out, _ = _printed(24)
+    assert "…" not in out
+    rows = [line.split("│") for line in out.splitlines() if line.startswith("│")]
+    assert "".join(row[2].strip() for row in rows) == "1,250,712.00", out
+
+
+def test_the_group_report_keeps_each_property_game_and_its_money_whole_at_80_columns():
+    from datetime import date
+    from decimal import Decimal
+
+    from ledger.reports.group import GroupDay, GroupLine, to_rich
+
+    view = GroupDay(gaming_day=date(2026, 11, 2), properties=["EAST", "WEST"], lines=[
+        GroupLine(property=code, game=game, pit="PIT-NORTH-1", tables=12, rounds_played=1_234,
+                  handle=Decimal("12345678.00"), ledger_win=Decimal("-1234567.50"),
+                  drop=Decimal("9876543.25"))
+        for code in ("EAST", "WEST") for game in ("stud_poker_2004", "baccarat")])
+    out = io.StringIO()
+    to_rich(view, Console(file=out, width=80))
+    said = out.getvalue()
+    assert "…" not in said, said
+    assert said.count("12,345,678.00") == said.count("-1,234,567.50") == 4, said
+    assert said.count("9,876,543.25") == 4, said
+    assert "left out to fit 80 columns:" in " ".join(said.split()), said
