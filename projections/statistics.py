@@ -10,6 +10,7 @@ report's cost follows the number of table shifts in its period, never the length
 from __future__ import annotations
 
 import json
+from collections import defaultdict
 from datetime import date, datetime
 from decimal import Decimal
 from functools import lru_cache
@@ -151,8 +152,11 @@ def win_variance(odds: RoundOdds, pairs: list[tuple[str, str, Decimal, Decimal]]
     """The variance of the win of some rounds played under one set of terms, from their pairs
     of spots (spot a, spot b, within, whole): each round's bets taken together. A spot the odds
     do not know is counted as an even bet on its own (variance 1 per unit staked)."""
-    within = {(a, b): one_box for a, b, one_box, _ in pairs}
-    whole = {(a, b): together for a, b, _, together in pairs}
+    within: dict[tuple[str, str], Decimal] = defaultdict(Decimal)
+    whole: dict[tuple[str, str], Decimal] = defaultdict(Decimal)
+    for a, b, one_box, together in pairs:  # several shifts' or dealers' lines add up
+        within[a, b] += one_box
+        whole[a, b] += together
     unknown = sum((together for (a, b), together in whole.items()
                    if a == b and a not in odds.edge), Decimal(0))
     return odds.variance_of_sums(within, whole) + unknown
