@@ -128,6 +128,18 @@ def test_the_months_statistics_equal_sums_over_the_events(cli, simulated_month, 
     assert len(games) == 4
     assert sum(Decimal(r["handle"]) for r in games) == Decimal(floor["handle"])
     assert any(level == "dealer" for level, _ in rows)
+    # the hold report's month is the statistics' month, game by game, with its band on the handle
+    held = cli("report", "hold", "--through", THROUGH, "--json")
+    assert held.code == 0, held.err + held.out
+    month = {line["name"]: line for line in json.loads(held.out)["lines"]
+             if line["period"] == "month" and line["level"] == "game"}
+    for (level, name), row in rows.items():
+        if level == "game":
+            assert Decimal(month[name]["handle"]) == Decimal(row["handle"]), name
+            assert month[name]["actual_hold_pct"] == row["actual_hold_pct"], name
+            assert Decimal(month[name]["hold_low_pct"]) == (
+                Decimal(row["band_low"]) / Decimal(row["handle"]) * 100).quantize(
+                Decimal("0.01")), name
 
 
 @needs_chromium
