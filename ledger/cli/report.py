@@ -244,7 +244,11 @@ def hold(
     from ledger.reports import hold_files as files
     from ledger.reports.hold import hold_report
 
+    from ledger.core.errors import InvalidInput
+
     level = _decimal("--confidence", confidence)
+    if Format.HTML in (formats or []):
+        raise InvalidInput("--format html: the hold report is written as csv or json.")
     with reading() as rt:
         on, _ = shift_slot(rt.settings.shift_schedule, through, None)
         if catch_up:
@@ -257,8 +261,6 @@ def hold(
     else:
         files.to_rich(report, console)
     for fmt in formats or []:
-        if fmt is Format.HTML:
-            raise typer.BadParameter("the hold report is written as csv or json.")
         output.mkdir(parents=True, exist_ok=True)
         path = output / f"hold-{on}.{fmt}"
         path.write_text(files.to_csv(report) if fmt is Format.CSV else files.to_json(report),
