@@ -241,10 +241,9 @@ def hold(
     """Theoretical against actual hold by game and for the floor, for the gaming day, the month
     to date and the year to date, each with its band; what is outside it listed."""
     from ledger.cli.shift import shift_slot
+    from ledger.core.errors import InvalidInput
     from ledger.reports import hold_files as files
     from ledger.reports.hold import hold_report
-
-    from ledger.core.errors import InvalidInput
 
     level = _decimal("--confidence", confidence)
     if Format.HTML in (formats or []):

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable
+from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal
 from typing import Any
@@ -186,11 +187,10 @@ def _by_terms(level: str, pairs: list[read.PairLine]
     return grouped
 
 
-class Odds(BaseModel):
+@dataclass(frozen=True)
+class Odds:
     """The odds of every set of terms a report's rounds were played under, by digest: each
     bet's, and how a round's bets move together."""
-
-    model_config = {"arbitrary_types_allowed": True}
 
     bets: dict[str, dict[str, BetOdds]]
     rounds: dict[str, RoundOdds]
