@@ -139,23 +139,34 @@ class ShiftReportView(BaseModel):
     position: int | None = None  # how far into the ledger the shift-report projection had read
 
 
-def _expectation(stakes: list[dict[str, Any]]) -> Expectation:
-    """What the shift's bets were expected to win, each under the odds of its round's terms."""
-    from projections.statistics import UNKNOWN, odds_of_line
+def _expectation(stakes: list[dict[str, Any]], pairs: list[dict[str, Any]]) -> Expectation:
+    """What the shift's bets were expected to win, each under the odds of its round's terms,
+    and the variance of its rounds' win, each round's bets taken together."""
+    from projections.statistics import UNKNOWN, odds_of_line, round_odds, win_variance
 
-    total = Expectation()
+    expected = Decimal(0)
     for k in stakes:
-        bet = odds_of_line(k["game"], k["rule_set"], k["settings"]).get(k["spot"], UNKNOWN)
-        total += Expectation.of_bets(k["handle"], k["sum_of_squares"], bet.edge, bet.variance)
-    return total
+        expected += k["handle"] * odds_of_line(k["game"], k["rule_set"], k["settings"]).get(
+            k["spot"], UNKNOWN).edge
+    by_terms: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for p in pairs:
+        by_terms[p["terms"]].append(p)
+    variance = Decimal(0)
+    for lines in by_terms.values():
+        first = lines[0]
+        variance += win_variance(round_odds(first["game"], first["rule_set"], first["settings"]),
+                                 [(p["spot_a"], p["spot_b"], p["within"], p["whole"])
+                                  for p in lines])
+    return Expectation(expected, variance)
 
 
 def _table_shift(row: dict[str, Any], handle_rows: list[dict[str, Any]],
-                 slips: list[SlipLine], stakes: list[dict[str, Any]]) -> TableShift:
+                 slips: list[SlipLine], stakes: list[dict[str, Any]],
+                 pairs: list[dict[str, Any]]) -> TableShift:
     spots = [SpotFigures(spot=h["spot"], bets=h["bets"], handle=h["handle"],
                          table_win=h["table_win"]) for h in handle_rows]
     game = row["game"] or "?"
-    expectation = _expectation(stakes)
+    expectation = _expectation(stakes, pairs)
     expected = expectation.expected.quantize(Decimal("0.01"))
     drop = row["drop_cash"] + row["drop_markers"] if row["drop_entered"] else None
     accounting = None  # until the shift is closed and its drop counted
@@ -285,8 +296,17 @@ def table_shifts(cursor: Cursor[dict[str, Any]], first_day: date, last_day: date
         "GROUP BY 1, 2, 3, 4, 5 ORDER BY 5", ([r["shift_id"] for r in rows],),
     ).fetchall():
         stakes[k.pop("shift_id")].append(k)
+    pairs: dict[Any, list[dict[str, Any]]] = defaultdict(list)
+    for p in cursor.execute(
+        "SELECT p.shift_id, p.terms, coalesce(t.game, s.game) AS game, t.rule_set, t.settings, "
+        "p.spot_a, p.spot_b, sum(p.within) AS within, sum(p.whole) AS whole "
+        "FROM report_pairs p JOIN report_shifts s ON s.shift_id = p.shift_id "
+        "LEFT JOIN report_terms t ON t.terms = p.terms WHERE p.shift_id = ANY(%s) "
+        "GROUP BY 1, 2, 3, 4, 5, 6, 7", ([r["shift_id"] for r in rows],),
+    ).fetchall():
+        pairs[p.pop("shift_id")].append(p)
     return [_table_shift(row, handle[row["shift_id"]], slips[row["shift_id"]],
-                         stakes[row["shift_id"]]) for row in rows]
+                         stakes[row["shift_id"]], pairs[row["shift_id"]]) for row in rows]
 
 
 def unassigned_rounds(cursor: Cursor[dict[str, Any]], first_day: date, last_day: date,

@@ -18,7 +18,7 @@ from psycopg import Cursor
 from psycopg.types.json import Jsonb
 
 from ledger.domain.chips import differing_closing
-from projections import shift_report_fold
+from projections import round_pairs, shift_report_fold
 from projections.base import Projection, StoredEvent, folds, handles
 
 SHIFTS_DDL = """
@@ -169,6 +169,7 @@ class ShiftReport(Projection):
         "report_shifts": SHIFTS_DDL, "report_handle": HANDLE_DDL, "report_slips": SLIPS_DDL,
         "report_tables": TABLES_DDL, "report_rounds": ROUNDS_DDL, "report_stakes": STAKES_DDL,
         "report_terms": TERMS_DDL, "report_investigations": INVESTIGATIONS_DDL,
+        **round_pairs.TABLES,
     }
 
     # -- tables ---------------------------------------------------------------------------
@@ -351,14 +352,18 @@ class ShiftReport(Projection):
                 {"shift": shift, "spot": bet["spot"], "stake": stake, "square": stake * stake,
                  "win": win, "round": event.stream_id},
             )
+            cursor.execute(self.sql(round_pairs.STAKE), {"round": event.stream_id,
+                           "box": bet["box"], "spot": bet["spot"], "stake": stake})
 
     @handles("Round.Settled")
     def round_settled(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
         self._round(cursor, event, "rounds_played = rounds_played + 1", {})
+        cursor.execute(self.sql(round_pairs.ONE_ROUND), {"round": event.stream_id})
 
     @handles("Round.Voided")
     def round_voided(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
         self._round(cursor, event, "rounds_voided = rounds_voided + 1", {})
+        cursor.execute(self.sql(round_pairs.ONE_ROUND), {"round": event.stream_id})
 
     @handles("Round.IrregularityRecorded", "Round.CardExposed")
     def irregularity(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
@@ -386,4 +391,6 @@ class ShiftReport(Projection):
         """The batch's round figures added to their shifts at its end, in one statement
         (`projections.shift_report_fold`): what the handlers above add, one by one."""
         cursor.execute(self.sql(shift_report_fold.FOLD), {"lo": lo, "hi": hi})
+        cursor.execute(self.sql(round_pairs.FOLD_STAKES), {"lo": lo, "hi": hi})
+        cursor.execute(self.sql(round_pairs.FOLD_FINISHED), {"lo": lo, "hi": hi})
 

@@ -7,22 +7,19 @@ from decimal import Decimal
 from typing import Any
 
 from ledger.core.expectation import Expectation
+from ledger.games.odds import Stake
 from ledger.games.registry import game
 
 
 def round_expectation(round_: Any) -> tuple[Expectation, Decimal]:
-    """The round's expected win and its variance (jackpot bets go to the pool, not the rack;
-    returned bets are in no handle), and what its bets gave the house."""
-    odds = {bet.spot: bet for bet in game(round_.game).bet_odds(round_.house_settings)}
-    expected, won = Expectation(), Decimal(0)
-    for bet in round_.results:
-        if bet.spot == "jackpot":
-            continue
-        won += bet.house_win
-        if bet.outcome != "returned":
-            profile = odds[bet.spot]
-            expected += Expectation(bet.stake * profile.edge, bet.stake**2 * profile.variance)
-    return expected, won
+    """The round's expected win and its variance, its bets taken together (jackpot bets go to
+    the pool, not the rack; returned bets are in no handle), and what its bets gave the
+    house."""
+    on_layout = [bet for bet in round_.results if bet.spot != "jackpot"]
+    counted = [Stake(bet.box, str(bet.spot), bet.stake) for bet in on_layout
+               if bet.outcome != "returned"]
+    mean, variance = game(round_.game).round_moments(round_.house_settings, counted)
+    return Expectation(mean, variance), sum((bet.house_win for bet in on_layout), Decimal(0))
 
 
 def rounds_expectation(rounds: Any) -> tuple[Expectation, Decimal]:

@@ -196,26 +196,25 @@ def statistics(
         "--through", help="Last gaming day, YYYY-MM-DD (default: the current one).")] = None,
     confidence: Annotated[str, typer.Option(
         help="The bands' confidence, between 0 and 1.")] = "0.95",
-    swing: Annotated[str, typer.Option(
-        help="Points of win-to-drop a line may swing from last year's before it is flagged.")
-    ] = "3",
     formats: FormatsOption = None, output: OutputOption = Path("reports"),
     catch_up: CatchUpOption = True, as_json: JsonOption = False, wide: WideOption = False,
 ) -> None:
     """Theoretical win from the real handle and exact edges, its band, actual hold on the
-    handle and on the drop, and last year's, per table, dealer, game, pit and the floor."""
+    handle and on the drop, and win-to-drop's change from the previous business year (the
+    previous month in the first year) with its interval, per table, dealer, game, pit and the
+    floor (COMAR 36.05.03.25)."""
     from ledger.cli.shift import shift_slot
     from ledger.reports import statistics_files as files
     from ledger.reports.statistics import statistics as build
 
-    level, threshold = _decimal("--confidence", confidence), _decimal("--swing", swing)
+    level = _decimal("--confidence", confidence)
     with reading() as rt:
         on, _ = shift_slot(rt.settings.shift_schedule, through, None)
         if catch_up:
             _catch_up(rt)
         with rt.database.connect() as conn:
             report = build(conn, period.value, on, property_name=rt.settings.property_name,
-                           confidence=level, swing=threshold)
+                           confidence=level)
     if as_json:
         sys.stdout.write(files.to_json(report) + "\n")
     else:
@@ -230,6 +229,44 @@ def statistics(
         else:
             text = files.to_csv(report) if fmt is Format.CSV else files.to_json(report)
         path.write_text(text, encoding="utf-8")
+        (err_console if as_json else console).print(f"wrote {path}", highlight=False)
+
+
+@app.command()
+def hold(
+    through: Annotated[str | None, typer.Option(
+        "--through", help="Last gaming day, YYYY-MM-DD (default: the current one).")] = None,
+    confidence: Annotated[str, typer.Option(
+        help="The bands' confidence, between 0 and 1.")] = "0.95",
+    formats: FormatsOption = None, output: OutputOption = Path("reports"),
+    catch_up: CatchUpOption = True, as_json: JsonOption = False,
+) -> None:
+    """Theoretical against actual hold by game and for the floor, for the gaming day, the month
+    to date and the year to date, each with its band; what is outside it listed."""
+    from ledger.cli.shift import shift_slot
+    from ledger.core.errors import InvalidInput
+    from ledger.reports import hold_files as files
+    from ledger.reports.hold import hold_report
+
+    level = _decimal("--confidence", confidence)
+    if Format.HTML in (formats or []):
+        raise InvalidInput("--format html: the hold report is written as csv or json.")
+    with reading() as rt:
+        on, _ = shift_slot(rt.settings.shift_schedule, through, None)
+        if catch_up:
+            _catch_up(rt)
+        with rt.database.connect() as conn:
+            report = hold_report(conn, on, property_name=rt.settings.property_name,
+                                 confidence=level)
+    if as_json:
+        sys.stdout.write(files.to_json(report) + "\n")
+    else:
+        files.to_rich(report, console)
+    for fmt in formats or []:
+        output.mkdir(parents=True, exist_ok=True)
+        path = output / f"hold-{on}.{fmt}"
+        path.write_text(files.to_csv(report) if fmt is Format.CSV else files.to_json(report),
+                        encoding="utf-8")
         (err_console if as_json else console).print(f"wrote {path}", highlight=False)
 
 

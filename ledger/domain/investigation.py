@@ -1,7 +1,7 @@
 """An investigation note: who looked into a flagged figure of a period, and what they found.
 
-Regulators ask that a win outside its expected band, or a swing from the base period, be
-investigated and the result kept (Kansas: seven years). A note is its own stream, recorded by a
+Regulators ask that a win outside its expected band, or a change of win-to-drop from its base
+period outside its interval, be investigated and the result kept (Kansas: seven years). A note is its own stream, recorded by a
 signed command like every other record; the statistics reports of any period it overlaps show
 it, and it is never changed: a later finding is a later note.
 """

@@ -8,7 +8,7 @@ modules when first used: the registry stays as light as a list of names.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, cast
@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from ledger.core.cards import Card
     from ledger.games.facts import Procedure
     from ledger.games.jackpot import JackpotPoolSettings
-    from ledger.games.odds import BetOdds
+    from ledger.games.odds import BetOdds, Moments, RoundOdds, Stake
     from ledger.games.settings import HouseSettings
 
 
@@ -75,6 +75,14 @@ class GameBase:
     def bet_odds(self, settings: HouseSettings) -> tuple[BetOdds, ...]:
         module = importlib.import_module(f"{self.package}.odds")
         return cast("tuple[BetOdds, ...]", module.bet_odds(settings))
+
+    def round_odds(self, settings: HouseSettings) -> RoundOdds:
+        module = importlib.import_module(f"{self.package}.odds")
+        return cast("RoundOdds", module.round_odds(settings))
+
+    def round_moments(self, settings: HouseSettings, bets: Iterable[Stake]) -> Moments:
+        module = importlib.import_module(f"{self.package}.odds")
+        return cast("Moments", module.round_moments(settings, bets))
 
     def jackpot_odds(self, pool: JackpotPoolSettings, stake: Decimal,
                      pool_amount: Decimal) -> BetOdds | None:

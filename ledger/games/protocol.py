@@ -8,7 +8,7 @@ game's name or its shoe costs no engine import.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from ledger.core.cards import Card
     from ledger.games.facts import Procedure
     from ledger.games.jackpot import JackpotPoolSettings
-    from ledger.games.odds import BetOdds
+    from ledger.games.odds import BetOdds, Moments, RoundOdds, Stake
     from ledger.games.settings import HouseSettings
     from ledger.games.shoe import ShoePolicy
 
@@ -127,6 +127,14 @@ class Game(Protocol):
 
     def bet_odds(self, settings: HouseSettings) -> tuple[BetOdds, ...]:
         """Every bet's house edge and variance under these settings (`ledger.games.odds`)."""
+
+    def round_odds(self, settings: HouseSettings) -> RoundOdds:
+        """How a round's bets move together under these settings: each spot's edge and the
+        covariance of two spots' unit results on one box and on two boxes of the round."""
+
+    def round_moments(self, settings: HouseSettings, bets: Iterable[Stake]) -> Moments:
+        """The mean and variance of the house's win on one round holding `bets`, its bets
+        taken together (`ledger.games.odds.RoundOdds.moments`)."""
 
     def jackpot_odds(self, pool: JackpotPoolSettings, stake: Decimal,
                      pool_amount: Decimal) -> BetOdds | None:

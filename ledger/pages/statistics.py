@@ -8,6 +8,7 @@ from __future__ import annotations
 from ledger.core.formatting import chance
 from ledger.pages import render
 from ledger.reports.statistics import KINDS, StatisticsReport
+from ledger.reports.statistics_files import base_words, change_words
 
 
 def to_html(report: StatisticsReport) -> str:
@@ -18,4 +19,5 @@ def to_html(report: StatisticsReport) -> str:
         running_head=" · ".join(p for p in (report.property_name, heading, period) if p),
         property_name=report.property_name, generated_at=report.generated_at,
         software_version=report.software_version, kind=KINDS[report.kind], chance=chance,
-        confidence=f"{report.confidence * 100:.0f}%")
+        confidence=f"{report.confidence * 100:.0f}%", base=base_words(report),
+        change_words=change_words)

@@ -1,20 +1,22 @@
 """The statistics accounting and regulators read: theoretical win from the real handle, the band
 chance allows around it, and hold on the handle beside hold on the drop, for a gaming day, a
-month to date or a year to date, per table, dealer, game, pit and the floor, with the same
-period of last year beside it.
+month to date or a year to date, per table, dealer, game, pit and the floor, with win-to-drop's
+change from its base period and that change's interval (COMAR 36.05.03.25(B)(2)).
 
-Theoretical win is the sum over the period's bets of stake × the exact house edge of that bet
+Theoretical win is the sum over the period's bets of stake x the exact house edge of that bet
 under the rule set and settings its round was played under (`ledger.games.odds`); its band is
-the win's variance from the same bets (`ledger.core.expectation`). A line outside its band is
-flagged with the probability of so large a departure by chance; a win-to-drop that swung more
-than a threshold from the same period of last year is flagged too. Investigation notes on the
-period (`Investigation.Noted`) are shown on every line they name.
+the win's variance, each round's bets taken together (`RoundOdds`, through the `Game`
+protocol), summed over the rounds. A line outside its band is flagged with the probability of
+so large a departure by chance. Win-to-drop is compared with its base (`ledger.reports.base`):
+a change outside its interval is flagged for investigation. Investigation notes on the period
+(`Investigation.Noted`) are shown on every line they name.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable
+from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal
 from typing import Any
@@ -25,37 +27,18 @@ from pydantic import BaseModel
 
 from ledger import software_version
 from ledger.core import clock
-from ledger.core.errors import InvalidInput, NotFound
-from ledger.core.expectation import CONFIDENCE, Expectation
+from ledger.core.errors import NotFound
+from ledger.core.expectation import CONFIDENCE, Expectation, z_score
 from ledger.core.formatting import chance, money
-from ledger.games.odds import BetOdds
+from ledger.games.odds import BetOdds, RoundOdds
+from ledger.reports.base import Base, base_period, period_of
 from projections import statistics as read
 from projections.reports import TableShift, position, table_shifts
 
 ZERO = Decimal("0.00")
-SWING = Decimal(3)  # percentage points of win-to-drop against the base period (Kansas)
 LEVELS = ("table", "dealer", "game", "pit", "floor")
 KINDS = {"day": "gaming day", "month": "month to date", "ytd": "year to date"}
-
-
-def period_of(kind: str, through: date) -> tuple[date, date]:
-    """The gaming days of a period ending on `through`: that day, its month so far, or its
-    year so far."""
-    if kind == "day":
-        return through, through
-    if kind == "month":
-        return through.replace(day=1), through
-    if kind == "ytd":
-        return through.replace(month=1, day=1), through
-    raise InvalidInput(f"unknown period '{kind}': give day, month or ytd.")
-
-
-def a_year_before(day: date) -> date:
-    """The same day of last year (29 February: the 28th)."""
-    try:
-        return day.replace(year=day.year - 1)
-    except ValueError:
-        return day.replace(year=day.year - 1, day=28)
+CENT = Decimal("0.01")
 
 
 class Figures(BaseModel):
@@ -103,23 +86,51 @@ class Figures(BaseModel):
     def win_to_drop_pct(self) -> Decimal | None:
         return self.pct(self.accounting_win, self.drop)
 
+    @property
+    def win_to_drop_variance(self) -> Decimal | None:
+        """What chance alone spreads win-to-drop by, in points squared: the win's variance
+        over the drop squared (the drop counted, not drawn)."""
+        if not self.drop:
+            return None
+        return self.win_variance / (self.drop * self.drop) * 10_000
+
+
+class Change(BaseModel):
+    """Win-to-drop's change from its base, in points, and the interval chance allows it."""
+
+    points: Decimal
+    low: Decimal  # the change's interval at the report's confidence
+    high: Decimal
+
+    @property
+    def outside(self) -> bool:
+        """The interval leaves out no change at all: a fluctuation to investigate."""
+        return self.low > 0 or self.high < 0
+
+
+def change(now: Figures, base: Figures | None, confidence: Decimal) -> Change | None:
+    """Win-to-drop now less the base's, with its interval: the change ± z x the square root
+    of the sum of both periods' win-to-drop variances (each the win's variance over its drop
+    squared); None where either period has no counted drop."""
+    if base is None or now.win_to_drop_pct is None or base.win_to_drop_pct is None:
+        return None
+    points = now.win_to_drop_pct - base.win_to_drop_pct
+    spread = (now.win_to_drop_variance or Decimal(0)) + (base.win_to_drop_variance or Decimal(0))
+    half = (z_score(confidence) * spread.sqrt()).quantize(CENT)
+    return Change(points=points, low=points - half, high=points + half)
+
 
 class Line(BaseModel):
     level: str  # table, dealer, game, pit or floor
     name: str
     figures: Figures
-    base: Figures | None = None  # the same period of last year
+    base: Figures | None = None  # the base period's (`StatisticsReport.base`)
+    change: Change | None = None
     band_low: Decimal = ZERO
     band_high: Decimal = ZERO
     probability: float = 1.0  # money-safe: of a departure this large by chance alone
     flags: list[str] = []
     notes: list[read.Note] = []
-
-    @property
-    def swing_pct(self) -> Decimal | None:
-        now = self.figures.win_to_drop_pct
-        then = self.base.win_to_drop_pct if self.base else None
-        return None if now is None or then is None else now - then
 
 
 class StatisticsReport(BaseModel):
@@ -129,11 +140,9 @@ class StatisticsReport(BaseModel):
     kind: str
     first_day: date
     last_day: date
-    base_first_day: date
-    base_last_day: date
+    base: Base | None  # what win-to-drop is compared with; None: no period before to compare
     generated_at: datetime
     confidence: Decimal
-    swing_threshold: Decimal
     lines: list[Line]
     notes: list[read.Note]
     position: int | None = None
@@ -143,17 +152,20 @@ def _keys(level: str, item: Any) -> str:
     return "floor" if level == "floor" else str(getattr(item, level))
 
 
-def _figures(stakes: list[read.StakeLine], shifts: list[TableShift], level: str,
-             odds: dict[str, dict[str, BetOdds]]) -> dict[str, Figures]:
+def _figures(stakes: list[read.StakeLine], pairs: list[read.PairLine],
+             shifts: list[TableShift], level: str,
+             odds: Odds) -> dict[str, Figures]:
     found: dict[str, Figures] = defaultdict(Figures)
     for line in stakes:
-        bet = odds[line.terms].get(line.spot, read.UNKNOWN)
+        bet = odds.bets[line.terms].get(line.spot, read.UNKNOWN)
         f = found[_keys(level, line)]
         f.bets += line.bets
         f.handle += line.handle
         f.theoretical_win += line.handle * bet.edge
-        f.win_variance += line.sum_of_squares * bet.variance
         f.actual_win += line.table_win
+    for (name, terms), lines in _by_terms(level, pairs).items():
+        found[name].win_variance += read.win_variance(
+            odds.rounds[terms], [(p.spot_a, p.spot_b, p.within, p.whole) for p in lines])
     if level == "dealer":
         return found
     for shift in shifts:
@@ -164,21 +176,43 @@ def _figures(stakes: list[read.StakeLine], shifts: list[TableShift], level: str,
         f.drop = (f.drop or ZERO) + shift.drop
         f.accounting_win = (f.accounting_win or ZERO) + shift.accounting_win
     for f in found.values():
-        f.theoretical_win = f.theoretical_win.quantize(Decimal("0.01"))
+        f.theoretical_win = f.theoretical_win.quantize(CENT)
     return found
 
 
-def _odds(cursor: Any, stakes: Iterable[read.StakeLine]) -> dict[str, dict[str, BetOdds]]:
-    lines = list(stakes)
+def _by_terms(level: str, pairs: list[read.PairLine]
+              ) -> dict[tuple[str, str], list[read.PairLine]]:
+    grouped: dict[tuple[str, str], list[read.PairLine]] = defaultdict(list)
+    for pair in pairs:
+        grouped[_keys(level, pair), pair.terms].append(pair)
+    return grouped
+
+
+@dataclass(frozen=True)
+class Odds:
+    """The odds of every set of terms a report's rounds were played under, by digest: each
+    bet's, and how a round's bets move together."""
+
+    bets: dict[str, dict[str, BetOdds]]
+    rounds: dict[str, RoundOdds]
+
+
+def odds_of(cursor: Any, lines: Iterable[read.StakeLine | read.PairLine]) -> Odds:
+    """The odds of the terms these lines were played under; a game's standard terms for
+    rounds an older version recorded without theirs."""
+    lines = list(lines)
     known = read.terms(cursor, {line.terms for line in lines})
-    odds = {digest: read.odds(t.game, t.rule_set, t.settings) for digest, t in known.items()}
-    for line in lines:  # rounds an older version recorded without their terms
-        if line.terms not in odds:
-            odds[line.terms] = read.default_odds(line.game)
-    return odds
+    bets = {digest: read.odds(t.game, t.rule_set, t.settings) for digest, t in known.items()}
+    rounds = {digest: read.round_odds(t.game, t.rule_set, t.settings)
+              for digest, t in known.items()}
+    for line in lines:
+        if line.terms not in bets:
+            bets[line.terms] = read.default_odds(line.game)
+            rounds[line.terms] = read.round_odds(line.game, None, None)
+    return Odds(bets=bets, rounds=rounds)
 
 
-def _flags(line: Line, confidence: Decimal, swing: Decimal) -> list[str]:
+def _flags(line: Line, confidence: Decimal, base: Base | None) -> list[str]:
     f = line.figures
     flags = []
     if f.handle and f.expectation.outside(f.actual_win, confidence):
@@ -187,11 +221,14 @@ def _flags(line: Line, confidence: Decimal, swing: Decimal) -> list[str]:
             f"{money(line.band_low)} to {money(line.band_high)} around the theoretical win "
             f"{money(f.theoretical_win)} on a handle of {money(f.handle)}: chance alone gives "
             f"a result this far off {chance(line.probability)}")
-    moved = line.swing_pct
-    if moved is not None and abs(moved) > swing and line.base is not None:
+    moved = line.change
+    if moved is not None and moved.outside and line.base is not None and base is not None:
         flags.append(
-            f"win-to-drop {f.win_to_drop_pct}% swung {moved:+} points from "
-            f"{line.base.win_to_drop_pct}% in the same period last year (beyond ±{swing})")
+            f"win-to-drop {f.win_to_drop_pct}% moved {moved.points:+} points from "
+            f"{line.base.win_to_drop_pct}% in the {base.label} ({base.first_day} to "
+            f"{base.last_day}); chance alone leaves the change within {moved.low:+} to "
+            f"{moved.high:+} points at {confidence * 100:.0f}%: investigate "
+            f"(COMAR 36.05.03.25(B)(2))")
     return flags
 
 
@@ -200,45 +237,56 @@ def _noted(level: str, name: str, notes: list[read.Note]) -> list[read.Note]:
     return [n for n in notes if n.scope.casefold() == scope.casefold()]
 
 
+class Period(BaseModel):
+    """What the report reads of one period: its bets, its rounds' pairs and its shifts."""
+
+    stakes: list[read.StakeLine]
+    pairs: list[read.PairLine]
+    shifts: list[TableShift]
+
+    def figures(self, level: str, odds: Odds) -> dict[str, Figures]:
+        return _figures(self.stakes, self.pairs, self.shifts, level, odds)
+
+
+def read_period(cursor: Any, first: date, last: date) -> Period:
+    return Period(stakes=read.stake_lines(cursor, first, last),
+                  pairs=read.pair_lines(cursor, first, last),
+                  shifts=table_shifts(cursor, first, last))
+
+
 def statistics(conn: Connection[Any], kind: str, through: date, *, property_name: str = "",
-               confidence: Decimal = CONFIDENCE, swing: Decimal = SWING,
+               confidence: Decimal = CONFIDENCE,
                now: datetime | None = None) -> StatisticsReport:
     """The statistics report of the period of `kind` ending on gaming day `through`."""
-    from ledger.core.expectation import z_score
-
     z_score(confidence)  # refuses a confidence outside (0, 1) before any reading
     first, last = period_of(kind, through)
-    base_first, base_last = a_year_before(first), a_year_before(last)
     with conn.cursor(row_factory=dict_row) as cursor:
-        stakes, shifts = read.stake_lines(cursor, first, last), table_shifts(cursor, first, last)
-        if not stakes and not shifts:
+        period = read_period(cursor, first, last)
+        if not period.stakes and not period.shifts:
             raise NotFound(f"no bet from {first} to {last} is in the ledger.")
-        base_stakes = read.stake_lines(cursor, base_first, base_last)
-        base_shifts = table_shifts(cursor, base_first, base_last)
-        odds = _odds(cursor, stakes + base_stakes)
+        base = base_period(cursor, last)
+        before = read_period(cursor, base.first_day, base.last_day) if base else None
+        odds = odds_of(cursor, [*period.stakes, *period.pairs,
+                                *(before.stakes + before.pairs if before else [])])
         notes = read.notes(cursor, first, last)
         tracked = position(cursor)
     lines = []
     for level in LEVELS:
-        now_figures = _figures(stakes, shifts, level, odds)
-        then_figures = _figures(base_stakes, base_shifts, level, odds)
+        now_figures = period.figures(level, odds)
+        then_figures = before.figures(level, odds) if before else {}
         for name in sorted(now_figures):
             f = now_figures[name]
             low, high = f.expectation.band(confidence)
-            line = Line(level=level, name=name, figures=f, base=then_figures.get(name),
-                        band_low=low, band_high=high,
+            then = then_figures.get(name)
+            line = Line(level=level, name=name, figures=f, base=then,
+                        change=change(f, then, confidence), band_low=low, band_high=high,
                         probability=f.expectation.probability(f.actual_win),
                         notes=_noted(level, name, notes))
-            line.flags = _flags(line, confidence, swing)
+            line.flags = _flags(line, confidence, base)
             lines.append(line)
     generated = now or clock.now().astimezone()
     return StatisticsReport(
         title=f"Table games statistics, {KINDS[kind]}", software_version=software_version(),
-        property_name=property_name, kind=kind, first_day=first, last_day=last,
-        base_first_day=base_first, base_last_day=base_last, generated_at=generated,
-        confidence=confidence, swing_threshold=swing, lines=lines, notes=notes,
+        property_name=property_name, kind=kind, first_day=first, last_day=last, base=base,
+        generated_at=generated, confidence=confidence, lines=lines, notes=notes,
         position=tracked)
-
-
-
-

@@ -19,8 +19,8 @@ COLUMNS = (
     "level", "name", "bets", "handle", "theoretical_win", "theoretical_hold_pct", "actual_win",
     "actual_hold_pct", "variance_pct", "projected_variance", "band_low", "band_high",
     "probability", "drop", "accounting_win", "win_to_drop_pct", "shifts_uncounted",
-    "last_year_handle", "last_year_actual_win", "last_year_drop", "last_year_accounting_win",
-    "last_year_win_to_drop_pct", "swing_pct", "flags", "notes",
+    "base_handle", "base_actual_win", "base_drop", "base_accounting_win",
+    "base_win_to_drop_pct", "change_pct", "change_low", "change_high", "flags", "notes",
 )
 
 
@@ -39,12 +39,15 @@ def cells(line: Line) -> dict[str, Any]:
         "probability": f"{line.probability:.6f}", "drop": f.drop,
         "accounting_win": f.accounting_win, "win_to_drop_pct": f.win_to_drop_pct,
         "shifts_uncounted": f.shifts_uncounted,
-        "last_year_handle": base.handle if base else None,
-        "last_year_actual_win": base.actual_win if base else None,
-        "last_year_drop": base.drop if base else None,
-        "last_year_accounting_win": base.accounting_win if base else None,
-        "last_year_win_to_drop_pct": base.win_to_drop_pct if base else None,
-        "swing_pct": line.swing_pct, "flags": " | ".join(line.flags),
+        "base_handle": base.handle if base else None,
+        "base_actual_win": base.actual_win if base else None,
+        "base_drop": base.drop if base else None,
+        "base_accounting_win": base.accounting_win if base else None,
+        "base_win_to_drop_pct": base.win_to_drop_pct if base else None,
+        "change_pct": line.change.points if line.change else None,
+        "change_low": line.change.low if line.change else None,
+        "change_high": line.change.high if line.change else None,
+        "flags": " | ".join(line.flags),
         "notes": " | ".join(f"{n.noted_by}: {n.finding}" for n in line.notes),
     }
 
@@ -54,12 +57,27 @@ def header(report: StatisticsReport) -> list[tuple[str, str]]:
         ("report", report.title), ("property", report.property_name or "-"),
         ("software", f"round-ledger {report.software_version}"),
         ("period", f"gaming days {report.first_day} to {report.last_day}"),
-        ("same period last year", f"{report.base_first_day} to {report.base_last_day}"),
+        ("base period", base_words(report)),
         ("generated", f"{clock(report.generated_at)} {TIME_LABEL}"),
         ("confidence", f"{report.confidence * 100:.0f}%"),
-        ("swing threshold", f"{report.swing_threshold} points of win-to-drop"),
         ("currency", "MOP"),
     ]
+
+
+def base_words(report: StatisticsReport) -> str:
+    """`previous business year: 2025-01-01 to 2025-12-31`, or why there is none."""
+    base = report.base
+    if base is None:
+        return "none: the ledger's first month has no period before it"
+    return f"{base.label}: {base.first_day} to {base.last_day}"
+
+
+def change_words(line: Line) -> str:
+    """`+1.20 (-3.10 to +5.50)`: the change of win-to-drop and its interval, in points."""
+    moved = line.change
+    if moved is None:
+        return "no base" if line.base is None else "no drop"
+    return f"{moved.points:+} ({moved.low:+} to {moved.high:+})"
 
 
 def to_csv(report: StatisticsReport) -> str:
@@ -85,15 +103,17 @@ def to_json(report: StatisticsReport) -> str:
 
 
 def to_rich(report: StatisticsReport, console: Console, *, wide: bool = False) -> None:
-    """Too narrow a terminal leaves out last year first, then the chance, win-to-drop, the
-    band and hold on the handle: never the handle, the theoretical or the actual win."""
+    """Too narrow a terminal leaves out the base first, then the chance, the change against
+    the base, win-to-drop, the band and hold on the handle: never the handle, the theoretical
+    or the actual win."""
     console.print(f"[bold]{report.title}[/]: gaming days {report.first_day} to "
                   f"{report.last_day} (generated {clock(report.generated_at)} {TIME_LABEL}, "
-                  f"round-ledger {report.software_version}; amounts in {CURRENCY})",
-                  highlight=False)
+                  f"round-ledger {report.software_version}; amounts in {CURRENCY}); "
+                  f"win-to-drop against the {base_words(report)}", highlight=False)
     grid = Grid(text(""), figure("handle"), figure("theoretical"), figure("actual"),
                 figure("band", 2), figure("hold on handle", 1), figure("win-to-drop", 3),
-                figure("last year", 5), figure("chance", 4), box=box.SIMPLE_HEAD)
+                figure("base", 6), figure("change (interval)", 4), figure("chance", 5),
+                box=box.SIMPLE_HEAD)
     for line in report.lines:
         f = line.figures
         base = line.base.win_to_drop_pct if line.base else None
@@ -103,8 +123,8 @@ def to_rich(report: StatisticsReport, console: Console, *, wide: bool = False) -
             f"{amount(line.band_low)} to {amount(line.band_high)}",
             f"{_text(f.actual_hold_pct)}% (theo {_text(f.theoretical_hold_pct)}%)",
             f"{_text(f.win_to_drop_pct)}%" if f.win_to_drop_pct is not None else "-",
-            f"{base}%" if base is not None else "-",
-            chance(line.probability), style="red" if line.flags else None)
+            f"{base}%" if base is not None else "no base",
+            change_words(line), chance(line.probability), style="red" if line.flags else None)
     grid.print(console, wide=wide)
     for line in report.lines:
         for flag in line.flags:

@@ -1,6 +1,6 @@
 """Accounting files the month's statistics and a regulator reads them: theoretical win from the
-real handle and the exact edges, actual hold on the handle and on the drop, last year's beside
-them. The CSV's figures are checked against sums over the events computed here, independently
+real handle and the exact edges, actual hold on the handle and on the drop, the previous
+business year's beside them (COMAR 36.05.03.25(B)(2)). The CSV's figures are checked against sums over the events computed here, independently
 of the projections; the page is checked as Chromium prints it; an investigation's finding,
 recorded signed, is shown on the report of its period."""
 
@@ -97,7 +97,7 @@ def test_the_months_statistics_equal_sums_over_the_events(cli, simulated_month, 
     meta, rows = _csv_lines((tmp_path / f"statistics-month-{THROUGH}.csv").read_text())
     assert meta["report"] == "Table games statistics, month to date"
     assert meta["period"] == f"gaming days 2026-11-01 to {THROUGH}"
-    assert meta["same period last year"] == "2025-11-01 to 2025-11-03"
+    assert meta["base period"] == "previous business year: 2025-01-01 to 2025-12-31"
     assert meta["generated"].endswith("Macau time") and meta["software"].startswith("round-ledger")
     expected = _from_events(superuser, "2026-11-01", THROUGH)
     tables = {name for level, name in rows if level == "table"}
@@ -116,14 +116,30 @@ def test_the_months_statistics_equal_sums_over_the_events(cli, simulated_month, 
     assert Decimal(floor["win_to_drop_pct"]) == (
         expected["floor"]["accounting_win"] / expected["floor"]["drop"] * 100).quantize(
         Decimal("0.01"))
-    last_year = _from_events(superuser, "2025-11-01", "2025-11-03")["floor"]
-    assert Decimal(floor["last_year_handle"]) == last_year["handle"] > 0
-    assert Decimal(floor["last_year_drop"]) == last_year["drop"]
+    last_year = _from_events(superuser, "2025-01-01", "2025-12-31")["floor"]
+    assert Decimal(floor["base_handle"]) == last_year["handle"] > 0
+    assert Decimal(floor["base_drop"]) == last_year["drop"]
+    assert Decimal(floor["change_pct"]) == (Decimal(floor["win_to_drop_pct"])
+                                            - Decimal(floor["base_win_to_drop_pct"]))
+    assert Decimal(floor["change_low"]) < Decimal(floor["change_pct"]) < Decimal(
+        floor["change_high"])
     # every game and the pit have their line, adding up to the floor's handle
     games = [r for (level, _), r in rows.items() if level == "game"]
     assert len(games) == 4
     assert sum(Decimal(r["handle"]) for r in games) == Decimal(floor["handle"])
     assert any(level == "dealer" for level, _ in rows)
+    # the hold report's month is the statistics' month, game by game, with its band on the handle
+    held = cli("report", "hold", "--through", THROUGH, "--json")
+    assert held.code == 0, held.err + held.out
+    month = {line["name"]: line for line in json.loads(held.out)["lines"]
+             if line["period"] == "month" and line["level"] == "game"}
+    for (level, name), row in rows.items():
+        if level == "game":
+            assert Decimal(month[name]["handle"]) == Decimal(row["handle"]), name
+            assert month[name]["actual_hold_pct"] == row["actual_hold_pct"], name
+            assert Decimal(month[name]["hold_low_pct"]) == (
+                Decimal(row["band_low"]) / Decimal(row["handle"]) * 100).quantize(
+                Decimal("0.01")), name
 
 
 @needs_chromium
@@ -147,7 +163,7 @@ def test_the_statistics_report_prints_whole_with_its_header_and_investigations(
     assert f"gaming days 2026-11-01 to {THROUGH}" in flat
     assert "Macau time" in flat and "round-ledger" in flat
     for heading in ("theoretical win", "actual hold", "% variance", "projected variance",
-                    "win-to-drop", "last year"):
+                    "win-to-drop", "base drop", "change (interval)", "previous business year"):
         assert heading in flat, heading
     assert "a dealer's payout error, retrained" in flat
     for signer in ("Accounting", "Compliance", "Management"):
@@ -157,6 +173,7 @@ def test_the_statistics_report_prints_whole_with_its_header_and_investigations(
     assert ytd.code == 0 and json.loads(ytd.out)["first_day"] == "2026-01-01"
     other = cli("report", "statistics", "--period", "month", "--through", "2025-11-03", "--json")
     assert other.code == 0 and json.loads(other.out)["notes"] == []
+    assert json.loads(other.out)["base"] is None  # the ledger's first month: nothing before it
 
 
 def test_a_dealer_may_not_record_an_investigation(cli, simulated_month, superuser):

@@ -79,7 +79,8 @@ def test_a_shift_of_every_game_folded_equals_its_events_applied_one_by_one(
     for batch_size in BATCH_SIZES:
         folded, handled = folded_and_handled(database, superuser, monkeypatch, batch_size,
                                              projection=projection)
-        assert all(handled.values())
+        # every table has rows, but the stakes of rounds in play: none at the shift's end
+        assert all(found for table, found in handled.items() if table != "report_round_stakes")
         assert folded == handled, f"batches of {batch_size}"
 
 

@@ -10,7 +10,7 @@ import pytest
 
 from ledger.core.errors import InvalidInput
 from ledger.core.expectation import Expectation, z_score
-from ledger.reports.statistics import a_year_before, period_of
+from ledger.reports.base import PREVIOUS_MONTH, PREVIOUS_YEAR, choose_base, period_of
 
 
 def test_bets_add_their_expected_win_and_their_variance():
@@ -53,6 +53,15 @@ def test_periods_end_on_the_day_asked_and_start_with_the_day_month_or_year():
         period_of("week", day)
 
 
-def test_the_same_period_last_year_of_a_leap_day_ends_on_the_28th():
-    assert a_year_before(date(2028, 2, 29)) == date(2027, 2, 28)
-    assert a_year_before(date(2026, 11, 27)) == date(2025, 11, 27)
+def test_comar_36_05_03_25_b2_base_is_the_previous_business_year_once_there_is_one():
+    base = choose_base(date(2026, 11, 27), first_gaming_day=date(2025, 12, 30))
+    assert base is not None and base.label == PREVIOUS_YEAR
+    assert (base.first_day, base.last_day) == (date(2025, 1, 1), date(2025, 12, 31))
+
+
+def test_comar_36_05_03_25_b2_in_the_first_year_the_base_is_the_previous_month():
+    base = choose_base(date(2028, 3, 31), first_gaming_day=date(2028, 1, 3))
+    assert base is not None and base.label == PREVIOUS_MONTH
+    assert (base.first_day, base.last_day) == (date(2028, 2, 1), date(2028, 2, 29))
+    assert choose_base(date(2028, 1, 31), first_gaming_day=date(2028, 1, 3)) is None
+    assert choose_base(date(2028, 1, 31), first_gaming_day=None) is None

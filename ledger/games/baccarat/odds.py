@@ -17,14 +17,16 @@ so the figures are the engine's, not a restatement of art. 9.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from fractions import Fraction
 from functools import cache, lru_cache
+from itertools import product
 
 from ledger.core.cards import DECK, Card, Rank, Suit
 from ledger.games.baccarat.coup import Side, Winner, next_card_to, play_coup
 from ledger.games.baccarat.settings import BaccaratSettings
 from ledger.games.baccarat.settlement import ODDS, Spot
-from ledger.games.odds import BetOdds, from_results
+from ledger.games.odds import BetOdds, Moments, RoundOdds, Stake, covariances, from_results
 
 VALUES = range(10)
 _REPRESENTATIVE = {
@@ -180,3 +182,120 @@ def _bet_odds(decks: int, commission: Fraction) -> tuple[BetOdds, ...]:
 def bet_odds(settings: BaccaratSettings) -> tuple[BetOdds, ...]:
     """Every baccarat bet's edge and variance per unit staked under `settings`."""
     return _bet_odds(settings.decks, Fraction(settings.commission_rate))
+
+
+# --- the coup's bets together ---------------------------------------------------------------
+
+CoupOutcome = tuple[Winner, bool, bool]  # the winner, a player pair, a banker pair
+_RANK_VALUES = (1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 0, 0, 0)  # A to 9, then T, J, Q, K
+
+
+def _draws(start: tuple[int, int, int, int], left: list[int],
+           rest: int) -> list[tuple[int, int, int]]:
+    """After the four values `start` (player, banker, player, banker) with `left` cards of each
+    value in the shoe: each pair of final totals and its count of ordered fifth-sixth cards."""
+    after_four, banker_draws = _tableau()
+    p1, b1, p2, b2 = start
+    player, banker = (p1 + p2) % 10, (b1 + b2) % 10
+    side = after_four[player, banker]
+    if side is None:
+        return [(player, banker, (rest + 1) * rest)]
+    if side is Side.BANKER:
+        return [(player, (banker + y) % 10, left[y] * rest) for y in VALUES]
+    found = []
+    for x in VALUES:
+        drawn, left[x] = left[x], left[x] - 1
+        final = (player + x) % 10
+        if banker_draws[player, banker, x]:
+            found += [(final, (banker + y) % 10, drawn * left[y]) for y in VALUES]
+        else:
+            found.append((final, banker, drawn * rest))
+        left[x] += 1
+    return found
+
+
+@cache
+def coup_outcomes(decks: int) -> dict[CoupOutcome, Fraction]:
+    """The joint chance of the coup's winner and of each side's pair (art. 13(4)), for the first
+    coup of a fresh shoe of `decks` decks: the first four cards enumerated by rank, the draws
+    by value, every ordered six-card start of the shoe counted once."""
+    ranks, values = [4 * decks] * 13, [16 * decks] + [4 * decks] * 9
+    rest = 52 * decks - 5
+    drawn: dict[tuple[int, int, int, int], list[tuple[int, int, int]]] = {}
+    tally: Counter[tuple[int, int, bool, bool]] = Counter()
+
+    def take(rank: int) -> int:
+        count = ranks[rank]
+        ranks[rank] -= 1
+        values[_RANK_VALUES[rank]] -= 1
+        return count
+
+    def put(rank: int) -> None:
+        ranks[rank] += 1
+        values[_RANK_VALUES[rank]] += 1
+
+    for start in product(range(13), repeat=4):
+        weight = 1
+        for rank in start:
+            weight *= take(rank)
+        p1, b1, p2, b2 = (_RANK_VALUES[rank] for rank in start)
+        key = (p1, b1, p2, b2)
+        if key not in drawn:
+            drawn[key] = _draws(key, values, rest)
+        pairs = start[0] == start[2], start[1] == start[3]
+        for player, banker, count in drawn[key]:
+            tally[player, banker, *pairs] += weight * count
+        for rank in start:
+            put(rank)
+    starts = _falling(52 * decks, 6)
+    if sum(tally.values()) != starts:
+        raise ArithmeticError("the enumeration did not count every six-card start once")
+    winners = _winners()
+    found: Counter[CoupOutcome] = Counter()
+    for (player, banker, player_pair, banker_pair), count in tally.items():
+        found[winners[player, banker], player_pair, banker_pair] += count
+    return {outcome: Fraction(count, starts) for outcome, count in found.items()}
+
+
+def _unit_results(outcome: CoupOutcome, commission: Fraction) -> dict[str, Fraction]:
+    winner, player_pair, banker_pair = outcome
+    lose, tie = Fraction(-1), winner is Winner.TIE
+    return {
+        Spot.PLAYER.value: Fraction(0) if tie else ODDS[Spot.PLAYER] if winner is Winner.PLAYER
+        else lose,
+        Spot.BANKER.value: Fraction(0) if tie else ODDS[Spot.BANKER] * (1 - commission)
+        if winner is Winner.BANKER else lose,
+        Spot.TIE.value: ODDS[Spot.TIE] if tie else lose,
+        Spot.PLAYER_PAIR.value: ODDS[Spot.PLAYER_PAIR] if player_pair else lose,
+        Spot.BANKER_PAIR.value: ODDS[Spot.BANKER_PAIR] if banker_pair else lose,
+    }
+
+
+@cache
+def _round_odds(decks: int, commission: Fraction) -> RoundOdds:
+    means, covariance = covariances(
+        coup_outcomes(decks), lambda outcome: _unit_results(outcome, commission))
+    return RoundOdds(
+        {spot: -mean for spot, mean in means.items()}, covariance, covariance,
+        f"exact: every bet of a coup is settled on the same cards, so every box is one: the "
+        f"joint chance of the winner and of each side's pair over every first coup of a fresh "
+        f"{decks}-deck shoe (first four cards by rank, the draws by value)")
+
+
+def round_odds(settings: BaccaratSettings) -> RoundOdds:
+    """How a coup's bets move together under `settings`."""
+    return _round_odds(settings.decks, Fraction(settings.commission_rate))
+
+
+def round_moments(settings: BaccaratSettings, bets: Iterable[Stake]) -> Moments:
+    """The exact mean and variance of the house's win on one coup holding `bets`.
+
+    >>> from decimal import Decimal
+    >>> from ledger.games.baccarat.settings import BaccaratSettings
+    >>> settings = BaccaratSettings(decks=8, effective_from="2026-01-01", authorisation="test",
+    ...                             min_bet=100, max_bet=1000)
+    >>> round_moments(settings, [Stake(1, "banker", Decimal(100)),
+    ...                          Stake(2, "player", Decimal(100))]).mean
+    Decimal('2.2930')
+    """
+    return round_odds(settings).moments(bets)

@@ -19,12 +19,13 @@ already seen may find a round with other odds, as in any game dealt from a shoe.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from fractions import Fraction
 from functools import cache, lru_cache
 
 from ledger.core.cards import DECK
 from ledger.games.fortune8.rules import ODDS, Box, Fortune8Settings, winning_box
-from ledger.games.odds import BetOdds, from_results
+from ledger.games.odds import BetOdds, Moments, RoundOdds, Stake, covariances, from_results
 
 
 @lru_cache(maxsize=1)
@@ -58,3 +59,50 @@ def _bet_odds(decks: int) -> tuple[BetOdds, ...]:
 def bet_odds(settings: Fortune8Settings) -> tuple[BetOdds, ...]:
     """The L, 8 and H boxes' edge and variance per unit staked under `settings`."""
     return _bet_odds(settings.decks)
+
+
+# --- a round's bets together ------------------------------------------------------------------
+
+
+def _unit_results(winner: Box) -> dict[str, Fraction]:
+    return {box.value: ODDS[box] if box is winner else Fraction(-1) for box in Box}
+
+
+@cache
+def _round_odds(decks: int) -> RoundOdds:
+    """One space's card settles its three boxes (and every player's bet on them) together; two
+    spaces take two different cards of the shoe, drawn without replacement."""
+    chances = box_chances()
+    means, within = covariances(chances, _unit_results)
+    cards = 52 * decks
+    held = {box: chances[box] * cards for box in Box}  # the shoe's cards winning each box
+    two = {(a, b): held[a] * (held[b] - (a is b)) / (cards * (cards - 1)) for a in Box for b in Box}
+    across = {
+        (x.value, y.value): sum(
+            (chance * _unit_results(a)[x.value] * _unit_results(b)[y.value]
+             for (a, b), chance in two.items()), Fraction(0)) - means[x.value] * means[y.value]
+        for x in Box for y in Box
+    }
+    return RoundOdds(
+        {spot: -mean for spot, mean in means.items()}, within, across,
+        f"exact: a space's card settles its L, 8 and H boxes together; two spaces' cards are "
+        f"two different cards of a shuffled {decks}-deck shoe, drawn without replacement")
+
+
+def round_odds(settings: Fortune8Settings) -> RoundOdds:
+    """How a round's bets move together under `settings` (a bet's box is its space)."""
+    return _round_odds(settings.decks)
+
+
+def round_moments(settings: Fortune8Settings, bets: Iterable[Stake]) -> Moments:
+    """The exact mean and variance of the house's win on one round holding `bets`, each bet's
+    `box` its space.
+
+    >>> from decimal import Decimal
+    >>> from ledger.games.fortune8.rules import Fortune8Settings
+    >>> settings = Fortune8Settings(decks=6, effective_from="2026-01-01", authorisation="test",
+    ...                             min_bet=100, max_bet=5000)
+    >>> round_moments(settings, [Stake(1, "L", Decimal(100)), Stake(1, "H", Decimal(100))])
+    Moments(mean=Decimal('15.3846'), variance=Decimal('2840.2367'))
+    """
+    return round_odds(settings).moments(bets)

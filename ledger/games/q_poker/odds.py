@@ -26,7 +26,8 @@ from functools import lru_cache
 from itertools import combinations
 
 from ledger.core.cards import DECK, Card
-from ledger.games.odds import BetOdds, from_results
+from ledger.games.odds import BetOdds, Moments, RoundOdds, Stake, covariances, from_results
+from ledger.games.q_poker import round_data
 from ledger.games.q_poker.hands import QUEEN_HIGH, Category, HandValue, evaluate
 from ledger.games.q_poker.settlement import (
     BONUS_ODDS,
@@ -258,3 +259,56 @@ def bonus_edge() -> Fraction:
     _, values = _hands()
     paid = sum(BONUS_ODDS.get(value.category, Fraction(-1)) for value in values)
     return -Fraction(paid) / len(values)
+
+
+# --- a round's bets together ------------------------------------------------------------------
+
+
+@lru_cache(maxsize=1)
+def box_outcomes() -> dict[tuple[Fraction, Fraction], Fraction]:
+    """The joint chance of a box's bonus and play results per unit, exact: every box hand
+    against every dealer hand of the 49 cards left, the box playing as `play_table` does (every
+    player sharing a box sees its cards, so plays it alike)."""
+    table = _Table(lambda value: value.key)
+    hands, values = _hands()
+    continued = play_table().continued
+    tally: Counter[tuple[Fraction, Fraction]] = Counter()
+    for hand, value in zip(hands, values, strict=True):
+        bonus = BONUS_ODDS.get(value.category, Fraction(-1))
+        if hand not in continued:
+            tally[bonus, SURRENDER] += DEALER_HANDS
+            continue
+        for play, n in _continue_results(value, table.against(hand)).items():
+            tally[bonus, play] += n
+    deals = len(hands) * DEALER_HANDS
+    return {outcome: Fraction(n, deals) for outcome, n in tally.items() if n}
+
+
+@lru_cache(maxsize=1)
+def _round_odds() -> RoundOdds:
+    means, within = covariances(
+        box_outcomes(), lambda o: {Spot.BONUS.value: o[0], Spot.PLAY.value: o[1]})
+    return RoundOdds(
+        {spot: -mean for spot, mean in means.items()}, within, round_data.ACROSS,
+        "one box: exact, the joint chance of its bonus and play results over every box hand "
+        "against every dealer hand, the box played as the best strategy says; two boxes of a "
+        f"round (the same dealer hand): {round_data.METHOD}", round_data.ERROR)
+
+
+def round_odds(settings: QPokerSettings) -> RoundOdds:
+    """How a round's bets move together: no house setting changes it."""
+    return _round_odds()
+
+
+def round_moments(settings: QPokerSettings, bets: Iterable[Stake]) -> Moments:
+    """The mean and variance of the house's win on one round holding `bets` (several players'
+    bets on one box share its cards).
+
+    >>> from decimal import Decimal
+    >>> from ledger.games.q_poker.table import QPokerSettings
+    >>> settings = QPokerSettings(effective_from="2026-01-01", authorisation="test",
+    ...                           min_bet=100, max_bet=1000)
+    >>> round_moments(settings, [Stake(1, "play", Decimal(100))]).mean
+    Decimal('2.7591')
+    """
+    return round_odds(settings).moments(bets)

@@ -21,7 +21,7 @@ pushes); `ante_figures(..., ties_push=True)` gives the industry's Caribbean Stud
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from decimal import ROUND_UP, Decimal
 from fractions import Fraction
@@ -30,10 +30,17 @@ from ledger.core.cards import Card, Rank
 from ledger.core.errors import InvalidInput
 from ledger.core.formatting import money
 from ledger.games.jackpot import POOL_SHARE, PRIZE_CATEGORIES, JackpotPoolSettings
-from ledger.games.odds import BetOdds, exact
+from ledger.games.odds import BetOdds, Moments, RoundOdds, Stake, exact
 from ledger.games.settings import HouseSettings
-from ledger.games.stud_poker import odds_data
-from ledger.games.stud_poker.hands import ANTE, JACKPOT, RAISE, HandCategory, evaluate
+from ledger.games.stud_poker import odds_data, round_data
+from ledger.games.stud_poker.hands import (
+    ANTE,
+    JACKPOT,
+    RAISE,
+    HandCategory,
+    _qualifies,
+    evaluate,
+)
 from ledger.games.stud_poker.settings import RAISE_ODDS, StudPokerSettings
 
 AVO = Decimal("0.01")
@@ -174,3 +181,55 @@ def jackpot_odds(pool: JackpotPoolSettings, stake: Decimal, pool_amount: Decimal
         f"exact: art. 10's prizes on the box's five cards over all 2,598,960 hands, with a "
         f"pool of {money(pool_amount)} and a bet of {money(stake)}; one box alone in its round",
     )
+
+
+# --- a round's bets together ------------------------------------------------------------------
+
+
+def ante_result(cards: Sequence[Card], dealer: Sequence[Card], up_card: Card,
+                royal_odds: int) -> Fraction:
+    """A box's result per ante, raise included, played as `raises` says: what the ante's
+    figures average (one deal; for estimates and checks, not for settling).
+
+    >>> from ledger.core.cards import parse_card, parse_cards
+    >>> ante_result(parse_cards("AS AD 7C 4H 2S"), parse_cards("KS QD 9C 5H 3S"),
+    ...             parse_card("3S"), 100)
+    Fraction(1, 1)
+    """
+    if not raises(cards, up_card):
+        return Fraction(-1)
+    box, house = evaluate(cards), evaluate(dealer)
+    if not _qualifies(house):
+        return Fraction(1)
+    if box < house:
+        return Fraction(-3)
+    if box == house:
+        return Fraction(0)
+    odds = royal_odds if box.category is HandCategory.ROYAL_FLUSH else RAISE_ODDS[box.category]
+    return Fraction(1 + 2 * odds)
+
+
+def round_odds(settings: HouseSettings) -> RoundOdds:
+    """How a round's bets move together: a box's ante carries its raise's result; two boxes
+    meet the same dealer hand. Jackpot bets go to the pool, not the table's win: left out."""
+    if not isinstance(settings, StudPokerSettings):
+        raise InvalidInput(f"Stud Poker's odds need Stud Poker settings, not {settings!r}.")
+    edge, variance = ante_figures(settings.royal_odds)
+    return RoundOdds(
+        {ANTE: edge, RAISE: Fraction(0)}, {(ANTE, ANTE): variance}, round_data.ACROSS,
+        f"one box: exact, per ante with its raise ({_ante_method(settings)}); two boxes of a "
+        f"round (the same dealer hand): {round_data.METHOD}", round_data.ERROR)
+
+
+def round_moments(settings: HouseSettings, bets: Iterable[Stake]) -> Moments:
+    """The mean and variance of the house's win on one round holding `bets`: a box's raise
+    is counted in its ante's figures, so only antes weigh.
+
+    >>> from ledger.games.stud_poker.settings import StudPokerSettings
+    >>> settings = StudPokerSettings(effective_from="2026-01-01", authorisation="test",
+    ...     min_bet=100, max_bet=1000, rule_version="2004", royal_odds=100, max_payout=100000)
+    >>> round_moments(settings, [Stake(1, "ante", Decimal(100)), Stake(1, "raise", Decimal(200)),
+    ...                          Stake(1, "jackpot", Decimal(10))]).mean
+    Decimal('5.2241')
+    """
+    return round_odds(settings).moments(bet for bet in bets if bet.spot != JACKPOT)

@@ -1,0 +1,83 @@
+"""The hold report as CSV (a header block, then a row a line), JSON and in the terminal."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from typing import Any
+
+from rich import box
+from rich.console import Console
+from rich.table import Table as RichTable
+
+from ledger.core.formatting import TIME_LABEL, amount, chance, clock
+from ledger.reports.hold import HoldLine, HoldReport
+
+COLUMNS = ("period", "first_day", "last_day", "level", "name", "bets", "handle",
+           "theoretical_win", "theoretical_hold_pct", "actual_win", "actual_hold_pct",
+           "variance_pct", "hold_low_pct", "hold_high_pct", "probability", "flag")
+
+
+def cells(line: HoldLine) -> dict[str, Any]:
+    f = line.figures
+    return {"period": line.period, "first_day": line.first_day, "last_day": line.last_day,
+            "level": line.level, "name": line.name, "bets": f.bets, "handle": f.handle,
+            "theoretical_win": f.theoretical_win, "theoretical_hold_pct": f.theoretical_hold_pct,
+            "actual_win": f.actual_win, "actual_hold_pct": f.actual_hold_pct,
+            "variance_pct": f.variance_pct, "hold_low_pct": line.hold_low,
+            "hold_high_pct": line.hold_high, "probability": f"{line.probability:.6f}",
+            "flag": line.flag}
+
+
+def header(report: HoldReport) -> list[tuple[str, str]]:
+    return [("report", report.title), ("property", report.property_name or "-"),
+            ("software", f"round-ledger {report.software_version}"),
+            ("through", f"gaming day {report.through}"),
+            ("generated", f"{clock(report.generated_at)} {TIME_LABEL}"),
+            ("confidence", f"{report.confidence * 100:.0f}%"), ("currency", "MOP")]
+
+
+def _text(value: Any) -> str:
+    return "" if value is None else str(value)
+
+
+def to_csv(report: HoldReport) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerows(header(report))
+    writer.writerow([])
+    writer.writerow(COLUMNS)
+    for line in report.lines:
+        row = cells(line)
+        writer.writerow([_text(row[column]) for column in COLUMNS])
+    return out.getvalue()
+
+
+def to_json(report: HoldReport) -> str:
+    data = report.model_dump(mode="json", exclude={"lines"})
+    data["lines"] = [{k: v if v is None or isinstance(v, int | str) else str(v)
+                      for k, v in cells(line).items()} for line in report.lines]
+    return json.dumps(data, indent=2, ensure_ascii=False)
+
+
+def to_rich(report: HoldReport, console: Console) -> None:
+    console.print(f"[bold]{report.title}[/]: through gaming day {report.through} (generated "
+                  f"{clock(report.generated_at)} {TIME_LABEL}, round-ledger "
+                  f"{report.software_version})", highlight=False)
+    grid = RichTable(box=box.SIMPLE_HEAD)
+    for column in ("period", "", "handle", "theoretical hold", "actual hold", "variance",
+                   "band of hold", "chance"):
+        grid.add_column(column, justify="left" if column in ("period", "") else "right")
+    for line in report.lines:
+        f = line.figures
+        grid.add_row(
+            line.period, "floor" if line.level == "floor" else f"game {line.name}",
+            amount(f.handle), f"{_text(f.theoretical_hold_pct)}%", f"{_text(f.actual_hold_pct)}%",
+            f"{_text(f.variance_pct)} pts", f"{_text(line.hold_low)}% to {_text(line.hold_high)}%",
+            chance(line.probability), style="red" if line.flag else None)
+    console.print(grid)
+    if not report.flagged:
+        console.print("nothing to investigate: every hold is within its band", highlight=False)
+    for line in report.flagged:
+        console.print(f"[red]investigate[/] {line.flag}", highlight=False)
