@@ -18,6 +18,7 @@ from psycopg.rows import dict_row
 from pydantic import BaseModel
 
 from ledger import software_version
+from ledger.core import clock
 from ledger.core.errors import NotFound
 from ledger.core.expectation import CONFIDENCE, z_score
 from ledger.core.formatting import chance, money
@@ -101,5 +102,5 @@ def hold_report(conn: Connection[Any], through: date, *, property_name: str = ""
     return HoldReport(
         title="Table games hold: theoretical against actual", software_version=software_version(),
         property_name=property_name, through=through,
-        generated_at=now or datetime.now().astimezone(), confidence=confidence, lines=lines,
+        generated_at=now or clock.now().astimezone(), confidence=confidence, lines=lines,
         position=tracked)

@@ -102,7 +102,8 @@ def test_wide_shows_every_column_however_narrow_the_terminal(played):
 def test_a_column_left_out_is_named_with_what_shows_it(played):
     result = played("report", "statistics", "--period", "day", "--through", DAY, columns=80)
     said = " ".join(result.out.split())
-    assert ("left out to fit 80 columns: band, hold on handle, win-to-drop, last year, chance; "
+    assert ("left out to fit 80 columns: band, hold on handle, win-to-drop, base, change "
+            "(interval), chance; "
             "`--wide` or `--json` shows them.") in said, result.out
 
 
