@@ -13,8 +13,9 @@ from rich.console import Console
 from rich.table import Table as RichTable
 
 from ledger.core.formatting import amount, decimal_text, heading
+from ledger.presentation import wording
 from ledger.presentation.wording import game
-from ledger.reports.shift import day_state
+from ledger.reports.shift import HOLD_ON_DROP, day_state
 from projections.period_reports import GamingDayView, MonthToDateView
 from projections.reports import Rollup
 
@@ -42,7 +43,8 @@ def state(view: GamingDayView | MonthToDateView) -> str:
     """Whether the day is closed (or how many of the month's days are), in a sentence."""
     if isinstance(view, GamingDayView):
         return day_state(view.closed)
-    return f"{len(view.closed_days)} of {len(view.by_day)} gaming days closed"
+    days = wording.counted(len(view.by_day), "gaming day")
+    return f"{len(view.closed_days)} of {days} closed"
 
 
 def label(level: str, name: str) -> str:
@@ -55,8 +57,8 @@ def counted(line: Rollup) -> str:
     """What the accounting figures hold: "" when every shift is counted."""
     if not line.uncounted:
         return ""
-    return (f"{line.uncounted} shift(s) not counted yet: accounting win, drop and hold are of "
-            "the counted shifts")
+    shifts = wording.counted(line.uncounted, "shift")
+    return (f"{shifts} not counted yet: accounting win, drop and hold are of the counted shifts")
 
 
 def _exact(line: Rollup) -> dict[str, Any]:
@@ -92,7 +94,7 @@ def _cell(line: Rollup, column: str) -> Any:
 def to_rich(view: GamingDayView | MonthToDateView, console: Console) -> None:
     grid = RichTable(title=title(view), box=box.SIMPLE_HEAD, pad_edge=False)
     money_columns = [heading(name) for name in ("handle", "ledger win", "drop", "acct. win")]
-    for column in ("", "rounds", *money_columns, "hold%", "flagged"):
+    for column in ("", "rounds", *money_columns, HOLD_ON_DROP, "flagged"):
         grid.add_column(column, justify="left" if column == "" else "right", no_wrap=True,
                         min_width=10 if column in money_columns else None)
     for level, lines in sections(view):
@@ -110,8 +112,13 @@ def _notes(view: GamingDayView | MonthToDateView) -> Iterable[str]:
         yield counted(view.floor)
     unassigned = len(view.unassigned) if isinstance(view, GamingDayView) else view.unassigned
     if unassigned:
-        yield (f"{unassigned} round(s) played outside every shift are in no figure here "
-               "(the shift report lists them)")
+        yield f"{outside_every_shift(unassigned)} (the shift report lists them)"
+
+
+def outside_every_shift(rounds: int) -> str:
+    """`1 round played outside every shift is in no figure here`."""
+    are = "is" if rounds == 1 else "are"
+    return f"{wording.counted(rounds, 'round')} played outside every shift {are} in no figure here"
 
 
 def _row(name: str, line: Rollup) -> list[str]:

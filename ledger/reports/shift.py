@@ -12,7 +12,7 @@ from rich.console import Console
 from rich.table import Table as RichTable
 
 from ledger.core.formatting import amount, decimal_text, heading, money, when
-from ledger.presentation.wording import game
+from ledger.presentation.wording import counted, game
 from projections.reports import DayClose, Figures, ShiftReportView
 
 COLUMNS = (
@@ -57,12 +57,16 @@ def to_json(view: ShiftReportView) -> str:
     return json.dumps(data, indent=2)
 
 
+HOLD_ON_DROP = "hold on drop %"
+"""The shift's hold: the accounting win over the drop, headed so, beside the drop it divides."""
+
+
 def to_rich(view: ShiftReportView, console: Console) -> None:
     """The reconciliation at a glance; each flag below the table, one line each."""
     grid = RichTable(title=f"{view.shift} shift, gaming day {view.gaming_day}", box=box.SIMPLE_HEAD,
                      pad_edge=False)
-    figures = [heading(name) for name in ("handle", "ledger win", "acct. win", "variance")]
-    for column in ("table", "rounds", *figures, "hold%"):
+    figures = [heading(name) for name in ("handle", "ledger win", "acct. win", "variance", "drop")]
+    for column in ("table", "rounds", *figures, HOLD_ON_DROP):
         grid.add_column(column, justify="left" if column == "table" else "right",
                         no_wrap=True, min_width=10 if column in figures else None)
     for t in view.tables:  # a flagged table is starred; its reasons follow the table
@@ -79,8 +83,8 @@ def to_rich(view: ShiftReportView, console: Console) -> None:
     console.print(
         f"jackpot (kept apart from table win): stakes {money(floor.jackpot_stakes)}, "
         f"contributions {money(floor.jackpot_contributions)}, prizes "
-        f"{money(floor.jackpot_prizes)}; irregularities {floor.irregularities}; drop "
-        f"{money(floor.drop)}; {floor.flagged} of {floor.tables} tables flagged for review",
+        f"{money(floor.jackpot_prizes)}; {counted(floor.irregularities, 'irregularity', 'irregularities')}; "
+        f"drop {money(floor.drop)}; {floor.flagged} of {counted(floor.tables, 'table')} flagged for review",
         highlight=False,
     )
     for t in view.tables:
@@ -110,5 +114,6 @@ def _row(name: str, line: Figures) -> list[str]:
     rounds = f"{line.rounds_played}" + (f" +{line.rounds_voided}v" if line.rounds_voided else "")
     return [
         name, rounds, amount(line.handle), amount(line.ledger_win), amount(line.accounting_win),
-        amount(line.variance), "-" if line.hold_pct is None else f"{line.hold_pct}",
+        amount(line.variance), amount(line.drop),
+        "-" if line.hold_pct is None else f"{line.hold_pct}",
     ]

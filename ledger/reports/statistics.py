@@ -162,9 +162,15 @@ def _figures(stakes: list[read.StakeLine], shifts: list[TableShift], level: str,
             continue
         f.drop = (f.drop or ZERO) + shift.drop
         f.accounting_win = (f.accounting_win or ZERO) + shift.accounting_win
-    for f in found.values():
-        f.theoretical_win = f.theoretical_win.quantize(Decimal("0.01"))
-    return found
+    return found  # exact: each line rounds once, after its band (`_rounded`)
+
+
+def _rounded(figures: Figures | None) -> Figures | None:
+    """The theoretical win to the avo, rounded once from the exact sum of stake × edge, the
+    same way on every level: a table and its only dealer show the same figures."""
+    if figures is not None:
+        figures.theoretical_win = figures.theoretical_win.quantize(Decimal("0.01"))
+    return figures
 
 
 def _odds(cursor: Any, stakes: Iterable[read.StakeLine]) -> dict[str, dict[str, BetOdds]]:
@@ -223,12 +229,13 @@ def statistics(conn: Connection[Any], kind: str, through: date, *, property_name
         then_figures = _figures(base_stakes, base_shifts, level, odds)
         for name in sorted(now_figures):
             f = now_figures[name]
-            low, high = f.expectation.band(confidence)
+            low, high = f.expectation.band(confidence)  # from the exact theoretical win
             line = Line(level=level, name=name, figures=f, base=then_figures.get(name),
                         band_low=low, band_high=high,
                         probability=f.expectation.probability(f.actual_win),
                         notes=_noted(level, name, notes))
             line.flags = _flags(line, confidence, swing)
+            _rounded(line.figures), _rounded(line.base)
             lines.append(line)
     generated = now or datetime.now().astimezone()
     return StatisticsReport(
