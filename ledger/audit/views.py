@@ -12,7 +12,7 @@ from ledger.core.formatting import money
 from ledger.games import registry
 from ledger.games.facts import BURN, RoundFacts
 from ledger.games.protocol import HandValue
-from ledger.presentation.wording import counted, rule_set, term, void_reason
+from ledger.presentation.wording import counted, deal_mode, rule_set, term, void_reason
 
 
 def label(target: str) -> str:
@@ -34,7 +34,7 @@ _SENTENCES: dict[str, Callable[[dict[str, Any]], str]] = {
                   for c in b.get("carried_jackpot_bets", []))),
     "Round.BetPlaced": lambda b: f"bet {money(b['amount'])} on {_bet(b)}",
     "Round.BettingClosed": lambda b: "betting closed",
-    "Round.DealModeAnnounced": lambda b: f"deal announced: {term(b['mode'])}",
+    "Round.DealModeAnnounced": lambda b: f"announced: {deal_mode(b['mode'])}",
     "Round.CardDealt": lambda b: (
         f"{b['card']} to {label(b['to'])}, face {'up' if b['face_up'] else 'down'}"
         + (f" (shoe position {b['shoe_position']})" if b.get("shoe_position") is not None

@@ -116,5 +116,5 @@ def test_a_replay_says_its_game_rules_void_and_shoe_in_words(cli, demo_floor, tm
     assert "round void: shuffler failure" in voided.out
     assert "shuffler_failure" not in voided.out
     assert "1 deck shuffled by shuffler" in voided.out
-    assert "re-settled by the Q Poker rules engine under the 2004 rules" in voided.out
+    assert "re-settled by the rules engine of Q Poker, 2004 rules" in voided.out
 
