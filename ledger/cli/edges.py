@@ -81,6 +81,6 @@ def _table_terms(code: str) -> tuple[str, Any, str, Any]:
         pool = rt.ledger.load(table.pool, "jackpot pool") if table.pool else None
     history = [parse_settings(table.rule_set, data) for data in table.settings_history]
     settings = settings_in_force(history, datetime.now(MACAU).date())
-    where = (f"table {code}: {rule_set(table.rule_set)}, settings in force from "
+    where = (f"table {code}: {rule_set(table.rule_set, with_game=False)}, settings in force from "
              f"{settings.effective_from} ({settings.authorisation})")
     return table.game, settings, where, pool

@@ -10,7 +10,10 @@ won a settled round, the same words everywhere a round is shown.
 The machine's names for hands, bets, deal modes, states, roles and fields are said here in the
 words of the regulations and the pit, once for every screen, page and feed: `term("one_pair")`
 is "one pair", `deal_mode("all_spaces")` "dealt to all seven spaces" (Fortune 8, art. 4(6)),
-`label("max_bet")` "maximum bet", `shown(True)` "yes", `count(5804)` "5,804".
+`label("max_bet")` "maximum bet", `shown(True)` "yes", `count(5804)` "5,804"; a game by its
+regulation's name (`game("fortune-8")` "Fortune 8"), a rule set as "Stud Poker, 2004 rules",
+a report line as "table BAC-01" or "Q Poker", a count with its noun (`counted(1, "deck")`
+"1 deck"). Terminal, JSON (beside the codes), pages, print and the floor take them from here.
 
 Pure: the events are the domain's own objects (or anything with their fields); no I/O.
 """

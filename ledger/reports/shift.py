@@ -57,7 +57,7 @@ def to_json(view: ShiftReportView) -> str:
     return json.dumps(data, indent=2)
 
 
-HOLD_ON_DROP = "hold on drop %"
+HOLD_ON_DROP = "hold %\non drop"
 """The shift's hold: the accounting win over the drop, headed so, beside the drop it divides."""
 
 
