@@ -118,3 +118,27 @@ def test_a_replay_says_its_game_rules_void_and_shoe_in_words(cli, demo_floor, tm
     assert "1 deck shuffled by shuffler" in voided.out
     assert "re-settled by the rules engine of Q Poker, 2004 rules" in voided.out
 
+
+
+def test_the_floor_page_names_each_table_s_game_and_rules_in_words(demo_floor, settings):
+    from datetime import datetime
+
+    from ledger.core.formatting import MACAU
+    from ledger.domain.shift_schedule import DEFAULT_SCHEDULE, ShiftSchedule
+    from ledger.pages.floor import floor_page
+    from ledger.web.floor import floor_view
+    from projections.registry import select
+    from projections.runner import ProjectionRunner
+    from tests.signing import open_ledger
+
+    with open_ledger(settings) as rt:
+        with ProjectionRunner(rt.database, select()) as runner:
+            runner.catch_up()
+        with rt.database.connect() as conn:
+            view = floor_view(conn, ShiftSchedule.parse(DEFAULT_SCHEDULE),
+                              now=datetime.fromisoformat(f"{DAY}T13:00:00").replace(tzinfo=MACAU))
+    page = floor_page(view, "Test Casino", "S-FLOOR")
+    for said in ("Baccarat · 2004 rules", "Stud Poker · 2004 rules", "Q Poker · 2004 rules",
+                 "Fortune 8 · 2009 rules"):
+        assert said in page
+    assert not RULE_SET_CODES.search(page)
