@@ -165,12 +165,11 @@ def _figures(stakes: list[read.StakeLine], shifts: list[TableShift], level: str,
     return found  # exact: each line rounds once, after its band (`_rounded`)
 
 
-def _rounded(figures: Figures | None) -> Figures | None:
+def _rounded(figures: Figures | None) -> None:
     """The theoretical win to the avo, rounded once from the exact sum of stake × edge, the
     same way on every level: a table and its only dealer show the same figures."""
     if figures is not None:
         figures.theoretical_win = figures.theoretical_win.quantize(Decimal("0.01"))
-    return figures
 
 
 def _odds(cursor: Any, stakes: Iterable[read.StakeLine]) -> dict[str, dict[str, BetOdds]]:
@@ -235,7 +234,8 @@ def statistics(conn: Connection[Any], kind: str, through: date, *, property_name
                         probability=f.expectation.probability(f.actual_win),
                         notes=_noted(level, name, notes))
             line.flags = _flags(line, confidence, swing)
-            _rounded(line.figures), _rounded(line.base)
+            _rounded(line.figures)
+            _rounded(line.base)
             lines.append(line)
     generated = now or datetime.now().astimezone()
     return StatisticsReport(
