@@ -106,6 +106,14 @@ def table_states(conn: Connection[Any], since: int = 0) -> list[TableState]:
     return [TableState(**row) for row in rows]
 
 
+def demonstration_coups(conn: Connection[Any]) -> dict[str, int]:
+    """How many of each table's rounds were baccarat demonstration coups (art. 2(2)): numbered
+    with its rounds, in none of its results."""
+    rows = conn.execute("SELECT table_code, count(*) FROM table_rounds WHERE demonstration "
+                        "GROUP BY table_code").fetchall()
+    return {str(code): int(n) for code, n in rows}
+
+
 def table_state(conn: Connection[Any], code: str) -> TableState:
     code = check_table_code(code)
     with conn.cursor(row_factory=dict_row) as cursor:

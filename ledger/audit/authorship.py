@@ -4,7 +4,7 @@
 at each point. A command's events and its receipt are saved in one insert, the events first
 and the receipt after them (`ledger.application.ledger`, `ledger.application.group_commit`), so the log is a
 sequence of *runs*: some events, then the receipt (or, for the registry's bootstrap, the two
-receipts) of the command(s) that recorded them. For each run it checks:
+receipts) of the commands that recorded them. For each run it checks:
 
 - every event claims a command (`by.command_id`) whose receipt closes its run: an event with
   no command, claiming a command no receipt records, or lying outside its command's run is
@@ -52,6 +52,7 @@ from ledger.audit.log_streams import Carried, ResumedStreams, Streams, carries
 from ledger.core.errors import LedgerError, first_line
 from ledger.infrastructure.database import EVENTS_TABLE
 from ledger.infrastructure.registry_rows import bound_from
+from ledger.presentation.wording import counted
 
 if TYPE_CHECKING:
     from ledger.application.bus import Bus
@@ -376,7 +377,7 @@ class _Checker:
         from ledger.domain.jackpot_pool import JackpotPool
 
         if self.unbound:
-            self.found.notes.append(f"{self.unbound:,} command(s) were signed before envelopes "
+            self.found.notes.append(f"{counted(self.unbound, 'command')} {'was' if self.unbound == 1 else 'were'} signed before envelopes "
                                     "named their ledger: their signatures do not say which "
                                     "ledger they were for")
         for aggregate in self.streams.streams.values():

@@ -216,7 +216,7 @@ def _check_witnesses(content: dict[str, Any], witnesses: Witnesses | None,
     statement = content["checkpoint"]["statement"]
     lines = [str(line) for line in content.get("cosignatures", [])]
     if witnesses is None:
-        said.append(f"witnesses not checked: the bundle carries {len(lines)} cosignature(s); "
+        said.append(f"witnesses not checked: the bundle carries {len(lines)} cosignature{'s' * (len(lines) != 1)}; "
                     "give --trust, or --witness and --quorum, to check them")
         return
     if witnesses.ledger is not None and statement["ledger"] != witnesses.ledger:

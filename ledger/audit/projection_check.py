@@ -10,6 +10,7 @@ from psycopg import Connection, sql
 
 from ledger.audit.findings import Failure, LedgerReport
 from ledger.core.errors import first_line
+from ledger.presentation.wording import counted
 
 
 class OtherShape(Exception):
@@ -130,8 +131,9 @@ def _differences(conn: Connection[Any], projection: Any, scratch: str, live: str
                  sql.Identifier(table))) for first, second in ((scratch, live), (live, scratch)))
         if missing or extra:
             problems.append(f"table {table} differs from a rebuild from the events up to its "
-                            f"position {position}: {missing} row(s) the events give are missing "
-                            f"or different, {extra} row(s) are not what the events give")
+                            f"position {position}: {counted(missing, 'row')} the events give "
+                            f"{_are(missing)} missing or different, {counted(extra, 'row')} "
+                            f"{_are(extra)} not what the events give")
     return problems
 
 
@@ -164,3 +166,7 @@ def _rebuild(conn: Connection[Any], projection: Any, after: int, position: int,
             tidy()
         after = events[-1].position
     return after
+
+
+def _are(rows: int) -> str:
+    return "is" if rows == 1 else "are"

@@ -55,6 +55,7 @@ from ledger.core.formatting import macau, money, when
 from ledger.domain.round import Phase, Round, round_id
 from ledger.domain.table import table_id
 from ledger.games.registry import procedure_for
+from ledger.presentation.wording import rule_set
 from ledger.reports.round_win import (
     ZERO,
     Prize,
@@ -314,7 +315,7 @@ def _method(round_: Round) -> str:
     since, authorised = data.get("effective_from"), data.get("authorisation")
     said = ", ".join(([f"in force from {since}"] if since else [])
                      + ([f"authorisation {authorised}"] if authorised else []))
-    return (f"re-settled by the {round_.game} rules engine under {round_.rule_set}, with the "
+    return (f"re-settled by the rules engine of {rule_set(round_.rule_set)}, with the "
             "house settings the round recorded when it opened" + (f" ({said})" if said else ""))
 
 

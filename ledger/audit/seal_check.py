@@ -227,7 +227,7 @@ def _quorum(conn: Connection[Any], trust: TrustFile, checkpoints: dict[int, Chec
                           lines.get(newest.size, []))
         age = clock.now().timestamp() - newest.when.timestamp()
         said = (f"the newest checkpoint ({newest.size:,} events, sealed {newest.sealed_at}) "
-                f"has {len(names)} of the {trust.quorum} cosignature(s) its quorum needs")
+                f"has {len(names)} of the {trust.quorum} cosignature{'s' * (trust.quorum != 1)} its quorum needs")
         refusing = [refusal(memory, newest, report.forked) for memory in held
                     if memory.witness not in names]
         if any(refusing):

@@ -26,6 +26,7 @@ from ledger.audit.merkle import Frontier
 from ledger.audit.seal import Checkpoint, event_leaf
 from ledger.core.errors import WrongState
 from ledger.infrastructure.database import EVENTS_TABLE
+from ledger.presentation.wording import counted
 
 REPAIR = "ledger seal repair"
 
@@ -128,7 +129,7 @@ def repair(conn: Connection[Any], ledger_id: str) -> tuple[SealState, str | None
     sealed_at = conn.execute("SELECT sealed_at FROM ledger_seal_checkpoints WHERE size = %s",
                              (newest,)).fetchone()
     state = SealState(ledger_id, frontier, position, newest, sealed_at[0] if sealed_at else None)
-    note = (f"{len(wrong)} checkpoint(s) disagree with the leaves, the first at "
+    note = (f"{counted(len(wrong), 'checkpoint')} disagree with the leaves, the first at "
             f"{wrong[0]:,} leaves: `ledger verify` names them") if wrong else None
     return state, note
 

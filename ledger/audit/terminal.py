@@ -12,7 +12,7 @@ from ledger.audit.replay import CardView, HandView, RoundReplay, Verdict
 from ledger.core.formatting import CURRENCY, TIME_LABEL, amount, clock, heading, money, when
 from ledger.presentation.columns import Grid, figure, text
 from ledger.presentation.render import safe
-from ledger.presentation.wording import describe_outcome, void_reason
+from ledger.presentation.wording import counted, describe_outcome, rule_set, term, void_reason
 from ledger.reports.round_win import Prize, outcome_words, prize_words, win_sentence
 
 SUITS = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
@@ -66,15 +66,15 @@ def results_table(title: str, lines: list[BetLine], prizes: list[Prize] | None =
 def render_replay(replay: RoundReplay, console: Console, *, wide: bool = False) -> None:
     console.print(Panel(
         f"[bold]{replay.table} {'demonstration coup' if replay.demonstration else 'round'} "
-        f"{replay.number}[/]: {replay.game} under {replay.rule_set}, "
-        f"dealt from a {replay.dealing.replace('_', ' ')}; {replay.status}"
+        f"{replay.number}[/]: {rule_set(replay.rule_set)}, "
+        f"dealt from a {term(replay.dealing)}; {replay.status}"
         + (f" ({safe(void_reason(replay.void_reason))})" if replay.void_reason else "")
         + f"\nround {replay.round_id}", title="replay", title_align="left"), highlight=False)
     if replay.shoe is not None:
         shoe = replay.shoe
         console.print(
-            f"[bold]Shoe[/] {shoe.shoe_id}: {shoe.decks} deck(s) shuffled by "
-            f"{shoe.method.replace('_', ' ')}"
+            f"[bold]Shoe[/] {shoe.shoe_id}: {counted(shoe.decks, 'deck')} shuffled by "
+            f"{term(shoe.method)}"
             + (f" (serial {safe(shoe.shuffler_serial)})" if shoe.shuffler_serial else "")
             + (f", cut by {safe(shoe.cut_by)}" if shoe.cut_by else "")
             + (f", cut card after card {shoe.cut_card_position}" if shoe.cut_card_position

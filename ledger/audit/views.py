@@ -12,6 +12,7 @@ from ledger.core.formatting import money
 from ledger.games import registry
 from ledger.games.facts import BURN, RoundFacts
 from ledger.games.protocol import HandValue
+from ledger.presentation.wording import counted, deal_mode, rule_set, term, void_reason
 
 
 def label(target: str) -> str:
@@ -22,36 +23,36 @@ def label(target: str) -> str:
 
 def _bet(body: dict[str, Any]) -> str:
     who = f" for {body['player']}" if body.get("player") else ""
-    return f"box {body['box']} {body['spot']}{who}"
+    return f"box {body['box']} {term(body['spot'])}{who}"
 
 
 _SENTENCES: dict[str, Callable[[dict[str, Any]], str]] = {
     "Round.Opened": lambda b: (
-        f"round {b['number']} opened at table {b['table']}: {b['game']} under {b['rule_set']}, "
-        f"dealt from a {b['dealing'].replace('_', ' ')}"
+        f"round {b['number']} opened at table {b['table']}: {rule_set(b['rule_set'])}, "
+        f"dealt from a {term(b['dealing'])}"
         + "".join(f"; jackpot bet {money(c['amount'])} carried to box {c['box']}"
                   for c in b.get("carried_jackpot_bets", []))),
     "Round.BetPlaced": lambda b: f"bet {money(b['amount'])} on {_bet(b)}",
     "Round.BettingClosed": lambda b: "betting closed",
-    "Round.DealModeAnnounced": lambda b: f"deal announced: {b['mode'].replace('_', ' ')}",
+    "Round.DealModeAnnounced": lambda b: f"announced: {deal_mode(b['mode'])}",
     "Round.CardDealt": lambda b: (
         f"{b['card']} to {label(b['to'])}, face {'up' if b['face_up'] else 'down'}"
         + (f" (shoe position {b['shoe_position']})" if b.get("shoe_position") is not None
            else "")),
     "Round.CardExposed": lambda b: (
         f"{b['card']} of {label(b['to'])} exposed by mistake ({b['kind']}): "
-        f"{b['consequence'].replace('_', ' ')}"),
+        f"{term(b['consequence'])}"),
     "Round.IrregularityRecorded": lambda b: (
-        f"irregularity {b['kind'].replace('_', ' ')}"
+        f"irregularity {term(b['kind'])}"
         + (f" at box {b['box']}" if b.get("box") else "")
         + (f" ({' '.join(b['cards'])})" if b.get("cards") else "")
-        + f": {b['consequence'].replace('_', ' ')}" + (f"; {b['note']}" if b.get("note") else "")),
+        + f": {term(b['consequence'])}" + (f"; {b['note']}" if b.get("note") else "")),
     "Round.DecisionMade": lambda b: (
-        f"box {b['box']}" + (f" ({b['player']})" if b.get("player") else "") + f": {b['decision']}"
+        f"box {b['box']}" + (f" ({b['player']})" if b.get("player") else "") + f": {term(b['decision'])}"
         + (f" {money(b['amount'])}" if b["decision"] == "raise" else "")),
     "Round.DealerRevealed": lambda b: f"dealer's hand revealed: {' '.join(b['cards'])}",
     "Round.JackpotPrizeAwarded": lambda b: (
-        f"jackpot: box {b['box']} {b['category'].replace('_', ' ')} wins {money(b['amount'])}"
+        f"jackpot: box {b['box']} {term(b['category'])} wins {money(b['amount'])}"
         f" ({money(b['paid_by_pool'])} from the pool, {money(b['paid_by_house'])} by the house)"),
     "Round.BetSettled": lambda b: (
         f"{_bet(b['bet'])} {b['bet']['outcome']}: stake {money(b['bet']['stake'])}, returned "
@@ -62,20 +63,20 @@ _SENTENCES: dict[str, Callable[[dict[str, Any]], str]] = {
     "Round.Settled": lambda b: (f"round settled: recorded win {money(b['house_win'])} "
                                 "(every bet, jackpot bets included)"),
     "Round.Voided": lambda b: (
-        f"round void: {b['reason']}" + ("; jackpot bets carried to the next round"
+        f"round void: {void_reason(b['reason'])}" + ("; jackpot bets carried to the next round"
                                         if b.get("jackpot_carried") else "")),
     "Round.Adjusted": lambda b: (
         f"adjustment of {money(b['amount'])} on {_bet(b)}: {b['reason']}"),
     "Shoe.Shuffled": lambda b: (
-        f"shoe of {b['decks']} deck{'s' if b['decks'] > 1 else ''} shuffled by "
-        f"{b['method'].replace('_', ' ')}"
+        f"shoe of {counted(b['decks'], 'deck')} shuffled by "
+        f"{term(b['method'])}"
         + (f" (serial {b['shuffler_serial']})" if b.get("shuffler_serial") else "")
         + (f"; order committed to {b['commitment'][:16]}..." if b.get("commitment") else "")),
     "Shoe.CutMade": lambda b: (
         f"cut by {b['cut_by']}" + (f", cut card after card {b['cut_card_position']}"
                                    if b.get("cut_card_position") else "")),
     "Shoe.CardsBurned": lambda b: (
-        f"{b['count']} card{'s' if b['count'] > 1 else ''} burned from shoe position "
+        f"{counted(b['count'], 'card')} burned from shoe position "
         f"{b['first_position']}" + (f": {' '.join(b['cards'])}" if b.get("cards") else "")),
     "Shoe.CutCardReached": lambda b: f"cut card reached at shoe position {b['position']}",
     "Shoe.Closed": lambda b: (
@@ -86,7 +87,7 @@ _SENTENCES: dict[str, Callable[[dict[str, Any]], str]] = {
         f"pool receives {money(b['to_pool'])} of {money(b['stakes'])} in jackpot bets "
         f"(seed reserve {money(b['to_reserve'])}): pool {money(b['pool_after'])}"),
     "JackpotPool.JackpotHit": lambda b: (
-        f"pool pays box {b['box']} {b['category'].replace('_', ' ')} {money(b['prize'])}: "
+        f"pool pays box {b['box']} {term(b['category'])} {money(b['prize'])}: "
         f"{money(b['paid_by_pool'])} from the pool, {money(b['paid_by_house'])} by the house; "
         f"pool {money(b['pool_before'])} -> {money(b['pool_after'])}"),
     "JackpotPool.JackpotReduced": lambda b: (

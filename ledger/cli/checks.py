@@ -103,7 +103,7 @@ def verify(
     chains = report.chains
     for chain_break in chains.breaks:
         console.print(f"[red]BREAK[/] {safe(chain_break)}", highlight=False)
-    verdict = "[green]all chains hold[/]" if chains.ok else f"[red]{len(chains.breaks)} break(s)[/]"
+    verdict = "[green]all chains hold[/]" if chains.ok else f"[red]{counted(len(chains.breaks), 'break')}[/]"
     console.print(f"{counted(chains.streams, 'stream')}, {counted(chains.events, 'event')}: "
                   f"{verdict}", highlight=False)
     for failure in report.failures:
@@ -114,7 +114,7 @@ def verify(
     checked = ", ".join(counted(number, what.removesuffix("s"), what)
                         for what, number in report.checked.items())
     outcome = ("[green]all hold[/]" if not report.failures
-               else f"[red]{len(report.failures)} failure(s)[/]")
+               else f"[red]{counted(len(report.failures), 'failure')}[/]")
     console.print(f"checked {checked}: {outcome}", highlight=False)
     if done.written is not None:
         console.print(f"recorded: verified up to the checkpoint at "
@@ -142,7 +142,7 @@ def print_seal(seal: SealReport | None) -> None:
         console.print(f"[red]SEAL[/] {safe(problem)}", highlight=False, soft_wrap=True)
     for note in seal.notes:
         console.print(f"[yellow]note[/] {safe(note)}", highlight=False, soft_wrap=True)
-    verdict = "[green]holds[/]" if not seal.problems else f"[red]{len(seal.problems)} problem(s)[/]"
+    verdict = "[green]holds[/]" if not seal.problems else f"[red]{counted(len(seal.problems), 'problem')}[/]"
     witnessed = ("" if seal.witnessed is None else
                  f", {seal.witnessed:,} under a checkpoint its witnesses' quorum cosigned, "
                  f"{counted(seal.witnesses, 'witness', 'witnesses')} consulted")

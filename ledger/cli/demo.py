@@ -39,7 +39,7 @@ from ledger.identity.keyring import Keyring
 from ledger.identity.keys import Credential
 from ledger.infrastructure.event_log import first_round_with, irregularities_in, receipts_signed
 from ledger.pages.shift_report import to_html
-from ledger.presentation.wording import void_reason
+from ledger.presentation.wording import counted, term, void_reason
 from ledger.reports.shift import to_csv, to_json, to_rich
 from ledger.runtime.bootstrap import init_database, open_ledger, resolve_database, sealer_for
 from ledger.simulation.floor import floor_plan
@@ -257,9 +257,7 @@ def _verify(rt: Any, console: Console, sealer: Sealer, trust: Any) -> bool:
         console.print(f"[red]SEAL[/] {problem}", highlight=False)
     seal = report.seal
     if seal is not None and seal.witnessed is not None:
-        console.print(f"witnessed: {seal.witnessed:,} of {report.chains.events:,} events under a "
-                      f"checkpoint {trust.file.quorum} of {len(trust.file.witnesses)} witnesses "
-                      f"cosigned ({seal.witnesses} consulted)", highlight=False)
+        console.print(witnessed_said(seal, trust.file), highlight=False)
     checked = ", ".join(f"{count:,} {what.removesuffix('s') if count == 1 else what}"
                         for what, count in report.checked.items())
     console.print(f"ledger verify: {report.chains.streams:,} streams, {report.chains.events:,} "
@@ -308,19 +306,31 @@ def _warned(console: Console) -> Any:
     return lambda line: console.print(f"[yellow]warning:[/] {line}", highlight=False)
 
 
-def _tables(count: int) -> str:
-    return "no table" if count == 0 else "1 table" if count == 1 else f"{count} tables"
+def _flagged(count: int) -> str:
+    """"No table is flagged for review", "1 table is", "3 tables are": a sentence."""
+    tables = "No table is" if count == 0 else "1 table is" if count == 1 else f"{count} tables are"
+    return f"{tables} flagged for review"
 
 
 def _won(amount: Decimal) -> str:
     return f"won {money(amount)}" if amount >= 0 else f"lost {money(-amount)}"
 
 
+def witnessed_said(seal: Any, trust: Any) -> str:
+    """How much of the whole ledger its witnesses have cosigned: the events under their newest
+    cosigned checkpoint, of every event recorded (sealed or not yet), however few this run
+    verified."""
+    recorded = seal.sealed + seal.unsealed
+    return (f"witnessed: {seal.witnessed:,} of the ledger's {recorded:,} events are under a "
+            f"checkpoint {trust.quorum} of {len(trust.witnesses)} witnesses cosigned "
+            f"({seal.witnesses} consulted)")
+
+
 def _by_kind(kinds: dict[str, int]) -> str:
     """' (card face up 2, shuffler failure 1)': each kind of irregularity and how often."""
     if not kinds:
         return ""
-    return " (" + ", ".join(f"{kind.replace('_', ' ')} {n}" for kind, n in kinds.items()) + ")"
+    return " (" + ", ".join(f"{term(kind)} {n}" for kind, n in kinds.items()) + ")"
 
 
 def month_statistics(conn: Any, day: Any, property_name: str) -> Any:
@@ -339,17 +349,17 @@ def _statistics_said(report: Any) -> str:
     floor = next(line for line in report.lines if line.level == "floor")
     f = floor.figures
     flagged = sum(1 for line in report.lines if line.flags and line.level == "table")
-    return (f"Month to date: theoretical win {money(f.theoretical_win)} on a handle of "
-            f"{money(f.handle)} ({f.theoretical_hold_pct}%), actual {money(f.actual_win)} "
-            f"({f.actual_hold_pct}%), within the 95% band {money(floor.band_low)} to "
-            f"{money(floor.band_high)}: {'no' if f.expectation.outside(f.actual_win) else 'yes'}; "
-            f"{_tables(flagged)} flagged.")
+    inside = "outside" if f.expectation.outside(f.actual_win) else "within"
+    return (f"Month to date, on a handle of {money(f.handle)}: theoretical win "
+            f"{money(f.theoretical_win)} ({f.theoretical_hold_pct}% of the handle), actual win "
+            f"{money(f.actual_win)} ({f.actual_hold_pct}% of the handle), {inside} the 95% band "
+            f"{money(floor.band_low)} to {money(floor.band_high)}. {_flagged(flagged)}.")
 
 
 def _by_the_chips(floor: Any) -> str:
     if floor.accounting_win is None:
         return "has no accounting win yet (a shift open or a drop box not counted)"
-    return (f"{_won(floor.accounting_win)} by the chips and the drop: variance "
+    return (f"{_won(floor.accounting_win)} by the chips and the drop, a variance of "
             f"{money(floor.variance)}")
 
 
@@ -360,9 +370,10 @@ def _summary(console: Console, view: Any, kinds: dict[str, int], files: list[Pat
     console.print(
         f"{floor.tables} tables played {played}: "
         f"{floor.rounds_played} rounds settled, {floor.rounds_voided} voided, "
-        f"{floor.irregularities} irregularities recorded{_by_kind(kinds)}.\n"
+        f"{counted(floor.irregularities, 'irregularity', 'irregularities')} recorded"
+        f"{_by_kind(kinds)}.\n"
         f"The house {_won(floor.ledger_win)} by the events and {_by_the_chips(floor)}. "
-        f"{_tables(floor.flagged)} flagged for review.\n"
+        f"{_flagged(floor.flagged)}.\n"
         f"Jackpot: {money(floor.jackpot_contributions)} contributed, "
         f"{money(floor.jackpot_prizes)} "
         f"paid in prizes.\n"

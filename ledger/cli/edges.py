@@ -10,6 +10,7 @@ import typer
 from ledger.cli.console import JsonOption, WideOption, console, print_json
 from ledger.core import clock
 from ledger.core.formatting import MACAU
+from ledger.presentation.wording import rule_set
 
 
 def edges(
@@ -82,6 +83,6 @@ def _table_terms(code: str) -> tuple[str, Any, str, Any]:
         pool = rt.ledger.load(table.pool, "jackpot pool") if table.pool else None
     history = [parse_settings(table.rule_set, data) for data in table.settings_history]
     settings = settings_in_force(history, clock.now().astimezone(MACAU).date())
-    where = (f"table {code}: {table.rule_set}, settings in force from "
+    where = (f"table {code}: {rule_set(table.rule_set, with_game=False)}, settings in force from "
              f"{settings.effective_from} ({settings.authorisation})")
     return table.game, settings, where, pool

@@ -20,6 +20,7 @@ from ledger.core.errors import InvalidInput
 from ledger.identity.credentials import configured
 from ledger.pages.replay import to_html
 from ledger.presentation.render import safe
+from ledger.presentation.wording import counted
 from ledger.runtime.bootstrap import trusted_seal_keys
 
 export = typer.Typer(help="Evidence for a dispute, as one file anyone can check.",
@@ -48,7 +49,7 @@ def export_round_command(
     console.print(f"wrote {out}: {content['round']['table']} round {content['round']['number']}"
                   f", {len(content['events'])} events proven against the checkpoint at "
                   f"{content['checkpoint']['statement']['size']:,} events "
-                  f"({len(content['cosignatures'])} witness cosignature(s)), replay "
+                  f"({counted(len(content['cosignatures']), 'witness cosignature')}), replay "
                   f"{content['replay']['check']['verdict']}, signed by {exporter.id}",
                   highlight=False, soft_wrap=True)
 

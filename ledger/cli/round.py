@@ -172,10 +172,12 @@ def show(table: Code, number: Annotated[int | None, typer.Argument(help="Round n
     if as_json:
         print_json(view)
         return
-    from ledger.presentation.wording import game, term
+    from ledger.presentation.wording import DEMONSTRATION, rule_set, term
 
-    console.print(f"[bold]{round_.label}[/] {game(round_.game)} (rules {round_.rule_set}): "
+    console.print(f"[bold]{round_.label}[/]: {rule_set(round_.rule_set)}; "
                   f"{term(round_.phase)}", highlight=False)
+    if round_.demonstration:
+        console.print(DEMONSTRATION, highlight=False)
     if view["result"]:
         console.print(f"result: {safe(view['result'])}", highlight=False)
     cards = Grid(text("to"), text("card"), text("face"), figure("shoe position"), title="cards")
@@ -193,7 +195,8 @@ def show(table: Code, number: Annotated[int | None, typer.Argument(help="Round n
         results.add_row(str(b["box"]), term(b["spot"]), b["player"] or "-", amount(b["stake"]),
                         said, amount(b["returned"]), amount(b["payout"]),
                         amount(b["commission"]))
-    results.print(console, wide=wide)
+    if view["bets"] or not round_.demonstration:
+        results.print(console, wide=wide)
     for prize in prizes:
         console.print(f"jackpot: box {prize.box} won {prize_words(prize)}", highlight=False)
     for adj in view["adjustments"]:

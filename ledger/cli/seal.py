@@ -35,6 +35,7 @@ from ledger.core.formatting import TIME_LABEL, clock, iso
 from ledger.infrastructure.roles import GroupRoles
 from ledger.presentation.columns import Grid, figure, text
 from ledger.presentation.render import safe
+from ledger.presentation.wording import counted
 from ledger.runtime.bootstrap import open_ledger, sealer_for
 
 app = typer.Typer(help="Seal the global order: signed checkpoints, and their witnesses.",
@@ -131,7 +132,7 @@ def repair() -> None:
         tiles = repair_tiles(conn, state.frontier.size)
     console.print(f"repaired: the seal's state is {state.frontier.size:,} leaves up to position "
                   f"{state.position}, {state.checkpointed_size:,} under a checkpoint; "
-                  f"{tiles.built:,} missing tile(s) built", highlight=False)
+                  f"{counted(tiles.built, 'missing tile')} built", highlight=False)
     for line in ([note] if note else []) + tiles.damaged:
         _note(line)
 

@@ -17,8 +17,9 @@ from ledger.core.errors import InvalidInput
 from ledger.core.formatting import amount, heading
 from ledger.presentation.columns import Grid, figure, text
 from ledger.presentation.render import safe
-from ledger.presentation.wording import game, label, shown, term
+from ledger.presentation.wording import game, label, round_reached, rule_set, shown
 from ledger.reports.floor import floor_tables, table_view
+from projections.queries import demonstration_coups
 
 send = sender(TABLE)
 """Sends a command of the table area (its handlers alone are loaded)."""
@@ -93,7 +94,9 @@ def show(table: Code, as_json: JsonOption = False) -> None:
         return
     grid = RichTable(show_header=False, box=None)
     for name, value in view.model_dump().items():
-        grid.add_row(label(name), safe(game(value) if name == "game" else shown(value)))
+        said = (game(value) if name == "game" else rule_set(value) if name == "rule_set"
+                else shown(value))
+        grid.add_row(label(name), safe(said))
     console.print(grid, highlight=False)
 
 
@@ -105,9 +108,14 @@ def list_(as_json: JsonOption = False, wide: WideOption = False) -> None:
         states = floor_tables(rt.database)
         with rt.database.connect() as conn:
             since = {r.table: r for r in open_rounds(conn)}
+            coups = demonstration_coups(conn)
     if as_json:
         print_json([{**s.model_dump(), "open_round": since[s.code].describe()
-                     if s.code in since and since[s.code].is_stale() else None}
+                     if s.code in since and since[s.code].is_stale() else None,
+                     "demonstration_coups": coups.get(s.code, 0),
+                     "said": {"game": game(s.game), "rule_set": rule_set(s.rule_set),
+                              "round": round_reached(s.round_number, s.round_phase,
+                                                     coups.get(s.code, 0))}}
                     for s in states])
         return
     grid = Grid(text("table"), text("game"), text("rule set", 5), figure(heading("limits")),
@@ -116,9 +124,10 @@ def list_(as_json: JsonOption = False, wide: WideOption = False) -> None:
     for s in states:
         open_round = since.get(s.code)
         grid.add_row(
-            safe(s.code), safe(game(s.game)), safe(s.rule_set), f"{amount(s.min_bet)}-{amount(s.max_bet)}", safe(s.pit),
+            safe(s.code), safe(game(s.game)), safe(rule_set(s.rule_set, with_game=False)),
+            f"{amount(s.min_bet)}-{amount(s.max_bet)}", safe(s.pit),
             "[green]open[/]" if s.is_open else "closed", safe(s.dealer),
-            (f"{s.round_number} {term(s.round_phase)}" if s.round_number else "-")
+            round_reached(s.round_number, s.round_phase, coups.get(s.code, 0))
             + (f"\n[yellow]{safe(open_round.describe())}[/]" if open_round
                and open_round.is_stale() else ""),
             "-" if s.shoe_cards_remaining is None else str(s.shoe_cards_remaining),

@@ -25,7 +25,7 @@ from ledger.core.formatting import (
     money,
     when,
 )
-from ledger.presentation.wording import void_reason
+from ledger.presentation.wording import counted, game, line_name, rule_set, term, void_reason
 
 
 @lru_cache(maxsize=1)
@@ -38,7 +38,9 @@ def environment() -> Environment:
         auto_reload=False,  # templates ship with the code: no file's time checked a render
     )
     env.filters.update(money=money, amount=amount, clock=clock, when=when, iso=iso,
-                       void_reason=void_reason)
+                       void_reason=void_reason, counted=counted, game=game, rule_set=rule_set,
+                       term=term)
+    env.globals.update(line_name=line_name)
     env.globals.update(CURRENCY=CURRENCY, TIME_LABEL=TIME_LABEL, PRACTICE_MARK=PRACTICE_MARK)
     return env
 

@@ -11,7 +11,7 @@ from ledger.core.formatting import MACAU, TIME_LABEL
 from ledger.domain.shift_schedule import ShiftSchedule
 from ledger.pages import render
 from ledger.pages.shift_report import schedule_in_force
-from ledger.reports.period import counted, label, sections, state, title
+from ledger.reports.period import counted, label, outside_every_shift, sections, state, title
 from projections.period_reports import GamingDayView, MonthToDateView
 
 
@@ -38,7 +38,7 @@ def to_html(view: GamingDayView | MonthToDateView, property_name: str,
         unassigned, period = len(view.unassigned), str(first)
     notes = [note for note in (counted(view.floor),) if note]
     if unassigned:
-        notes.append(f"{unassigned} round(s) played outside every shift are in no figure here")
+        notes.append(outside_every_shift(unassigned))
     heading = f"{title(view)[0].upper()}{title(view)[1:]}"
     hours = period_hours(schedule or schedule_in_force(), first, last)
     return render("period_report.html", title=heading,

@@ -10,6 +10,7 @@ from ledger.audit.check import BetLine
 from ledger.audit.replay import CardView, RoundReplay
 from ledger.core.formatting import money
 from ledger.pages import render
+from ledger.presentation.wording import counted, term
 from ledger.reports.round_win import hand_name, outcome_words, win_sentence
 
 SUIT_NAMES = {"S": "spades", "H": "hearts", "C": "clubs", "D": "diamonds"}
@@ -61,11 +62,11 @@ def shoe_facts(replay: RoundReplay) -> list[str]:
     shoe = replay.shoe
     if shoe is None:
         return []
-    facts = [f"{shoe.decks} deck(s), shuffled by {shoe.method.replace('_', ' ')}"]
+    facts = [f"{counted(shoe.decks, 'deck')}, shuffled by {term(shoe.method)}"]
     facts += [f"shuffler serial {shoe.shuffler_serial}"] if shoe.shuffler_serial else []
     facts += [f"cut by {shoe.cut_by}"] if shoe.cut_by else []
     facts += [f"cut card after card {shoe.cut_card_position}"] if shoe.cut_card_position else []
-    facts += [f"{shoe.burned} card(s) burned"
+    facts += [f"{counted(shoe.burned, 'card')} burned"
               + (f": {' '.join(shoe.burned_cards)}" if shoe.burned_cards else "")
               ] if shoe.burned else []
     return facts

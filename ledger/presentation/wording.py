@@ -10,7 +10,10 @@ won a settled round, the same words everywhere a round is shown.
 The machine's names for hands, bets, deal modes, states, roles and fields are said here in the
 words of the regulations and the pit, once for every screen, page and feed: `term("one_pair")`
 is "one pair", `deal_mode("all_spaces")` "dealt to all seven spaces" (Fortune 8, art. 4(6)),
-`label("max_bet")` "maximum bet", `shown(True)` "yes", `count(5804)` "5,804".
+`label("max_bet")` "maximum bet", `shown(True)` "yes", `count(5804)` "5,804"; a game by its
+regulation's name (`game("fortune-8")` "Fortune 8"), a rule set as "Stud Poker, 2004 rules",
+a report line as "table BAC-01" or "Q Poker", a count with its noun (`counted(1, "deck")`
+"1 deck"). Terminal, JSON (beside the codes), pages, print and the floor take them from here.
 
 Pure: the events are the domain's own objects (or anything with their fields); no I/O.
 """
@@ -156,6 +159,42 @@ def game(code: str | None) -> str:
         return "-"
     known = GAMES.get(code)
     return code if known is None else known.name
+
+
+def rule_set(rule_set_id: str | None, *, with_game: bool = True) -> str:
+    """`Stud Poker, 2004 rules` for `stud-poker/2004` (`2004 rules` beside the game's name);
+    an unknown rule set as it is."""
+    from ledger.games.rulesets import RULE_SETS
+
+    known = RULE_SETS.get(rule_set_id or "")
+    if known is None:
+        return rule_set_id or "-"
+    return f"{game(known.game)}, {known.version} rules" if with_game else f"{known.version} rules"
+
+
+DEMONSTRATION = ("a demonstration coup (baccarat, art. 2(2)): dealt at the start of a shoe with "
+                 "no bets; it is in no result, handle or win")
+
+
+def round_reached(number: int | None, phase: object, demonstrations: int = 0) -> str:
+    """A table's latest round and its state, and how many of its rounds were demonstration
+    coups (baccarat art. 2(2): dealt without bets, in no result): `16 settled, 1 of them a
+    demonstration coup`; `-` before the first."""
+    if not number:
+        return "-"
+    said = f"{number} {term(phase)}"
+    if demonstrations:
+        coups = "a demonstration coup" if demonstrations == 1 else "demonstration coups"
+        said += f", {count(demonstrations)} of them {coups}"
+    return said
+
+
+def line_name(level: str, name: str) -> str:
+    """A report line's name: `table BAC-01`, `dealer D-7`, `pit A`, a game by its name
+    (`Fortune 8`), `floor`."""
+    if level == "floor":
+        return "floor"
+    return game(name) if level == "game" else f"{level} {name}"
 
 
 def deal_mode(mode: object) -> str:

@@ -12,9 +12,10 @@ from rich import box
 from rich.console import Console
 
 from ledger.core.formatting import CURRENCY, amount, decimal_text
+from ledger.presentation import wording
 from ledger.presentation.columns import Grid, figure, text
 from ledger.presentation.wording import game
-from ledger.reports.shift import day_state
+from ledger.reports.shift import HOLD_ON_DROP, day_state
 from projections.period_reports import GamingDayView, MonthToDateView
 from projections.reports import Rollup
 
@@ -42,7 +43,8 @@ def state(view: GamingDayView | MonthToDateView) -> str:
     """Whether the day is closed (or how many of the month's days are), in a sentence."""
     if isinstance(view, GamingDayView):
         return day_state(view.closed)
-    return f"{len(view.closed_days)} of {len(view.by_day)} gaming days closed"
+    days = wording.counted(len(view.by_day), "gaming day")
+    return f"{len(view.closed_days)} of {days} closed"
 
 
 def label(level: str, name: str) -> str:
@@ -55,8 +57,8 @@ def counted(line: Rollup) -> str:
     """What the accounting figures hold: "" when every shift is counted."""
     if not line.uncounted:
         return ""
-    return (f"{line.uncounted} shift(s) not counted yet: accounting win, drop and hold are of "
-            "the counted shifts")
+    shifts = wording.counted(line.uncounted, "shift")
+    return (f"{shifts} not counted yet: accounting win, drop and hold are of the counted shifts")
 
 
 def _exact(line: Rollup) -> dict[str, Any]:
@@ -94,7 +96,7 @@ def to_rich(view: GamingDayView | MonthToDateView, console: Console, *,
     """Too narrow a terminal leaves out the tables flagged first, then the rounds, hold and the
     drop: never the handle or the two wins."""
     grid = Grid(text(""), figure("rounds", 3), figure("handle"), figure("ledger win"),
-                figure("drop", 1), figure("acct. win"), figure("hold%", 2), figure("flagged", 4),
+                figure("drop", 1), figure("acct. win"), figure(HOLD_ON_DROP, 2), figure("flagged", 4),
                 title=f"{title(view)} ({CURRENCY})", box=box.SIMPLE_HEAD, pad_edge=False)
     for level, lines in sections(view):
         for line in lines:
@@ -111,8 +113,13 @@ def _notes(view: GamingDayView | MonthToDateView) -> Iterable[str]:
         yield counted(view.floor)
     unassigned = len(view.unassigned) if isinstance(view, GamingDayView) else view.unassigned
     if unassigned:
-        yield (f"{unassigned} round(s) played outside every shift are in no figure here "
-               "(the shift report lists them)")
+        yield f"{outside_every_shift(unassigned)} (the shift report lists them)"
+
+
+def outside_every_shift(rounds: int) -> str:
+    """`1 round played outside every shift is in no figure here`."""
+    are = "is" if rounds == 1 else "are"
+    return f"{wording.counted(rounds, 'round')} played outside every shift {are} in no figure here"
 
 
 def _row(name: str, line: Rollup) -> list[str]:

@@ -12,7 +12,7 @@ from rich.console import Console
 
 from ledger.core.formatting import CURRENCY, amount, decimal_text, money, when
 from ledger.presentation.columns import Grid, figure, text
-from ledger.presentation.wording import game
+from ledger.presentation.wording import counted, game
 from projections.reports import DayClose, Figures, ShiftReportView
 
 COLUMNS = (
@@ -57,12 +57,17 @@ def to_json(view: ShiftReportView) -> str:
     return json.dumps(data, indent=2)
 
 
+HOLD_ON_DROP = "hold %\non drop"
+"""The shift's hold: the accounting win over the drop, headed so, beside the drop it divides."""
+
+
 def to_rich(view: ShiftReportView, console: Console, *, wide: bool = False) -> None:
     """The reconciliation at a glance; each flag below the table, one line each. Too narrow a
-    terminal leaves out the rounds first, then hold, then the handle: never the reconciliation
-    (ledger win, accounting win, variance)."""
-    grid = Grid(text("table"), figure("rounds", 3), figure("handle", 1), figure("ledger win"),
-                figure("acct. win"), figure("variance"), figure("hold%", 2),
+    terminal leaves out the rounds first, then hold and the drop, then the handle: never the
+    reconciliation (ledger win, accounting win, variance)."""
+    grid = Grid(text("table"), figure("rounds", 5), figure("handle", 2), figure("ledger win"),
+                figure("acct. win"), figure("variance"), figure("drop", 3),
+                figure(HOLD_ON_DROP, 4),
                 title=f"{view.shift} shift, gaming day {view.gaming_day} ({CURRENCY})",
                 box=box.SIMPLE_HEAD, pad_edge=False)
     for t in view.tables:  # a flagged table is starred; its reasons follow the table
@@ -79,8 +84,8 @@ def to_rich(view: ShiftReportView, console: Console, *, wide: bool = False) -> N
     console.print(
         f"jackpot (kept apart from table win): stakes {money(floor.jackpot_stakes)}, "
         f"contributions {money(floor.jackpot_contributions)}, prizes "
-        f"{money(floor.jackpot_prizes)}; irregularities {floor.irregularities}; drop "
-        f"{money(floor.drop)}; {floor.flagged} of {floor.tables} tables flagged for review",
+        f"{money(floor.jackpot_prizes)}; {counted(floor.irregularities, 'irregularity', 'irregularities')}; "
+        f"drop {money(floor.drop)}; {floor.flagged} of {counted(floor.tables, 'table')} flagged for review",
         highlight=False,
     )
     for t in view.tables:
@@ -110,5 +115,6 @@ def _row(name: str, line: Figures) -> list[str]:
     rounds = f"{line.rounds_played}" + (f" +{line.rounds_voided}v" if line.rounds_voided else "")
     return [
         name, rounds, amount(line.handle), amount(line.ledger_win), amount(line.accounting_win),
-        amount(line.variance), "-" if line.hold_pct is None else f"{line.hold_pct}",
+        amount(line.variance), amount(line.drop),
+        "-" if line.hold_pct is None else f"{line.hold_pct}",
     ]

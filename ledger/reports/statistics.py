@@ -175,9 +175,14 @@ def _figures(stakes: list[read.StakeLine], pairs: list[read.PairLine],
             continue
         f.drop = (f.drop or ZERO) + shift.drop
         f.accounting_win = (f.accounting_win or ZERO) + shift.accounting_win
-    for f in found.values():
-        f.theoretical_win = f.theoretical_win.quantize(CENT)
-    return found
+    return found  # exact: each line rounds once, after its band (`_rounded`)
+
+
+def _rounded(figures: Figures | None) -> None:
+    """The theoretical win to the avo, rounded once from the exact sum of stake × edge, the
+    same way on every level: a table and its only dealer show the same figures."""
+    if figures is not None:
+        figures.theoretical_win = figures.theoretical_win.quantize(CENT)
 
 
 def _by_terms(level: str, pairs: list[read.PairLine]
@@ -276,13 +281,15 @@ def statistics(conn: Connection[Any], kind: str, through: date, *, property_name
         then_figures = before.figures(level, odds) if before else {}
         for name in sorted(now_figures):
             f = now_figures[name]
-            low, high = f.expectation.band(confidence)
+            low, high = f.expectation.band(confidence)  # from the exact theoretical win
             then = then_figures.get(name)
             line = Line(level=level, name=name, figures=f, base=then,
                         change=change(f, then, confidence), band_low=low, band_high=high,
                         probability=f.expectation.probability(f.actual_win),
                         notes=_noted(level, name, notes))
             line.flags = _flags(line, confidence, base)
+            _rounded(line.figures)
+            _rounded(line.base)
             lines.append(line)
     generated = now or clock.now().astimezone()
     return StatisticsReport(

@@ -13,6 +13,7 @@ from rich.console import Console
 
 from ledger.core.formatting import CURRENCY, TIME_LABEL, amount, chance, clock
 from ledger.presentation.columns import Grid, figure, text
+from ledger.presentation.wording import line_name
 from ledger.reports.statistics import Line, StatisticsReport
 
 COLUMNS = (
@@ -96,8 +97,9 @@ def to_csv(report: StatisticsReport) -> str:
 def to_json(report: StatisticsReport) -> str:
     data = report.model_dump(mode="json", exclude={"lines"})
     data["lines"] = [{k: (None if v is None else str(v) if not isinstance(v, int | str) else v)
-                      for k, v in cells(line).items()} | {"notes": [n.model_dump(mode="json")
-                                                                  for n in line.notes]}
+                      for k, v in cells(line).items()}
+                     | {"said": line_name(line.level, line.name),
+                        "notes": [n.model_dump(mode="json") for n in line.notes]}
                      for line in report.lines]
     return json.dumps(data, indent=2, ensure_ascii=False)
 
@@ -111,24 +113,27 @@ def to_rich(report: StatisticsReport, console: Console, *, wide: bool = False) -
                   f"round-ledger {report.software_version}; amounts in {CURRENCY}); "
                   f"win-to-drop against the {base_words(report)}", highlight=False)
     grid = Grid(text(""), figure("handle"), figure("theoretical"), figure("actual"),
-                figure("band", 2), figure("hold on handle", 1), figure("win-to-drop", 3),
+                figure("band", 2), figure("hold on handle", 1), figure("drop", 3),
+                figure("win-to-drop", 3),
                 figure("base", 6), figure("change (interval)", 4), figure("chance", 5),
                 box=box.SIMPLE_HEAD)
     for line in report.lines:
         f = line.figures
         base = line.base.win_to_drop_pct if line.base else None
         grid.add_row(
-            f"{line.level} {line.name}" if line.level != "floor" else "floor",
+            line_name(line.level, line.name),
             amount(f.handle), amount(f.theoretical_win), amount(f.actual_win),
             f"{amount(line.band_low)} to {amount(line.band_high)}",
             f"{_text(f.actual_hold_pct)}% (theo {_text(f.theoretical_hold_pct)}%)",
+            amount(f.drop),
             f"{_text(f.win_to_drop_pct)}%" if f.win_to_drop_pct is not None else "-",
             f"{base}%" if base is not None else "no base",
             change_words(line), chance(line.probability), style="red" if line.flags else None)
     grid.print(console, wide=wide)
     for line in report.lines:
         for flag in line.flags:
-            console.print(f"[red]flag[/] {line.level} {line.name}: {flag}", highlight=False)
+            console.print(f"[red]flag[/] {line_name(line.level, line.name)}: {flag}",
+                          highlight=False)
     for note in report.notes:
         console.print(f"note ({note.scope}, {note.first_day} to {note.last_day}) by "
                       f"{note.noted_by}: {note.subject}: {note.finding}", highlight=False)

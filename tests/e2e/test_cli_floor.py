@@ -29,7 +29,7 @@ def test_table_list_shows_the_round_in_play_and_the_cards_left_in_the_shoe(cli):
     listed = cli("table", "list")
     assert listed.code == 0, listed.err
     assert _row(listed.out, "QP-01") == [
-        "QP-01", "Q Poker", "q-poker/2004", "100.00-5,000.00", "MAIN", "open", "D-4",
+        "QP-01", "Q Poker", "2004 rules", "100.00-5,000.00", "MAIN", "open", "D-4",
         "1 dealing", "51"]
 
 

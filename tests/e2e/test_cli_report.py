@@ -98,6 +98,6 @@ def test_the_month_to_date_prints_day_by_day_and_as_json_with_exact_amounts(cli,
     data = json.loads(result.out)
     assert [line["name"] for line in data["by_day"]] == [str(GAMING_DAY)]
     assert (data["floor"]["drop"], data["floor"]["hold_pct"]) == ("4000.00", "1.25")
-    assert data["state"] == "0 of 1 gaming days closed"
+    assert data["state"] == "0 of 1 gaming day closed"
     shown = cli("report", "month", "--through", str(GAMING_DAY))
     assert shown.code == 0 and str(GAMING_DAY) in shown.out and "pit MAIN" in shown.out

@@ -105,7 +105,7 @@ def test_stud_a_complete_round_typed_at_the_cli_royal_flush_at_the_rule_sets_odd
         (1, "jackpot", "10.00", "lost", "0.00", "0.00"),
     }
     shown = ok(cli("round", "show", code))
-    assert rules in shown and "settled" in shown
+    assert f"Stud Poker, {rules.partition('/')[2]} rules" in shown and "settled" in shown
     assert "raise" in shown and f"{Decimal(raise_payout):,.2f}" in shown
     cells = [[cell.strip() for cell in line.split("│")] for line in shown.splitlines()]
     assert [row[2] for row in cells if len(row) > 3 and row[1] == "1"] == [

@@ -18,7 +18,7 @@ def test_a_pit_boss_opens_shows_lists_and_closes_a_table(cli):
     assert "recorded: table opened" in opened.out
     assert cli("table", "sign-in", "SP-01", "D-7").code == 0
     shown = cli("table", "show", "SP-01")
-    assert "stud-poker/2003" in shown.out and "D-7" in shown.out
+    assert "Stud Poker, 2003 rules" in shown.out and "D-7" in shown.out
     listed = cli("table", "list")
     assert "SP-01" in listed.out and "open" in listed.out
     as_json = json.loads(cli("table", "list", "--json").out)

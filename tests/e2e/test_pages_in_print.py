@@ -69,6 +69,6 @@ def test_the_gaming_day_report_prints_with_its_state_totals_and_signature_lines(
     assert "the gaming day is open" in flat
     assert re.search(r"generated \d{4}-\d\d-\d\d \d\d:\d\d:\d\d Macau time", flat), flat[:600]
     assert "Drop, win and hold (MOP)" in flat and "FLOOR" in flat
-    assert "1 shift(s) not counted yet" in flat  # the shift is open: said, not left blank
+    assert "1 shift not counted yet" in flat  # the shift is open: said, not left blank
     for signer in ("Shift manager", "Count team", "Accounting"):
         assert f"{signer}: name, signature, date" in flat

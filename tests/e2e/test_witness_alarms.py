@@ -115,7 +115,7 @@ def test_a_witness_that_refuses_a_checkpoint_is_a_fork_alarm_everywhere_at_once(
     assert "awaiting its witnesses" not in verified.out, verified.out
     assert "fork alarm: witness W-1" in verified.out
     quorum = next(line for line in verified.out.splitlines()
-                  if "cosignature(s) its quorum needs" in line)
+                  if "cosignatures its quorum needs" in line)
     assert "witness W-1" in quorum and "will not cosign it" in quorum, verified.out
 
 
@@ -135,7 +135,7 @@ def test_a_fork_alarm_the_writer_cannot_delete_and_the_superuser_deletes_is_stil
     assert verified.code == 1
     assert "fork alarm" not in verified.out  # the row is gone; the witnesses remember
     quorum = next(line for line in verified.out.splitlines()
-                  if "cosignature(s) its quorum needs" in line)
+                  if "cosignatures its quorum needs" in line)
     assert f"witness W-1 {said}" in quorum and "will not cosign it" in quorum, verified.out
 
 

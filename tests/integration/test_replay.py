@@ -111,7 +111,7 @@ def test_replay_of_a_fortune8_round_shows_the_burn_and_each_space_card(ledger, s
         ("space:1", ["8S"], "8 wins"), ("space:4", ["KH"], "H wins"),
         ("space:6", ["9D"], "H wins"), ("burn", ["2C"], None)]
     assert hand(replay, "burn").cards[0].face_up is False
-    assert any(step.text == "deal announced: spaces with bets" for step in replay.steps)
+    assert any(step.text == "announced: dealt only to the spaces with bets" for step in replay.steps)
     line = {(r.box, r.spot, r.player): r for r in replay.results}
     assert line[(1, "8", "P-1")].payout == D("1100.00")  # art. 8: the 8 box pays 11:1
 

@@ -157,7 +157,7 @@ def test_verify_names_a_projection_that_is_not_what_the_events_say_and_writes_no
     [failure] = failures(report, "projection")
     assert failure.startswith("projection jackpot-pools: table jackpot_pools differs from a "
                               "rebuild from the events up to its position")
-    assert "1 row(s) the events give are missing or different, 1 row(s) are not" in failure
+    assert "1 row the events give is missing or different, 1 row is not" in failure
     assert superuser.execute(
         "SELECT count(*) FROM pg_namespace WHERE nspname LIKE 'ledger_verify%'").fetchone()[0] == 0
     assert superuser.execute("SELECT * FROM ledger_tracking ORDER BY projection").fetchall() == (

@@ -177,3 +177,21 @@ def test_fields_values_and_counts_read_as_a_pit_reads_them():
         "royal flush", "two pairs", "pit workstation")
     assert (count(5804), counted(5804, "command"), counted(1, "pool")) == (
         "5,804", "5,804 commands", "1 pool")
+
+
+def test_names_shown_to_people_come_from_one_place_in_words():
+    from ledger.games.rulesets import RULE_SETS
+    from ledger.presentation.wording import counted, game, line_name, round_reached, rule_set
+
+    assert rule_set("stud-poker/2004") == "Stud Poker, 2004 rules"
+    assert rule_set("baccarat/2004", with_game=False) == "2004 rules"
+    assert all(code not in rule_set(code) for code in RULE_SETS)  # every one said in words
+    assert rule_set("unknown/1999") == "unknown/1999"  # not guessed at
+    assert [line_name("game", "fortune-8"), line_name("table", "F8-02"),
+            line_name("dealer", "D-7"), line_name("pit", "A"), line_name("floor", "floor")] == [
+        "Fortune 8", "table F8-02", "dealer D-7", "pit A", "floor"]
+    assert game("q-poker") == "Q Poker"
+    assert (counted(1, "deck"), counted(12, "table")) == ("1 deck", "12 tables")
+    assert round_reached(16, "settled", 1) == "16 settled, 1 of them a demonstration coup"
+    assert round_reached(17, "settled", 2) == "17 settled, 2 of them demonstration coups"
+    assert (round_reached(15, "settled"), round_reached(None, None)) == ("15 settled", "-")
