@@ -26,6 +26,7 @@ import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -124,6 +125,8 @@ def photograph(url: str, keys: Path, replayed: tuple[str, str], day: str, shift:
         browser = driver.chromium.launch(executable_path=CHROMIUM,
                                          args=["--no-sandbox", "--disable-gpu"])
         page = browser.new_page(viewport={"width": WIDTH, "height": 900})
+        # the desk's clock is the floor's (a terminal signs its sign-in by it)
+        page.clock.install(time=datetime.fromisoformat(CLOCK_AT))
         page.goto(f"{url}/floor/sign-in")
         page.screenshot(path=str(DOCS / "sign-in.png"), full_page=True)
         page.set_input_files("input[name=key]", str(keys / "staff-S-FLOOR.key"))

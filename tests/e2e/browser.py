@@ -13,6 +13,8 @@ from typing import Any
 
 import pytest
 
+from ledger.core import clock as ledger_clock
+
 CHROMIUM = Path("/usr/bin/chromium")
 needs_chromium = pytest.mark.skipif(
     not CHROMIUM.exists(),
@@ -83,16 +85,33 @@ def _sheet(sheet: Any) -> PrintedPage:
                        max(starts, default=0.0))
 
 
+class _OnTheRunsClock:
+    """A browser whose pages keep the run's time (`tests/clock.py`), as a floor terminal keeps
+    the server's: a page's own clock dates what it signs (a sign-in)."""
+
+    def __init__(self, browser: Any) -> None:
+        self.browser = browser
+
+    def new_page(self, **options: Any) -> Any:
+        page = self.browser.new_page(**options)
+        page.clock.install(time=ledger_clock.now())
+        return page
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.browser, name)
+
+
 @contextmanager
 def headless_chromium() -> Iterator[Any]:
-    """Chromium driven by Playwright, for what a page measures on screen."""
+    """Chromium driven by Playwright, for what a page measures on screen; its pages' clocks
+    run from the run's time."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as driver:
         browser = driver.chromium.launch(executable_path=str(CHROMIUM),
                                          args=["--no-sandbox", "--disable-gpu"])
         try:
-            yield browser
+            yield _OnTheRunsClock(browser)
         finally:
             browser.close()
 

@@ -57,6 +57,8 @@ def cli(database, tmp_path_factory):
         }
         env = {key: value for key, value in env.items() if value is not None}  # None: unset
         if not AS_PROCESSES and args[:1] and args[0] not in ALWAYS_A_PROCESS:
+            if ENV not in (extra_env or {}):  # in process, the run's clock runs already,
+                env.pop(ENV, None)  # on a real ledger too (which refuses LEDGER_CLOCK_AT)
             return run_in_process(args, env, cwd)
         done = subprocess.run(
             [LEDGER, *args], env=env, capture_output=True, text=True, timeout=300, check=False,

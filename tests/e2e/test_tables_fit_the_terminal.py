@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from ledger.core.formatting import amount
+from ledger.presentation.wording import line_name
 from tests.signing import clock_after
 
 DAY = "2026-11-02"
@@ -102,8 +103,8 @@ def test_wide_shows_every_column_however_narrow_the_terminal(played):
 def test_a_column_left_out_is_named_with_what_shows_it(played):
     result = played("report", "statistics", "--period", "day", "--through", DAY, columns=80)
     said = " ".join(result.out.split())
-    assert ("left out to fit 80 columns: band, hold on handle, win-to-drop, base, change "
-            "(interval), chance; "
+    assert ("left out to fit 80 columns: band, hold on handle, drop, win-to-drop, base, "
+            "change (interval), chance; "
             "`--wide` or `--json` shows them.") in said, result.out
 
 
@@ -112,23 +113,22 @@ def test_a_statistics_row_is_one_line_at_120_columns(played):
                         columns=120))
     out = played("report", "statistics", "--period", "day", "--through", DAY, columns=120).out
     for line in data["lines"]:
-        label = "floor" if line["level"] == "floor" else f"{line['level']} {line['name']}"
+        label = line_name(line["level"], line["name"])
         row = next((text for text in out.splitlines() if text.strip().startswith(label + " ")),
                    None)
         assert row is not None and amount(Decimal(line["handle"])) in row, (label, out)
         assert amount(Decimal(line["actual_win"])) in row, (label, out)
 
 
-def test_the_shift_report_shows_every_column_at_80_and_leaves_out_rounds_first_at_60(played):
+def test_the_shift_report_keeps_every_amount_at_80_and_leaves_out_rounds_first(played):
     args = ("report", "shift", "--day", DAY, "--shift", "day")
     data = _json(played(*args, "--json", columns=80))
     whole = played(*args, columns=80).out
     floor = next(line for line in whole.splitlines() if line.strip().startswith("FLOOR"))
-    for figure in ("rounds_played", "handle", "ledger_win", "accounting_win", "variance",
-                   "hold_pct"):
+    for figure in ("handle", "ledger_win", "accounting_win", "variance", "drop"):
         shown = str(data["floor"][figure])
         assert (amount(Decimal(shown)) if "." in shown else shown) in floor, (figure, whole)
-    assert "left out" not in whole, whole
+    assert "left out" not in whole or "left out to fit 80 columns: rounds" in whole, whole
     narrow = played(*args, columns=60).out
     floor = next(line for line in narrow.splitlines() if line.strip().startswith("FLOOR"))
     for figure in ("ledger_win", "accounting_win", "variance"):

@@ -21,7 +21,7 @@ LEDGER = str(Path(sys.executable).with_name("ledger"))
 
 def _property(database, code: str) -> LedgerSettings:
     settings = LedgerSettings(database_url=database.url, pool_size=2, property_code=code)
-    init_database(settings, resolve_database(settings))
+    init_database(settings, resolve_database(settings), practice=True)  # a test's play
     return settings
 
 
