@@ -1,0 +1,58 @@
+"""Surveillance reads the game-protection report of a gaming day on which an informed bettor
+played: the flag says who, what was seen, its chance by luck alone and after the correction for
+how many were tested, in the terminal, in JSON and on the printable page; a wrong period or day
+is one line and exit 1."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.signing import clock_after
+
+DAY = "2026-11-02"
+
+
+@pytest.fixture
+def informed_day(cli, as_admin, tmp_path):
+    env = {**as_admin, "LEDGER_SIMULATOR_KEYS": str(tmp_path / "keys"), **clock_after(DAY)}
+    done = cli("simulate", "--tables", "2", "--rounds", "120", "--seed", "7", "--day", DAY,
+               "--bias", "BAC-01:informed-bettor:0.4", extra_env=env)
+    assert done.code == 0, done.err + done.out
+    return clock_after(DAY)
+
+
+def test_the_informed_bettor_is_flagged_with_its_chance_and_the_tests_counted(cli, informed_day,
+                                                                               tmp_path):
+    done = cli("report", "protection", "--period", "day", "--day", DAY, "--json",
+               extra_env=informed_day)
+    assert done.code == 0, done.err
+    report = json.loads(done.out)
+    assert report["rounds"] == 240 and report["correction"].startswith("Holm")
+    flags = {(f["signal"], f["subject"]) for f in report["flags"]}
+    assert ("informed", "player INFORMED-BAC-01") in flags
+    flag = next(f for f in report["flags"] if f["subject"] == "player INFORMED-BAC-01"
+                and f["signal"] == "informed")
+    assert flag["probability"] <= flag["adjusted"] <= 0.01
+    assert sum(report["tested"].values()) == len(report["tests"]) > 10
+
+    shown = cli("report", "protection", "--period", "day", "--day", DAY, "--format", "html",
+                "--output", str(tmp_path), extra_env=informed_day)
+    assert shown.code == 0, shown.err
+    assert "flag player INFORMED-BAC-01: stakes follow the coming cards" in shown.out
+    page = (tmp_path / f"protection-day-{DAY}.html").read_text()
+    assert "INFORMED-BAC-01: stakes follow the coming cards" in page
+    assert "Holm" in page and "PRACTICE" in page
+
+
+@pytest.mark.parametrize(("args", "says"), [
+    (("--period", "week"), "invalid value for '--period'"),
+    (("--day", "2026-13-01"), "2026-13-01"),
+    (("--format", "csv"), "json or html, not csv"),
+])
+def test_a_wrong_period_day_or_format_is_one_line_and_exit_1(cli, args, says):
+    done = cli("report", "protection", *args)
+    assert done.code == 1, done
+    line = done.err.strip()
+    assert "\n" not in line and says.lower() in line.lower(), done.err
