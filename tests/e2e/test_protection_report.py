@@ -46,6 +46,21 @@ def test_the_informed_bettor_is_flagged_with_its_chance_and_the_tests_counted(cl
     assert "Holm" in page and "PRACTICE" in page
 
 
+def test_the_floor_pages_alerts_name_the_informed_bettor(database, informed_day):
+    """What the floor page shows beside the tables: the gaming day's flags, one line each."""
+    from datetime import datetime
+
+    from ledger.audit.protection.report import floor_alerts
+    from ledger.core.formatting import MACAU
+    from ledger.domain.shift_schedule import DEFAULT_SCHEDULE, ShiftSchedule
+
+    late = datetime.fromisoformat(f"{DAY}T23:00:00").replace(tzinfo=MACAU)
+    with database.connect() as conn:
+        alerts = floor_alerts(conn, ShiftSchedule.parse(DEFAULT_SCHEDULE), late)
+    said = [a.text for a in alerts if a.subject == "player INFORMED-BAC-01"]
+    assert said and "stakes follow the coming cards" in said[0] and "once in" in said[0]
+
+
 @pytest.mark.parametrize(("args", "says"), [
     (("--period", "week"), "invalid value for '--period'"),
     (("--day", "2026-13-01"), "2026-13-01"),

@@ -9,8 +9,8 @@ With a closed shoe's order known, the coming cards are the ones the coup was dea
 value to the bettor is what its bets won, standardised by their own mean and deviation. The
 stakes placed before the cards are shuffled among the bettor's coups: the chance that the rank
 correlation of stake and value is at least the one seen (permutation test).
-(c) irregularities: a dealer's rounds with an exposed card, a misdeal, a void, against the other
-dealers of the same game (conditional binomial test of two rates).
+(c) irregularities: a dealer's rounds with an exposed card, a misdeal or a void, against the
+other dealers of the same game (conditional binomial test of two rates).
 (d) voids that returned bets the cards had already decided: findings, not chances.
 (e) jackpot hits: a box's (a player's) prizes against the chance of a prize per bet (binomial).
 """
@@ -49,6 +49,7 @@ SIGNALS = {
 IRREGULARITIES: dict[str, Callable[[Coup], bool]] = {
     "exposed card": lambda c: c.exposed, "misdeal": lambda c: c.misdealt,
     "void": lambda c: c.voided}
+ANY = "any"
 
 Moments = Callable[[str, HouseSettings | None, Sequence[Wager]], tuple[Decimal, Decimal]]
 """A round's bets to their mean and variance: `round_moments`, or a game's joint figures."""
@@ -161,28 +162,30 @@ def informed(coups: Iterable[Coup], moments: Moments = round_moments) -> list[Si
 
 
 def irregularities(coups: Sequence[Coup]) -> list[Signal]:
-    """(c): each dealer's rounds with each irregularity against the other dealers of the game."""
+    """(c): each dealer's rounds with an irregularity (an exposed card, a misdeal, a void)
+    against the other dealers' rounds of the same game: one test a dealer and game."""
     rounds: dict[tuple[str, str], int] = defaultdict(int)
     counts: dict[tuple[str, str, str], int] = defaultdict(int)
     for coup in coups:
         rounds[coup.game, coup.dealer] += 1
         for kind, happened in IRREGULARITIES.items():
-            counts[coup.game, coup.dealer, kind] += bool(happened(coup))
+            counts[coup.game, coup.dealer, kind] += happened(coup)
+        counts[coup.game, coup.dealer, ANY] += any(h(coup) for h in IRREGULARITIES.values())
     tests = []
     for (game_code, dealer), dealt in sorted(rounds.items()):
-        for kind in IRREGULARITIES:
-            mine = counts[game_code, dealer, kind]
-            others = sum(n for (g, d, k), n in counts.items()
-                         if g == game_code and k == kind and d != dealer)
-            others_dealt = sum(n for (g, d), n in rounds.items() if g == game_code and d != dealer)
-            if mine + others == 0 or others_dealt == 0:
-                continue
-            rate = others / others_dealt
-            tests.append(Signal(
-                signal="irregularity", subject=f"dealer {dealer}", count=dealt,
-                probability=rate_test(mine, dealt, others, others_dealt),
-                seen=f"{kind}: {mine} in {dealt:,} rounds of {game(game_code).name}; the other "
-                     f"dealers {others} in {others_dealt:,} ({rate * dealt:.1f} expected)"))
+        mine = counts[game_code, dealer, ANY]
+        others = sum(n for (g, d, k), n in counts.items()
+                     if g == game_code and k == ANY and d != dealer)
+        others_dealt = sum(n for (g, d), n in rounds.items() if g == game_code and d != dealer)
+        if mine + others == 0 or others_dealt == 0:
+            continue
+        kinds = ", ".join(f"{counts[game_code, dealer, kind]} {kind}" for kind in IRREGULARITIES)
+        tests.append(Signal(
+            signal="irregularity", subject=f"dealer {dealer}", count=dealt,
+            probability=rate_test(mine, dealt, others, others_dealt),
+            seen=f"{mine} of {dealt:,} rounds of {game(game_code).name} irregular ({kinds}); "
+                 f"the other dealers {others} of {others_dealt:,} "
+                 f"({others / others_dealt * dealt:.1f} expected)"))
     return tests
 
 
