@@ -9,6 +9,8 @@ import json
 
 import pytest
 
+from ledger.domain.registry import TerminalKind
+from tests.e2e.shifts import open_shift
 from tests.signing import clock_after
 
 DAY = "2026-11-02"
@@ -71,3 +73,38 @@ def test_a_wrong_period_day_or_format_is_one_line_and_exit_1(cli, args, says):
     assert done.code == 1, done
     line = done.err.strip()
     assert "\n" not in line and says.lower() in line.lower(), done.err
+
+
+def test_a_void_after_the_cards_had_decided_the_coup_is_a_finding_naming_who_voided_it(
+        cli, as_staff):
+    """A supervisor voids a baccarat coup whose four cards already made the player's natural
+    9: the void handed back a banker bet the cards had lost and a player bet they had won."""
+    dealer = as_staff("D-101", "dealer", terminal="BAC-01-DT", kind=TerminalKind.DEALER_TERMINAL)
+
+    def ok(*args: str, env: dict[str, str] | None = None) -> str:
+        done = cli(*args, extra_env=env)
+        assert done.code == 0, done.err
+        return done.out
+
+    ok("table", "open", "BAC-01", "--game", "baccarat", "--min", "100", "--max", "50000")
+    open_shift(cli, "BAC-01")
+    ok("table", "sign-in", "BAC-01", "D-101")
+    ok("shoe", "shuffle", "BAC-01", env=dealer)
+    ok("shoe", "cut", "BAC-01", "--by", "player P-3", "--at", "404")
+    ok("shoe", "burn", "BAC-01", "--count", "8", env=dealer)
+    ok("round", "open", "BAC-01", env=dealer)
+    ok("round", "bet", "BAC-01", "1", "banker", "1000", "--player", "P-1", env=dealer)
+    ok("round", "bet", "BAC-01", "2", "player", "200", "--player", "P-2", env=dealer)
+    for to, card in (("player", "9S"), ("banker", "2H"), ("player", "KD"), ("banker", "3C")):
+        ok("round", "deal", "BAC-01", to, card, env=dealer)
+    ok("round", "void", "BAC-01", "--reason", "dispute")
+
+    report = json.loads(ok("report", "protection", "--period", "day", "--json"))
+    (finding,) = report["findings"]
+    assert finding["round"] == "BAC-01 round 1" and finding["voided_by"] == "PB-E2E"
+    assert (finding["lost"], finding["lost_stakes"], finding["won"], finding["won_stakes"]) == (
+        1, "1000.00", 1, "200.00")
+    printed = ok("report", "protection", "--period", "day")
+    assert ("BAC-01 round 1 was voided by PB-E2E (dispute; dealer D-101) after its cards had "
+            "lost 1 bet (MOP 1,000.00) and won 1 bet (MOP 200.00): the void returned them"
+            in " ".join(printed.split()))

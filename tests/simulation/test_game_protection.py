@@ -1,5 +1,5 @@
 """Game protection on a simulated floor with its planted cases (an in-memory ledger, a fixed
-seed): six tables (two each of baccarat, Stud Poker and Q Poker) play 400 rounds each, about
+seed): six tables (two each of baccarat, Stud Poker and Q Poker) play 500 rounds each, about
 a shift of a small floor, at the demo's irregularity rate. An informed bettor at BAC-01, a
 lucky streak at BAC-02 and a dealer misdealing at three times the rate at SP-01 sit beside fair
 players. A month of a floor (about a million rounds) would take hours on two cores at the
@@ -27,7 +27,7 @@ from tests.signing import floor_staff, playing_other_days
 
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("game-protection")]
 
-ROUNDS = 400
+ROUNDS = 500
 AT = datetime(2026, 11, 22, 1, 0, tzinfo=UTC)
 PLANTED = {"BAC-01": Bias("informed-bettor", 0.3), "BAC-02": Bias("lucky-streak"),
            "SP-01": Bias("misdealer")}
