@@ -3,15 +3,13 @@ reads them: never through the projections the signals would be judging."""
 
 from __future__ import annotations
 
-from collections import defaultdict
 from datetime import date, datetime
 from typing import Any
-from uuid import UUID
 
 from psycopg import Connection
 
 from ledger.audit.protection.coups import Coup, coup_of
-from ledger.audit.store import COLUMNS, RecordedEvent, _decode
+from ledger.audit.store import read_streams
 
 BODY = "convert_from(state, 'UTF8')::jsonb"
 OPENED = (f"SELECT originator_id FROM ledger_events "
@@ -19,8 +17,6 @@ OPENED = (f"SELECT originator_id FROM ledger_events "
           f"AND ({BODY} ->> 'gaming_day')::date BETWEEN %(first)s AND %(last)s "
           f"AND ({BODY} -> 'by' ->> 'at')::timestamptz >= %(starts)s "
           f"AND ({BODY} -> 'by' ->> 'at')::timestamptz < %(ends)s")
-STREAMS = f"SELECT {COLUMNS} FROM ledger_events WHERE originator_id = ANY(%s) " \
-          "ORDER BY originator_id, originator_version"
 BATCH = 2000  # rounds read in one statement
 
 
@@ -32,11 +28,7 @@ def period_coups(conn: Connection[Any], first: date, last: date, starts: datetim
                                                    "starts": starts, "ends": ends}).fetchall()]
     coups = []
     for at in range(0, len(ids), BATCH):
-        streams: dict[UUID, list[RecordedEvent]] = defaultdict(list)
-        for row in conn.execute(STREAMS, [ids[at:at + BATCH]]).fetchall():
-            recorded = _decode(row)
-            streams[recorded.stream_id].append(recorded)
-        for events in streams.values():
+        for events in read_streams(conn, ids[at:at + BATCH]).values():
             coup = coup_of(e.event for e in events)
             if coup is not None:
                 coups.append(coup)
