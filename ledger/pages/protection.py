@@ -4,9 +4,8 @@ had decided, and the least likely results by chance."""
 
 from __future__ import annotations
 
-from ledger.audit.protection.report import PERIODS, ProtectionReport, finding_text
+from ledger.audit.protection.report import PERIODS, ProtectionReport, by_chance, finding_text
 from ledger.audit.protection.signals import SIGNALS
-from ledger.core.formatting import chance
 from ledger.pages import render
 
 SHOWN = 40  # the least likely tests the page lists
@@ -21,5 +20,5 @@ def to_html(report: ProtectionReport) -> str:
         "protection_report.html", title=report.title, report=report, period=period,
         running_head=" · ".join(p for p in (report.property_name, report.title) if p),
         property_name=report.property_name, generated_at=report.generated_at,
-        software_version=report.software_version, signals=SIGNALS, chance=chance,
+        software_version=report.software_version, signals=SIGNALS, chance=by_chance,
         finding_text=finding_text, shown=SHOWN)

@@ -49,6 +49,18 @@ class ProtectionReport(BaseModel):
         return sum(1 for t in self.tests if t.signal == signal)
 
 
+FLOOR = 1e-6  # money-safe: below it a normal tail's figure means no more than "very rare"
+
+
+def by_chance(probability: float) -> str:  # money-safe: a probability
+    """A test's chance as people read it, no finer than the approximations allow.
+
+    >>> by_chance(0.004), by_chance(3e-12)
+    ('once in 250 times', 'less than once in a million times')
+    """
+    return chance(probability) if probability >= FLOOR else "less than once in a million times"
+
+
 class Alert(BaseModel):
     """One line for the floor page: what was seen, where, and how unlikely it is by chance."""
 
@@ -101,7 +113,7 @@ def floor_alerts(conn: Connection[Any], schedule: ShiftSchedule, now: datetime,
 def alerts(report: ProtectionReport) -> list[Alert]:
     said = [Alert(signal=t.signal, subject=t.subject,
                   text=f"{t.subject}: {SIGNALS[t.signal]}: {t.seen}; by chance "
-                       f"{chance(t.probability)} ({chance(t.adjusted)} over the "
+                       f"{by_chance(t.probability)} ({by_chance(t.adjusted)} over the "
                        f"{len(report.tests):,} tests)")
             for t in report.flags]
     return said + [Alert(signal="void", subject=f.round, text=finding_text(f))
@@ -134,8 +146,8 @@ def to_rich(report: ProtectionReport, console: Console, shown: int = 15) -> None
     for column in ("signal", "subject", "seen", "by chance", "over all tests"):
         grid.add_column(column)
     for test in report.tests[:shown]:
-        grid.add_row(test.signal, test.subject, test.seen, chance(test.probability),
-                     chance(test.adjusted), style="red" if test.flagged else None)
+        grid.add_row(test.signal, test.subject, test.seen, by_chance(test.probability),
+                     by_chance(test.adjusted), style="red" if test.flagged else None)
     console.print(grid)
     for test in report.flags:
         console.print(f"[red]flag[/] {test.subject}: {SIGNALS[test.signal]}", highlight=False)
