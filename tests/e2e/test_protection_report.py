@@ -38,6 +38,14 @@ def test_the_informed_bettor_is_flagged_with_its_chance_and_the_tests_counted(cl
                 and f["signal"] == "informed")
     assert flag["probability"] <= flag["adjusted"] <= 0.01
     assert sum(report["tested"].values()) == len(report["tests"]) > 10
+    for period, rounds in (("shift", 240), ("month", 240)):
+        done = cli("report", "protection", "--period", period, "--day", DAY, "--shift", "day",
+                   "--json", extra_env=informed_day)
+        assert done.code == 0, done.err
+        assert json.loads(done.out)["rounds"] == rounds, period
+    night = cli("report", "protection", "--period", "shift", "--day", DAY, "--shift",
+                "graveyard", "--json", extra_env=informed_day)
+    assert json.loads(night.out)["rounds"] == 0 and not json.loads(night.out)["flags"]
 
     shown = cli("report", "protection", "--period", "day", "--day", DAY, "--format", "html",
                 "--output", str(tmp_path), extra_env=informed_day)
