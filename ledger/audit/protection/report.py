@@ -19,6 +19,7 @@ from ledger.audit.protection.signals import ALPHA, SIGNALS, Finding, Signal, eve
 from ledger.core.errors import InvalidInput
 from ledger.core.formatting import TIME_LABEL, chance, clock, money
 from ledger.domain.shift_schedule import ShiftSchedule
+from ledger.presentation.wording import void_reason
 
 PERIODS = {"shift": "shift", "day": "gaming day", "month": "month to date"}
 CORRECTION = ("Holm's step-down method over every test of the report: the chance that a fair "
@@ -126,7 +127,8 @@ def finding_text(f: Finding) -> str:
         decided.append(f"lost {f.lost} bet{'s' * (f.lost != 1)} ({money(f.lost_stakes)})")
     if f.won:
         decided.append(f"won {f.won} bet{'s' * (f.won != 1)} ({money(f.won_stakes)})")
-    return (f"{f.round} was voided by {f.voided_by} ({f.reason or 'no reason given'}; dealer "
+    reason = void_reason(f.reason) if f.reason else "no reason given"
+    return (f"{f.round} was voided by {f.voided_by} ({reason}; dealer "
             f"{f.dealer}) after its cards had {' and '.join(decided)}: the void returned them")
 
 
@@ -138,7 +140,8 @@ def to_json(report: ProtectionReport) -> str:
 
 
 def to_rich(report: ProtectionReport, console: Console, shown: int = 15) -> None:
-    console.print(f"[bold]{report.title}[/]: {report.rounds:,} rounds ({report.voided:,} void), "
+    rounds = f"{report.rounds:,} round{'s' * (report.rounds != 1)}"
+    console.print(f"[bold]{report.title}[/]: {rounds} ({report.voided:,} void), "
                   f"{len(report.tests):,} tests (generated {clock(report.generated_at)} "
                   f"{TIME_LABEL}, round-ledger {report.software_version})", highlight=False)
     console.print(f"Flag: {report.correction}.", highlight=False)
