@@ -171,12 +171,16 @@ def irregularities(coups: Sequence[Coup]) -> list[Signal]:
         for kind, happened in IRREGULARITIES.items():
             counts[coup.game, coup.dealer, kind] += happened(coup)
         counts[coup.game, coup.dealer, ANY] += any(h(coup) for h in IRREGULARITIES.values())
+    game_rounds: dict[str, int] = defaultdict(int)
+    game_irregular: dict[str, int] = defaultdict(int)
+    for (game_code, dealer), dealt in rounds.items():
+        game_rounds[game_code] += dealt
+        game_irregular[game_code] += counts[game_code, dealer, ANY]
     tests = []
     for (game_code, dealer), dealt in sorted(rounds.items()):
         mine = counts[game_code, dealer, ANY]
-        others = sum(n for (g, d, k), n in counts.items()
-                     if g == game_code and k == ANY and d != dealer)
-        others_dealt = sum(n for (g, d), n in rounds.items() if g == game_code and d != dealer)
+        others = game_irregular[game_code] - mine
+        others_dealt = game_rounds[game_code] - dealt
         if mine + others == 0 or others_dealt == 0:
             continue
         kinds = ", ".join(f"{counts[game_code, dealer, kind]} {kind}" for kind in IRREGULARITIES)
