@@ -3,8 +3,8 @@ what went wrong, and, for a void, what the cards dealt before it had already dec
 
 `coup_of` folds one round's domain events, whichever store they came from (the audit's own
 reading of PostgreSQL, or a simulated floor's ledger in memory). `round_moments` is the one
-place a round's bets get their expected result and variance: per bet, from the exact odds of
-the rules and settings the round was played under (`ledger edges`), summed as independent.
+place a round's bets get their expected result and variance: the game's exact joint figures
+under the rules and settings the round was played under (`Game.round_moments`).
 """
 
 from __future__ import annotations
@@ -20,7 +20,8 @@ from ledger.core.errors import LedgerError
 from ledger.domain.round import Round
 from ledger.games.common import BetResult
 from ledger.games.facts import RoundFacts
-from ledger.games.registry import game, procedure_for
+from ledger.games.odds import Stake
+from ledger.games.registry import game, procedure_for, standard_settings
 from ledger.games.settings import HouseSettings
 
 JACKPOT = "jackpot"
@@ -124,17 +125,28 @@ def _odds(game_code: str, settings: HouseSettings) -> dict[str, tuple[Decimal, D
 def round_moments(game_code: str, settings: HouseSettings | None,
                   bets: Sequence[Wager]) -> tuple[Decimal, Decimal]:
     """The player's expected result of these bets of one round and its variance (money and
-    money squared), from each bet's exact odds, the bets taken as independent. A returned
-    bet risks nothing; a bet of no known odds counts as even money."""
+    money squared): the game's joint figures for a round's bets (`Game.round_moments`: one
+    coup's cards settle them all, so they move together). A returned bet risks nothing and a
+    jackpot bet is no table bet; a round with a bet of no known odds takes each bet alone, one
+    of unknown odds as even money."""
     if settings is None:
-        from ledger.games.registry import standard_settings
-
         settings = standard_settings(game_code)
+    live = [bet for bet in bets if bet.spot != JACKPOT and bet.outcome != "returned"]
+    if not live:
+        return Decimal(0), Decimal(0)
+    try:
+        house = game(game_code).round_moments(
+            settings, [Stake(bet.box, bet.spot, bet.stake) for bet in live])
+    except ValueError:
+        return _each_alone(game_code, settings, live)
+    return -house.mean, house.variance
+
+
+def _each_alone(game_code: str, settings: HouseSettings,
+                bets: Sequence[Wager]) -> tuple[Decimal, Decimal]:
     odds = _odds(game_code, settings)
     mean, variance = Decimal(0), Decimal(0)
     for bet in bets:
-        if bet.spot == JACKPOT or bet.outcome == "returned":
-            continue
         edge, unit_variance = odds.get(bet.spot, (Decimal(0), Decimal(1)))
         mean -= bet.stake * edge
         variance += bet.stake * bet.stake * unit_variance

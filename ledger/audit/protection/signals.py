@@ -52,7 +52,7 @@ IRREGULARITIES: dict[str, Callable[[Coup], bool]] = {
 ANY = "any"
 
 Moments = Callable[[str, HouseSettings | None, Sequence[Wager]], tuple[Decimal, Decimal]]
-"""A round's bets to their mean and variance: `round_moments`, or a game's joint figures."""
+"""A round's bets to the player's mean result and its variance (`round_moments`)."""
 
 
 class Signal(BaseModel):
@@ -121,31 +121,32 @@ def results(coups: Iterable[Coup], moments: Moments = round_moments) -> list[Sig
 
 def informed(coups: Iterable[Coup], moments: Moments = round_moments) -> list[Signal]:
     """(b): each bettor's stakes before the cards against the value of the coups they bet on,
-    shuffled among the coups where they made the same bets (whose values are alike under fair
-    play), on ranks within each such stratum."""
-    strata: dict[str, dict[tuple[str, ...], list[tuple[float, float]]]] = defaultdict(
+    shuffled among the coups where they made the same bets in the same shares (whose values are
+    alike under fair play), on ranks within each such stratum."""
+    strata: dict[str, dict[tuple[object, ...], list[tuple[float, float]]]] = defaultdict(
         lambda: defaultdict(list))
     for coup in coups:
         if coup.voided:
             continue
-        staked: dict[str, Decimal] = defaultdict(Decimal)
-        spots: dict[str, list[str]] = defaultdict(list)
+        placed: dict[str, list[Wager]] = defaultdict(list)
         for bet in coup.placed:
             for name in _subjects(coup, bet.box, bet.player):
-                staked[name] += bet.stake
-                spots[name].append(bet.spot)
+                placed[name].append(bet)
         settled: dict[str, list[Wager]] = defaultdict(list)
         for wager in coup.wagers:
             if wager.spot != JACKPOT:
                 for name in _subjects(coup, wager.box, wager.player):
                     settled[name].append(wager)
-        for name, stake in staked.items():
+        for name, bets in placed.items():
             m, v = moments(coup.game, coup.settings, settled[name])
             if v <= 0:
                 continue
             won = sum((w.result for w in settled[name]), Decimal(0))
-            value = float(won - m) / math.sqrt(float(v))  # money-safe: a standardised value
-            strata[name][(coup.game, *sorted(spots[name]))].append((float(stake), value))  # money-safe: ranked
+            # to a thousandth of a deviation: the joint figures' rounding must not break ties
+            # between equal values (a won bet of 300 and of 900) in the stake's favour
+            value = round(float(won - m) / math.sqrt(float(v)), 3)  # money-safe: a standardised value
+            stake = sum((bet.stake for bet in bets), Decimal(0))
+            strata[name][_mix(coup.game, bets, stake)].append((float(stake), value))  # money-safe: ranked
     tests = []
     for name in sorted(strata):
         seen = [pair for stratum in strata[name].values() for pair in stratum]
@@ -159,6 +160,14 @@ def informed(coups: Iterable[Coup], moments: Moments = round_moments) -> list[Si
             seen=f"{len(seen):,} coups; on its largest tenth of stakes the coups' value averaged "
                  f"{sum(v for _, v in top) / len(top):+.2f} deviations"))
     return tests
+
+
+def _mix(game_code: str, bets: Sequence[Wager], stake: Decimal) -> tuple[object, ...]:
+    """What makes two coups' standardised values alike under fair play: the same game and the
+    same bets, on the same boxes among the bettor's, in the same shares of the stake."""
+    boxes = sorted({bet.box for bet in bets})
+    return (game_code, *sorted((boxes.index(bet.box), bet.spot, round(bet.stake / stake, 2))
+                               for bet in bets))
 
 
 def irregularities(coups: Sequence[Coup]) -> list[Signal]:
