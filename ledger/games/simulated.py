@@ -25,12 +25,12 @@ class Dealing(Protocol):
     rng: Random
     players: int
     carried: set[int]
+    supervisor: Any  # the pit's supervisor (an Actor), who records what a dealer may not
+    tie_bets: list[tuple[int, str, Decimal, str | None]]
 
     @property
     def irregularity_rate(self) -> float:  # money-safe: a probability
         """This round's rate of irregularities (a misdealing dealer's is higher)."""
-    supervisor: Any  # the pit's supervisor (an Actor), who records what a dealer may not
-    tie_bets: list[tuple[int, str, Decimal, str | None]]
 
     def last_jackpot_boxes(self) -> list[int]: ...
     def act(self, action: str, *, actor: Any = None, **fields: Any) -> None:
@@ -53,6 +53,7 @@ class Dealing(Protocol):
         """The planted bettor at this table this round, if any (`ledger.simulation.bias`)."""
     def shuffler_stops_at(self, cards: int) -> int | None: ...
     def shuffler_failure(self, dealt: int) -> None: ...
+
 
 @dataclass(frozen=True)
 class Plant:
