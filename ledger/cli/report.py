@@ -1,7 +1,8 @@
 """`ledger report shift`, `day` and `month`: the shift's reconciliation, per table and rolled
 up; the gaming day's, shift by shift and table by table; the month to date, day by day.
 `ledger report statistics`: theoretical and actual hold and their bands over a day, a month or
-a year to date; `ledger report investigate`: a finding on a flagged figure, signed."""
+a year to date; `ledger report protection`: the game-protection signals of a shift, a day or a
+month; `ledger report investigate`: a finding on a flagged figure, signed."""
 
 from __future__ import annotations
 
@@ -228,6 +229,57 @@ def statistics(
             text = to_html(report)
         else:
             text = files.to_csv(report) if fmt is Format.CSV else files.to_json(report)
+        path.write_text(text, encoding="utf-8")
+        (err_console if as_json else console).print(f"wrote {path}", highlight=False)
+
+
+class ProtectionPeriod(StrEnum):
+    SHIFT = "shift"
+    DAY = "day"
+    MONTH = "month"
+
+
+@app.command()
+def protection(
+    period: Annotated[ProtectionPeriod, typer.Option(
+        help="shift, day (the gaming day) or month (to date).")] = ProtectionPeriod.SHIFT,
+    day: DayOption = None,
+    shift_name: Annotated[str | None, typer.Option(
+        "--shift", help="Shift name, e.g. day (default: the shift now running).")] = None,
+    formats: Annotated[list[Format] | None, typer.Option(
+        "--format", help="Also write json and/or html (repeat the option).")] = None,
+    output: OutputOption = Path("reports"), as_json: JsonOption = False,
+) -> None:
+    """Game protection: players winning more than chance allows, stakes that follow the coming
+    cards, dealers' irregularities against the floor's, voids after the cards had decided,
+    jackpot hits; each with its chance under fair play, corrected for how many were tested."""
+    from ledger.audit.protection import report as protect
+    from ledger.cli.shift import shift_slot
+    from ledger.core.errors import InvalidInput
+
+    if Format.CSV in (formats or []):
+        raise InvalidInput("the protection report is written as json or html, not csv.")
+    with reading() as rt:
+        on, name = shift_slot(rt.settings.shift_schedule, day, shift_name)
+        with rt.database.connect() as conn:
+            view = protect.protection_report(
+                conn, period.value, on, name, rt.settings.shift_schedule,
+                now=rt.ledger.clock.now(), property_name=rt.settings.property_name)
+    if as_json:
+        sys.stdout.write(marked(protect.to_json(view), Format.JSON, rt.practice) + "\n")
+    else:
+        say_practice(rt.practice)
+        protect.to_rich(view, console)
+    for fmt in formats or []:
+        output.mkdir(parents=True, exist_ok=True)
+        suffix = f"-{name}" if period is ProtectionPeriod.SHIFT else ""
+        path = output / f"protection-{period.value}-{on}{suffix}.{fmt}"
+        if fmt is Format.HTML:
+            from ledger.pages.protection import to_html
+
+            text = to_html(view)
+        else:
+            text = marked(protect.to_json(view), fmt, rt.practice)
         path.write_text(text, encoding="utf-8")
         (err_console if as_json else console).print(f"wrote {path}", highlight=False)
 

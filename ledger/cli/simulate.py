@@ -194,7 +194,9 @@ def simulate(
     bias: Annotated[list[str] | None, typer.Option(
         help="A table biased on purpose, TABLE:KIND[:SHARE], e.g. F8-01:marked-cards:0.5: "
         "a player there knows the next cards and bets the side they make win on that share "
-        "of rounds (default 0.5). Baccarat and Fortune 8 tables. Repeat for more tables.")
+        "of rounds (default 0.5). Baccarat and Fortune 8 tables. Also informed-bettor and "
+        "lucky-streak (baccarat) and misdealer (baccarat, Stud Poker, Q Poker): the cases game "
+        "protection must catch or leave alone. Repeat for more tables.")
     ] = None,
 ) -> None:
     """Simulate a shift on a floor of tables of every game, as dealer terminals would send it.

@@ -18,6 +18,7 @@ from ledger.games.shoe import ShoePolicy
 
 if TYPE_CHECKING:
     from decimal import Decimal
+    from fractions import Fraction
 
     from ledger.core.cards import Card
     from ledger.games.facts import Procedure
@@ -90,6 +91,12 @@ class GameBase:
             return None
         module = importlib.import_module(f"{self.package}.odds")
         return cast("BetOdds", module.jackpot_odds(pool, stake, pool_amount))
+
+    def jackpot_hit_chance(self) -> Fraction | None:
+        if not self.takes_jackpot_bets:
+            return None
+        module = importlib.import_module(f"{self.package}.odds")
+        return cast("Fraction", module.jackpot_hit_chance())
 
     def name_cards(self, cards: Sequence[Card]) -> NamedCards:
         raise NotImplementedError(f"{self.name} names no hands")

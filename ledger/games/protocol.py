@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 if TYPE_CHECKING:
@@ -140,3 +141,7 @@ class Game(Protocol):
                      pool_amount: Decimal) -> BetOdds | None:
         """A jackpot bet's figures for this stake and the pool as it stands; None for a game
         that takes no jackpot bets."""
+
+    def jackpot_hit_chance(self) -> Fraction | None:
+        """The chance that one jackpot bet wins a prize of any kind; None for a game that takes
+        no jackpot bets."""

@@ -10,6 +10,7 @@ failure, each recorded and left to the regulation's consequence.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from decimal import Decimal
 from random import Random
 from typing import Any, Protocol
@@ -24,9 +25,12 @@ class Dealing(Protocol):
     rng: Random
     players: int
     carried: set[int]
-    irregularity_rate: float  # money-safe: a probability
     supervisor: Any  # the pit's supervisor (an Actor), who records what a dealer may not
     tie_bets: list[tuple[int, str, Decimal, str | None]]
+
+    @property
+    def irregularity_rate(self) -> float:  # money-safe: a probability
+        """This round's rate of irregularities (a misdealing dealer's is higher)."""
 
     def last_jackpot_boxes(self) -> list[int]: ...
     def act(self, action: str, *, actor: Any = None, **fields: Any) -> None:
@@ -45,8 +49,25 @@ class Dealing(Protocol):
         """Whether a player knows the next cards this round (a biased table's marked cards)."""
     def peek(self, ahead: int) -> Card:
         """The card `ahead` places after the next one to come, without dealing it."""
+    def planted(self) -> Plant | None:
+        """The planted bettor at this table this round, if any (`ledger.simulation.bias`)."""
     def shuffler_stops_at(self, cards: int) -> int | None: ...
     def shuffler_failure(self, dealt: int) -> None: ...
+
+
+@dataclass(frozen=True)
+class Plant:
+    """A bettor planted for game protection to find, or to leave alone: on `box`, named
+    `player`; `knows` whether they see this coup's coming cards; `streak` whether this coup is
+    one of their lucky run."""
+
+    kind: str  # informed-bettor or lucky-streak
+    box: int
+    player: str
+    knows: bool
+    streak: bool
+    rng: Random
+
 
 JACKPOT_BET = Decimal("100.00")
 MARKED_STAKE = 10  # table minimums: what a player who knows the cards puts on them

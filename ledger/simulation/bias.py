@@ -4,6 +4,15 @@
 bets the side they make win (baccarat: the coup's winner; Fortune 8: the L, H or 8 of the
 space whose card comes). The shoe stays shuffled by the seed and the ledger settles every bet
 by the rules; only the players' choices change, so the players win more than chance allows.
+
+The game-protection cases (`ledger report protection`), at baccarat unless said:
+`informed-bettor`: `INFORMED-<table>` on box 7 bets the banker every coup, the minimum, and ten
+minimums when, seeing the coming cards (on the share of coups), the banker wins them.
+`lucky-streak`: `LUCKY-<table>` on box 7 bets the banker or the player at one to three
+minimums, and wins six coups running once in the shift (rounds 40 to 45): a streak chance
+alone gives a player about once in 64 starts, so it is luck, not a signal.
+`misdealer` (baccarat, Stud Poker, Q Poker): the table's dealer `D-<table>-2` deals every
+other turn of the rotation and has irregularities at three times the table's rate.
 """
 
 from __future__ import annotations
@@ -12,7 +21,10 @@ from dataclasses import dataclass
 
 from ledger.core.errors import InvalidInput
 
-KINDS = ("marked-cards",)
+KINDS = ("marked-cards", "informed-bettor", "lucky-streak", "misdealer")
+PLANTED_BOX = 7  # where the informed bettor and the lucky one sit
+MISDEALER = 2  # the number in the table's rotation of the dealer who misdeals
+STREAK = range(40, 46)  # the lucky streak's rounds of the shift
 DEFAULT_SHARE = 0.5  # money-safe: a share of rounds
 
 

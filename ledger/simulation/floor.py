@@ -196,7 +196,7 @@ def play_table(sim: TableSimulator, rounds: int, turnstile: Turnstile | None,
         ticket = turnstile.for_round(sim.spec.code, number) if turnstile else None
         sim.play_round(ticket)
         if number % DEALER_SHIFT_ROUNDS == 0:
-            sim.change_dealer(number // DEALER_SHIFT_ROUNDS + 1)
+            sim.change_dealer(sim.dealer_turn(number // DEALER_SHIFT_ROUNDS + 1))
         slip = _balance_rack(sim, slip)
         on_round()
     _close_shift(sim)

@@ -22,7 +22,8 @@ from ledger.domain.shoe import commitment_of
 from ledger.domain.table import table_id
 from ledger.games import registry
 from ledger.games.baccarat import rules as baccarat_rules
-from ledger.simulation.bias import Bias
+from ledger.games.simulated import Plant
+from ledger.simulation.bias import MISDEALER, PLANTED_BOX, STREAK, Bias
 from ledger.simulation.players import Crowd, Player, Purse
 from ledger.simulation.staffing import FloorStaff, dealer_id, pit_supervisor
 from ledger.simulation.strategy import stake
@@ -96,7 +97,8 @@ class TableSimulator:
         self.round_seconds: float = ROUND_SECONDS[spec.game]  # money-safe: a duration
         self.step = 1.0  # money-safe: seconds between two commands at the table
         self.latest: datetime | None = None  # nothing is dated after it (the ledger's now)
-        self.irregularity_rate = irregularity_rate
+        self.base_rate = irregularity_rate
+        self.plant_rng = Random(f"{seed}/{spec.code}/planted")
         self.dealer = Actor(staff_id=dealer_id(spec.code, 1), role=Role.DEALER)
         self.supervisor = pit_supervisor(spec.pit)
         self.order: list[Card] = []
@@ -162,6 +164,31 @@ class TableSimulator:
         if self.bias is None or self.bias.kind != "marked-cards":
             return False
         return self.crowd.rng.random() < self.bias.share
+
+    @property
+    def irregularity_rate(self) -> float:  # money-safe: a probability
+        """The table's rate, three times it while a planted misdealer deals."""
+        misdealing = (self.bias is not None and self.bias.kind == "misdealer"
+                      and self.dealer.staff_id == dealer_id(self.spec.code, MISDEALER))
+        return self.base_rate * 3 if misdealing else self.base_rate
+
+    def dealer_turn(self, turn: int) -> int:
+        """Which of the table's dealers takes the `turn`-th turn of the rotation: the next one,
+        except that a planted misdealer comes back every other turn."""
+        if self.bias is not None and self.bias.kind == "misdealer" and turn % 2 == 0:
+            return MISDEALER
+        return turn
+
+    def planted(self) -> Plant | None:
+        """The bettor a protection case plants at this table, for this round."""
+        if self.bias is None or self.bias.kind not in ("informed-bettor", "lucky-streak"):
+            return None
+        number = self.tally.rounds + self.tally.voids + 1
+        name = "INFORMED" if self.bias.kind == "informed-bettor" else "LUCKY"
+        return Plant(self.bias.kind, PLANTED_BOX, f"{name}-{self.spec.code}",
+                     knows=self.plant_rng.random() < self.bias.share,
+                     streak=self.bias.kind == "lucky-streak" and number in STREAK,
+                     rng=self.plant_rng)
 
     def peek(self, ahead: int) -> Card:
         """The card `ahead` places after the next one to come, without dealing it."""

@@ -95,6 +95,8 @@ def _read_commands(tmp_path: Path) -> list[tuple[str, ...]]:
         ("report", "shift", "--day", DAY, "--shift", "day", "--format", "html", "--output",
          str(tmp_path / "reports")),
         ("report", "day", "--day", DAY), ("report", "month"),
+        ("report", "protection", "--period", "day", "--day", DAY, "--format", "html",
+         "--output", str(tmp_path / "reports")),
         ("hand", "stud-poker", "AH", "KH", "QH", "JH", "TH"),
         ("hand", "stud-poker", "JS", "JC", "9D", "4H", "2C"),
         ("hand", "q-poker", "AH", "KH", "2C"), ("hand", "baccarat", "9H", "2C", "3D", "4S", "5S"),

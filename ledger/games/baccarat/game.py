@@ -39,6 +39,7 @@ GAME = Baccarat(
     pushed_bets_stand=True, has_roads=True,
     table_plan=TablePlan(floor_order=0, prefix="BAC", min_bet=Decimal(300),
                          max_bet=Decimal(50000), decks=8, round_seconds=55,
-                         cut_card_behind=14, biases=("marked-cards",),
+                         cut_card_behind=14,
+                         biases=("marked-cards", "informed-bettor", "lucky-streak", "misdealer"),
                          buy_in=4),
 )

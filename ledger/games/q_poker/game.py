@@ -34,5 +34,5 @@ GAME = QPoker(
     table_plan=TablePlan(floor_order=2, prefix="QP", min_bet=Decimal(100),
                          max_bet=Decimal(10000), decks=1, round_seconds=75,
                          shuffler_on_odd_tables=True, fresh_shoe_each_round=True,
-                         buy_in=9),
+                         buy_in=9, biases=("misdealer",)),
 )

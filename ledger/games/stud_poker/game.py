@@ -42,5 +42,5 @@ GAME = StudPoker(
     table_plan=TablePlan(floor_order=1, prefix="SP", min_bet=Decimal(100),
                          max_bet=Decimal(10000), decks=1, round_seconds=90,
                          shuffler_on_odd_tables=True, fresh_shoe_each_round=True,
-                         buy_in=12),
+                         buy_in=12, biases=("misdealer",)),
 )

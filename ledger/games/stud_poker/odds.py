@@ -162,6 +162,16 @@ def jackpot_prizes(pool: JackpotPoolSettings, pool_amount: Decimal) -> dict[Hand
     return prizes
 
 
+def jackpot_hit_chance() -> Fraction:
+    """The chance that a jackpot bet wins a prize: a flush or better on the box's five cards
+    (art. 10, 2)).
+
+    >>> float(jackpot_hit_chance())  # 9,516 of 2,598,960 hands
+    0.003661464585834334
+    """
+    return Fraction(sum(CATEGORY_COUNTS[c] for c in PRIZE_CATEGORIES), HANDS)
+
+
 def jackpot_odds(pool: JackpotPoolSettings, stake: Decimal, pool_amount: Decimal) -> BetOdds:
     """The jackpot bet: edge 1 - E[prize] / stake, variance of prize / stake, exact.
 

@@ -1,0 +1,118 @@
+"""Surveillance reads the game-protection report of a gaming day on which an informed bettor
+played: the flag says who, what was seen, its chance by luck alone and after the correction for
+how many were tested, in the terminal, in JSON and on the printable page; a wrong period or day
+is one line and exit 1."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from ledger.domain.registry import TerminalKind
+from tests.e2e.shifts import open_shift
+from tests.signing import clock_after
+
+DAY = "2026-11-02"
+
+
+@pytest.fixture
+def informed_day(cli, as_admin, tmp_path):
+    env = {**as_admin, "LEDGER_SIMULATOR_KEYS": str(tmp_path / "keys"), **clock_after(DAY)}
+    done = cli("simulate", "--tables", "2", "--rounds", "120", "--seed", "7", "--day", DAY,
+               "--bias", "BAC-01:informed-bettor:0.4", extra_env=env)
+    assert done.code == 0, done.err + done.out
+    return clock_after(DAY)
+
+
+def test_the_informed_bettor_is_flagged_with_its_chance_and_the_tests_counted(cli, informed_day,
+                                                                               tmp_path):
+    done = cli("report", "protection", "--period", "day", "--day", DAY, "--json",
+               extra_env=informed_day)
+    assert done.code == 0, done.err
+    report = json.loads(done.out)
+    assert report["rounds"] == 240 and report["correction"].startswith("Holm")
+    flags = {(f["signal"], f["subject"]) for f in report["flags"]}
+    assert ("informed", "player INFORMED-BAC-01") in flags
+    flag = next(f for f in report["flags"] if f["subject"] == "player INFORMED-BAC-01"
+                and f["signal"] == "informed")
+    assert flag["probability"] <= flag["adjusted"] <= 0.01
+    assert sum(report["tested"].values()) == len(report["tests"]) > 10
+    for period, rounds in (("shift", 240), ("month", 240)):
+        done = cli("report", "protection", "--period", period, "--day", DAY, "--shift", "day",
+                   "--json", extra_env=informed_day)
+        assert done.code == 0, done.err
+        assert json.loads(done.out)["rounds"] == rounds, period
+    night = cli("report", "protection", "--period", "shift", "--day", DAY, "--shift",
+                "graveyard", "--json", extra_env=informed_day)
+    assert json.loads(night.out)["rounds"] == 0 and not json.loads(night.out)["flags"]
+
+    shown = cli("report", "protection", "--period", "day", "--day", DAY, "--format", "html",
+                "--output", str(tmp_path), extra_env=informed_day)
+    assert shown.code == 0, shown.err
+    assert "flag player INFORMED-BAC-01: stakes follow the coming cards" in shown.out
+    page = (tmp_path / f"protection-day-{DAY}.html").read_text()
+    assert "INFORMED-BAC-01: stakes follow the coming cards" in page
+    assert "Holm" in page and "PRACTICE" in page
+
+
+def test_the_floor_pages_alerts_name_the_informed_bettor(database, informed_day):
+    """What the floor page shows beside the tables: the gaming day's flags, one line each."""
+    from datetime import datetime
+
+    from ledger.audit.protection.report import floor_alerts
+    from ledger.core.formatting import MACAU
+    from ledger.domain.shift_schedule import DEFAULT_SCHEDULE, ShiftSchedule
+
+    late = datetime.fromisoformat(f"{DAY}T23:00:00").replace(tzinfo=MACAU)
+    with database.connect() as conn:
+        alerts = floor_alerts(conn, ShiftSchedule.parse(DEFAULT_SCHEDULE), late)
+    said = [a.text for a in alerts if a.subject == "player INFORMED-BAC-01"]
+    assert said and "stakes follow the coming cards" in said[0] and "once in" in said[0]
+
+
+@pytest.mark.parametrize(("args", "says"), [
+    (("--period", "week"), "invalid value for '--period'"),
+    (("--day", "2026-13-01"), "2026-13-01"),
+    (("--format", "csv"), "json or html, not csv"),
+])
+def test_a_wrong_period_day_or_format_is_one_line_and_exit_1(cli, args, says):
+    done = cli("report", "protection", *args)
+    assert done.code == 1, done
+    line = done.err.strip()
+    assert "\n" not in line and says.lower() in line.lower(), done.err
+
+
+def test_a_void_after_the_cards_had_decided_the_coup_is_a_finding_naming_who_voided_it(
+        cli, as_staff):
+    """A supervisor voids a baccarat coup whose four cards already made the player's natural
+    9: the void handed back a banker bet the cards had lost and a player bet they had won."""
+    dealer = as_staff("D-101", "dealer", terminal="BAC-01-DT", kind=TerminalKind.DEALER_TERMINAL)
+
+    def ok(*args: str, env: dict[str, str] | None = None) -> str:
+        done = cli(*args, extra_env=env)
+        assert done.code == 0, done.err
+        return done.out
+
+    ok("table", "open", "BAC-01", "--game", "baccarat", "--min", "100", "--max", "50000")
+    open_shift(cli, "BAC-01")
+    ok("table", "sign-in", "BAC-01", "D-101")
+    ok("shoe", "shuffle", "BAC-01", env=dealer)
+    ok("shoe", "cut", "BAC-01", "--by", "player P-3", "--at", "404")
+    ok("shoe", "burn", "BAC-01", "--count", "8", env=dealer)
+    ok("round", "open", "BAC-01", env=dealer)
+    ok("round", "bet", "BAC-01", "1", "banker", "1000", "--player", "P-1", env=dealer)
+    ok("round", "bet", "BAC-01", "2", "player", "200", "--player", "P-2", env=dealer)
+    for to, card in (("player", "9S"), ("banker", "2H"), ("player", "KD"), ("banker", "3C")):
+        ok("round", "deal", "BAC-01", to, card, env=dealer)
+    ok("round", "void", "BAC-01", "--reason", "dispute")
+
+    report = json.loads(ok("report", "protection", "--period", "day", "--json"))
+    (finding,) = report["findings"]
+    assert finding["round"] == "BAC-01 round 1" and finding["voided_by"] == "PB-E2E"
+    assert (finding["lost"], finding["lost_stakes"], finding["won"], finding["won_stakes"]) == (
+        1, "1000.00", 1, "200.00")
+    printed = ok("report", "protection", "--period", "day")
+    assert ("BAC-01 round 1 was voided by PB-E2E (dispute; dealer D-101) after its cards had "
+            "lost 1 bet (MOP 1,000.00) and won 1 bet (MOP 200.00): the void returned them"
+            in " ".join(printed.split()))
