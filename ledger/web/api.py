@@ -242,8 +242,9 @@ def alerts(request: Request) -> Any:
 
     rt = runtime(request)
     with rt.database.connect() as conn:
+        feed = request.app.state.feed
         view = floor_view(conn, rt.settings.shift_schedule, rt.ledger.clock.now(),
-                          trust=request.app.state.feed.trust)
+                          trust=feed.trust, protection=feed.protection)
         alarms = [ForkAlarmOut(witness=a.witness, size=a.size, kind=a.kind, said=a.said,
                                raised_at=iso(a.raised_at), refusals=n)
                   for a, n in standing(conn)]

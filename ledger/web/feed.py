@@ -32,6 +32,7 @@ from ledger.infrastructure.standby import standby
 from ledger.pages.floor import fragments, whole_floor
 from ledger.web.floor import FloorView, floor_view
 from ledger.web.happenings import Happenings
+from ledger.web.protection_watch import ProtectionWatch
 from projections.queries import table_states
 from projections.runner import CHANNEL, LOST_CONNECTION, ProjectionRunner
 
@@ -105,6 +106,7 @@ class FloorFeed:
         self.schedule = schedule
         self.clock = clock  # the ledger's: the shift in force is the one its clock is in
         self._happenings = Happenings()  # the shifts' irregularities and voids, in words
+        self.protection = ProtectionWatch()  # the gaming day's game-protection signals
         self.trust = trust  # names the witnesses whose cosignatures the seal waits for
         self.follow = follow
         self.projections = projections or []
@@ -209,7 +211,7 @@ class FloorFeed:
             self._states.update((state.code, state) for state in table_states(conn, since))
         view = floor_view(conn, self.schedule, self.clock.now(), states=[
             self._states[code] for code in sorted(self._states)], known=self._made,
-            trust=self.trust, happenings=self._happenings)
+            trust=self.trust, happenings=self._happenings, protection=self.protection)
         shown = {table.dom_id: table for table in view.tables}
         changed = [table for table in view.tables if self.shown.get(table.dom_id) is not table]
         parts = {**{event: data for event, data in self.parts.items() if event in shown},

@@ -39,6 +39,7 @@ from ledger.infrastructure.standby import standby
 from ledger.presentation.wording import counted, describe_outcome, game, projection, term
 from ledger.reports.round_win import on_layout
 from ledger.web.happenings import Happenings, Said
+from ledger.web.protection_watch import ProtectionWatch
 from projections.queries import (
     JackpotPoolView,
     TableState,
@@ -147,13 +148,15 @@ def floor_view(conn: Connection[Any], schedule: ShiftSchedule,
                now: datetime | None = None, states: list[TableState] | None = None,
                known: dict[str, FloorTable] | None = None,
                trust: TrustFile | None = None,
-               happenings: Happenings | None = None) -> FloorView:
+               happenings: Happenings | None = None,
+               protection: ProtectionWatch | None = None) -> FloorView:
     """The floor at `now` (the ledger's clock): the current shift's figures by the schedule;
     `states`: the tables as the caller read them already (the feed, which reads only those that
     changed); `known`: the caller's tables as last made, by code, kept up to date here (a table
     whose state object, shift line and shift in force are the ones it was made from is not made
     again); `happenings`: the caller's sentences of the shifts' irregularities and voids, read
-    again only when a count moved."""
+    again only when a count moved; `protection`: the caller's game-protection alerts of the
+    gaming day (`ledger.web.protection_watch`), none without it."""
     now = now or clock.now()
     slot = schedule.locate(now)
     in_force = (slot.gaming_day, slot.shift)
@@ -179,7 +182,9 @@ def floor_view(conn: Connection[Any], schedule: ShiftSchedule,
         pits.setdefault(table.state.pit, []).append(table)
     report = (held[-1][0], held[-1][2]) if held else newest_shift(conn, rank)
     return FloorView(slot.gaming_day, slot.shift, sorted(pits.items()), jackpot_pools(conn),
-                     floor_alerts(conn, now, trust), generated_at=now, report=report)
+                     floor_alerts(conn, now, trust)
+                     + (protection.of(conn, schedule, now) if protection else []),
+                     generated_at=now, report=report)
 
 
 def _unchanged(table: FloorTable | None, state: TableState, shift: TableShift | None,

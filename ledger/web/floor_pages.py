@@ -123,7 +123,7 @@ def floor(request: Request) -> Any:
     if view is None:  # the feed has not read the floor yet (the database is slow to answer)
         with rt.database.connect() as conn:
             view = floor_view(conn, rt.settings.shift_schedule, rt.ledger.clock.now(),
-                              trust=feed.trust)
+                              trust=feed.trust, protection=feed.protection)
     roles = ", ".join(role.value.replace("_", " ") for role in member.roles)
     return HTMLResponse(floor_page(view, rt.settings.property_name,
                                    f"{member.staff_id} ({roles})"))

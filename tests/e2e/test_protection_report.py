@@ -71,6 +71,37 @@ def test_the_floor_pages_alerts_name_the_informed_bettor(database, informed_day)
     assert said and "stakes follow the coming cards" in said[0] and "once in" in said[0]
 
 
+def test_the_floor_page_says_the_days_protection_alerts_and_reads_them_at_most_every_five_minutes(
+        database, informed_day, monkeypatch):
+    """The floor view's alerts, as the page and GET /v1/alerts give them: the gaming day's
+    flags in words with their chance; a read within five minutes of the ledger's clock shows
+    what the last one said, a later one reads the rounds again."""
+    from datetime import datetime, timedelta
+
+    import ledger.web.protection_watch as watched
+    from ledger.core.formatting import MACAU
+    from ledger.domain.shift_schedule import DEFAULT_SCHEDULE, ShiftSchedule
+    from ledger.web.floor import floor_view
+
+    schedule, watch = ShiftSchedule.parse(DEFAULT_SCHEDULE), watched.ProtectionWatch()
+    late = datetime.fromisoformat(f"{DAY}T23:00:00").replace(tzinfo=MACAU)
+    with database.connect() as conn:
+        view = floor_view(conn, schedule, late, protection=watch)
+        said = [a for a in view.alerts if a.startswith("game protection: player INFORMED-BAC-01")]
+        assert said and "stakes follow the coming cards" in said[0], view.alerts
+        reads: list[datetime] = []
+        original = watched.said
+        monkeypatch.setattr(watched, "said", lambda c, s, now: reads.append(now) or original(
+            c, s, now))
+        assert floor_view(conn, schedule, late + timedelta(minutes=4),
+                          protection=watch).alerts == view.alerts
+        assert reads == []
+        floor_view(conn, schedule, late + timedelta(minutes=6), protection=watch)
+        assert reads == [late + timedelta(minutes=6)]
+        assert not [a for a in floor_view(conn, schedule, late).alerts
+                    if a.startswith("game protection")]  # no watch given: none read
+
+
 @pytest.mark.parametrize(("args", "says"), [
     (("--period", "week"), "invalid value for '--period'"),
     (("--day", "2026-13-01"), "2026-13-01"),
