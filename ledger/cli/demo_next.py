@@ -99,6 +99,13 @@ def _line(*args: str, env: dict[str, Path] | None = None) -> str:
     return f"{prefix} {command}" if prefix else command
 
 
+def made(settings: LedgerSettings) -> list[Path]:
+    """The folders the demo made, each by its own name: never the folder they sit in, which
+    may hold anything else (LEDGER_DATA_DIR=/tmp/demo puts the keys beside it, in /tmp)."""
+    return [settings.data_dir.expanduser(), settings.simulator_keys_dir,
+            settings.simulator_keys_dir.parent / "demo-operator", settings.witness_root]
+
+
 def after_the_demo(console: Console, settings: LedgerSettings, slot: ShiftSlot,
                    replayed: list[tuple[str, int]], trust: Path, witnessed: list[Path],
                    tables: int, rounds: int) -> None:
@@ -115,8 +122,8 @@ def after_the_demo(console: Console, settings: LedgerSettings, slot: ShiftSlot,
     for who, line in commands(settings, slot, replayed, trust, witnessed, tables, rounds):
         console.print(f"\n{who}:", highlight=False, soft_wrap=True)
         console.print(f"  {line}", highlight=False, soft_wrap=True, markup=False)
-    data = settings.data_dir.expanduser().parent
-    again = (f"with no ledger command running, remove {data} (the embedded database, the keys "
-             "and the witnesses' memory) and run scripts/demo" if settings.uses_embedded_server
+    again = (f"with no ledger command running, remove {' '.join(map(str, made(settings)))} "
+             "(the embedded database, the keys and the witnesses' memory) and run scripts/demo"
+             if settings.uses_embedded_server
              else "point LEDGER_DATABASE_URL at a new, empty database and run scripts/demo")
     console.print(f"\nTo start again: {again}.", highlight=False, soft_wrap=True)
