@@ -83,7 +83,7 @@ def usage_guarded(app: Callable[..., Any]) -> Any:
     # Click's base error, whether Typer carries Click within (0.2x) or depends on it
     click_error: type[Exception] = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "ClickException")
     try:
-        return app(standalone_mode=False)
+        return app(standalone_mode=False, prog_name="ledger")  # as typed, however started
     except typer.Abort:
         refuse("stopped before anything was sent.")
     except click_error as error:
@@ -91,4 +91,24 @@ def usage_guarded(app: Callable[..., Any]) -> Any:
             return 0
         context = getattr(error, "ctx", None)
         where = context.command_path if context is not None else "ledger"
-        refuse(f"{where}: {getattr(error, 'format_message', error.__str__)()} (`{where} --help` lists what it takes)")
+        said = getattr(error, "format_message", error.__str__)()
+        value = _value_said(error)
+        if value is not None:  # Typer checks an option's value with pydantic: never its words
+            said = f"Invalid value for {_named(error)}: {value}"
+        refuse(f"{where}: {said} (`{where} --help` lists what it takes)")
+
+
+def _value_said(error: BaseException) -> str | None:
+    from pydantic import ValidationError
+
+    from ledger.core.errors import describe_value_error
+
+    cause = error.__cause__
+    return describe_value_error(cause) if isinstance(cause, ValidationError) else None
+
+
+def _named(error: Any) -> str:
+    """The option as Click names it in its own errors ("'--last'")."""
+    param = getattr(error, "param", None)
+    opts = getattr(param, "opts", None)
+    return f"'{opts[0]}'" if opts else "an option"

@@ -84,6 +84,28 @@ def describe_validation_error(error: ValidationError, skip: int = 0) -> str:
     return f"{where}: {message}{tail}" if where else f"{message}{tail}"
 
 
+_SAID_OF_THE_VALUE = {
+    "int_parsing": "is not a whole number", "int_from_float": "is not a whole number",
+    "float_parsing": "is not a number", "decimal_parsing": "is not a number",
+    "bool_parsing": "is neither true nor false",
+    "greater_than_equal": "is below {ge}, the least it takes",
+    "greater_than": "is not above {gt}", "less_than_equal": "is above {le}, the most it takes",
+    "less_than": "is not below {lt}",
+}
+
+
+def describe_value_error(error: ValidationError) -> str | None:
+    """A value that is not what an option takes, in words with the value given ("'abc' is not
+    a whole number"); None for a problem of another kind."""
+    first = error.errors()[0]
+    said = _SAID_OF_THE_VALUE.get(first["type"])
+    if said is None:
+        return None
+    bounds = {key: f"{value:g}" if isinstance(value, float) else value
+              for key, value in first.get("ctx", {}).items()}
+    return f"'{first.get('input')}' " + said.format(**bounds)
+
+
 def _listed(names: list[str]) -> str:
     """`'a', 'b' and 'c'`."""
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"

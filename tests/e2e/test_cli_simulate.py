@@ -44,6 +44,6 @@ def test_simulate_refuses_endless_hours_in_one_line_and_records_nothing(cli):
     done = cli("simulate", "--tables", "1", "--hours", "inf")
     assert done.code == 1
     assert done.err.strip() == (
-        "error: ledger simulate: Invalid value for '--hours': Input should be less than or "
-        "equal to 24 (`ledger simulate --help` lists what it takes)")
+        "error: ledger simulate: Invalid value for '--hours': 'inf' is above 24, the most it "
+        "takes (`ledger simulate --help` lists what it takes)")
     assert "Traceback" not in done.err + done.out
