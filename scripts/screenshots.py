@@ -161,6 +161,11 @@ def main() -> None:
         if not played or not jackpot:
             raise SystemExit(f"the demo did not say what it played:\n{out}")
         keys = data / "simulator-keys"
+        trusted = re.search(r"--trust (\S+)", out)
+        if trusted:  # the replay proves its round under the seal, as the README's does
+            trust = json.loads(Path(trusted[1]).read_text(encoding="utf-8"))
+            env = {**env, "LEDGER_TRUST_FILE": trusted[1],
+                   "LEDGER_SEAL_PUBLIC_KEY": trust["seal_public_key"]}
         with _served(env, keys) as url:
             photograph(url, keys, (jackpot[1], jackpot[2]), played[2], played[1])
     RECORD.write_text(json.dumps(record(), indent=2) + "\n", encoding="utf-8")
