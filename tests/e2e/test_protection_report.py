@@ -6,6 +6,8 @@ is one line and exit 1."""
 from __future__ import annotations
 
 import json
+import re
+from decimal import Decimal
 
 import pytest
 
@@ -100,6 +102,35 @@ def test_the_floor_page_says_the_days_protection_alerts_and_reads_them_at_most_e
         assert reads == [late + timedelta(minutes=6)]
         assert not [a for a in floor_view(conn, schedule, late).alerts
                     if a.startswith("game protection")]  # no watch given: none read
+
+
+HOUSE = re.compile(r"the house (won|lost) MOP ([\d,]+\.\d\d) at table (\S+) on ")
+
+
+def test_a_tables_result_is_the_houses_ledger_win_and_rounds_are_said_as_the_shift_report_says(
+        cli, informed_day):
+    """The house's win at each table, as the protection report says it, is the shift report's
+    ledger win for the table, sign and all; the rounds are said in the shift report's words."""
+    assert cli("projections", "run", "--once", extra_env=informed_day).code == 0
+    period = ("--day", DAY, "--shift", "day")
+    shift = cli("report", "shift", *period, "--json", extra_env=informed_day)
+    assert shift.code == 0, shift.err
+    tables = {line["table"]: Decimal(line["ledger_win"])
+              for line in json.loads(shift.out)["tables"]}
+    done = cli("report", "protection", "--period", "shift", *period, "--json",
+               extra_env=informed_day)
+    said = {t["subject"]: t["seen"] for t in json.loads(done.out)["tests"]
+            if t["signal"] == "result"}
+    for table, ledger_win in tables.items():
+        found = HOUSE.match(said[f"table {table}"])
+        assert found and found[3] == table, said[f"table {table}"]
+        figure = Decimal(found[2].replace(",", "")) * (1 if found[1] == "won" else -1)
+        assert figure == ledger_win, (table, said[f"table {table}"])
+    assert len(tables) == 2 and all(tables.values()), tables  # a sign to get wrong
+    floor = json.loads(shift.out)["floor"]
+    printed = cli("report", "protection", "--period", "shift", *period, extra_env=informed_day)
+    rounds = f"{floor['rounds_played']:,} rounds played ({floor['rounds_voided']} void)"
+    assert rounds in " ".join(printed.out.split()), printed.out
 
 
 @pytest.mark.parametrize(("args", "says"), [

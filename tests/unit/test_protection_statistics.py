@@ -19,7 +19,7 @@ from ledger.audit.protection.chance import (
     rate_test,
     stratified_test,
 )
-from ledger.audit.protection.coups import Coup, Wager, decided_by_cards, round_moments
+from ledger.audit.protection.coups import Coup, Wager, coup_of, decided_by_cards, round_moments
 from ledger.audit.protection.signals import (
     every_test,
     findings,
@@ -28,9 +28,12 @@ from ledger.audit.protection.signals import (
     jackpots,
     results,
 )
+from ledger.commands.round import DealCard, ExposeCard, OpenRound, PlaceBet, SettleRound
 from ledger.core.cards import Card
+from ledger.domain.round import Round
 from ledger.games.facts import BetFact, CardFact, RoundFacts
 from ledger.games.registry import game, standard_settings
+from tests.unit.handlers.floor import DEALER, Floor
 
 AT = datetime(2026, 11, 22, 1, 0, tzinfo=UTC)
 BACCARAT = standard_settings("baccarat")
@@ -137,7 +140,47 @@ def test_a_dealers_irregularities_are_set_against_the_other_dealers_of_the_game(
              + [_coup(10 + n, [], dealer="D-2", misdealt=n < 1) for n in range(30)])
     (test,) = [t for t in irregularities(coups) if t.subject == "dealer D-1"]
     assert test.probability == pytest.approx(13 / 256)
-    assert test.seen.startswith("3 of 10 rounds of Baccarat irregular (0 exposed card, 3 misdeal")
+    assert test.seen.startswith(
+        "3 of 10 rounds of Baccarat irregular (0 exposed cards, 3 misdeals, 0 voids)")
+
+
+def test_a_round_with_one_exposed_card_and_no_misdeal_counts_one_exposed_card_and_no_misdeal():
+    """A baccarat coup whose player card was shown by mistake and play went on: the round's
+    irregularities hold the exposed card, which is no misdeal."""
+    floor = Floor()
+    floor.baccarat(round_=False)
+    events = floor.do(OpenRound(table="BAC-01"), DEALER)
+    events += floor.do(PlaceBet(table="BAC-01", box=1, spot="banker", amount=Decimal(500),
+                                player="P-1"), DEALER)
+    for to, card in (("player", "9S"), ("banker", "2H"), ("player", "KD"), ("banker", "3C")):
+        events += floor.do(DealCard(table="BAC-01", to=to, card=card), DEALER)
+        if card == "9S":
+            events += floor.do(ExposeCard(table="BAC-01", to="player", card="9S"), DEALER)
+    events += floor.do(SettleRound(table="BAC-01"), DEALER)
+    (round_id,) = {e.originator_id for e in events if isinstance(e, Round.Opened)}
+    coup = coup_of(e for e in events if e.originator_id == round_id)
+    assert coup is not None and (coup.exposed, coup.misdealt, coup.voided) == (True, False, False)
+    others = [_coup(10 + n, [], dealer="D-2", misdealt=n < 1) for n in range(10)]
+    (test,) = [t for t in irregularities([coup, *others]) if t.subject == "dealer D-101"]
+    assert test.seen.startswith(
+        "1 of 1 round of Baccarat irregular (1 exposed card, 0 misdeals, 0 voids)"), test.seen
+
+
+def test_a_tables_and_a_dealers_result_is_the_houses_and_a_players_or_a_boxs_the_players():
+    """Twenty banker bets of 100 by P-1, five won (95 each) and fifteen lost: the house won
+    MOP 1,025.00 from them, and expected to win 20 x 100 x the banker's edge."""
+    coups = [_coup(n, [_banker(100, n < 5)]) for n in range(20)]
+    said = {t.subject: t.seen for t in results(coups)}
+    expected = f"MOP {20 * 100 * BANKER.edge:,.2f}"
+    assert said["table BAC-01"].startswith(
+        f"the house won MOP 1,025.00 at table BAC-01 on 20 bets; expected to win {expected} ± ")
+    assert said["dealer D-1"].startswith(
+        f"the house won MOP 1,025.00 on 20 bets dealt by dealer D-1; expected to win {expected}")
+    assert said["player P-1"].startswith(
+        f"player P-1 lost MOP 1,025.00 on 20 bets; expected to lose {expected} ± ")
+    assert said["box BAC-01/1"].startswith(
+        f"the players at box BAC-01/1 lost MOP 1,025.00 on 20 bets; expected to lose {expected}")
+    assert all(seen.endswith("deviations in the house's favour)") for seen in said.values())
 
 
 def test_jackpot_prizes_are_set_against_the_chance_of_a_prize_per_bet():
@@ -148,6 +191,7 @@ def test_jackpot_prizes_are_set_against_the_chance_of_a_prize_per_bet():
     (test,) = jackpots(coups)
     assert test.subject == "box SP-01/2"
     assert test.probability == pytest.approx(1 - (1 - q) ** 10)
+    assert test.seen.startswith("1 prize on 10 jackpot bets; ")
 
 
 def test_a_void_after_the_coup_was_complete_returned_decided_bets():

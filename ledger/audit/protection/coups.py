@@ -57,7 +57,7 @@ class Coup:
     void_reason: str = ""
     voided_by: str = ""
     exposed: bool = False  # a card shown by mistake
-    misdealt: bool = False  # an irregularity recorded, other than a device's fault
+    misdealt: bool = False  # an irregularity recorded, not a card exposed nor a device's fault
     jackpot_hits: tuple[int, ...] = ()  # boxes awarded a jackpot prize
     decided: tuple[BetResult, ...] = ()  # a void's bets the cards dealt before it had decided
 
@@ -74,7 +74,7 @@ def coup_of(events: Iterable[Any]) -> Coup | None:
     decided: tuple[BetResult, ...] = ()
     placed: list[Wager] = []
     opened_at: datetime | None = None
-    exposed = False
+    exposed = misdealt = False
     for event in events:
         if isinstance(event, Round.Opened):
             dealer, opened_at = event.by.actor.staff_id, event.by.at
@@ -82,6 +82,10 @@ def coup_of(events: Iterable[Any]) -> Coup | None:
             placed.append(Wager(event.box, event.spot, event.player, event.amount, Decimal(0), ""))
         elif isinstance(event, Round.CardExposed):
             exposed = True
+        elif isinstance(event, Round.IrregularityRecorded):
+            # the round's irregularities hold its exposed cards too: a misdeal is only what
+            # was recorded as one
+            misdealt = misdealt or event.kind not in UNREAD
         elif isinstance(event, Round.JackpotPrizeAwarded):
             hits.append(event.box)
         elif isinstance(event, Round.Voided):
@@ -90,7 +94,6 @@ def coup_of(events: Iterable[Any]) -> Coup | None:
         round_ = event.mutate(round_)
     if round_ is None or round_.demonstration or not round_.is_finished or opened_at is None:
         return None
-    misdealt = any(i.kind not in UNREAD for i in round_.irregularities)
     return Coup(
         table=round_.table, number=round_.number, game=round_.game,
         gaming_day=round_.gaming_day, opened_at=opened_at, dealer=dealer,

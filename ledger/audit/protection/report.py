@@ -19,7 +19,7 @@ from ledger.audit.protection.signals import ALPHA, SIGNALS, Finding, Signal, eve
 from ledger.core.errors import InvalidInput
 from ledger.core.formatting import TIME_LABEL, chance, clock, money
 from ledger.domain.shift_schedule import ShiftSchedule
-from ledger.presentation.wording import void_reason
+from ledger.presentation.wording import counted, void_reason
 
 PERIODS = {"shift": "shift", "day": "gaming day", "month": "month to date"}
 CORRECTION = ("Holm's step-down method over every test of the report: the chance that a fair "
@@ -37,10 +37,15 @@ class ProtectionReport(BaseModel):
     software_version: str
     alpha: float  # money-safe: the family-wise false-alarm rate
     correction: str
-    rounds: int
+    rounds: int  # finished: played to settlement or void
     voided: int
     tests: list[Signal]  # the most unlikely first
     findings: list[Finding]
+
+    @property
+    def played(self) -> int:
+        """The rounds played to settlement, as the shift report counts them beside the void."""
+        return self.rounds - self.voided
 
     @property
     def flags(self) -> list[Signal]:
@@ -124,9 +129,9 @@ def alerts(report: ProtectionReport) -> list[Alert]:
 def finding_text(f: Finding) -> str:
     decided = []
     if f.lost:
-        decided.append(f"lost {f.lost} bet{'s' * (f.lost != 1)} ({money(f.lost_stakes)})")
+        decided.append(f"lost {counted(f.lost, 'bet')} ({money(f.lost_stakes)})")
     if f.won:
-        decided.append(f"won {f.won} bet{'s' * (f.won != 1)} ({money(f.won_stakes)})")
+        decided.append(f"won {counted(f.won, 'bet')} ({money(f.won_stakes)})")
     reason = void_reason(f.reason) if f.reason else "no reason given"
     return (f"{f.round} was voided by {f.voided_by} ({reason}; dealer "
             f"{f.dealer}) after its cards had {' and '.join(decided)}: the void returned them")
@@ -140,9 +145,9 @@ def to_json(report: ProtectionReport) -> str:
 
 
 def to_rich(report: ProtectionReport, console: Console, shown: int = 15) -> None:
-    rounds = f"{report.rounds:,} round{'s' * (report.rounds != 1)}"
-    console.print(f"[bold]{report.title}[/]: {rounds} ({report.voided:,} void), "
-                  f"{len(report.tests):,} tests (generated {clock(report.generated_at)} "
+    rounds = f"{counted(report.played, 'round')} played ({report.voided:,} void)"
+    console.print(f"[bold]{report.title}[/]: {rounds}, "
+                  f"{counted(len(report.tests), 'test')} (generated {clock(report.generated_at)} "
                   f"{TIME_LABEL}, round-ledger {report.software_version})", highlight=False)
     console.print(f"Flag: {report.correction}.", highlight=False)
     grid = RichTable(box=box.SIMPLE_HEAD)

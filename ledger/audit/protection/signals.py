@@ -3,7 +3,8 @@ and Holm's correction over every test of the period.
 
 (a) result: a player's (a box's, a dealer's, a table's) result against its distribution under
 fair play, the mean and variance of its bets from their exact odds; the chance of a result at
-least as good for the players (normal tail).
+least as good for the players (normal tail). A player's or a box's result is said as the
+player's, a dealer's or a table's as the house's, as every other report says it.
 (b) informed betting: whether a player's (a box's) stake follows the value of the coming coup.
 With a closed shoe's order known, the coming cards are the ones the coup was dealt, so a coup's
 value to the bettor is what its bets won, standardised by their own mean and deviation. The
@@ -36,12 +37,13 @@ from ledger.audit.protection.coups import JACKPOT, Coup, Wager, round_moments
 from ledger.core.formatting import money
 from ledger.games.registry import game
 from ledger.games.settings import HouseSettings
+from ledger.presentation.wording import counted
 
 ALPHA = 0.01  # money-safe: a probability; the chance of any false flag in a period's report
 MIN_BETS = 20  # a result is tested over at least this many bets
 MIN_COUPS = 20  # stakes against values: over at least this many coups
 SIGNALS = {
-    "result": "won more than chance allows",
+    "result": "a result in the players' favour beyond chance",
     "informed": "stakes follow the coming cards",
     "irregularity": "irregularities more often than the floor",
     "jackpot": "jackpot prizes more often than their odds",
@@ -50,6 +52,7 @@ IRREGULARITIES: dict[str, Callable[[Coup], bool]] = {
     "exposed card": lambda c: c.exposed, "misdeal": lambda c: c.misdealt,
     "void": lambda c: c.voided}
 ANY = "any"
+HOUSE_SIDE = ("dealer", "table")  # subjects whose result is the house's
 
 Moments = Callable[[str, HouseSettings | None, Sequence[Wager]], tuple[Decimal, Decimal]]
 """A round's bets to the player's mean result and its variance (`round_moments`)."""
@@ -114,9 +117,47 @@ def results(coups: Iterable[Coup], moments: Moments = round_moments) -> list[Sig
         z = float(won[name] - mean[name]) / deviation  # money-safe: a z-score
         tests.append(Signal(
             signal="result", subject=name, count=bets[name], probability=normal_upper(z),
-            seen=f"won {money(won[name])} on {bets[name]:,} bets; expected {money(mean[name])} "
-                 f"± {money(Decimal(repr(deviation)))} ({z:+.2f} deviations)"))
+            seen=result_words(name, won[name], mean[name], bets[name],
+                              Decimal(repr(deviation)), z)))
     return tests
+
+
+def result_words(subject: str, won: Decimal, mean: Decimal, bets: int, deviation: Decimal,
+                 z: float) -> str:  # money-safe: a z-score
+    """A result test's figures, said from the side of whose result it is: a player's or a
+    box's as the players', a dealer's or a table's as the house's (`won`, `mean` and `z` are
+    the players'), the expected result in the same sense as the result beside it.
+
+    >>> print(result_words("table F8-03", Decimal(8800), Decimal(-4300), 126, Decimal(3000),
+    ...                    4.37))  # doctest: +NORMALIZE_WHITESPACE
+    the house lost MOP 8,800.00 at table F8-03 on 126 bets; expected to win MOP 4,300.00
+    ± MOP 3,000.00 (4.37 deviations in the players' favour)
+    >>> print(result_words("player P-7", Decimal(-200), Decimal(-50), 21, Decimal(400),
+    ...                    -0.38))  # doctest: +NORMALIZE_WHITESPACE
+    player P-7 lost MOP 200.00 on 21 bets; expected to lose MOP 50.00 ± MOP 400.00
+    (0.38 deviations in the house's favour)
+    """
+    kind, name = subject.split(" ", 1)
+    favour = "the players'" if z > 0 else "the house's"
+    if kind in HOUSE_SIDE:
+        on = counted(bets, "bet")
+        where = f"at table {name} on {on}" if kind == "table" else f"on {on} dealt by dealer {name}"
+        said = f"the house {_won(-won)} {where}"
+        expected = -mean
+    else:
+        whose = f"the players at box {name}" if kind == "box" else subject
+        said, expected = f"{whose} {_won(won)} on {counted(bets, 'bet')}", mean
+        favour = "the player's" if kind == "player" and z > 0 else favour
+    return (f"{said}; expected to {_won(expected, future=True)} ± {money(deviation)} "
+            f"({abs(z):.2f} deviations in {favour} favour)")
+
+
+def _won(amount: Decimal, *, future: bool = False) -> str:
+    """`won MOP 8,800.00`, `lost MOP 200.00` (`win`, `lose` for what was expected)."""
+    if not amount:
+        return "break even" if future else "broke even"
+    verb = ("win", "lose") if future else ("won", "lost")
+    return f"{verb[amount < 0]} {money(abs(amount))}"
 
 
 def informed(coups: Iterable[Coup], moments: Moments = round_moments) -> list[Signal]:
@@ -192,12 +233,13 @@ def irregularities(coups: Sequence[Coup]) -> list[Signal]:
         others_dealt = game_rounds[game_code] - dealt
         if mine + others == 0 or others_dealt == 0:
             continue
-        kinds = ", ".join(f"{counts[game_code, dealer, kind]} {kind}" for kind in IRREGULARITIES)
+        kinds = ", ".join(counted(counts[game_code, dealer, kind], kind)
+                          for kind in IRREGULARITIES)
         tests.append(Signal(
             signal="irregularity", subject=f"dealer {dealer}", count=dealt,
             probability=rate_test(mine, dealt, others, others_dealt),
-            seen=f"{mine} of {dealt:,} rounds of {game(game_code).name} irregular ({kinds}); "
-                 f"the other dealers {others} of {others_dealt:,} "
+            seen=f"{mine:,} of {counted(dealt, 'round')} of {game(game_code).name} irregular "
+                 f"({kinds}); the other dealers {others:,} of {others_dealt:,} "
                  f"({others / others_dealt * dealt:.1f} expected)"))
     return tests
 
@@ -220,7 +262,7 @@ def jackpots(coups: Iterable[Coup]) -> list[Signal]:
                 chance[name] = float(per_bet)  # money-safe: a probability
     return [Signal(signal="jackpot", subject=name, count=bets[name],
                  probability=binomial_upper(hits[name], bets[name], chance[name]),
-                 seen=f"{hits[name]} prizes on {bets[name]:,} jackpot bets; "
+                 seen=f"{counted(hits[name], 'prize')} on {counted(bets[name], 'jackpot bet')}; "
                       f"{bets[name] * chance[name]:.2f} expected")
             for name in sorted(bets)]
 
