@@ -111,4 +111,4 @@ def _named(error: Any) -> str:
     """The option as Click names it in its own errors ("'--last'")."""
     param = getattr(error, "param", None)
     opts = getattr(param, "opts", None)
-    return f"'{opts[0]}'" if opts else "an option"
+    return " / ".join(f"'{name}'" for name in opts) if opts else "an option"
