@@ -106,6 +106,14 @@ def test_the_table_list_and_round_show_say_a_demonstration_coup_is_one(cli, demo
     assert "BAC-01 round 2" in cli("round", "show", "BAC-01", "2").out  # a round is a round
 
 
+def test_a_closed_tables_recall_says_it_is_closed_after_its_last_round(cli, demo_floor):
+    recalled = cli("recall", "SP-02", "--last", "5")
+    assert recalled.code == 0, recalled.err
+    assert "SP-02: table closed after round 15." in recalled.out
+    data = json.loads(cli("recall", "SP-02", "--last", "5", "--json").out)
+    assert data["closed_after"] == 15 and len(data["rounds"]) == 5
+
+
 def test_a_replay_says_its_game_rules_void_and_shoe_in_words(cli, demo_floor, tmp_path):
     voided = cli("replay", "QP-01", "9", "--html", str(tmp_path / "replay.html"))
     assert voided.code == 0, voided.err + voided.out
