@@ -97,6 +97,13 @@ def test_the_table_list_and_round_show_say_a_demonstration_coup_is_one(cli, demo
     assert re.search(r"BAC-01\s+15\s", shift.out)  # the other 15: the shift's rounds
     [entry] = [t for t in json.loads(cli("table", "list", "--json").out) if t["code"] == "BAC-01"]
     assert entry["round_number"] == 16 and entry["demonstration_coups"] == 1
+    assert (entry["rounds_settled"], entry["rounds_voided"]) == (16, 0)
+    # a table with a voided round counts it apart from those settled
+    [qp] = [r for r in listed.out.splitlines() if "QP-01" in r]
+    assert "14 settled, 1 void" in qp, qp
+    [voided] = [t for t in json.loads(cli("table", "list", "--json").out) if t["code"] == "QP-01"]
+    assert (voided["round_number"], voided["rounds_settled"], voided["rounds_voided"]) == (15, 14, 1)
+    assert voided["said"]["round"] == "14 settled, 1 void"
     assert entry["said"]["rule_set"] == "Baccarat, 2004 rules"
     shown = cli("round", "show", "BAC-01", "1")
     assert shown.code == 0, shown.err
