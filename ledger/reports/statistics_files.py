@@ -105,10 +105,16 @@ def period_words(base: Base | None) -> str | None:
 
 def change_words(line: Line) -> str:
     """`+1.20 (-3.10 to +5.50)`: the change of win-to-drop and its interval, in points."""
+    return " ".join(change_parts(line))
+
+
+def change_parts(line: Line) -> tuple[str, ...]:
+    """The change and its interval apart (`+1.20`, `(-3.10 to +5.50)`), for a page to wrap
+    between them, never inside either."""
     moved = line.change
     if moved is None:
-        return "no base" if line.base is None else "no drop"
-    return f"{moved.points:+} ({moved.low:+} to {moved.high:+})"
+        return ("no base" if line.base is None else "no drop",)
+    return f"{moved.points:+}", f"({moved.low:+} to {moved.high:+})"
 
 
 def to_csv(report: StatisticsReport) -> str:
