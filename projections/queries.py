@@ -114,6 +114,14 @@ def demonstration_coups(conn: Connection[Any]) -> dict[str, int]:
     return {str(code): int(n) for code, n in rows}
 
 
+def ended_rounds(conn: Connection[Any]) -> dict[str, tuple[int, int]]:
+    """How many of each table's rounds were settled and how many voided."""
+    rows = conn.execute("SELECT table_code, count(*) FILTER (WHERE phase = 'settled'), "
+                        "count(*) FILTER (WHERE phase = 'void') FROM table_rounds "
+                        "GROUP BY table_code").fetchall()
+    return {str(code): (int(settled), int(voided)) for code, settled, voided in rows}
+
+
 def table_state(conn: Connection[Any], code: str) -> TableState:
     code = check_table_code(code)
     with conn.cursor(row_factory=dict_row) as cursor:

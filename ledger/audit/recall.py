@@ -20,7 +20,7 @@ from pydantic import Field
 from ledger.audit.check import BetLine, Frozen, PrizeLine
 from ledger.audit.played import load_round
 from ledger.audit.replay import HandView, hands_of
-from ledger.audit.store import held_table, rounds_started
+from ledger.audit.store import closed_after, held_table, rounds_started
 from ledger.domain.table import table_id
 from ledger.games.common import ZERO
 from ledger.reports.round_win import Prize, RoundWin, round_win
@@ -54,6 +54,16 @@ class Recall(Frozen):
     format: str = FORMAT
     table: str
     rounds: list[RecalledRound] = Field(description="newest first")
+    closed_after: int | None = Field(default=None, description="None while the table is open; "
+                                     "once closed, its last round's number (0: none)")
+
+    def closed_said(self) -> str | None:
+        """`table closed after round 15`, or None while the table is open."""
+        if self.closed_after is None:
+            return None
+        if self.closed_after == 0:
+            return "table closed before its first round"
+        return f"table closed after round {self.closed_after}"
 
 
 def recall(conn: Connection[Any], table: str, last: int = 10) -> Recall:
@@ -61,7 +71,8 @@ def recall(conn: Connection[Any], table: str, last: int = 10) -> Recall:
     2(2)) is no round a player bet on, so it is left out."""
     code = held_table(conn, table)
     started = rounds_started(conn, table_id(code), limit=last, demonstrations=False)
-    return Recall(table=code, rounds=[_recalled(conn, e.event.round_id) for e in started])
+    return Recall(table=code, rounds=[_recalled(conn, e.event.round_id) for e in started],
+                  closed_after=closed_after(conn, table_id(code)))
 
 
 def _recalled(conn: Connection[Any], rid: UUID) -> RecalledRound:

@@ -196,6 +196,20 @@ def rounds_started(conn: Connection[Any], table_stream: UUID, newest_first: bool
     return [_decode(row) for row in conn.execute(query, params).fetchall()]
 
 
+OPENED_OR_CLOSED = [get_topic(Table.Opened), get_topic(Table.Reopened), get_topic(Table.Closed)]
+
+
+def closed_after(conn: Connection[Any], table_stream: UUID) -> int | None:
+    """None while the table is open; once closed, the number of its last round (0: none)."""
+    row = conn.execute("SELECT topic FROM ledger_events WHERE originator_id = %s AND topic = "
+                       "ANY(%s) ORDER BY originator_version DESC LIMIT 1",
+                       [table_stream, OPENED_OR_CLOSED]).fetchone()
+    if row is None or row[0] != OPENED_OR_CLOSED[-1]:
+        return None
+    last = rounds_started(conn, table_stream, limit=1)
+    return int(last[0].event.number) if last else 0
+
+
 def held_table(conn: Connection[Any], table: str) -> str:
     """The table's code in normal form, once the ledger is found to hold it (`replay` and
     `recall` say so in the same words)."""

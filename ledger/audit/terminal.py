@@ -166,3 +166,5 @@ def render_recall(recall: Recall, console: Console, *, wide: bool = False) -> No
             amount(played.win.table_win) if played.win and played.win.finished else "-",
             (played.win.jackpot_said if played.win else "") or "-")
     table.print(console, wide=wide)
+    if closed := recall.closed_said():
+        console.print(f"{recall.table}: {closed}.", highlight=False)

@@ -104,8 +104,12 @@ def verify(
     for chain_break in chains.breaks:
         console.print(f"[red]BREAK[/] {safe(chain_break)}", highlight=False)
     verdict = "[green]all chains hold[/]" if chains.ok else f"[red]{counted(len(chains.breaks), 'break')}[/]"
-    console.print(f"{counted(chains.streams, 'stream')}, {counted(chains.events, 'event')}: "
-                  f"{verdict}", highlight=False)
+    if done.since is not None and chains.ok and not chains.streams:
+        console.print("no stream changed since the signed record of the last verification: "
+                      "no chain is new to check", highlight=False, soft_wrap=True)
+    else:
+        console.print(f"{counted(chains.streams, 'stream')}, {counted(chains.events, 'event')}: "
+                      f"{verdict}", highlight=False)
     for failure in report.failures:
         console.print(f"[red]FAIL[/] {safe(term(failure.check))}: {safe(failure)}", highlight=False,
                       soft_wrap=True)

@@ -19,7 +19,7 @@ from ledger.presentation.columns import Grid, figure, text
 from ledger.presentation.render import safe
 from ledger.presentation.wording import game, label, round_reached, rule_set, shown
 from ledger.reports.floor import floor_tables, table_view
-from projections.queries import demonstration_coups
+from projections.queries import TableState, demonstration_coups, ended_rounds
 
 send = sender(TABLE)
 """Sends a command of the table area (its handlers alone are loaded)."""
@@ -109,13 +109,15 @@ def list_(as_json: JsonOption = False, wide: WideOption = False) -> None:
         with rt.database.connect() as conn:
             since = {r.table: r for r in open_rounds(conn)}
             coups = demonstration_coups(conn)
+            ended = ended_rounds(conn)
     if as_json:
         print_json([{**s.model_dump(), "open_round": since[s.code].describe()
                      if s.code in since and since[s.code].is_stale() else None,
                      "demonstration_coups": coups.get(s.code, 0),
+                     "rounds_settled": ended.get(s.code, (0, 0))[0],
+                     "rounds_voided": ended.get(s.code, (0, 0))[1],
                      "said": {"game": game(s.game), "rule_set": rule_set(s.rule_set),
-                              "round": round_reached(s.round_number, s.round_phase,
-                                                     coups.get(s.code, 0))}}
+                              "round": _rounds(s, coups, ended)}}
                     for s in states])
         return
     grid = Grid(text("table"), text("game"), text("rule set", 5), figure(heading("limits")),
@@ -127,9 +129,16 @@ def list_(as_json: JsonOption = False, wide: WideOption = False) -> None:
             safe(s.code), safe(game(s.game)), safe(rule_set(s.rule_set, with_game=False)),
             f"{amount(s.min_bet)}-{amount(s.max_bet)}", safe(s.pit),
             "[green]open[/]" if s.is_open else "closed", safe(s.dealer),
-            round_reached(s.round_number, s.round_phase, coups.get(s.code, 0))
+            _rounds(s, coups, ended)
             + (f"\n[yellow]{safe(open_round.describe())}[/]" if open_round
                and open_round.is_stale() else ""),
             "-" if s.shoe_cards_remaining is None else str(s.shoe_cards_remaining),
         )
     grid.print(console, wide=wide)
+
+
+def _rounds(state: TableState, coups: dict[str, int], ended: dict[str, tuple[int, int]]) -> str:
+    """`14 settled, 1 void`: a table's rounds in words."""
+    settled, voided = ended.get(state.code, (0, 0))
+    return round_reached(state.round_number, state.round_phase, coups.get(state.code, 0),
+                         settled=settled, voided=voided)

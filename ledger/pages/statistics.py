@@ -8,7 +8,7 @@ from __future__ import annotations
 from ledger.core.formatting import chance
 from ledger.pages import render
 from ledger.reports.statistics import KINDS, StatisticsReport
-from ledger.reports.statistics_files import base_words, change_words
+from ledger.reports.statistics_files import ROUNDING, base_words, change_parts
 
 
 def to_html(report: StatisticsReport) -> str:
@@ -20,4 +20,4 @@ def to_html(report: StatisticsReport) -> str:
         property_name=report.property_name, generated_at=report.generated_at,
         software_version=report.software_version, kind=KINDS[report.kind], chance=chance,
         confidence=f"{report.confidence * 100:.0f}%", base=base_words(report),
-        change_words=change_words)
+        change_parts=change_parts, rounding=f"{ROUNDING[0].upper()}{ROUNDING[1:]}.")

@@ -88,9 +88,11 @@ class Grid:
         console.print(self._table(kept, fold=not fits))
         left_out = [column.heading for column in self.columns if column not in kept]
         if left_out:
+            # a heading set on two lines (`hold %\non drop`) is named on one
+            named = [" ".join(heading.split()) for heading in left_out]
             shows = "`--wide` or `--json` shows" if json else "`--wide` shows"
             console.print(f"[dim]left out to fit {console.width} columns: "
-                          f"{escape(', '.join(left_out))}; {shows} "
+                          f"{escape(', '.join(named))}; {shows} "
                           f"{'it' if len(left_out) == 1 else 'them'}.[/]", highlight=False)
         return left_out
 

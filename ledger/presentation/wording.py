@@ -176,16 +176,28 @@ DEMONSTRATION = ("a demonstration coup (baccarat, art. 2(2)): dealt at the start
                  "no bets; it is in no result, handle or win")
 
 
-def round_reached(number: int | None, phase: object, demonstrations: int = 0) -> str:
-    """A table's latest round and its state, and how many of its rounds were demonstration
-    coups (baccarat art. 2(2): dealt without bets, in no result): `16 settled, 1 of them a
-    demonstration coup`; `-` before the first."""
+def round_reached(number: int | None, phase: object, demonstrations: int = 0, *,
+                  settled: int = 0, voided: int = 0) -> str:
+    """A table's rounds: how many were settled (and how many of those demonstration coups,
+    baccarat art. 2(2): dealt without bets, in no result), how many voided, and the latest
+    round when it is still being played: `14 settled, 1 void`, `16 settled, 1 of them a
+    demonstration coup`, `3 settled, round 4 dealing`; `-` before the first.
+
+    >>> round_reached(15, "settled", settled=14, voided=1)
+    '14 settled, 1 void'
+    >>> round_reached(4, "dealing", settled=3)
+    '3 settled, round 4 dealing'
+    """
     if not number:
         return "-"
-    said = f"{number} {term(phase)}"
+    said = f"{count(settled)} settled"
     if demonstrations:
         coups = "a demonstration coup" if demonstrations == 1 else "demonstration coups"
         said += f", {count(demonstrations)} of them {coups}"
+    if voided:
+        said += f"{'; ' if demonstrations else ', '}{count(voided)} void"
+    if str(getattr(phase, "value", phase)) not in ("settled", "void"):
+        said += f", round {number} {term(phase)}"
     return said
 
 

@@ -14,6 +14,7 @@ from rich.console import Console
 from ledger.core.formatting import CURRENCY, TIME_LABEL, amount, chance, clock
 from ledger.presentation.columns import Grid, figure, text
 from ledger.presentation.wording import line_name
+from ledger.reports.base import Base
 from ledger.reports.statistics import Line, StatisticsReport
 
 COLUMNS = (
@@ -23,6 +24,12 @@ COLUMNS = (
     "base_handle", "base_actual_win", "base_drop", "base_accounting_win",
     "base_win_to_drop_pct", "change_pct", "change_low", "change_high", "flags", "notes",
 )
+
+
+# Every line is the exact sum rounded once, so a line may differ by an avo from the sum of the
+# rounded lines above it; a reader is told once, under the table.
+ROUNDING = ("each line is rounded to the avo once, from exact amounts: lines may differ from "
+            "the sum of the lines above by an avo")
 
 
 def _text(value: Any) -> str:
@@ -62,23 +69,52 @@ def header(report: StatisticsReport) -> list[tuple[str, str]]:
         ("generated", f"{clock(report.generated_at)} {TIME_LABEL}"),
         ("confidence", f"{report.confidence * 100:.0f}%"),
         ("currency", "MOP"),
+        ("rounding", ROUNDING),
     ]
 
 
 def base_words(report: StatisticsReport) -> str:
-    """`previous business year: 2025-01-01 to 2025-12-31`, or why there is none."""
-    base = report.base
+    """The base period as a header's value: `the previous business year, gaming days
+    2025-01-01 to 2025-12-31`, or why there is none."""
+    return period_words(report.base) or f"none: {NO_BASE}"
+
+
+def base_sentence(report: StatisticsReport) -> str:
+    """What win-to-drop is compared with, as a sentence."""
+    words = period_words(report.base)
+    if words is None:
+        return f"win-to-drop is compared with nothing: {NO_BASE}"
+    return f"win-to-drop is compared with {words}"
+
+
+NO_BASE = "the ledger's first month has no period before it"
+
+
+def period_words(base: Base | None) -> str | None:
+    """`the previous business year, gaming days 2025-01-01 to 2025-12-31`; None: no base.
+
+    >>> from datetime import date
+    >>> from ledger.reports.base import previous_month
+    >>> period_words(previous_month(date(2026, 3, 10)))
+    'the previous month (initial year of operations), gaming days 2026-02-01 to 2026-02-28'
+    """
     if base is None:
-        return "none: the ledger's first month has no period before it"
-    return f"{base.label}: {base.first_day} to {base.last_day}"
+        return None
+    return f"the {base.label}, gaming days {base.first_day} to {base.last_day}"
 
 
 def change_words(line: Line) -> str:
     """`+1.20 (-3.10 to +5.50)`: the change of win-to-drop and its interval, in points."""
+    return " ".join(change_parts(line))
+
+
+def change_parts(line: Line) -> tuple[str, ...]:
+    """The change and its interval apart (`+1.20`, `(-3.10 to +5.50)`), for a page to wrap
+    between them, never inside either."""
     moved = line.change
     if moved is None:
-        return "no base" if line.base is None else "no drop"
-    return f"{moved.points:+} ({moved.low:+} to {moved.high:+})"
+        return ("no base" if line.base is None else "no drop",)
+    return f"{moved.points:+}", f"({moved.low:+} to {moved.high:+})"
 
 
 def to_csv(report: StatisticsReport) -> str:
@@ -111,7 +147,7 @@ def to_rich(report: StatisticsReport, console: Console, *, wide: bool = False) -
     console.print(f"[bold]{report.title}[/]: gaming days {report.first_day} to "
                   f"{report.last_day} (generated {clock(report.generated_at)} {TIME_LABEL}, "
                   f"round-ledger {report.software_version}; amounts in {CURRENCY}); "
-                  f"win-to-drop against the {base_words(report)}", highlight=False)
+                  f"{base_sentence(report)}", highlight=False)
     grid = Grid(text(""), figure("handle"), figure("theoretical"), figure("actual"),
                 figure("band", 2), figure("hold on handle", 1), figure("drop", 3),
                 figure("win-to-drop", 3),
@@ -130,6 +166,7 @@ def to_rich(report: StatisticsReport, console: Console, *, wide: bool = False) -
             f"{base}%" if base is not None else "no base",
             change_words(line), chance(line.probability), style="red" if line.flags else None)
     grid.print(console, wide=wide)
+    console.print(ROUNDING, highlight=False)
     for line in report.lines:
         for flag in line.flags:
             console.print(f"[red]flag[/] {line_name(line.level, line.name)}: {flag}",

@@ -118,14 +118,30 @@ def headless_chromium() -> Iterator[Any]:
 
 OVERFLOWING_TABLES = """() => {
   const edge = document.documentElement.clientWidth;
-  const over = [...document.querySelectorAll('table')]
-    .filter(t => t.getBoundingClientRect().right > edge + 0.5 || t.scrollWidth > t.clientWidth)
-    .map(t => `${t.id || 'a table'} ends at ${t.getBoundingClientRect().right}px of ${edge}px`);
+  const over = [];
+  for (const t of document.querySelectorAll('table')) {
+    const name = t.id || 'a table';
+    let right = edge;  // the nearest edge that clips it: the window's or a scrolling box's
+    for (let box = t.parentElement; box && box !== document.documentElement;
+         box = box.parentElement) {
+      if (getComputedStyle(box).overflowX === 'visible') continue;
+      right = Math.min(right, box.getBoundingClientRect().right);
+      if (box.scrollWidth > box.clientWidth + 0.5)
+        over.push(`${name} scrolls in its box (${box.scrollWidth}px in ${box.clientWidth}px)`);
+    }
+    const end = t.getBoundingClientRect().right;
+    if (end > right + 0.5 || t.scrollWidth > t.clientWidth)
+      over.push(`${name} ends at ${end}px of ${right}px`);
+    for (const cell of t.querySelectorAll('td, th'))
+      if (cell.scrollWidth > cell.clientWidth + 1)
+        over.push(`${name}: "${cell.textContent.trim()}" runs out of its cell`);
+  }
   if (document.documentElement.scrollWidth > window.innerWidth)
     over.push(`the page is ${document.documentElement.scrollWidth}px wide`);
   return over;
 }"""
-"""Script: what runs off the right edge of the window (each table, or the page itself)."""
+"""Script: what runs off the right edge of the window or of a box that scrolls or clips it (each
+table, each cell whose text runs out of it, or the page itself)."""
 
 
 CONTRASTS = """(selector) => {

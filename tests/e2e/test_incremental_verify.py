@@ -65,6 +65,11 @@ def test_a_second_verification_checks_only_what_came_after_the_first(cli, trust,
     second = verified(cli, trust, verifier)
     assert second.code == 0, second.out
     assert "since the last verification" in second.out, second.out
+    again = verified(cli, trust, verifier)  # nothing new since the second
+    assert again.code == 0, again.out
+    assert ("no stream changed since the signed record of the last verification: no chain is "
+            "new to check" in " ".join(again.out.split())), again.out
+    assert "0 streams" not in again.out
     full = verified(cli, trust, verifier, "--full")
     assert full.code == 0, full.out
     assert "since the last verification" not in full.out

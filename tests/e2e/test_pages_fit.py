@@ -26,10 +26,11 @@ from tests.e2e.browser import (
 from tests.e2e.served import Served
 from tests.integration import replay_rounds as rounds
 from tests.integration.helpers import PIT_BOSS, open_shift, open_table
-from tests.signing import GAMING_DAY, KEYS, open_ledger
+from tests.signing import GAMING_DAY, KEYS, clock_after, open_ledger
 
 pytestmark = needs_chromium
 PROPERTY = "Casino Lisboa Test"
+DEMO_DAY = "2026-11-03"
 PITS = ("MAIN", "VIP-EAST", "SALON-2")
 TABLES = 14  # with a stud poker table: a reconciliation, a chart and lists over several sheets
 COUP = [("player", "4H"), ("banker", "3C"), ("player", "KD"), ("banker", "3S"), ("player", "5D")]
@@ -42,8 +43,9 @@ DAY_HEADINGS = ("tables rounds handle ledger win drop accounting win variance ho
 
 @pytest.fixture
 def busy_floor(cli, settings, tmp_path) -> Path:
-    """Fourteen baccarat tables in three pits and a stud poker table, a coup each in the day
-    shift; the shift report and the gaming-day report written as HTML to a folder."""
+    """Fourteen baccarat tables in three pits and two stud poker tables (one with a voided
+    round), a coup each in the day shift; the shift report, the gaming-day report and the
+    month's statistics written as HTML to a folder."""
     with open_ledger(settings) as rt:
         for index in range(TABLES):
             dealer = rounds.open_table(rt.ledger, f"BAC-{index + 1:02d}", "baccarat",
@@ -58,9 +60,12 @@ def busy_floor(cli, settings, tmp_path) -> Path:
             dealer.deal(COUP)
             dealer.send(SettleRound)
         rounds.stud_jackpot_round(rt.ledger)
-    for report in (("shift", "--shift", "day"), ("day",)):
-        done = cli("report", *report, "--day", GAMING_DAY.isoformat(), "--format", "html",
-                   "--output", str(tmp_path), extra_env={"LEDGER_PROPERTY_NAME": PROPERTY})
+        rounds.stud_void_then_carried(rt.ledger)
+    day = GAMING_DAY.isoformat()
+    for report in (("shift", "--shift", "day", "--day", day), ("day", "--day", day),
+                   ("statistics", "--through", day)):
+        done = cli("report", *report, "--format", "html", "--output", str(tmp_path),
+                   extra_env={"LEDGER_PROPERTY_NAME": PROPERTY})
         assert done.code == 0, done.err
     return tmp_path
 
@@ -128,14 +133,50 @@ def test_the_gaming_day_report_prints_on_a4_landscape_every_column_on_the_sheet_
     assert_fits_printed_width(page)
 
 
-def test_no_table_of_the_shift_or_gaming_day_report_runs_off_a_1280_pixel_screen(busy_floor):
+def test_no_table_of_the_shift_day_or_statistics_report_runs_off_a_1280_pixel_screen(
+        busy_floor):
+    """Not past the window, nor past the box that would scroll it: every column is seen."""
     with headless_chromium() as browser:
         tab = browser.new_page(viewport={"width": 1280, "height": 900})
-        for report in ("shift-*-day.html", "day-*.html"):
+        for report in ("shift-*-day.html", "day-*.html", "statistics-month-*.html"):
             [page] = busy_floor.glob(report)
             tab.goto(page.as_uri())
             assert tab.locator("table").count() >= 1
             assert tab.evaluate(OVERFLOWING_TABLES) == [], page.name
+
+
+@pytest.fixture
+def demo_floor(cli, as_admin, tmp_path) -> Path:
+    """The demo's floor and seed (twelve tables of four games, fifteen rounds each, a void,
+    dealers `D-BAC-01-1`...): its shift report and month's statistics as HTML."""
+    env = {**as_admin, "LEDGER_SIMULATOR_KEYS": str(tmp_path / "keys"), **clock_after(DEMO_DAY)}
+    done = cli("simulate", "--tables", "12", "--rounds", "15", "--seed", "2", "--day", DEMO_DAY,
+               "--irregularity-rate", "0.05", extra_env=env)
+    assert done.code == 0, done.err + done.out
+    for report in (("shift", "--day", DEMO_DAY, "--shift", "day"),
+                   ("statistics", "--through", DEMO_DAY)):
+        done = cli("report", *report, "--format", "html", "--output", str(tmp_path))
+        assert done.code == 0, done.err
+    return tmp_path
+
+
+def test_the_demos_shift_report_and_statistics_show_every_column_and_break_no_code(demo_floor):
+    """At 1280 px and on A4 landscape every column is seen, the last ones too (review; base,
+    change), and no code or figure is set over two lines (`table F8-` / `01`)."""
+    pages = [*demo_floor.glob("shift-*-day.html"), *demo_floor.glob("statistics-month-*.html")]
+    assert len(pages) == 2
+    with headless_chromium() as browser:
+        tab = browser.new_page(viewport={"width": 1280, "height": 900})
+        for page in pages:
+            tab.goto(page.as_uri())
+            assert tab.evaluate(OVERFLOWING_TABLES) == [], page.name
+            broken = tab.evaluate("""() => [...document.querySelectorAll('.code, .fig')]
+                .filter(e => e.getClientRects().length > 1).map(e => e.textContent)""")
+            assert broken == [], (page.name, broken)
+            assert tab.locator("table .code").count() > 0, page.name
+    for page in pages:
+        assert_fits_printed_width(page)
+
 
 def test_a_closed_table_on_the_floor_is_told_apart_yet_its_text_keeps_aa_contrast(
         served_floor: Served, settings):

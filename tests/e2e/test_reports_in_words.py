@@ -97,6 +97,13 @@ def test_the_table_list_and_round_show_say_a_demonstration_coup_is_one(cli, demo
     assert re.search(r"BAC-01\s+15\s", shift.out)  # the other 15: the shift's rounds
     [entry] = [t for t in json.loads(cli("table", "list", "--json").out) if t["code"] == "BAC-01"]
     assert entry["round_number"] == 16 and entry["demonstration_coups"] == 1
+    assert (entry["rounds_settled"], entry["rounds_voided"]) == (16, 0)
+    # a table with a voided round counts it apart from those settled
+    [qp] = [r for r in listed.out.splitlines() if "QP-01" in r]
+    assert "14 settled, 1 void" in qp, qp
+    [voided] = [t for t in json.loads(cli("table", "list", "--json").out) if t["code"] == "QP-01"]
+    assert (voided["round_number"], voided["rounds_settled"], voided["rounds_voided"]) == (15, 14, 1)
+    assert voided["said"]["round"] == "14 settled, 1 void"
     assert entry["said"]["rule_set"] == "Baccarat, 2004 rules"
     shown = cli("round", "show", "BAC-01", "1")
     assert shown.code == 0, shown.err
@@ -104,6 +111,14 @@ def test_the_table_list_and_round_show_say_a_demonstration_coup_is_one(cli, demo
     assert "a demonstration coup (baccarat, art. 2(2))" in shown.out
     assert "bets" not in shown.out.split("result:")[1]  # no empty table of bets
     assert "BAC-01 round 2" in cli("round", "show", "BAC-01", "2").out  # a round is a round
+
+
+def test_a_closed_tables_recall_says_it_is_closed_after_its_last_round(cli, demo_floor):
+    recalled = cli("recall", "SP-02", "--last", "5")
+    assert recalled.code == 0, recalled.err
+    assert "SP-02: table closed after round 15." in recalled.out
+    data = json.loads(cli("recall", "SP-02", "--last", "5", "--json").out)
+    assert data["closed_after"] == 15 and len(data["rounds"]) == 5
 
 
 def test_a_replay_says_its_game_rules_void_and_shoe_in_words(cli, demo_floor, tmp_path):

@@ -97,7 +97,10 @@ def test_the_months_statistics_equal_sums_over_the_events(cli, simulated_month, 
     meta, rows = _csv_lines((tmp_path / f"statistics-month-{THROUGH}.csv").read_text())
     assert meta["report"] == "Table games statistics, month to date"
     assert meta["period"] == f"gaming days 2026-11-01 to {THROUGH}"
-    assert meta["base period"] == "previous business year: 2025-01-01 to 2025-12-31"
+    assert meta["base period"] == ("the previous business year, gaming days 2025-01-01 to "
+                                   "2025-12-31")
+    assert meta["rounding"] == ("each line is rounded to the avo once, from exact amounts: "
+                                "lines may differ from the sum of the lines above by an avo")
     assert meta["generated"].endswith("Macau time") and meta["software"].startswith("round-ledger")
     expected = _from_events(superuser, "2026-11-01", THROUGH)
     tables = {name for level, name in rows if level == "table"}
@@ -166,6 +169,11 @@ def test_the_statistics_report_prints_whole_with_its_header_and_investigations(
                     "win-to-drop", "base drop", "change (interval)", "previous business year"):
         assert heading in flat, heading
     assert "a dealer's payout error, retrained" in flat
+    assert ("Each line is rounded to the avo once, from exact amounts: lines may differ from the "
+            "sum of the lines above by an avo." in flat)
+    assert "as Maryland's rule (COMAR 36.05.03.25(B)(2)) has it" in flat
+    assert "win-to-drop is compared with the previous business year, gaming days" in " ".join(
+        done.out.split())
     for signer in ("Accounting", "Compliance", "Management"):
         assert f"{signer}: name, signature, date" in flat
     # a year to date reads the same events; a report of another month shows no note
@@ -174,6 +182,14 @@ def test_the_statistics_report_prints_whole_with_its_header_and_investigations(
     other = cli("report", "statistics", "--period", "month", "--through", "2025-11-03", "--json")
     assert other.code == 0 and json.loads(other.out)["notes"] == []
     assert json.loads(other.out)["base"] is None  # the ledger's first month: nothing before it
+    first = cli("report", "statistics", "--period", "month", "--through", "2025-11-03")
+    assert ("win-to-drop is compared with nothing: the ledger's first month has no period "
+            "before it" in " ".join(first.out.split()))
+
+
+def test_the_statistics_help_names_whose_rule_it_follows(cli):
+    done = cli("report", "statistics", "--help")
+    assert "Maryland's rule (COMAR 36.05.03.25(B)(2))" in " ".join(done.out.split())
 
 
 def test_a_dealer_may_not_record_an_investigation(cli, simulated_month, superuser):

@@ -163,6 +163,9 @@ def test_no_screen_page_or_feed_shows_internal_names_python_values_or_bare_count
     with open_ledger(settings) as rt:
         rt.ledger.admin.ensure_terminal("FLOOR-1", TerminalKind.PIT_WORKSTATION, "pit podium")
     outputs |= _pages(served, sign_in(served, "PB-E2E", "FLOOR-1"))
+    for table in TABLES:  # the floor's tables closed at the shift's end: their pages say so
+        assert re.search(rf"{table}: table closed after round \d+\.",
+                         outputs[f"/floor/tables/{table}"]), table
     found = [f for where, text in outputs.items() for f in findings(where, text)
              if not any(re.match(place, f.where) and re.fullmatch(token, f.what)
                         for place, token in PENDING_OTHER_OWNERS)]

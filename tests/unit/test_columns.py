@@ -32,6 +32,15 @@ def test_the_highest_ranked_columns_are_left_out_first_and_named():
         in " ".join(out.split())
 
 
+def test_a_column_headed_on_two_lines_is_named_on_one_in_the_line_under_the_table():
+    grid = Grid(text("table"), figure("handle"), figure("hold %\non drop", 1))
+    grid.add_row("QP-01 " * 10, "1,250,712.00", "12.50")  # too wide for the note's 80
+    out = io.StringIO()
+    assert grid.print(Console(file=out, width=80)) == ["hold %\non drop"]
+    assert ("left out to fit 80 columns: hold % on drop; `--wide` or `--json` shows it."
+            in out.getvalue().splitlines()), out.getvalue()
+
+
 def test_a_table_that_fits_leaves_nothing_out():
     out, left_out = _printed(200)
     assert left_out == [] and "left out" not in out and "1,000,000.00" in out

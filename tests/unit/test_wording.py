@@ -192,6 +192,17 @@ def test_names_shown_to_people_come_from_one_place_in_words():
         "Fortune 8", "table F8-02", "dealer D-7", "pit A", "floor"]
     assert game("q-poker") == "Q Poker"
     assert (counted(1, "deck"), counted(12, "table")) == ("1 deck", "12 tables")
-    assert round_reached(16, "settled", 1) == "16 settled, 1 of them a demonstration coup"
-    assert round_reached(17, "settled", 2) == "17 settled, 2 of them demonstration coups"
-    assert (round_reached(15, "settled"), round_reached(None, None)) == ("15 settled", "-")
+    assert (round_reached(16, "settled", 1, settled=16)
+            == "16 settled, 1 of them a demonstration coup")
+    assert (round_reached(17, "settled", 2, settled=16, voided=1)
+            == "16 settled, 2 of them demonstration coups; 1 void")
+    assert (round_reached(15, "settled", settled=15), round_reached(None, None)) == (
+        "15 settled", "-")
+
+
+def test_a_table_counts_its_settled_and_voided_rounds_apart():
+    from ledger.presentation.wording import round_reached
+
+    assert round_reached(15, "settled", settled=14, voided=1) == "14 settled, 1 void"
+    assert round_reached(15, "void", settled=13, voided=2) == "13 settled, 2 void"
+    assert round_reached(6, "betting", settled=5) == "5 settled, round 6 betting"
