@@ -14,12 +14,28 @@ from pathlib import Path
 
 from ledger.commands.round import OpenRound
 from ledger.commands.shoe import BurnCards, CutShoe, ShuffleShoe
+from ledger.core import clock as ledger_clock
 from ledger.domain.base import Role
 from ledger.domain.registry import TerminalKind
 from tests.integration.replay_rounds import open_table
 from tests.signing import KEYRING, KEYS, UNTRUSTED, open_ledger
 
 SIGNING_PAGE = Path(__file__).resolve().parents[2] / "docs" / "signing.md"
+
+
+ON_THE_LEDGERS_TIME = """
+import datetime, runpy, sys, time
+shift = datetime.datetime.fromisoformat(sys.argv.pop()).timestamp() - time.time()  # real time: the vendor's clock, set to the ledger's
+class Clock(datetime.datetime):
+    @classmethod
+    def now(cls, tz=None):
+        return datetime.datetime.fromtimestamp(time.time() + shift, tz)  # real time: ditto
+datetime.datetime = Clock
+sys.argv = sys.argv[1:]
+runpy.run_path(sys.argv[0], run_name="__main__")
+"""
+"""The example run as its vendor runs it, its host's clock set to the ledger's (as a floor
+terminal keeps the server's time): `datetime.now()` in it reads that clock."""
 
 
 def documented_signing_example() -> str:
@@ -43,7 +59,8 @@ def test_the_documented_signing_example_makes_a_line_the_ledger_accepts(cli, set
     shutil.copy(KEYS / "staff-D-101.key", tmp_path / "d-101.key")
     shutil.copy(KEYS / "terminal-BAC-01-DT.key", tmp_path / "bac-01-dt.key")
     (tmp_path / "sign.py").write_text(documented_signing_example(), encoding="utf-8")
-    made = subprocess.run([sys.executable, "sign.py", ledger_id], cwd=tmp_path,
+    made = subprocess.run([sys.executable, "-c", ON_THE_LEDGERS_TIME, "sign.py", ledger_id,
+                           ledger_clock.now().isoformat()], cwd=tmp_path,
                           capture_output=True, text=True, check=True)
     line = made.stdout.strip()
     (tmp_path / "signed.jsonl").write_text(line + "\n")

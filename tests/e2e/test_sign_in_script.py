@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from ledger.core import clock as ledger_clock
 from tests.e2e.served import Served
 from tests.signing import KEYRING, KEYS
 
@@ -22,6 +23,12 @@ SCRIPT = Path(__file__).resolve().parents[2] / "ledger" / "web" / "static" / "si
 HARNESS = """
 const fs = require("fs");
 const [base, keyFile, data] = [process.argv[1], process.argv[2], JSON.parse(process.argv[3])];
+// the terminal keeps the ledger's time, as a floor terminal keeps the server's (NTP)
+const shift = Date.parse(process.argv[5]) - Date.now(), RealDate = Date;
+globalThis.Date = class extends RealDate {
+  constructor(...given) { super(...(given.length ? given : [RealDate.now() + shift])); }
+  static now() { return RealDate.now() + shift; }
+};
 let submit, cookie = null, next = null;
 const file = { text: async () => fs.readFileSync(keyFile, "utf8") };
 const form = { dataset: data, addEventListener: (kind, f) => { submit = f; },
@@ -50,7 +57,8 @@ def page_data(served: Served) -> dict[str, str]:
 def run(served: Served, staff_id: str, data: dict[str, str]) -> dict[str, str | None]:
     KEYRING.credential("staff", staff_id)
     done = subprocess.run([str(NODE), "-e", HARNESS, served.url,
-                           str(KEYS / f"staff-{staff_id}.key"), json.dumps(data), str(SCRIPT)],
+                           str(KEYS / f"staff-{staff_id}.key"), json.dumps(data), str(SCRIPT),
+                           ledger_clock.now().isoformat()],
                           capture_output=True, text=True, timeout=60, check=True)
     return json.loads(done.stdout.strip().splitlines()[-1])
 
