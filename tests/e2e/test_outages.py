@@ -49,7 +49,7 @@ def own() -> Iterator[OwnServer]:
     server.start()
     try:
         settings = LedgerSettings(database_url=server.url)
-        init_database(settings, Database(server.url))
+        init_database(settings, Database(server.url), practice=True)  # a test's play
         with open_ledger(settings) as rt:
             bootstrap(rt.ledger)
             enrol_e2e_defaults(rt.ledger)

@@ -81,7 +81,7 @@ def failover_drill(cluster: Cluster, *, tables: int = 4, rounds: int = 6,
     with psycopg.connect(cluster.url(), autocommit=True) as conn:
         conn.execute(f'CREATE DATABASE "{dbname}"')
     settings = settings_for(cluster, dbname)
-    init_database(settings, Database(settings.database_url))
+    init_database(settings, Database(settings.database_url), practice=True)  # a test's play
     killed: dict[str, Any] = {}
     waits: list[str] = []
     with open_ledger(settings) as rt:
@@ -126,7 +126,7 @@ def property_ledger(cluster: Cluster, code: str, seed: int, tables: int = 2,
         conn.execute(f'CREATE DATABASE "{code}_ledger"')
     settings = settings_for(cluster, f"{code}_ledger").model_copy(
         update={"property_code": code})
-    init_database(settings, Database(settings.database_url).with_schema(code))
+    init_database(settings, Database(settings.database_url).with_schema(code), practice=True)
     with open_ledger(settings) as rt:
         result = run_floor(rt.ledger, floor_staff(rt.ledger), floor_plan(tables),
                            rounds=rounds, seed=seed, day=DAY)
@@ -151,7 +151,8 @@ def group_drill(cluster: Cluster, codes: tuple[str, ...] = ("east", "west")) -> 
         replica = group.with_schema(code)
         with source.connect() as conn:
             publish(conn, code)
-        init_database(settings.model_copy(update={"database_url": group.url}), replica)
+        init_database(settings.model_copy(update={"database_url": group.url}), replica,
+                      practice=True)
         with replica.connect() as conn, source.connect() as publisher:
             prepare_replica(conn)
             subscribe(conn, publisher, code, settings.database_url)

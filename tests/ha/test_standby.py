@@ -31,7 +31,7 @@ def _played(cluster, dbname: str) -> None:
     with psycopg.connect(cluster.url(), autocommit=True) as conn:
         conn.execute(f'CREATE DATABASE "{dbname}"')
     settings = settings_for(cluster, dbname)
-    init_database(settings, Database(settings.database_url))
+    init_database(settings, Database(settings.database_url), practice=True)  # a test's play
     with open_ledger(settings) as rt:
         result = run_floor(rt.ledger, floor_staff(rt.ledger), floor_plan(2), rounds=3, seed=5,
                            day=DAY)

@@ -26,6 +26,7 @@ from ledger.commands.shoe import BurnCards, CutShoe, ShuffleShoe
 from ledger.commands.table import ChangeTableSettings, CloseTable
 from ledger.core import clock as ledger_clock
 from ledger.core.errors import InvalidInput, NotAllowed, RuleViolation
+from ledger.core.formatting import MACAU
 from ledger.domain.round import Phase
 from ledger.games.common import Outcome
 from tests.integration.helpers import PIT_BOSS, next_day
@@ -356,7 +357,7 @@ def test_baccarat_art12_a_pushed_bet_above_the_next_coups_maximum_is_not_owed(se
         playing_other_days(rt.ledger)
         table = baccarat_table(rt.ledger, tie_handling="kept")
         table.as_supervisor().send(ChangeTableSettings, settings={"max_bet": "800.00"},
-                                   effective_from=tomorrow.date(), authorisation="DICJ-2026-7")
+                                   effective_from=tomorrow.astimezone(MACAU).date(), authorisation="DICJ-2026-7")
         table.send(OpenRound)
         table.bet(1, "banker", "1000.00", player="P-1")
         table.bet(2, "player", "500.00")

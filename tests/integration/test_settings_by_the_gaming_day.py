@@ -17,11 +17,12 @@ from ledger.commands.shoe import BurnCards, CutShoe, ShuffleShoe
 from ledger.commands.table import ChangeTableSettings, OpenTable, SignInDealer
 from ledger.core import clock as ledger_clock
 from ledger.core.errors import RuleViolation
+from ledger.core.formatting import MACAU
 from tests.integration.helpers import DEALER, PIT_BOSS, open_shift
 from tests.integration.round_helpers import Terminal
 from tests.signing import open_ledger, playing_other_days
 
-DAY = (ledger_clock.now() - timedelta(days=20)).date()  # the gaming day the change takes effect
+DAY = (ledger_clock.now() - timedelta(days=20)).astimezone(MACAU).date()  # the gaming day the change takes effect
 OPENED = datetime(DAY.year, DAY.month, DAY.day, tzinfo=UTC) - timedelta(hours=1, minutes=30)
 SEVEN_MACAU = OPENED + timedelta(minutes=30)  # 07:00 Macau on DAY: 23:00 UTC the day before
 

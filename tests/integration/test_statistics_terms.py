@@ -8,6 +8,7 @@ from decimal import Decimal
 from ledger.commands.table import ChangeTableSettings
 from ledger.core import clock as ledger_clock
 from ledger.core.expectation import Expectation
+from ledger.core.formatting import MACAU
 from ledger.games.registry import game
 from ledger.games.rulesets import parse_settings
 from projections.registry import select
@@ -35,7 +36,7 @@ def test_stud_art13_royal_odds_raised_mid_shift_value_later_antes_at_the_new_edg
             table="SP-01", settings={"royal_odds": 100}, authorisation="DICJ-AUTH-2026-7",
             # the date a round's settings are looked up by: its command's time's own date
             # (UTC here), which is not Macau's between midnight and 08:00 Macau time
-            effective_from=ledger_clock.now().date(), actor=SUPERVISOR, terminal="pit-1"))
+            effective_from=ledger_clock.now().astimezone(MACAU).date(), actor=SUPERVISOR, terminal="pit-1"))
         stud_round(dealer, {1: ("1000", None)}, TWO_PAIRS)
         with ProjectionRunner(rt.database, select(["shift_report"])) as runner:
             runner.catch_up()

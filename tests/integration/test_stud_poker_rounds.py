@@ -41,6 +41,7 @@ from ledger.core.errors import (
     SettingOutsideRegulation,
     WrongState,
 )
+from ledger.core.formatting import MACAU
 from ledger.domain.round import round_id
 from ledger.domain.table import table_id
 from tests.integration.helpers import next_day
@@ -249,7 +250,7 @@ def test_stud_art13_new_royal_odds_apply_from_their_effective_date_never_to_earl
     table_with_pool(ledger, "stud-poker/2004")  # royal flush at 80:1
     today = ledger_clock.now()
     change = ChangeTableSettings(table=CODE, settings={"royal_odds": 100},
-                                 effective_from=today.date() + timedelta(days=1),
+                                 effective_from=today.astimezone(MACAU).date() + timedelta(days=1),
                                  authorisation="DICJ-AUTH-2024-101", actor=DEALER)
     refused(ledger, superuser, change, NotAllowed, "changing a table's house settings needs a "
                                                    "supervisor or pit boss")
@@ -272,7 +273,7 @@ def test_stud_2003_a_settings_change_cannot_move_the_royal_odds_off_50(ledger, s
     table_with_pool(ledger, "stud-poker/2003")
     refused(ledger, superuser,
             ChangeTableSettings(table=CODE, settings={"royal_odds": 60},
-                                effective_from=ledger_clock.now().date(),
+                                effective_from=ledger_clock.now().astimezone(MACAU).date(),
                                 authorisation="DICJ-AUTH-2024-102", actor=SUPERVISOR),
             SettingOutsideRegulation, "a royal flush at 60:1 is outside DICJ 69/2003")
 
