@@ -31,8 +31,9 @@ from eventsourcing.persistence import JSONTranscoder, StoredEvent
 from pydantic import ValidationError
 
 from ledger.application.handlers.unit_of_work import ReadsByKind
+from ledger.commands.base import Command
 from ledger.core.errors import DamagedStream, LedgerError, first_line
-from ledger.domain.base import Aggregate
+from ledger.domain.base import Aggregate, K, of_kind
 from ledger.domain.receipt import RULES_EDITION, CommandReceipt, receipt_id
 from ledger.domain.registry import (
     REGISTRY_ID,
@@ -165,6 +166,7 @@ class RegistryProof:
                 if before is not None and row.position >= before:
                     return
                 state = stream.states[-1][1] if stream.states else None
+                proven: Aggregate | None
                 try:
                     proven = self._prove(stream, row, state)
                 except _Unproven as error:
@@ -232,11 +234,13 @@ class RegistryProof:
             raise _Unproven(f"{type(command).__name__}, executed again, does not record it")
         return aggregates[0]
 
-    def _door(self, signed: SignedCommand, stream: _Stream, at: int) -> Any:
-        def entry(stream_id: UUID) -> Any | None:
+    def _door(self, signed: SignedCommand, stream: _Stream, at: int) -> Command:
+        def entry(kind: type[K], stream_id: UUID) -> K | None:
             if stream_id == stream.stream_id:
-                return stream.states[-1][1] if stream.states else None
-            return self._as_of(stream_id, at)
+                found = stream.states[-1][1] if stream.states else None
+            else:
+                found = self._as_of(stream_id, at)
+            return of_kind(kind, found, stream_id)
 
         if signed.ledger is None:
             bound = self.rows.first_bound()
@@ -244,8 +248,8 @@ class RegistryProof:
                 raise _Unproven(f"its envelope names no ledger, though the ledger's commands "
                                 f"have named it since position {bound}: the door refuses it")
         try:
-            return admit(signed, lambda i: entry(staff_stream_id(i)),
-                         lambda i: entry(terminal_stream_id(i)), None,
+            return admit(signed, lambda i: entry(StaffMember, staff_stream_id(i)),
+                         lambda i: entry(TerminalDevice, terminal_stream_id(i)), None,
                          ledger_id=self.ledger_id if signed.ledger is not None else None)
         except (LedgerError, ValidationError) as error:
             reason = (f"its envelope is malformed ({error.error_count()} problem(s))"
@@ -321,7 +325,7 @@ class _Unproven(Exception):
     pass
 
 
-def _at_version(state: Any, version: int) -> Any:
+def _at_version(state: Aggregate | None, version: int) -> Aggregate | None:
     """The state unchanged but at the version an event skipped took: the next real change is
     executed again at the version the log gave it (a forged event in between does not void a
     real suspension)."""

@@ -30,12 +30,12 @@ class Carried:
     database, up to `after`), and what it counted of the pools."""
 
     after: int
-    streams: dict[UUID, Any]
+    streams: dict[UUID, Aggregate]
     unproven: dict[UUID, set[int]]
     unbound: int
 
 
-def carries(aggregate: Any) -> bool:
+def carries(aggregate: Aggregate) -> bool:
     """Whether a stream is carried over a boundary: not one that has ended (a settled or void
     round, a closed shoe, shift or gaming day, an investigation note), which only a late
     command reads again; so the carried state stays the size of the floor, not of its
