@@ -51,7 +51,7 @@ from ledger.commands.table import OpenTable, SignInDealer
 from ledger.core.cards import DECK
 from ledger.domain.base import Role
 from ledger.domain.registry import TerminalKind
-from ledger.domain.round import round_id
+from ledger.domain.round import Round, round_id
 from ledger.domain.shift_schedule import DEFAULT_SCHEDULE, MACAU, ShiftSchedule
 from ledger.domain.shoe import commitment_of
 from ledger.domain.table import table_id
@@ -128,7 +128,7 @@ def record_round(settings: Any) -> tuple[UUID, UUID, int]:
         for command in table:
             rt.ledger.execute(signing.sign(command, staff=DEALER, terminal=DEALER_TERMINAL))
         rid = round_id(table_id(CODE), 1)
-        return rid, rt.ledger.load(rid, "the round").shoe_id, registry_end
+        return rid, rt.ledger.load(Round, rid, "the round").shoe_id, registry_end
 
 
 def templates(conn: Connection[Any], rid: UUID, shoe: UUID, registry_end: int) -> int:

@@ -12,12 +12,11 @@ registry's root stream exists afterwards, and a second bootstrap is refused.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, cast
+from typing import Any
 
 from eventsourcing.persistence import IntegrityError
 
 from ledger.application.ledger import Ledger, Recorded
-from ledger.commands import Command
 from ledger.commands.base import Credentials
 from ledger.commands.registry import (
     ChangeStaffRoles,
@@ -41,7 +40,7 @@ def is_bootstrapped(ledger: Ledger) -> bool:
 
 
 def registry_summary(ledger: Ledger) -> str:
-    root = ledger.load(REGISTRY_ID, "the registry")
+    root = ledger.load(Registry, REGISTRY_ID, "the registry")
     return (f"bootstrapped by administrator {root.administrator} at console {root.terminal}; "
             "`ledger staff list` and `ledger terminal list` show who is enrolled.")
 
@@ -49,21 +48,18 @@ def registry_summary(ledger: Ledger) -> str:
 def bootstrap_registry(ledger: Ledger, administrator: Credential, console: Credential,
                        name: str, location: str = "administration") -> None:
     if is_bootstrapped(ledger):
-        root = ledger.load(REGISTRY_ID, "the registry")
+        root = ledger.load(Registry, REGISTRY_ID, "the registry")
         raise WrongState(f"the registry was bootstrapped already (administrator "
                          f"{root.administrator}): enrol more staff with `ledger staff enrol`.")
     actor = Actor(staff_id=administrator.id, role=Role.ADMINISTRATOR)
     keys = Credentials(staff_key=administrator.fingerprint, terminal_key=console.fingerprint,
                        vouched=VOUCHED)
-    commands: list[Command] = [
-        EnrolStaff(staff_id=administrator.id, name=name, roles=[Role.ADMINISTRATOR],
-                   public_key=administrator.public_key),
-        RegisterTerminal(terminal_id=console.id, kind=TerminalKind.ADMIN_CONSOLE,
-                         location=location, public_key=console.public_key),
-    ]
-    admitted = [c.model_copy(update={"actor": actor, "terminal": console.id, "credentials": keys})
-                for c in commands]
-    enrol, register = cast(EnrolStaff, admitted[0]), cast(RegisterTerminal, admitted[1])
+    admitted = {"actor": actor, "terminal": console.id, "credentials": keys}
+    enrol = EnrolStaff(staff_id=administrator.id, name=name, roles=[Role.ADMINISTRATOR],
+                       public_key=administrator.public_key).model_copy(update=admitted)
+    register = RegisterTerminal(terminal_id=console.id, kind=TerminalKind.ADMIN_CONSOLE,
+                                location=location, public_key=console.public_key,
+                                ).model_copy(update=admitted)
     member = StaffMember(staff_id=enrol.staff_id, name=enrol.name, roles=enrol.roles,
                          public_key=enrol.public_key, by=enrol.provenance)
     device = TerminalDevice(terminal_id=register.terminal_id, kind=register.kind,

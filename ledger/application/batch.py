@@ -23,9 +23,11 @@ from uuid import UUID
 
 from eventsourcing.persistence import IntegrityError
 
+from ledger.application.handlers.unit_of_work import ReadsByKind
 from ledger.application.ledger import BACKOFF_SECONDS, MAX_ATTEMPTS, Ledger, Recorded, Sent
 from ledger.commands import Command
 from ledger.core.errors import ConcurrencyConflict, InvalidInput, LedgerError
+from ledger.domain.base import Aggregate
 from ledger.identity.door import admit
 from ledger.identity.envelope import SignedCommand
 from ledger.infrastructure.session import is_lost
@@ -55,24 +57,19 @@ def _bare(error: LedgerError) -> str:
     return text
 
 
-class _Staged:
+class _Staged(ReadsByKind):
     """The handlers' unit of work on the streams as the batch's earlier commands left them
     (each handler gets a copy, so a refused one changes nothing)."""
 
     def __init__(self, ledger: Ledger) -> None:
         self.ledger = ledger
         self.rules = ledger.rules
-        self.staged: dict[UUID, Any] = {}
+        self.staged: dict[UUID, Aggregate] = {}
 
-    def load(self, aggregate_id: UUID, what: str) -> Any:
+    def found(self, aggregate_id: UUID) -> Aggregate | None:
         if aggregate_id in self.staged:
             return deepcopy(self.staged[aggregate_id])
-        return self.ledger.load(aggregate_id, what)
-
-    def get(self, aggregate_id: UUID) -> Any | None:
-        if aggregate_id in self.staged:
-            return deepcopy(self.staged[aggregate_id])
-        return self.ledger.get(aggregate_id)
+        return self.ledger.found(aggregate_id)
 
     def exists(self, aggregate_id: UUID) -> bool:
         return aggregate_id in self.staged or self.ledger.exists(aggregate_id)

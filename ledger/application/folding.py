@@ -1,5 +1,5 @@
 """A stream's stored events folded into its aggregate, and a stream whose events do not fold
-refused in one sentence (never a traceback): `Ledger.load` reads every aggregate through it."""
+refused in one sentence (never a traceback): `Ledger.found` reads every aggregate through it."""
 
 from __future__ import annotations
 
@@ -10,9 +10,10 @@ from eventsourcing.domain import OriginatorIDError, OriginatorVersionError
 from pydantic import ValidationError
 
 from ledger.core.errors import DamagedStream, describe_validation_error
+from ledger.domain.base import Aggregate
 
 
-def project(aggregate: Any, events: Iterable[Any]) -> Any:
+def project(aggregate: Aggregate | None, events: Iterable[Any]) -> Aggregate | None:
     """The event store library's projector without its assert that each event meets a runtime
     protocol: `isinstance` against a typing `Protocol` scans the class's attributes, and was
     most of rebuilding a stream's Python. The ledger's events are its own classes, each

@@ -44,14 +44,16 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any
 from uuid import UUID
 
 from eventsourcing.persistence import IntegrityError
 
+from ledger.application.handlers.unit_of_work import ReadsByKind
 from ledger.application.ledger import Ledger, Recorded, Sent
 from ledger.commands import Command
 from ledger.core.errors import LedgerError
+from ledger.domain.base import Aggregate
 from ledger.identity.envelope import SignedCommand
 from ledger.identity.registry_cache import RegistryMoved
 from ledger.infrastructure.recorder import StreamsMoved, UnchainedStream, last_versions
@@ -91,6 +93,12 @@ class _Pending:
     """Called once answered, on the thread that answers it: a caller that does not wait in a
     thread of its own (the HTTP server's event loop) is woken by it."""
 
+    @property
+    def admitted(self) -> Command:
+        """The command as the door admitted it: read once the writer has admitted it."""
+        assert self.command is not None, "read before the door admitted it"
+        return self.command
+
     def answer(self, result: Recorded) -> None:
         if not self.is_done():  # answered once
             self.result = result
@@ -120,38 +128,31 @@ class _Pending:
         return self.result
 
 
-class _Batch:
+class _Batch(ReadsByKind):
     """What one batch's commands read and wrote: the handlers' unit of work
     (`ledger.application.handlers.unit_of_work.UnitOfWork`)."""
 
     def __init__(self, writer: GroupWriter) -> None:
         self.writer = writer
         self.rules = writer.ledger.rules
-        self.staged: dict[UUID, Any] = {}  # written by an earlier command of this batch
+        self.staged: dict[UUID, Aggregate] = {}  # written by an earlier command of this batch
         self.read: dict[UUID, int] = {}  # read from `known`: the version trusted
 
-    def load(self, aggregate_id: UUID, what: str) -> Any:
+    def found(self, aggregate_id: UUID) -> Aggregate | None:
         if aggregate_id in self.staged:
-            copy = self.staged[aggregate_id].__deepcopy__({})
-        else:
-            copy = self.writer.known_copy(aggregate_id)
-            if copy is not None:
-                self.read[aggregate_id] = copy.version
-            else:
-                copy = self.writer.fresh(aggregate_id, what)
-        return copy
-
-    def get(self, aggregate_id: UUID) -> Any | None:
-        if aggregate_id in self.staged or self.writer.knows(aggregate_id):
-            return self.load(aggregate_id, "the stream")
-        return self.writer.ledger.get(aggregate_id)
+            return self.staged[aggregate_id].__deepcopy__({})
+        copy = self.writer.known_copy(aggregate_id)
+        if copy is not None:
+            self.read[aggregate_id] = copy.version
+            return copy
+        return self.writer.ledger.found(aggregate_id)
 
     def exists(self, aggregate_id: UUID) -> bool:
         if aggregate_id in self.staged or self.writer.knows(aggregate_id):
             return True
         return self.writer.ledger.exists(aggregate_id)
 
-    def keep(self, aggregates: Iterable[Any]) -> None:
+    def keep(self, aggregates: Iterable[Aggregate]) -> None:
         for aggregate in aggregates:
             self.staged[aggregate.id] = aggregate
 
@@ -179,7 +180,7 @@ class GroupWriter:
         self.alone = 0
         """Batches taken, commands received, and commands recorded alone (refused in a batch,
         resent after a lost reply, or in a batch that met another writer's stream)."""
-        self._known: OrderedDict[UUID, Any] = OrderedDict()
+        self._known: OrderedDict[UUID, Aggregate] = OrderedDict()
         self._queue: queue.SimpleQueue[_Pending | None] = queue.SimpleQueue()
         self._thread = threading.Thread(target=self._run, name="ledger-group-writer",
                                         daemon=True)
@@ -208,7 +209,7 @@ class GroupWriter:
         self._thread.join()
 
     # -- streams in memory --------------------------------------------------------------------
-    def known_copy(self, aggregate_id: UUID) -> Any | None:
+    def known_copy(self, aggregate_id: UUID) -> Aggregate | None:
         aggregate = self._known.get(aggregate_id)
         if aggregate is None:
             return None
@@ -218,10 +219,7 @@ class GroupWriter:
     def knows(self, aggregate_id: UUID) -> bool:
         return aggregate_id in self._known
 
-    def fresh(self, aggregate_id: UUID, what: str) -> Any:
-        return self.ledger.load(aggregate_id, what)
-
-    def _remember(self, aggregates: Iterable[Any]) -> None:
+    def _remember(self, aggregates: Iterable[Aggregate]) -> None:
         for aggregate in aggregates:
             self._known[aggregate.id] = aggregate
             self._known.move_to_end(aggregate.id)
@@ -270,7 +268,7 @@ class GroupWriter:
             if pending.sent.unknown:
                 alone.append(pending)  # a resend after a lost reply: its receipt first
                 continue
-            command = cast(Command, pending.command)  # admitted at the door by now
+            command = pending.admitted
             try:
                 aggregates = self.ledger.bus.handle(command, view)
             except LedgerError:  # its copies are dropped; the staged streams are as they were
@@ -367,7 +365,7 @@ class GroupWriter:
         self._remember(view.staged.values())
         self.ledger.registry.forget(view.staged)  # an enrolment or a suspension: read again
         for pending, events in staged:
-            command = cast(Command, pending.command)  # admitted at the door by now
+            command = pending.admitted
             pending.answer(Recorded(command.command_id, duplicate=False, events=tuple(
                 (event.originator_id, event.originator_version, type(event).__qualname__)
                 for event in events), details=details(events)))
@@ -384,7 +382,7 @@ class GroupWriter:
     def _alone(self, pending: _Pending) -> None:
         self.alone += 1
         try:
-            command = cast(Command, pending.command)  # admitted at the door by now
+            command = pending.admitted
             result = self.ledger.record(command, pending.signed, pending.sent)
         except BaseException as error:  # noqa: BLE001 - its caller is told, whatever it was
             pending.fail(error)

@@ -15,7 +15,7 @@ import random
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any, Protocol, TypeVar, cast
+from typing import Any, Protocol, TypeVar
 from uuid import UUID, uuid4
 
 import psycopg
@@ -28,6 +28,7 @@ from pydantic import ValidationError
 
 from ledger.application.bus import Bus
 from ledger.application.folding import project, unreadable
+from ledger.application.handlers.unit_of_work import ReadsByKind
 from ledger.application.registry_proof import RegistryProof, with_alarm
 from ledger.commands import Command
 from ledger.core.errors import (
@@ -36,11 +37,10 @@ from ledger.core.errors import (
     DatabaseUnavailable,
     IdempotencyConflict,
     LedgerError,
-    NotFound,
     PrivilegeMissing,
     first_line,
 )
-from ledger.domain.base import Aggregate
+from ledger.domain.base import Aggregate, of_kind
 from ledger.domain.receipt import RULES_EDITION, CommandReceipt, accepted, receipt_id
 from ledger.domain.registry import (
     StaffMember,
@@ -123,7 +123,7 @@ class Handed(Protocol):
         ...
 
 
-class Ledger:
+class Ledger(ReadsByKind):
     """The service layer: one method to execute commands, a few to read streams. It is the
     handlers' unit of work on PostgreSQL (`ledger.application.handlers.unit_of_work.UnitOfWork`)."""
 
@@ -150,7 +150,7 @@ class Ledger:
         self.writer: Writer | None = None
         """The group-commit writer, when the composition root starts one: `execute` hands it
         the admitted commands of every thread; without it each records its own."""
-        self.proof = RegistryProof(rows_of(app), self.ledger_id, self.get)
+        self.proof = RegistryProof(rows_of(app), self.ledger_id, self.found)
         """The registry as the door trusts it (`ledger.application.registry_proof`)."""
         self.registry = RegistryCache(self.proof.current)
         """The registry as the door reads it when the writer checks what it read."""
@@ -168,7 +168,7 @@ class Ledger:
         for signature in signed.signatures:
             holder = look(terminal_stream_id(signature.id) if signature.signer == "terminal"
                           else staff_stream_id(signature.id))
-            if holder is not None:
+            if isinstance(holder, StaffMember | TerminalDevice):
                 verify(holder.public_key, signature.value, message)
 
     def admit_from_memory(self, signed: SignedCommand) -> tuple[Command, dict[UUID, int]]:
@@ -322,30 +322,22 @@ class Ledger:
 
     def staff(self, staff_id: str) -> StaffMember | None:
         """The member as the door trusts them: their entries proven (`registry_proof`)."""
-        return cast(StaffMember | None, self.proof.entry(staff_stream_id(staff_id)))
+        stream = staff_stream_id(staff_id)
+        return of_kind(StaffMember, self.proof.entry(stream), stream)
 
     def terminal(self, terminal_id: str) -> TerminalDevice | None:
         """The terminal as the door trusts it: its entries proven (`registry_proof`)."""
-        return cast(TerminalDevice | None, self.proof.entry(terminal_stream_id(terminal_id)))
+        stream = terminal_stream_id(terminal_id)
+        return of_kind(TerminalDevice, self.proof.entry(stream), stream)
 
-    def get(self, aggregate_id: UUID) -> Any | None:
-        try:
-            return self.stream(aggregate_id)
-        except AggregateNotFoundError:
-            return None
-
-    def load(self, aggregate_id: UUID, what: str) -> Any:
-        try:
-            return self.stream(aggregate_id)
-        except AggregateNotFoundError:
-            raise NotFound(f"{what} does not exist.") from None
-
-    def stream(self, aggregate_id: UUID) -> Any:
-        """The stream's aggregate as recorded (`AggregateNotFoundError` if it has no event); a
-        stored event that cannot be read refuses the command in one sentence naming it, but on
-        a registry stream, which is read as the door reads it (`RegistryProof.instead_of`)."""
+    def found(self, aggregate_id: UUID) -> Aggregate | None:
+        """The stream's aggregate as recorded, or None when it has no event; a stored event
+        that cannot be read refuses the command in one sentence naming it, but on a registry
+        stream, which is read as the door reads it (`RegistryProof.instead_of`)."""
         try:
             return self.app.repository.get(aggregate_id, projector_func=project)
+        except AggregateNotFoundError:
+            return None
         except (ValidationError, TopicError, DamagedStream) as error:
             damaged = error if isinstance(error, DamagedStream) else unreadable(aggregate_id, error)
             return self.proof.instead_of(damaged, aggregate_id)

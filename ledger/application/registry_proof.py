@@ -30,7 +30,10 @@ from uuid import UUID
 from eventsourcing.persistence import JSONTranscoder, StoredEvent
 from pydantic import ValidationError
 
-from ledger.core.errors import DamagedStream, LedgerError, NotFound, first_line
+from ledger.application.handlers.unit_of_work import ReadsByKind
+from ledger.commands.base import Command
+from ledger.core.errors import DamagedStream, LedgerError, first_line
+from ledger.domain.base import Aggregate, K, of_kind
 from ledger.domain.receipt import RULES_EDITION, CommandReceipt, receipt_id
 from ledger.domain.registry import (
     REGISTRY_ID,
@@ -58,11 +61,12 @@ class _Stream:
     rows: list[StoredRow] = field(default_factory=list)
     horizon: int = 0  # the log's last position when the rows were read
     done: int = 0  # rows[:done] are decided
-    states: list[tuple[int, Any]] = field(default_factory=list)  # (position, proven state after)
+    # (position, proven state after)
+    states: list[tuple[int, Aggregate | None]] = field(default_factory=list)
     forged: list[str] = field(default_factory=list)
     busy: bool = False
 
-    def state_before(self, position: int) -> Any:
+    def state_before(self, position: int) -> Aggregate | None:
         found = None
         for at, state in self.states:
             if at >= position:
@@ -79,14 +83,14 @@ class RegistryProof:
     """Registry streams proven once, kept by stream id (thread-safe)."""
 
     def __init__(self, rows: StreamRows, ledger_id: str | None,
-                 stored: Callable[[UUID], Any | None] | None = None) -> None:
+                 stored: Callable[[UUID], Aggregate | None] | None = None) -> None:
         self.rows = rows
         self.ledger_id = ledger_id
         self.stored = stored  # the stream as the store rebuilds it (its version, cheaply)
         self._streams: dict[UUID, _Stream] = {}
         self._lock = threading.RLock()
 
-    def current(self, stream_id: UUID, known_version: int | None = None) -> Any | None:
+    def current(self, stream_id: UUID, known_version: int | None = None) -> Aggregate | None:
         """The stream as proven, at the version last stored (its unproven events skipped), or
         None when nothing proves it exists. `known_version`: the stream's version as the caller
         already read it; when every row to it is decided, nothing is read again."""
@@ -106,7 +110,7 @@ class RegistryProof:
                 state.version = stream.rows[-1].version
             return state
 
-    def entry(self, stream_id: UUID) -> Any | None:
+    def entry(self, stream_id: UUID) -> Aggregate | None:
         """`current`, its rows read again only when the stream moved since it was proven."""
         try:
             stored = self.stored(stream_id) if self.stored is not None else None
@@ -116,7 +120,7 @@ class RegistryProof:
             return None
         return self.current(stream_id, stored.version if stored is not None else None)
 
-    def instead_of(self, damaged: DamagedStream, stream_id: UUID) -> Any:
+    def instead_of(self, damaged: DamagedStream, stream_id: UUID) -> Aggregate:
         """A registry stream an insider damaged (an event no one can read, a version out of
         turn), read as the door reads it: its proven entries at its stored version, so the
         administrator can still suspend, re-key or change the roles of its holder. Any other
@@ -144,7 +148,7 @@ class RegistryProof:
         stream.rows, stream.horizon = rows, horizon
         return stream
 
-    def _as_of(self, stream_id: UUID, position: int) -> Any | None:
+    def _as_of(self, stream_id: UUID, position: int) -> Aggregate | None:
         """The stream as proven before `position` (its rows read again if they were read
         before that position was written)."""
         stream = self._streams.get(stream_id)
@@ -162,6 +166,7 @@ class RegistryProof:
                 if before is not None and row.position >= before:
                     return
                 state = stream.states[-1][1] if stream.states else None
+                proven: Aggregate | None
                 try:
                     proven = self._prove(stream, row, state)
                 except _Unproven as error:
@@ -178,7 +183,7 @@ class RegistryProof:
             stream.busy = False
 
     # -- one entry ------------------------------------------------------------------------
-    def _prove(self, stream: _Stream, row: StoredRow, before: Any) -> Any:
+    def _prove(self, stream: _Stream, row: StoredRow, before: Aggregate | None) -> Aggregate:
         """The stream's state after `row`, once proven; raises `_Unproven` with the reason."""
         if stream.states and row.position <= stream.states[-1][0]:
             raise _Unproven("it stands before its stream's previous event in the log")
@@ -213,9 +218,10 @@ class RegistryProof:
         command = self._door(signed, stream, at)
         if str(command.command_id) != str(by.command_id):
             raise _Unproven(f"the envelope its receipt keeps is command {command.command_id}'s")
+        from ledger.application.bus import registered
         from ledger.application.handlers.registry import HANDLERS  # loaded once proven
 
-        handler = HANDLERS.get(type(command))
+        handler = registered(HANDLERS).get(type(command))
         if handler is None:
             raise _Unproven(f"{type(command).__name__} does not change the registry")
         try:
@@ -228,11 +234,13 @@ class RegistryProof:
             raise _Unproven(f"{type(command).__name__}, executed again, does not record it")
         return aggregates[0]
 
-    def _door(self, signed: SignedCommand, stream: _Stream, at: int) -> Any:
-        def entry(stream_id: UUID) -> Any | None:
+    def _door(self, signed: SignedCommand, stream: _Stream, at: int) -> Command:
+        def entry(kind: type[K], stream_id: UUID) -> K | None:
             if stream_id == stream.stream_id:
-                return stream.states[-1][1] if stream.states else None
-            return self._as_of(stream_id, at)
+                found = stream.states[-1][1] if stream.states else None
+            else:
+                found = self._as_of(stream_id, at)
+            return of_kind(kind, found, stream_id)
 
         if signed.ledger is None:
             bound = self.rows.first_bound()
@@ -240,8 +248,8 @@ class RegistryProof:
                 raise _Unproven(f"its envelope names no ledger, though the ledger's commands "
                                 f"have named it since position {bound}: the door refuses it")
         try:
-            return admit(signed, lambda i: entry(staff_stream_id(i)),
-                         lambda i: entry(terminal_stream_id(i)), None,
+            return admit(signed, lambda i: entry(StaffMember, staff_stream_id(i)),
+                         lambda i: entry(TerminalDevice, terminal_stream_id(i)), None,
                          ledger_id=self.ledger_id if signed.ledger is not None else None)
         except (LedgerError, ValidationError) as error:
             reason = (f"its envelope is malformed ({error.error_count()} problem(s))"
@@ -263,7 +271,7 @@ class RegistryProof:
                              terminal_stream_id(root.terminal)) \
             and not self.rows.receipt_between(roots[0].position, row.position)
 
-    def _self_signed(self, signed: SignedCommand, receipt: Any, event: Any) -> Any:
+    def _self_signed(self, signed: SignedCommand, receipt: Any, event: Any) -> Aggregate:
         """The bootstrap's entry: signed by the staff and terminal keys it enrols itself."""
         command = receipt.command
         body = {k: v for k, v in command.items() if k not in ("actor", "terminal",
@@ -290,38 +298,34 @@ class RegistryProof:
         if isinstance(event, StaffMember.Enrolled) and [str(r) for r in event.roles] != [
                 str(r) for r in command.get("roles", [])]:
             raise _Unproven("its roles are not what its signed command says")
-        return event.mutate(None)
+        enrolled: Aggregate = event.mutate(None)  # the stream's first event makes it
+        return enrolled
 
 
-class _Before:
+class _Before(ReadsByKind):
     """The registry as a handler executed again reads it: the stream being proven as it
     stood before the event, any other as proven before the command's receipt."""
 
     rules = RULES_EDITION  # the registry's handlers read no edition
 
-    def __init__(self, proof: RegistryProof, stream: _Stream, before: Any, at: int) -> None:
+    def __init__(self, proof: RegistryProof, stream: _Stream, before: Aggregate | None,
+                 at: int) -> None:
         self.proof, self.stream, self.before, self.at = proof, stream, before, at
 
-    def get(self, aggregate_id: UUID) -> Any | None:
+    def found(self, aggregate_id: UUID) -> Aggregate | None:
         if aggregate_id == self.stream.stream_id:
             return deepcopy(self.before)
         return deepcopy(self.proof._as_of(aggregate_id, self.at))
 
-    def load(self, aggregate_id: UUID, what: str) -> Any:
-        found = self.get(aggregate_id)
-        if found is None:
-            raise NotFound(f"{what} does not exist.")
-        return found
-
     def exists(self, aggregate_id: UUID) -> bool:
-        return self.get(aggregate_id) is not None
+        return self.found(aggregate_id) is not None
 
 
 class _Unproven(Exception):
     pass
 
 
-def _at_version(state: Any, version: int) -> Any:
+def _at_version(state: Aggregate | None, version: int) -> Aggregate | None:
     """The state unchanged but at the version an event skipped took: the next real change is
     executed again at the version the log gave it (a forged event in between does not void a
     real suspension)."""

@@ -12,7 +12,13 @@ from psycopg import Connection, sql
 
 from ledger.application.handlers.unit_of_work import InMemoryUnitOfWork
 from ledger.audit.comparison import mapper
-from ledger.domain.registry import staff_stream_id, terminal_stream_id
+from ledger.domain.base import Aggregate, of_kind
+from ledger.domain.registry import (
+    StaffMember,
+    TerminalDevice,
+    staff_stream_id,
+    terminal_stream_id,
+)
 from ledger.infrastructure.database import EVENTS_TABLE
 
 
@@ -24,12 +30,12 @@ class Carried:
     database, up to `after`), and what it counted of the pools."""
 
     after: int
-    streams: dict[UUID, Any]
+    streams: dict[UUID, Aggregate]
     unproven: dict[UUID, set[int]]
     unbound: int
 
 
-def carries(aggregate: Any) -> bool:
+def carries(aggregate: Aggregate) -> bool:
     """Whether a stream is carried over a boundary: not one that has ended (a settled or void
     round, a closed shoe, shift or gaming day, an investigation note), which only a late
     command reads again; so the carried state stays the size of the floor, not of its
@@ -61,11 +67,13 @@ class Streams(InMemoryUnitOfWork):
             return
         self.streams[event.originator_id] = event.mutate(self.streams.get(event.originator_id))
 
-    def staff(self, staff_id: str) -> Any:
-        return self.streams.get(staff_stream_id(staff_id))
+    def staff(self, staff_id: str) -> StaffMember | None:
+        stream = staff_stream_id(staff_id)
+        return of_kind(StaffMember, self.streams.get(stream), stream)
 
-    def terminal(self, terminal_id: str) -> Any:
-        return self.streams.get(terminal_stream_id(terminal_id))
+    def terminal(self, terminal_id: str) -> TerminalDevice | None:
+        stream = terminal_stream_id(terminal_id)
+        return of_kind(TerminalDevice, self.streams.get(stream), stream)
 
 
 class ResumedStreams(Streams):
@@ -93,9 +101,9 @@ class ResumedStreams(Streams):
         else:
             self.streams[stream_id] = aggregate
 
-    def get(self, aggregate_id: UUID) -> Any | None:
+    def found(self, aggregate_id: UUID) -> Aggregate | None:
         self._known(aggregate_id)
-        return super().get(aggregate_id)
+        return super().found(aggregate_id)
 
     def exists(self, aggregate_id: UUID) -> bool:
         self._known(aggregate_id)
@@ -107,10 +115,10 @@ class ResumedStreams(Streams):
             self.absent.discard(event.originator_id)
         super().apply(event)
 
-    def staff(self, staff_id: str) -> Any:
+    def staff(self, staff_id: str) -> StaffMember | None:
         self._known(staff_stream_id(staff_id))
         return super().staff(staff_id)
 
-    def terminal(self, terminal_id: str) -> Any:
+    def terminal(self, terminal_id: str) -> TerminalDevice | None:
         self._known(terminal_stream_id(terminal_id))
         return super().terminal(terminal_id)

@@ -3,7 +3,7 @@ the rules and house settings in force, and how each figure was computed."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -11,6 +11,10 @@ from ledger.cli.console import JsonOption, WideOption, console, print_json
 from ledger.core import clock
 from ledger.core.formatting import MACAU
 from ledger.presentation.wording import rule_set
+
+if TYPE_CHECKING:  # the CLI imports the domain only when the command runs
+    from ledger.domain.jackpot_pool import JackpotPool
+    from ledger.games.settings import HouseSettings
 
 
 def edges(
@@ -35,7 +39,7 @@ def edges(
 
     if (table is None) == (game is None):
         raise InvalidInput("name a table, or a game with --game (not both).")
-    pool: Any = None
+    pool: JackpotPool | None = None
     if game is not None:
         code, settings, where = game, standard_settings(game), "standard settings"
     else:
@@ -72,15 +76,16 @@ def edges(
     grid.print(console, wide=wide)
 
 
-def _table_terms(code: str) -> tuple[str, Any, str, Any]:
+def _table_terms(code: str) -> tuple[str, HouseSettings, str, JackpotPool | None]:
     from ledger.cli.common import reading
-    from ledger.domain.table import check_table_code, table_id
+    from ledger.domain.jackpot_pool import JackpotPool
+    from ledger.domain.table import Table, check_table_code, table_id
     from ledger.games.rulesets import parse_settings, settings_in_force
 
     code = check_table_code(code)
     with reading() as rt:
-        table: Any = rt.ledger.load(table_id(code), f"table {code}")
-        pool = rt.ledger.load(table.pool, "jackpot pool") if table.pool else None
+        table = rt.ledger.load(Table, table_id(code), f"table {code}")
+        pool = rt.ledger.load(JackpotPool, table.pool, "jackpot pool") if table.pool else None
     history = [parse_settings(table.rule_set, data) for data in table.settings_history]
     settings = settings_in_force(history, clock.now().astimezone(MACAU).date())
     where = (f"table {code}: {rule_set(table.rule_set, with_game=False)}, settings in force from "

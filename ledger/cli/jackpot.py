@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Annotated, cast
+from typing import Annotated
 
 import typer
 
@@ -60,7 +60,7 @@ def adjust(name: Name, amount: Annotated[Decimal, typer.Argument(help="Added (ne
 def show(name: Name, as_json: JsonOption = False) -> None:
     """The pool as its events say it stands."""
     with runtime() as rt:
-        pool = cast(JackpotPool, rt.ledger.load(pool_id(name), f"jackpot pool {name}"))
+        pool = rt.ledger.load(JackpotPool, pool_id(name), f"jackpot pool {name}")
     settings = pool.settings
     if as_json:  # the keys of `jackpot list --json` where the two say the same
         print_json({"pool_id": pool.id, "name": pool.name, "amount": pool.amount,

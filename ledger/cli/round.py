@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Annotated, cast
+from typing import Annotated
 
 import typer
 
@@ -161,9 +161,9 @@ def show(table: Code, number: Annotated[int | None, typer.Argument(help="Round n
 
     code = check_table_code(table)
     with runtime() as rt:
-        owner = cast(Table, rt.ledger.load(table_id(code), f"table {code}"))
+        owner = rt.ledger.load(Table, table_id(code), f"table {code}")
         n = number or owner.round_count
-        round_ = cast(Round, rt.ledger.load(round_id(table_id(code), n), f"round {n} of {code}"))
+        round_ = rt.ledger.load(Round, round_id(table_id(code), n), f"round {n} of {code}")
     from ledger.presentation.columns import Grid, figure, text
     from ledger.reports.round import round_view
     from ledger.reports.round_win import Prize, outcome_words, prize_words

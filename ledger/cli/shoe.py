@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, cast
+from typing import Annotated
 
 import typer
 
@@ -59,10 +59,10 @@ def show(table: Code, as_json: JsonOption = False) -> None:
     """The table's current shoe."""
     code = check_table_code(table)
     with runtime() as rt:
-        owner = cast(Table, rt.ledger.load(table_id(code), f"table {code}"))
+        owner = rt.ledger.load(Table, table_id(code), f"table {code}")
         if owner.current_shoe is None:
             raise WrongState(f"table {code} has no shoe yet.")
-        shoe = cast(Shoe, rt.ledger.load(owner.current_shoe, "the shoe"))
+        shoe = rt.ledger.load(Shoe, owner.current_shoe, "the shoe")
     if as_json:
         print_json({
             "shoe_id": shoe.id, "table": code, "game": shoe.game, "decks": shoe.decks,

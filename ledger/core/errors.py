@@ -43,6 +43,11 @@ class NotFound(LedgerError):
     """A table, round, shoe, pool or shift that does not exist."""
 
 
+class WrongKind(NotFound):
+    """A stream read as one kind that holds another (a table's id read as a round's): named
+    in a sentence with both kinds, never a bare type error further on."""
+
+
 class WrongState(LedgerError):
     """The thing exists but is not in a state that allows the action (closing a closed table)."""
 

@@ -7,6 +7,7 @@ for which command: `by`.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from copy import copy
 from datetime import date, datetime
@@ -24,7 +25,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, PlainSerializer
 
 from ledger.core import clock
 from ledger.core.cards import Card
-from ledger.core.errors import NotAllowed
+from ledger.core.errors import NotAllowed, WrongKind
 
 CardCode = Annotated[
     Card,
@@ -177,6 +178,30 @@ class Aggregate(LibraryAggregate):
                 attributes[name] = copy(value)
         copied.__dict__ = attributes
         return copied
+
+
+K = TypeVar("K", bound=Aggregate)
+"""A kind of stream: `of_kind(Round, ...)` is a `Round`."""
+
+
+def of_kind(kind: type[K], found: Aggregate | None, aggregate_id: UUID,
+            what: str | None = None) -> K | None:
+    """`found` as the kind asked for (None stays None); a stream of another kind is refused
+    with `WrongKind`, in a sentence naming both kinds. Every unit of work
+    (`ledger.application.handlers.unit_of_work.ReadsByKind`) and the door's registry read through
+    it."""
+    if found is None or isinstance(found, kind):
+        return found
+    asked, held = _a(kind), _a(type(found))
+    if what is None:
+        raise WrongKind(f"stream {aggregate_id} holds {held}, not {asked}.")
+    raise WrongKind(f"{what} cannot be read as {asked}: its stream {aggregate_id} holds {held}.")
+
+
+def _a(kind: type[Aggregate]) -> str:
+    """The kind in words, with its article: `JackpotPool` is 'a jackpot pool'."""
+    words = re.sub(r"(?<!^)(?=[A-Z])", " ", kind.__name__).lower()
+    return f"{'an' if words[0] in 'aeiou' else 'a'} {words}"
 
 
 _APPLIERS: dict[type, tuple[Callable[..., None], tuple[str, ...]]] = {}

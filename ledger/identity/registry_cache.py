@@ -16,9 +16,9 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
-from typing import Any
 from uuid import UUID
 
+from ledger.domain.base import Aggregate, of_kind
 from ledger.domain.registry import (
     StaffMember,
     TerminalDevice,
@@ -38,13 +38,14 @@ class RegistryCache:
     """Staff members and terminals by stream id, at the version last read; least recently used
     dropped first."""
 
-    def __init__(self, load: Callable[[UUID], Any], size: int = MAX_ENTRIES) -> None:
+    def __init__(self, load: Callable[[UUID], Aggregate | None],
+                 size: int = MAX_ENTRIES) -> None:
         self._load = load
         self._size = size
-        self._entries: OrderedDict[UUID, Any] = OrderedDict()
+        self._entries: OrderedDict[UUID, Aggregate] = OrderedDict()
         self._lock = threading.Lock()
 
-    def get(self, stream_id: UUID) -> Any | None:
+    def get(self, stream_id: UUID) -> Aggregate | None:
         with self._lock:
             found = self._entries.get(stream_id)
             if found is not None:
@@ -58,7 +59,7 @@ class RegistryCache:
                     self._entries.popitem(last=False)
         return found
 
-    def held(self, stream_id: UUID) -> Any | None:
+    def held(self, stream_id: UUID) -> Aggregate | None:
         """The entry if it is in memory, without reading the database."""
         with self._lock:
             return self._entries.get(stream_id)
@@ -81,12 +82,14 @@ class Reads:
         self.versions: dict[UUID, int] = {}
 
     def staff(self, staff_id: str) -> StaffMember | None:
-        return self._read(staff_stream_id(staff_id))
+        stream = staff_stream_id(staff_id)
+        return of_kind(StaffMember, self._read(stream), stream)
 
     def terminal(self, terminal_id: str) -> TerminalDevice | None:
-        return self._read(terminal_stream_id(terminal_id))
+        stream = terminal_stream_id(terminal_id)
+        return of_kind(TerminalDevice, self._read(stream), stream)
 
-    def _read(self, stream_id: UUID) -> Any | None:
+    def _read(self, stream_id: UUID) -> Aggregate | None:
         found = self.cache.get(stream_id)
         if found is not None:
             self.versions[stream_id] = found.version

@@ -38,7 +38,7 @@ def _view(table: Table) -> TableView:
 
 def table_view(ledger: Ledger, code: str) -> TableView:
     code = check_table_code(code)
-    return _view(ledger.load(table_id(code), f"table {code}"))
+    return _view(ledger.load(Table, table_id(code), f"table {code}"))
 
 
 def _caught_up(database: Database, projection: type[JackpotPools | TableState]) -> None:

@@ -25,7 +25,7 @@ from ledger.core.errors import InvalidInput
 from ledger.domain.chips import plain
 from ledger.domain.shift import shift_id
 from ledger.domain.shift_schedule import ShiftSlot
-from ledger.domain.table import table_id
+from ledger.domain.table import Table, table_id
 from ledger.games import registry
 from ledger.simulation.bias import Bias
 from ledger.simulation.players import Player
@@ -85,7 +85,7 @@ def free_floor(ledger: Ledger, tables: int, games: tuple[str, ...],
         plan = floor_plan(tables, games, after)
         if not any(ledger.exists(shift_id(spec.code, slot.gaming_day, slot.shift))
                    or (ledger.exists(table_id(spec.code))
-                       and ledger.load(table_id(spec.code), spec.code).is_open)
+                       and ledger.load(Table, table_id(spec.code), spec.code).is_open)
                    for spec in plan):
             return plan
         after += per_game
@@ -153,7 +153,7 @@ def set_up(ledger: Ledger, staff: FloorStaff, plan: list[TableSpec], day: date,
         send(CreatePool(pool=POOL, settings={**POOL_SETTINGS,
                                   "effective_from": str(day)}, actor=SUPERVISOR, at=at))
     for spec in stud:
-        if ledger.load(table_id(spec.code), spec.code).pool is None:
+        if ledger.load(Table, table_id(spec.code), spec.code).pool is None:
             send(LinkTable(pool=POOL, table=spec.code, actor=SUPERVISOR, at=at))
     for spec in plan:
         # validated as from the wire: the command reads each denomination from its text
@@ -174,7 +174,7 @@ def _pool_id() -> Any:
 def opening_chips(ledger: Ledger, code: str) -> dict[str, int]:
     """The tray as the table's last closer left it (a new table's: the standard float), so the
     opener's count agrees with the closer's."""
-    last = ledger.load(table_id(code), code).last_closing
+    last = ledger.load(Table, table_id(code), code).last_closing
     return {plain(d): n for d, n in last.items()} if last else OPENING_CHIPS
 
 
@@ -240,7 +240,7 @@ def wind_down(sim: TableSimulator) -> str | None:
     done is said, with the command that does it."""
     code = sim.spec.code
     try:
-        table = sim.ledger.load(table_id(code), code)
+        table = sim.ledger.load(Table, table_id(code), code)
         if not table.is_open:
             return None
         if table.current_round is not None:
@@ -307,7 +307,7 @@ def run_floor(ledger: Ledger, staff: FloorStaff, plan: list[TableSpec], *, round
     starts_at = starts_at or shift_start(day)
     staff.enrol(plan, rounds)
     set_up(ledger, staff, plan, day, shift, starts_at)
-    started_at = {spec.code: ledger.load(table_id(spec.code), spec.code).round_count
+    started_at = {spec.code: ledger.load(Table, table_id(spec.code), spec.code).round_count
                   for spec in plan}
     stud = [spec.code for spec in plan if registry.game(spec.game).takes_jackpot_bets]
     turnstile = Turnstile(stud) if stud else None

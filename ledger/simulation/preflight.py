@@ -18,7 +18,7 @@ from ledger.domain.base import Role
 from ledger.domain.registry import TerminalKind
 from ledger.domain.shift import shift_id
 from ledger.domain.shift_schedule import ShiftSchedule, ShiftSlot
-from ledger.domain.table import table_id
+from ledger.domain.table import Table, table_id
 from ledger.identity.keys import Credential
 
 HOW_TO_ACT = ("run it with an administrator's keys: LEDGER_STAFF_CREDENTIAL=<the "
@@ -74,8 +74,8 @@ def check_can_play(ledger: Ledger, tables: list[str], slot: ShiftSlot,
     if device is None or not device.active or device.kind is not TerminalKind.ADMIN_CONSOLE:
         raise NotAllowed(f"the simulator acts at an admin console, and terminal {console.id} "
                          f"is not one registered in this ledger: {HOW_TO_ACT}.")
-    open_tables = [code for code in tables
-                   if ledger.exists(table_id(code)) and ledger.load(table_id(code), code).is_open]
+    open_tables = [code for code in tables if ledger.exists(table_id(code))
+                   and ledger.load(Table, table_id(code), code).is_open]
     if open_tables:
         raise WrongState(
             f"table {', '.join(open_tables)} {'is' if len(open_tables) == 1 else 'are'} open: a "

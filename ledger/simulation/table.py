@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from decimal import Decimal
 from random import Random
-from typing import Any, cast
+from typing import Any
 from uuid import NAMESPACE_URL, uuid5
 
 from ledger.application.ledger import Ledger
@@ -313,7 +313,7 @@ class TableSimulator:
     def _book(self, number: int) -> None:
         """The rack follows the round: what the house won stays, what it paid leaves; the
         players' stacks follow their bets."""
-        round_ = cast(Round, self.ledger.load(round_id(table_id(self.spec.code), number), "round"))
+        round_ = self.ledger.load(Round, round_id(table_id(self.spec.code), number), "round")
         won = sum((r.house_win for r in round_.results if r.spot != "jackpot"), Decimal("0.00"))
         self.tally.rack += won
         self.tally.won += won

@@ -193,13 +193,13 @@ def table(request: Request, code: str) -> Any:
 def current_round(request: Request, code: str,
                   number: Annotated[int | None, Query(ge=1)] = None) -> Any:
     """A round of the table as its events say it stands (default: the latest)."""
-    from ledger.domain.round import round_id
-    from ledger.domain.table import table_id
+    from ledger.domain.round import Round, round_id
+    from ledger.domain.table import Table, table_id
     from ledger.reports.round import round_view
 
     ledger, code = runtime(request).ledger, check_table_code(code)
-    n = number or ledger.load(table_id(code), f"table {code}").round_count
-    round_ = ledger.load(round_id(table_id(code), n), f"round {n} of {code}")
+    n = number or ledger.load(Table, table_id(code), f"table {code}").round_count
+    round_ = ledger.load(Round, round_id(table_id(code), n), f"round {n} of {code}")
     return _json(json.dumps(round_view(round_), default=str))
 
 

@@ -9,12 +9,14 @@ import threading
 import time
 from dataclasses import dataclass, field
 from datetime import date
-from typing import Any
+from typing import Any, TypeVar
+from uuid import UUID
 
 import psycopg
 
 from ledger.application.config import LedgerSettings
-from ledger.application.ledger import LOST_DATABASE
+from ledger.application.ledger import LOST_DATABASE, Ledger
+from ledger.domain.base import Aggregate
 from ledger.infrastructure.database import Database
 from ledger.infrastructure.session import is_lost
 from ledger.runtime.bootstrap import init_database, open_ledger
@@ -24,13 +26,14 @@ from tests.signing import floor_staff
 
 DAY = date(2026, 11, 22)  # the simulator plays a fixed gaming day
 READ_DEADLINE = 60.0  # money-safe: seconds, as the commands' deadline
+K = TypeVar("K", bound=Aggregate)
 
 
 class Acknowledged:
     """The ledger as the floor's terminals reach it, noting every event each was told was
     recorded, and when."""
 
-    def __init__(self, inner: Any) -> None:
+    def __init__(self, inner: Ledger) -> None:
         self.inner = inner
         self.acks: list[tuple[float, list[tuple[Any, int]]]] = []  # money-safe: when, events
         self._lock = threading.Lock()
@@ -38,13 +41,13 @@ class Acknowledged:
     def __getattr__(self, name: str) -> Any:
         return getattr(self.inner, name)
 
-    def load(self, aggregate_id: Any, what: str) -> Any:
+    def load(self, kind: type[K], aggregate_id: UUID, what: str) -> K:
         """The simulator reads a round to choose its next move (a real terminal knows its own
         table and does not): that read is retried through the failover, as `execute` is."""
         started = time.monotonic()
         while True:
             try:
-                return self.inner.load(aggregate_id, what)
+                return self.inner.load(kind, aggregate_id, what)
             except LOST_DATABASE as error:
                 if not is_lost(error) or time.monotonic() - started > READ_DEADLINE:
                     raise

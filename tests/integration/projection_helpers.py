@@ -9,7 +9,7 @@ from ledger.application.ledger import Ledger
 from ledger.commands import utc_now
 from ledger.commands.table import CloseTable, SignInDealer, SignOutDealer
 from ledger.domain.base import Provenance
-from ledger.domain.table import table_id
+from ledger.domain.table import Table, table_id
 from projections.table_state import TableState
 from tests.integration.helpers import DEALER, PIT_BOSS, open_table
 
@@ -51,7 +51,7 @@ def append_dealer_shifts(ledger: Ledger, code: str, events: int, per_save: int =
 
     Straight through the application (no command per event), to record thousands quickly.
     """
-    table = ledger.load(table_id(code), f"table {code}")
+    table = ledger.load(Table, table_id(code), f"table {code}")
     pending = 0
     for n in range(events):
         by = Provenance(command_id=uuid4(), actor=DEALER, terminal="test", at=utc_now())

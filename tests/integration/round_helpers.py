@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Any, cast
+from typing import Any
 
 import pytest
 
@@ -64,17 +64,17 @@ class Terminal:
 
     # -- reading back what was recorded --------------------------------------------------
     def table_state(self) -> Table:
-        return cast(Table, self.ledger.load(table_id(self.table), f"table {self.table}"))
+        return self.ledger.load(Table, table_id(self.table), f"table {self.table}")
 
     def round(self, number: int | None = None) -> Round:
         number = number or self.table_state().round_count
         rid = round_id(table_id(self.table), number)
-        return cast(Round, self.ledger.load(rid, f"round {number} of {self.table}"))
+        return self.ledger.load(Round, rid, f"round {number} of {self.table}")
 
     def shoe(self) -> Shoe:
         shoe_id = self.table_state().current_shoe
         assert shoe_id is not None
-        return cast(Shoe, self.ledger.load(shoe_id, "the shoe"))
+        return self.ledger.load(Shoe, shoe_id, "the shoe")
 
     def results(self, number: int | None = None) -> dict[tuple[int, str, str | None], SettledBet]:
         """Each settled bet by (box, spot, player)."""

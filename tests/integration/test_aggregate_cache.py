@@ -15,7 +15,7 @@ from eventsourcing.persistence import IntegrityError
 from ledger.commands.round import OpenRound
 from ledger.core.cards import Card
 from ledger.domain.base import Provenance
-from ledger.domain.round import round_id
+from ledger.domain.round import Round, round_id
 from ledger.domain.table import table_id
 from tests.integration.helpers import DEALER
 from tests.integration.round_helpers import Terminal, baccarat_table
@@ -80,7 +80,7 @@ def test_terminals_racing_on_one_coup_leave_every_cached_stream_equal_to_its_eve
         assert not errors, errors
         repository = rt.ledger.app.repository
         coup = round_id(table_id(table.table), 1)
-        assert len(rt.ledger.load(coup, "the coup").bets) == 21
+        assert len(rt.ledger.load(Round, coup, "the coup").bets) == 21
         with rt.database.connect() as conn:
             streams = conn.execute(
                 "SELECT stream_id, max(version) FROM ledger_event_log GROUP BY 1").fetchall()

@@ -10,7 +10,7 @@ import pytest
 
 from ledger.audit.chain import verify_chains
 from ledger.commands.table import CloseTable
-from ledger.domain.table import table_id
+from ledger.domain.table import Table, table_id
 from ledger.runtime.bootstrap import init_database
 from tests.integration.helpers import PIT_BOSS, open_table
 from tests.signing import event_count, open_ledger
@@ -52,7 +52,7 @@ def test_a_snapshot_row_an_insider_inserts_changes_nothing_the_ledger_reads(
     superuser.execute("INSERT INTO ledger_snapshots VALUES (%s, 99, %s, %s)",
                       (table_id("BAC-01"), "ledger.domain.table:Table", b'{"is_open": true}'))
     with open_ledger(settings) as cold:  # a new process: nothing cached
-        table = cold.ledger.load(table_id("BAC-01"), "table BAC-01")
+        table = cold.ledger.load(Table, table_id("BAC-01"), "table BAC-01")
     assert (table.version, table.is_open) == (2, False)
 
 
@@ -160,5 +160,5 @@ def test_db_init_twice_changes_nothing(recorded, settings, database, superuser):
 
 
 def test_amounts_come_back_as_exact_decimals(recorded):
-    table = recorded.ledger.load(table_id("BAC-01"), "table")
+    table = recorded.ledger.load(Table, table_id("BAC-01"), "table")
     assert table.max_bet == Decimal("50000.00") and isinstance(table.max_bet, Decimal)

@@ -79,7 +79,7 @@ def hits(conn) -> list[tuple[int, int, str, str, str, str, str, str]]:
 
 
 def pool_amount(ledger: Ledger) -> Decimal:
-    pool: JackpotPool = ledger.load(pool_id(POOL), "pool")
+    pool: JackpotPool = ledger.load(JackpotPool, pool_id(POOL), "pool")
     return pool.amount
 
 
@@ -205,7 +205,7 @@ def test_stud_jackpot_bets_feed_the_pool_at_its_rate_the_reserve_and_the_cap(led
     [contribution] = recorded(superuser, "JackpotPool.ContributionReceived")
     assert (contribution["stakes"], contribution["to_pool"], contribution["to_reserve"],
             contribution["pool_after"]) == ("30.00", "10.00", "5.00", "100010.00")
-    pool: JackpotPool = ledger.load(pool_id(POOL), "pool")
+    pool: JackpotPool = ledger.load(JackpotPool, pool_id(POOL), "pool")
     assert (pool.amount, pool.reserve) == (Decimal("100010.00"), Decimal("5.00"))
 
 
@@ -324,11 +324,11 @@ def walk(ledger: Ledger) -> dict[str, Any]:
             amount, reseeded = event.pool_after, reseeded + seed
         else:
             assert kind in ("TableLinked", "Adjusted"), kind
-    pool: JackpotPool = ledger.load(pool_id(POOL), "pool")
+    pool: JackpotPool = ledger.load(JackpotPool, pool_id(POOL), "pool")
     assert amount == pool.amount == seed + contributed - paid + reseeded
     settings = pool.settings
     for rid in rounds_seen:
-        round_: Round = ledger.load(rid, "round")
+        round_: Round = ledger.load(Round, rid, "round")
         claims = procedure_for("stud-poker").jackpot_claims(round_.facts())
         payout = pay_jackpot(before_round[rid], claims, settings)
         assert [(p.box, str(p.category), p.amount, p.paid_by_pool, p.paid_by_house)

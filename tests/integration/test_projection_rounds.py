@@ -14,7 +14,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
-from typing import Any, cast
+from typing import Any, TypeVar
+from uuid import UUID
 
 import pytest
 
@@ -24,6 +25,7 @@ from ledger.commands.round import OpenRound
 from ledger.commands.shift import OpenShift
 from ledger.commands.shoe import BurnCards, CutShoe, ShuffleShoe
 from ledger.commands.table import ChangeTableSettings, OpenTable, SignInDealer
+from ledger.domain.base import Aggregate
 from ledger.domain.jackpot_pool import JackpotPool, pool_id
 from ledger.domain.round import Phase, Round, round_id
 from ledger.domain.shoe import Shoe
@@ -57,6 +59,7 @@ from tests.integration.helpers import OPENING_CHIPS
 from tests.integration.projection_helpers import last_position, position
 from tests.signing import open_ledger, playing_other_days
 
+K = TypeVar("K", bound=Aggregate)
 ZERO = Decimal("0.00")
 
 
@@ -81,11 +84,12 @@ class RecordedFloor:
     database: Database
     seen: dict[str, Seen] = field(default_factory=dict)
 
-    def load(self, stream: Any) -> Any:
-        return self.ledger.load(stream, "a stream of the floor")
+    def load(self, kind: type[K], stream: UUID | None) -> K:
+        assert stream is not None, "the floor has no such stream"
+        return self.ledger.load(kind, stream, "a stream of the floor")
 
     def round(self, code: str, number: int) -> Round:
-        return cast(Round, self.load(round_id(table_id(code), number)))
+        return self.load(Round, round_id(table_id(code), number))
 
     def state(self, code: str) -> TableStateView:
         with self.database.connect() as conn:
@@ -106,10 +110,10 @@ def floor(settings, database) -> Iterator[RecordedFloor]:
         def look(name: str) -> None:
             catch_up(database, batch_size=7)
             code = name.split()[0]
-            table = cast(Table, recorded.load(table_id(code)))
+            table = recorded.load(Table, table_id(code))
             recorded.seen[name] = Seen(
                 recorded.state(code), table, recorded.round(code, table.round_count),
-                cast(Shoe, recorded.load(table.current_shoe)),
+                recorded.load(Shoe, table.current_shoe),
             )
 
         driver = FloorDriver(rt.ledger, after_command=keep_live)
@@ -191,7 +195,7 @@ def test_every_table_round_and_shoe_event_is_applied_exactly_once(floor, superus
 def test_the_pool_shows_its_aggregates_figures_every_hit_and_the_adjustment_with_who_and_why(
     floor, superuser
 ):
-    pool = cast(JackpotPool, floor.load(pool_id(POOL)))
+    pool = floor.load(JackpotPool, pool_id(POOL))
     with floor.database.connect() as conn:
         view, [listed] = jackpot_pool(conn, POOL), jackpot_pools(conn)
     seed = pool.settings.seed
@@ -285,13 +289,13 @@ def test_a_void_stud_round_carries_its_jackpot_bets_onto_the_next_rounds_layout(
 
 def test_each_table_lists_its_rounds_newest_first_with_outcome_and_house_win(floor):
     for code in TABLES:
-        table = cast(Table, floor.load(table_id(code)))
+        table = floor.load(Table, table_id(code))
         state = floor.state(code)
         rounds = [floor.round(code, n) for n in range(table.round_count, 0, -1)]
         assert [(r.number, r.status, r.house_win) for r in state.last_results or []] == [
             (r.number, "void" if r.phase is Phase.VOID else "settled", house_win(r))
             for r in rounds], code
-        assert state.shoe_cards_remaining == cast(Shoe, floor.load(table.current_shoe)) \
+        assert state.shoe_cards_remaining == floor.load(Shoe, table.current_shoe) \
             .cards_remaining, code
         assert state.jackpot_pool == (POOL if code.startswith("SP") else None)
 
@@ -370,5 +374,5 @@ def test_limits_change_on_their_effective_date_and_a_later_change_waits_for_its_
         assert limits()[:2] == (Decimal("200.00"), Decimal("30000.00"))  # no round yet
         send(OpenRound, at(tomorrow, 2))
         assert limits() == (Decimal("500.00"), Decimal("50000.00"), tomorrow, [])
-        opened = cast(Round, rt.ledger.load(round_id(table_id("BAC-L1"), 1), "round"))
+        opened = rt.ledger.load(Round, round_id(table_id("BAC-L1"), 1), "round")
     assert Decimal(opened.settings_data["min_bet"]) == Decimal(500)  # what the round plays

@@ -11,7 +11,7 @@ from decimal import Decimal
 from pathlib import Path
 
 from ledger.application.config import LedgerSettings
-from ledger.domain.table import table_id
+from ledger.domain.table import Table, table_id
 from ledger.runtime.bootstrap import init_database, is_initialised, resolve_database
 from tests.integration.helpers import open_table
 from tests.signing import UNTRUSTED, bootstrap, credential_env, open_ledger
@@ -35,7 +35,7 @@ def test_two_properties_open_the_same_table_code_in_one_database_each_its_own(
                 update={"min_bet": Decimal(minimum)}))
     for settings, minimum in ((east, "100.00"), (west, "300.00")):
         with open_ledger(settings) as rt:
-            assert rt.ledger.load(table_id("BAC-01"), "BAC-01").min_bet == Decimal(minimum)
+            assert rt.ledger.load(Table, table_id("BAC-01"), "BAC-01").min_bet == Decimal(minimum)
             assert "property " + settings.property_code in rt.database.describe()
     counts = {schema: superuser.execute(
         f"SELECT count(*) FROM {schema}.ledger_event_log WHERE event_type = 'Table.Opened'"

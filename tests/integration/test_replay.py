@@ -233,7 +233,7 @@ def test_a_shoe_closed_with_an_order_that_is_not_its_commitment_is_a_discrepancy
     ledger, superuser
 ):
     rid = rounds.q_poker_surrender_round(ledger, close=False)
-    shoe = ledger.load(ledger.load(rid, "round").shoe_id, "shoe")
+    shoe = ledger.load(Shoe, ledger.load(Round, rid, "round").shoe_id, "shoe")
     assert replay_round(superuser, rid).shoe.proof.status.value == "not_revealed"
     order = [str(card) for card in rounds.shoe_order(1, rounds.three_card_deal(
         {"box:1": "AS KS QS", "box:3": "9D 9C 4C", "dealer": "QH 5D 2C"}))]

@@ -16,7 +16,7 @@ from ledger.application.ledger import Ledger
 from ledger.audit.recall import recall
 from ledger.audit.replay import replay_round
 from ledger.commands.round import AdjustRound
-from ledger.domain.round import round_id
+from ledger.domain.round import Round, round_id
 from ledger.domain.table import table_id
 from ledger.reports.round import round_view
 from ledger.simulation.floor import GAME_ORDER, floor_plan, run_floor
@@ -45,7 +45,7 @@ def _catch_up(database) -> None:
 def _wins_by_every_reader(conn, ledger: Ledger, code: str) -> dict[str, Decimal]:
     """The sum of the table's round wins as recall, replay and `round show` give them."""
     recalled = recall(conn, code, last=1000).rounds
-    shown = [round_view(ledger.load(round_id(table_id(code), r.number), "round"))
+    shown = [round_view(ledger.load(Round, round_id(table_id(code), r.number), "round"))
              for r in recalled]
     return {
         "recall": sum((r.win.table_win for r in recalled if r.win), D(0)),
@@ -69,8 +69,8 @@ def test_a_tables_round_wins_add_up_to_its_shift_report_ledger_win_for_every_gam
         assert not result.errors, result.errors
         baccarat = next(spec.code for spec in plan if spec.game == "baccarat")
         played = next(n for n in range(1, ROUNDS + 1) if rt.ledger.load(
-            round_id(table_id(baccarat), n), "round").results)
-        bet = rt.ledger.load(round_id(table_id(baccarat), played), "round").results[0]
+            Round, round_id(table_id(baccarat), n), "round").results)
+        bet = rt.ledger.load(Round, round_id(table_id(baccarat), played), "round").results[0]
         rt.ledger.execute(AdjustRound(
             table=baccarat, round=played, box=bet.box, spot=bet.spot, player=bet.player,
             amount=D("125.50"), reason="paid short", dispute="DSP-TIE-1",
@@ -121,4 +121,4 @@ def test_a_round_in_play_has_no_win_yet_and_adds_nothing(ledger, superuser):
     replayed = replay_round(superuser, dealer.round_id(1))
     assert replayed.win is not None and replayed.win.table_win == D("0.00")
     assert replayed.win.said == "in play (dealing): no win until it is settled"
-    assert round_view(ledger.load(dealer.round_id(1), "round"))["win"]["table_win"] == D("0.00")
+    assert round_view(ledger.load(Round, dealer.round_id(1), "round"))["win"]["table_win"] == D("0.00")

@@ -20,7 +20,7 @@ from ledger.commands.shift import (
 from ledger.core.errors import InvalidInput, NotAllowed, NotFound, RuleViolation, WrongState
 from ledger.domain.base import Actor, Role
 from ledger.domain.chips import parse_chips
-from ledger.domain.shift import shift_id
+from ledger.domain.shift import Shift, shift_id
 from tests.integration.helpers import DEALER, PIT_BOSS, open_table
 from tests.signing import GAMING_DAY, open_ledger
 from tests.signing import event_count as table_events
@@ -76,7 +76,7 @@ def test_a_whole_shift_is_recorded_and_reconciles_to_its_accounting_win(ledger):
         drop("30000", "5000"), closing("1000=45"),
     ):
         ledger.execute(command)
-    shift = ledger.load(shift_id("BAC-01", DAY, "day"), "shift")
+    shift = ledger.load(Shift, shift_id("BAC-01", DAY, "day"), "shift")
     assert shift.is_closed and shift.version == 7
     assert (shift.opening_total, shift.fills_total, shift.credits_total, shift.drop_total,
             shift.closing_total) == (Decimal("50000.00"), Decimal("20000.00"),
@@ -101,7 +101,7 @@ def test_a_supervisor_corrects_the_drop_and_the_first_figures_stay_on_record(led
     ledger.execute(drop("30000", "5000"))
     ledger.execute(AdjustDrop(**{**WHERE, "actor": SUPERVISOR}, cash="29000", markers="5000",
                               reason="count room recount"))
-    shift = ledger.load(shift_id("BAC-01", DAY, "day"), "shift")
+    shift = ledger.load(Shift, shift_id("BAC-01", DAY, "day"), "shift")
     assert shift.drop_total == Decimal("34000.00")
     kinds = [type(e).__name__ for e in ledger.stream_events(shift.id)]
     assert kinds == ["Opened", "DropEntered", "DropAdjusted"]
@@ -177,8 +177,8 @@ def test_shifts_of_the_same_table_are_separate_streams(ledger):
     ledger.execute(fill(7, "100=1", shift="swing"))  # each shift starts its own series
     ledger.execute(closing(shift="swing"))
     ledger.execute(opening(gaming_day=DAY + timedelta(days=1)))
-    day = ledger.load(shift_id("BAC-01", DAY, "day"), "shift")
-    swing = ledger.load(shift_id("BAC-01", DAY, "swing"), "shift")
+    day = ledger.load(Shift, shift_id("BAC-01", DAY, "day"), "shift")
+    swing = ledger.load(Shift, shift_id("BAC-01", DAY, "swing"), "shift")
     assert (day.next_slip, day.version, swing.next_slip) == (1044, 3, 8)
 
 

@@ -16,7 +16,7 @@ from ledger.commands.round import DealCard, OpenRound, RevealDealer, SettleRound
 from ledger.commands.shoe import BurnCards, CloseShoe, CutShoe, ShuffleShoe
 from ledger.core.cards import DECK, Card
 from ledger.core.errors import InvalidInput, RuleViolation, WrongState
-from ledger.domain.shoe import ShuffleMethod, commitment_of
+from ledger.domain.shoe import Shoe, ShuffleMethod, commitment_of
 from tests.integration.round_helpers import (
     Terminal,
     baccarat_table,
@@ -82,7 +82,7 @@ def test_a_new_shuffle_closes_the_tables_previous_shoe(settings):
         bac = baccarat_table(rt.ledger)
         first = bac.shoe().id
         bac.send(ShuffleShoe)
-        previous = rt.ledger.load(first, "the old shoe")
+        previous = rt.ledger.load(Shoe, first, "the old shoe")
         assert previous.is_closed and bac.shoe().id != first
 
 

@@ -7,8 +7,8 @@ from datetime import date
 
 from ledger.application.config import LedgerSettings
 from ledger.audit.verify import verify_ledger
-from ledger.domain.round import round_id
-from ledger.domain.table import table_id
+from ledger.domain.round import Round, round_id
+from ledger.domain.table import Table, table_id
 from ledger.simulation.floor import floor_plan, run_floor
 from projections.registry import select
 from projections.reports import shift_report
@@ -26,7 +26,7 @@ def _simulate(settings: LedgerSettings):
         assert not result.errors, result.errors
         rounds = {
             (spec.code, n): [(r.box, r.spot, r.player, r.stake, r.outcome, r.payout, r.commission)
-                             for r in rt.ledger.load(round_id(table_id(spec.code), n), "r").results]
+                             for r in rt.ledger.load(Round, round_id(table_id(spec.code), n), "r").results]
             for spec in plan for n in range(1, 5)
         }
         with ProjectionRunner(rt.database, select()) as runner:
@@ -102,7 +102,7 @@ def test_a_kept_tie_table_records_the_pushed_bets_again_in_the_next_coup(setting
         playing_other_days(rt.ledger)  # DAY is a fixed date, replayed whatever today is
         result = run_floor(rt.ledger, floor_staff(rt.ledger), plan, rounds=30, seed=5, day=DAY)
         assert not result.errors, result.errors
-        coups = [rt.ledger.load(round_id(table_id("BAC-02"), n), "coup") for n in range(1, 31)]
+        coups = [rt.ledger.load(Round, round_id(table_id("BAC-02"), n), "coup") for n in range(1, 31)]
     kept = 0
     for coup, following in itertools.pairwise(coups):
         pushed = [(r.box, r.spot, r.stake, r.player) for r in coup.results if r.outcome == "pushed"]
@@ -122,9 +122,9 @@ def test_the_simulated_floor_plays_a_demonstration_coup_at_each_shoes_start(sett
         assert not result.errors, result.errors
         demonstrations = {code: [n for n in range(1, tally.rounds + tally.voids
                                                   + tally.demonstrations + 1)
-                                 if rt.ledger.load(round_id(table_id(code), n), "coup").demonstration]
+                                 if rt.ledger.load(Round, round_id(table_id(code), n), "coup").demonstration]
                           for code, tally in result.tables.items()}
-        first = rt.ledger.load(round_id(table_id("BAC-01"), 1), "coup")
+        first = rt.ledger.load(Round, round_id(table_id("BAC-01"), 1), "coup")
     assert demonstrations["BAC-01"] == [1] and demonstrations["BAC-02"] == []
     assert first.bets == [] and first.cards and first.results == []
     assert result.tables["BAC-01"].rounds + result.tables["BAC-01"].voids == 8
@@ -210,5 +210,5 @@ def test_a_table_that_fails_mid_shift_is_wound_down_not_left_half_open(settings)
                            day=DAY)  # type: ignore[arg-type]
         assert len(result.errors) == 1 and result.errors[0].startswith("BAC-01: RuntimeError")
         for spec in plan:
-            table = rt.ledger.load(table_id(spec.code), spec.code)
+            table = rt.ledger.load(Table, table_id(spec.code), spec.code)
             assert not table.is_open and table.current_round is None, spec.code

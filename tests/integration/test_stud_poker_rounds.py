@@ -42,8 +42,8 @@ from ledger.core.errors import (
     WrongState,
 )
 from ledger.core.formatting import MACAU
-from ledger.domain.round import round_id
-from ledger.domain.table import table_id
+from ledger.domain.round import Round, round_id
+from ledger.domain.table import Table, table_id
 from tests.integration.helpers import next_day
 from tests.integration.stud_builders import (
     DEALER,
@@ -154,7 +154,7 @@ def test_stud_art6_to_9_a_complete_round_records_each_card_decision_and_bet_resu
     }
     [settled] = recorded(superuser, "Round.Settled", stream)
     assert settled["house_win"] == "260.00"
-    table = ledger.load(table_id(CODE), "table")
+    table = ledger.load(Table, table_id(CODE), "table")
     assert table.current_round is None and table.round_count == 1
 
 
@@ -296,7 +296,7 @@ def assert_void_with_jackpot_bets_carried(ledger: Ledger, superuser, reason: str
     [carried] = recorded(superuser, "Table.JackpotBetsCarried")
     assert [(b["box"], b["amount"]) for b in carried["bets"]] == [(1, "10.00"), (3, "20.00")]
     assert recorded(superuser, "JackpotPool.ContributionReceived") == []  # nothing played
-    assert ledger.load(table_id(CODE), "table").current_round is None
+    assert ledger.load(Table, table_id(CODE), "table").current_round is None
 
 
 def play_next_round_with_the_carried_bets(ledger: Ledger, superuser) -> None:
@@ -740,7 +740,7 @@ def test_stud_two_terminals_dealing_the_same_card_at_once_record_it_once(setting
 def test_stud_a_terminal_that_saw_an_older_round_gets_a_clear_conflict(ledger, superuser):
     table_with_pool(ledger, "stud-poker/2004")
     run(ledger, [*shuffle_and_open(CODE), *bets(CODE, ONE_BOX)])
-    seen = ledger.load(round_stream(1), "round").version
+    seen = ledger.load(Round, round_stream(1), "round").version
     ledger.execute(DealCard(table=CODE, to="box:1", card="KH", actor=DEALER))
     refused(ledger, superuser,
             DealCard(table=CODE, to="box:1", card="KH", expected_version=seen, actor=DEALER),

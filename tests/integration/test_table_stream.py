@@ -9,7 +9,7 @@ import pytest
 
 from ledger.commands.table import CloseTable, SignInDealer, SignOutDealer
 from ledger.core.errors import InvalidInput, NotFound, WrongState
-from ledger.domain.table import table_id
+from ledger.domain.table import Table, table_id
 from tests.integration.helpers import PIT_BOSS, open_table
 from tests.signing import event_count as table_events
 from tests.signing import open_ledger
@@ -22,7 +22,7 @@ def _event_count(superuser) -> int:
 def test_a_table_opens_with_its_game_rule_set_and_limits(settings):
     with open_ledger(settings) as rt:
         rt.ledger.execute(open_table("SP-01", game="stud-poker", rule_set="stud-poker/2003"))
-        table = rt.ledger.load(table_id("SP-01"), "table")
+        table = rt.ledger.load(Table, table_id("SP-01"), "table")
     assert (table.game, table.rule_set, table.min_bet, table.is_open) == (
         "stud-poker", "stud-poker/2003", Decimal("100.00"), True,
     )
@@ -31,7 +31,7 @@ def test_a_table_opens_with_its_game_rule_set_and_limits(settings):
 def test_a_table_without_a_rule_set_gets_its_games_latest_version(settings):
     with open_ledger(settings) as rt:
         rt.ledger.execute(open_table("SP-02", game="stud-poker"))
-        assert rt.ledger.load(table_id("SP-02"), "table").rule_set == "stud-poker/2004"
+        assert rt.ledger.load(Table, table_id("SP-02"), "table").rule_set == "stud-poker/2004"
 
 
 def test_the_same_command_sent_twice_records_once(settings, superuser):
@@ -49,7 +49,7 @@ def test_a_closed_table_reopens_for_a_new_gaming_day(settings):
         rt.ledger.execute(open_table("FE-01", game="fortune-8"))
         rt.ledger.execute(CloseTable(table="FE-01", actor=PIT_BOSS))
         rt.ledger.execute(open_table("FE-01", game="fortune-8", max_bet=Decimal("20000.00")))
-        table = rt.ledger.load(table_id("FE-01"), "table")
+        table = rt.ledger.load(Table, table_id("FE-01"), "table")
     assert table.is_open and table.max_bet == Decimal("20000.00") and table.version == 3
 
 
@@ -91,7 +91,7 @@ def test_closing_a_table_signs_its_dealer_out(settings):
         rt.ledger.execute(SignInDealer(table="BAC-04", dealer_id="D-1", actor=PIT_BOSS))
         result = rt.ledger.execute(CloseTable(table="BAC-04", actor=PIT_BOSS))
         assert [kind for _, _, kind in result.events][:2] == ["Table.DealerSignedOut", "Table.Closed"]
-        assert rt.ledger.load(table_id("BAC-04"), "table").dealer is None
+        assert rt.ledger.load(Table, table_id("BAC-04"), "table").dealer is None
 
 
 def test_two_terminals_signing_dealers_in_at_once_leave_exactly_one_signed_in(settings):

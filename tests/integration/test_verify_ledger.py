@@ -16,6 +16,7 @@ from ledger.audit.verify import UNTRUSTED, verify_ledger
 from ledger.core import clock as ledger_clock
 from ledger.domain.jackpot_pool import JackpotPool, pool_id
 from ledger.domain.shoe import Shoe
+from ledger.domain.table import Table
 from projections.registry import PROJECTIONS
 from projections.runner import ProjectionRunner
 from tests.integration import replay_rounds as rounds
@@ -117,7 +118,8 @@ def test_verify_names_a_closed_shoe_whose_revealed_order_is_not_its_commitment(l
                                settings={"royal_odds": 80, "max_payout": "100000.00"},
                                authorisation="DICJ-AUTH-2004-013")
     rounds.shuffle_committed(dealer, order)
-    shoe = ledger.load(ledger.load(rounds.table_id("SP-07"), "table").current_shoe, "shoe")
+    table = ledger.load(Table, rounds.table_id("SP-07"), "table")
+    shoe = ledger.load(Shoe, table.current_shoe, "shoe")
     swapped = [order[1], order[0], *order[2:]]  # the first two cards swapped after the fact
     rounds.insert_events(superuser, [Shoe.Closed(
         originator_id=shoe.id, originator_version=shoe.version + 1, timestamp=ledger_clock.now(),

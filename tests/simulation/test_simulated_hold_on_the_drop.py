@@ -14,7 +14,7 @@ from ledger.application.ledger import Ledger, LedgerApplication
 from ledger.cli.demo import IRREGULARITY_RATE, ROUNDS, SEED, TABLES
 from ledger.core.expectation import Expectation
 from ledger.domain.round import Round, round_id
-from ledger.domain.table import table_id
+from ledger.domain.table import Table, table_id
 from ledger.simulation.bias import Bias
 from ledger.simulation.floor import floor_plan, run_floor
 from ledger.simulation.table import Tally
@@ -41,9 +41,9 @@ def _ledger() -> Ledger:
 
 
 def _rounds(ledger: Ledger, code: str, tally: Tally) -> list[Round]:
-    last = ledger.load(table_id(code), code).round_count
+    last = ledger.load(Table, table_id(code), code).round_count
     first = last - tally.rounds - tally.voids - tally.demonstrations
-    return [ledger.load(round_id(table_id(code), n), "round") for n in range(first + 1, last + 1)]
+    return [ledger.load(Round, round_id(table_id(code), n), "round") for n in range(first + 1, last + 1)]
 
 
 def _expected(rounds: list[Round]) -> Expectation:

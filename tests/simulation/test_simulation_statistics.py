@@ -30,7 +30,7 @@ def _play(plan_size: int, games: tuple[str, ...], rounds: int):
     result = run_floor(ledger, floor_staff(ledger), plan, rounds=rounds, seed=20041231, day=date(2026, 11, 22))
     assert not result.errors, result.errors
     played = {
-        spec.code: [ledger.load(round_id(table_id(spec.code), n), "round")
+        spec.code: [ledger.load(Round, round_id(table_id(spec.code), n), "round")
                     for n in range(1, rounds + 1)]
         for spec in plan
     }

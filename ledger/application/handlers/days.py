@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from datetime import date
 
-from ledger.application.handlers.unit_of_work import Handler, UnitOfWork
-from ledger.commands.base import Command
+from ledger.application.handlers.unit_of_work import Handlers, UnitOfWork, handles
 from ledger.commands.shift import CloseGamingDay, NoteInvestigation
 from ledger.domain.base import Provenance
 from ledger.domain.gaming_day import GamingDay, gaming_day_id
@@ -22,8 +21,7 @@ def load_day(uow: UnitOfWork, gaming_day: date) -> GamingDay | None:
     """The day's stream, or None before its first shift (or a ledger older than days)."""
     if not uow.exists(gaming_day_id(gaming_day)):
         return None
-    day: GamingDay = uow.load(gaming_day_id(gaming_day), f"gaming day {gaming_day}")
-    return day
+    return uow.load(GamingDay, gaming_day_id(gaming_day), f"gaming day {gaming_day}")
 
 
 def day_closed(uow: UnitOfWork, gaming_day: date) -> bool:
@@ -57,5 +55,7 @@ def note_investigation(command: NoteInvestigation,
                           by=command.provenance),)
 
 
-HANDLERS: dict[type[Command], Handler] = {CloseGamingDay: close_gaming_day,
-                                          NoteInvestigation: note_investigation}
+HANDLERS: Handlers = (
+    handles(CloseGamingDay, close_gaming_day),
+    handles(NoteInvestigation, note_investigation),
+)

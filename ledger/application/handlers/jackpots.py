@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-from typing import cast
-
 from pydantic import ValidationError
 
 from ledger.application.handlers.tables import load_table
-from ledger.application.handlers.unit_of_work import Handler, UnitOfWork
-from ledger.commands.base import Command
+from ledger.application.handlers.unit_of_work import Handlers, UnitOfWork, handles
 from ledger.commands.jackpot import AdjustPool, CreatePool, LinkTable
 from ledger.core.errors import InvalidInput, RuleViolation, WrongState, describe_validation_error
 from ledger.domain.base import Aggregate, Provenance, require_supervisor
@@ -23,7 +20,7 @@ from ledger.games.registry import procedure_for
 
 
 def load_pool(uow: UnitOfWork, name: str) -> JackpotPool:
-    return cast(JackpotPool, uow.load(pool_id(name), f"jackpot pool {name}"))
+    return uow.load(JackpotPool, pool_id(name), f"jackpot pool {name}")
 
 
 POOL_AMOUNTS = ("seed", "royal_flush", "straight_flush", "four_of_a_kind", "full_house", "flush",
@@ -83,7 +80,7 @@ def settle_jackpot(uow: UnitOfWork, table: Table, round_: Round, facts: RoundFac
     stakes = procedure.jackpot_stakes(facts)
     if round_.pool_id is None:
         return []
-    pool = cast(JackpotPool, uow.load(round_.pool_id, "the table's jackpot pool"))
+    pool = uow.load(JackpotPool, round_.pool_id, "the table's jackpot pool")
     settings = pool.settings
     if stakes:
         share = contribute(pool.amount, stakes, settings)
@@ -99,8 +96,8 @@ def settle_jackpot(uow: UnitOfWork, table: Table, round_: Round, facts: RoundFac
     return [pool] if stakes or payout.prizes else []
 
 
-HANDLERS: dict[type[Command], Handler] = {
-    CreatePool: create_pool,
-    LinkTable: link_table,
-    AdjustPool: adjust_pool,
-}
+HANDLERS: Handlers = (
+    handles(CreatePool, create_pool),
+    handles(LinkTable, link_table),
+    handles(AdjustPool, adjust_pool),
+)

@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-from typing import cast
-
-from ledger.application.handlers.unit_of_work import Handler, UnitOfWork
-from ledger.commands.base import Command
+from ledger.application.handlers.unit_of_work import Handlers, UnitOfWork, handles
 from ledger.commands.registry import (
     ChangeStaffRoles,
     EnrolStaff,
@@ -26,12 +23,11 @@ from ledger.domain.registry import (
 
 
 def load_staff(uow: UnitOfWork, staff_id: str) -> StaffMember:
-    return cast(StaffMember, uow.load(staff_stream_id(staff_id), f"staff {staff_id}"))
+    return uow.load(StaffMember, staff_stream_id(staff_id), f"staff {staff_id}")
 
 
 def load_terminal(uow: UnitOfWork, terminal_id: str) -> TerminalDevice:
-    return cast(TerminalDevice, uow.load(terminal_stream_id(terminal_id),
-                                            f"terminal {terminal_id}"))
+    return uow.load(TerminalDevice, terminal_stream_id(terminal_id), f"terminal {terminal_id}")
 
 
 def _not_self(command: SuspendStaff | ChangeStaffRoles | ReplaceStaffKey, what: str) -> None:
@@ -90,12 +86,12 @@ def revoke_terminal(command: RevokeTerminal, uow: UnitOfWork) -> tuple[Aggregate
     return (device,)
 
 
-HANDLERS: dict[type[Command], Handler] = {
-    EnrolStaff: enrol_staff,
-    SuspendStaff: suspend_staff,
-    ReinstateStaff: reinstate_staff,
-    ChangeStaffRoles: change_roles,
-    ReplaceStaffKey: replace_key,
-    RegisterTerminal: register_terminal,
-    RevokeTerminal: revoke_terminal,
-}
+HANDLERS: Handlers = (
+    handles(EnrolStaff, enrol_staff),
+    handles(SuspendStaff, suspend_staff),
+    handles(ReinstateStaff, reinstate_staff),
+    handles(ChangeStaffRoles, change_roles),
+    handles(ReplaceStaffKey, replace_key),
+    handles(RegisterTerminal, register_terminal),
+    handles(RevokeTerminal, revoke_terminal),
+)

@@ -16,8 +16,7 @@ from ledger.application.handlers.shoes import (
     settings_day,
 )
 from ledger.application.handlers.tables import load_table
-from ledger.application.handlers.unit_of_work import Handler, UnitOfWork
-from ledger.commands.base import Command
+from ledger.application.handlers.unit_of_work import Handlers, UnitOfWork, handles
 from ledger.commands.round import (
     AdjustRound,
     AnnounceDealMode,
@@ -65,14 +64,14 @@ def _dealing(shoe: Shoe) -> str:
 def shoe_of(uow: UnitOfWork, round_: Round) -> Shoe:
     if round_.shoe_id is None:
         raise NotFound("the round's shoe does not exist.")
-    return cast(Shoe, uow.load(round_.shoe_id, "the round's shoe"))
+    return uow.load(Shoe, round_.shoe_id, "the round's shoe")
 
 
 def round_in_play(uow: UnitOfWork, command: RoundCommand) -> tuple[Table, Round]:
     table = load_table(uow, command.table)
     if table.current_round is None:
         raise WrongState(f"table {table.code} has no round in play: open one first.")
-    round_ = cast(Round, uow.load(table.current_round, f"the round of table {table.code}"))
+    round_ = uow.load(Round, table.current_round, f"the round of table {table.code}")
     if command.round is not None and command.round != round_.number:
         raise ConcurrencyConflict(
             f"round {command.round} is not in play at table {table.code}: round "
@@ -178,8 +177,8 @@ def _check_bets_after_a_tie(uow: UnitOfWork, table: Table, round_: Round) -> Non
         return
     if round_.number - 1 < table.session_first_round:
         return
-    previous = cast(Round, uow.load(round_id(table_id(table.code), round_.number - 1),
-                                       "the coup before"))
+    previous = uow.load(Round, round_id(table_id(table.code), round_.number - 1),
+                        "the coup before")
     handling = cast(BaccaratSettings, previous.facts().settings).tie_handling
     if previous.phase is not Phase.SETTLED or handling is TieHandling.WITHDRAWN:
         return
@@ -340,7 +339,7 @@ def adjust_round(command: AdjustRound, uow: UnitOfWork) -> tuple[Aggregate, ...]
     require_supervisor(command.provenance.actor, "adjusting a settled round")
     table = load_table(uow, command.table)
     rid = round_id(table_id(table.code), command.round)
-    round_ = cast(Round, uow.load(rid, f"round {command.round} of table {table.code}"))
+    round_ = uow.load(Round, rid, f"round {command.round} of table {table.code}")
     if not round_.is_finished:
         raise WrongState(f"{round_.label} is still in play: adjust it once it is settled.")
     if not any(r.box == command.box and r.spot == command.spot for r in round_.results):
@@ -353,17 +352,17 @@ def adjust_round(command: AdjustRound, uow: UnitOfWork) -> tuple[Aggregate, ...]
     return (round_,)
 
 
-HANDLERS: dict[type[Command], Handler] = {
-    OpenRound: open_round,
-    PlaceBet: place_bet,
-    CloseBetting: close_betting,
-    AnnounceDealMode: announce_deal_mode,
-    DealCard: deal_card,
-    ExposeCard: expose_card,
-    RecordIrregularity: record_irregularity,
-    Decide: decide,
-    RevealDealer: reveal_dealer,
-    SettleRound: settle_round,
-    VoidRound: void_round,
-    AdjustRound: adjust_round,
-}
+HANDLERS: Handlers = (
+    handles(OpenRound, open_round),
+    handles(PlaceBet, place_bet),
+    handles(CloseBetting, close_betting),
+    handles(AnnounceDealMode, announce_deal_mode),
+    handles(DealCard, deal_card),
+    handles(ExposeCard, expose_card),
+    handles(RecordIrregularity, record_irregularity),
+    handles(Decide, decide),
+    handles(RevealDealer, reveal_dealer),
+    handles(SettleRound, settle_round),
+    handles(VoidRound, void_round),
+    handles(AdjustRound, adjust_round),
+)

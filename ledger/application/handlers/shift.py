@@ -9,8 +9,7 @@ from __future__ import annotations
 from datetime import date
 
 from ledger.application.handlers.days import day_closed, day_of_shift, load_day
-from ledger.application.handlers.unit_of_work import Handler, UnitOfWork
-from ledger.commands.base import Command
+from ledger.application.handlers.unit_of_work import Handlers, UnitOfWork, handles
 from ledger.commands.shift import (
     AdjustDrop,
     CloseShift,
@@ -39,7 +38,7 @@ def admitted(supervisor: SignedBy) -> Actor:
 def load_shift(uow: UnitOfWork, table: str, gaming_day: date, shift: str) -> Shift:
     code, name = check_table_code(table), check_shift_name(shift)
     try:
-        loaded: Shift = uow.load(shift_id(code, gaming_day, name), "shift")
+        loaded = uow.load(Shift, shift_id(code, gaming_day, name), "shift")
     except NotFound:
         raise NotFound(f"{describe_shift(code, gaming_day, name)} was never opened.") from None
     return loaded
@@ -50,7 +49,7 @@ def open_shift(command: OpenShift, uow: UnitOfWork) -> tuple[Aggregate, ...]:
     last closer's."""
     code, name = check_table_code(command.table), check_shift_name(command.shift)
     try:
-        table: Table = uow.load(table_id(code), "table")
+        table = uow.load(Table, table_id(code), "table")
     except NotFound:
         raise NotFound(f"table {code} does not exist: open the table before its shift.") from None
     if uow.exists(shift_id(code, command.gaming_day, name)):
@@ -119,7 +118,7 @@ def close_shift(command: CloseShift, uow: UnitOfWork) -> tuple[Aggregate, ...]:
     """The shift closes on its table too, which keeps the count for the next opener."""
     shift = load_shift(uow, command.table, command.gaming_day, command.shift)
     shift.check_can_close(command.chips, command.dealer_id, admitted(command.supervisor))
-    table: Table = uow.load(table_id(shift.code), "table")
+    table = uow.load(Table, table_id(shift.code), "table")
     table.check_can_close_shift()
     shift.close(
         chips=command.chips, dealer_id=command.dealer_id, supervisor=admitted(command.supervisor),
@@ -134,12 +133,12 @@ def close_shift(command: CloseShift, uow: UnitOfWork) -> tuple[Aggregate, ...]:
     return shift, table, day
 
 
-HANDLERS: dict[type[Command], Handler] = {
-    OpenShift: open_shift,
-    RecordFill: record_fill,
-    RecordCredit: record_credit,
-    VoidSlip: void_slip,
-    EnterDrop: enter_drop,
-    AdjustDrop: adjust_drop,
-    CloseShift: close_shift,
-}
+HANDLERS: Handlers = (
+    handles(OpenShift, open_shift),
+    handles(RecordFill, record_fill),
+    handles(RecordCredit, record_credit),
+    handles(VoidSlip, void_slip),
+    handles(EnterDrop, enter_drop),
+    handles(AdjustDrop, adjust_drop),
+    handles(CloseShift, close_shift),
+)

@@ -11,12 +11,10 @@ from __future__ import annotations
 
 from collections import Counter
 from datetime import date, datetime
-from typing import cast
 from uuid import UUID
 
 from ledger.application.handlers.tables import load_table
-from ledger.application.handlers.unit_of_work import Handler, UnitOfWork
-from ledger.commands.base import Command
+from ledger.application.handlers.unit_of_work import Handlers, UnitOfWork, handles
 from ledger.commands.shoe import BurnCards, CloseShoe, CutShoe, ShuffleShoe
 from ledger.core.cards import Card, parse_cards
 from ledger.core.errors import InvalidInput, RuleViolation, WrongState
@@ -34,7 +32,7 @@ SHUFFLER_FAILURE = "shuffler_failure"  # Q Poker art. 11(5), Stud Poker art. 11(
 def current_shoe(uow: UnitOfWork, table: Table) -> Shoe:
     if table.current_shoe is None:
         raise WrongState(f"table {table.code} has no shoe: shuffle one first.")
-    return cast(Shoe, uow.load(table.current_shoe, f"the shoe of table {table.code}"))
+    return uow.load(Shoe, table.current_shoe, f"the shoe of table {table.code}")
 
 
 def settings_day(table: Table, when: datetime, uow: UnitOfWork) -> date:
@@ -87,13 +85,13 @@ def _check_not_the_failed_shuffler(uow: UnitOfWork, table: Table, command: Shuff
     """After a shuffler fails during a deal, that shuffler is replaced or a shoe is used."""
     if command.method is not ShuffleMethod.SHUFFLER or not table.round_count:
         return
-    last = cast(Round, uow.load(round_id(table_id(table.code), table.round_count), "a round"))
+    last = uow.load(Round, round_id(table_id(table.code), table.round_count), "a round")
     failed = last.phase is Phase.VOID and any(
         fact.kind == SHUFFLER_FAILURE for fact in last.irregularities
     )
     if not failed or last.shoe_id is None:
         return
-    shoe = cast(Shoe, uow.load(last.shoe_id, "the failed round's shoe"))
+    shoe = uow.load(Shoe, last.shoe_id, "the failed round's shoe")
     if shoe.shuffler_serial == command.shuffler_serial:
         raise RuleViolation(
             f"shuffler {command.shuffler_serial} failed during {last.label}: replace it or deal "
@@ -296,9 +294,9 @@ def close_shoe(command: CloseShoe, uow: UnitOfWork) -> tuple[Aggregate, ...]:
     return (shoe,)
 
 
-HANDLERS: dict[type[Command], Handler] = {
-    ShuffleShoe: shuffle_shoe,
-    CutShoe: cut_shoe,
-    BurnCards: burn_cards,
-    CloseShoe: close_shoe,
-}
+HANDLERS: Handlers = (
+    handles(ShuffleShoe, shuffle_shoe),
+    handles(CutShoe, cut_shoe),
+    handles(BurnCards, burn_cards),
+    handles(CloseShoe, close_shoe),
+)

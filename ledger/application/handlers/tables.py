@@ -6,8 +6,7 @@ from datetime import date
 from decimal import Decimal
 from typing import Any
 
-from ledger.application.handlers.unit_of_work import Handler, UnitOfWork
-from ledger.commands.base import Command
+from ledger.application.handlers.unit_of_work import Handlers, UnitOfWork, handles
 from ledger.commands.table import (
     ChangeTableSettings,
     CloseTable,
@@ -23,8 +22,7 @@ from ledger.games.rulesets import RuleSet
 
 def load_table(uow: UnitOfWork, code: str) -> Table:
     code = check_table_code(code)
-    table: Table = uow.load(table_id(code), f"table {code}")
-    return table
+    return uow.load(Table, table_id(code), f"table {code}")
 
 
 def house_settings(
@@ -99,10 +97,10 @@ def sign_out_dealer(command: SignOutDealer, uow: UnitOfWork) -> tuple[Table, ...
     return (table,)
 
 
-HANDLERS: dict[type[Command], Handler] = {
-    OpenTable: open_table,
-    ChangeTableSettings: change_table_settings,
-    CloseTable: close_table,
-    SignInDealer: sign_in_dealer,
-    SignOutDealer: sign_out_dealer,
-}
+HANDLERS: Handlers = (
+    handles(OpenTable, open_table),
+    handles(ChangeTableSettings, change_table_settings),
+    handles(CloseTable, close_table),
+    handles(SignInDealer, sign_in_dealer),
+    handles(SignOutDealer, sign_out_dealer),
+)

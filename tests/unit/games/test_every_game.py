@@ -63,7 +63,7 @@ def played() -> dict[str, list[Round]]:
     result = run_floor(ledger, floor_staff(ledger), plan, rounds=ROUNDS, seed=7,
                        day=date(2026, 11, 22))
     assert not result.errors, result.errors
-    return {spec.game: [ledger.load(round_id(table_id(spec.code), n), "round")
+    return {spec.game: [ledger.load(Round, round_id(table_id(spec.code), n), "round")
                         for n in range(1, ROUNDS + 1)] for spec in plan}
 
 
