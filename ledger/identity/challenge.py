@@ -54,9 +54,10 @@ class Challenges:
     """Issues challenges and redeems each once, within `window` seconds of its issue."""
 
     def __init__(self, secret: bytes, window: float,  # money-safe: seconds
-                 spend: Callable[[str, int], bool] | None = None) -> None:
-        """`spend(nonce, expires)` records a nonce answered, True the first time it is (every
-        worker's store); None keeps them in this process's memory."""
+                 spend: Callable[[str, int, float], bool] | None = None) -> None:
+        """`spend(nonce, expires, now)` records a nonce answered, True the first time it is
+        (every worker's store), forgetting those expired by `now` (the ledger's clock, which
+        dated their expiry); None keeps them in this process's memory."""
         self._secret = hashlib.sha256(LABEL + secret).digest()
         self.window = window
         self._spend = spend
@@ -65,7 +66,7 @@ class Challenges:
 
     @classmethod
     def random(cls, window: float,  # money-safe: seconds
-               spend: Callable[[str, int], bool] | None = None) -> Challenges:
+               spend: Callable[[str, int, float], bool] | None = None) -> Challenges:
         """For a server without a terminal key: its workers do not share the secret."""
         return cls(secrets.token_bytes(32), window, spend)
 
@@ -90,7 +91,7 @@ class Challenges:
             raise CredentialRefused(
                 f"the sign-in's challenge expired {_ago(now - int(expiry))} ago (a challenge "
                 f"lasts {self.window:.0f} s): ask for a new one; no session opened.")
-        first = (self._spend(nonce, int(expiry)) if self._spend
+        first = (self._spend(nonce, int(expiry), now) if self._spend
                  else self._spend_here(nonce, int(expiry), now))
         if not first:
             raise CredentialRefused("this sign-in's challenge was used already: a signed "

@@ -86,13 +86,15 @@ class SignInStore:
     def close(self, token: str) -> None:
         self._run(f"DELETE FROM {SESSIONS_TABLE} WHERE token_sha256 = %s", (_sha(token),))
 
-    def spend(self, nonce: str, expires: int) -> bool:
+    def spend(self, nonce: str, expires: int, now: float) -> bool:  # money-safe: seconds
         """Record the challenge `nonce` (good until `expires`, Unix seconds) as answered: True
-        the first time, False if it was answered already, by any worker."""
+        the first time, False if it was answered already, by any worker. The nonces expired
+        by `now` are forgotten: the ledger's clock, which dated their expiry, never the
+        database's (a practice ledger's clock may stand days away from it)."""
         found = self._run(
-            f"WITH gone AS (DELETE FROM {NONCES_TABLE} WHERE expires < now()) "
+            f"WITH gone AS (DELETE FROM {NONCES_TABLE} WHERE expires < to_timestamp(%s)) "
             f"INSERT INTO {NONCES_TABLE} VALUES (%s, to_timestamp(%s)) "
-            "ON CONFLICT (nonce_sha256) DO NOTHING RETURNING 1", (_sha(nonce), expires))
+            "ON CONFLICT (nonce_sha256) DO NOTHING RETURNING 1", (now, _sha(nonce), expires))
         return bool(found)
 
     def shut(self) -> None:
