@@ -23,7 +23,7 @@ from functools import cached_property
 from typing import Any
 
 from ledger.audit.trust import TrustFile
-from ledger.core.clock import SYSTEM_CLOCK, Clock
+from ledger.core.clock import THE_CLOCK, Clock
 from ledger.core.errors import DatabaseUnavailable
 from ledger.domain.shift_schedule import ShiftSchedule
 from ledger.infrastructure.database import Database
@@ -101,7 +101,7 @@ class Viewer:
 class FloorFeed:
     def __init__(self, database: Database, schedule: ShiftSchedule, *, follow: bool = True,
                  projections: list[type[Any]] | None = None,
-                 trust: TrustFile | None = None, clock: Clock = SYSTEM_CLOCK) -> None:
+                 trust: TrustFile | None = None, clock: Clock = THE_CLOCK) -> None:
         self.database = database
         self.schedule = schedule
         self.clock = clock  # the ledger's: the shift in force is the one its clock is in

@@ -76,6 +76,16 @@ def test_nothing_reads_the_time_of_day_but_the_ledgers_clock() -> None:
     assert not found, "read the ledger's clock instead (ledger.core.clock):\n" + "\n".join(found)
 
 
+def test_nothing_defaults_to_the_hosts_clock_but_the_process_clock() -> None:
+    """A part given no clock reads the process's (`THE_CLOCK`: the open ledger's), never the
+    host's directly, which a practice ledger's or a test's clock would not reach."""
+    named = [f"{path.relative_to(ROOT)}:{number}" for path in _sources()
+             if path.parts[len(ROOT.parts)] in ("ledger", "projections")
+             for number, line in enumerate(path.read_text().splitlines(), 1)
+             if "SYSTEM_CLOCK" in line or "SystemClock()" in line]
+    assert not named, named
+
+
 def test_the_check_finds_a_reading_under_any_import_name(tmp_path: Path) -> None:
     sample = tmp_path / "sample.py"
     sample.write_text("import time as clock\nfrom datetime import datetime as moment, date\n"
