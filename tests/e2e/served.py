@@ -17,6 +17,8 @@ from typing import Any
 import httpx
 import pytest
 
+from tests.clock import ENV, stamp
+
 LEDGER = str(Path(sys.executable).with_name("ledger"))
 
 STARTUP_SECONDS = 60  # money-safe: seconds; a cold start on a loaded two-core machine
@@ -55,7 +57,10 @@ def start(database_url: str, port: int) -> subprocess.Popen[bytes]:
 
 
 def start_with(env: dict[str, str], port: int, *args: str) -> subprocess.Popen[bytes]:
-    """The server's output goes to a file (a pipe nobody reads would fill and stop it)."""
+    """The server's output goes to a file (a pipe nobody reads would fill and stop it). Its
+    clock starts at the run's time now, unless the test set another (`tests/clock.py`)."""
+    if env.get(ENV) == os.environ.get(ENV):
+        env = {**env, ENV: stamp()}
     log = tempfile.TemporaryFile()  # noqa: SIM115 - open as long as the server runs
     process = subprocess.Popen([LEDGER, "serve", "--port", str(port), *args], env=env,
                                stdout=log, stderr=subprocess.STDOUT)

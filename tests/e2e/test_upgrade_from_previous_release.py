@@ -20,6 +20,8 @@ from tests.e2e.conftest import LEDGER, NO_CREDENTIALS
 from tests.e2e.previous_release import restore, unpack
 
 PROJECTIONS = ("jackpot-pools", "shift-report", "table-state")
+AFTER_THE_RELEASE = "2026-11-30T07:00:00+08:00"
+"""The ledger's clock for this test: after the stored release recorded its floor."""
 
 
 def _status(ledger) -> dict:
@@ -51,7 +53,9 @@ def test_a_previous_releases_ledger_upgrades_its_read_models_by_itself_while_a_f
     env: dict[str, str | None] = {
         **NO_CREDENTIALS, "LEDGER_DATABASE_URL": empty_database.url,
         "LEDGER_DATA_DIR": str(tmp_path / "data" / "postgres"),  # its keys and witness beside
-        "LEDGER_WITNESS_DIR": str(tmp_path / "data" / "witness")}
+        "LEDGER_WITNESS_DIR": str(tmp_path / "data" / "witness"),
+        # after the release's own play (its demo of 27 November), an hour into a day shift
+        "LEDGER_CLOCK_AT": AFTER_THE_RELEASE}
     admin = {"LEDGER_STAFF_CREDENTIAL": release.file("staff_key"),
              "LEDGER_TERMINAL_CREDENTIAL": release.file("terminal_key")}
 

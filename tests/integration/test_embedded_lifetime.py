@@ -40,7 +40,7 @@ def embedded() -> Iterator[dict[str, str]]:
            if key not in ("LEDGER_DATABASE_URL", "LEDGER_API_URL", "LEDGER_DB_ROLE_PREFIX")}
     env.update(credential_env(), LEDGER_DATA_DIR=str(folder / "postgres"),
                LEDGER_WITNESS_DIR=str(folder / "witness"))
-    init = _run(env, "db", "init", "--admin-name", "Test Administrator")
+    init = _run(env, "db", "init", "--practice", "--admin-name", "Test Administrator")
     assert init.returncode == 0, init.stdout + init.stderr
     yield env
     _stopped(Path(env["LEDGER_DATA_DIR"]))

@@ -166,7 +166,9 @@ def test_live_projections_of_a_shift_of_every_game_equal_a_rebuild_row_for_row(
     floor, superuser
 ):
     live = every_row(superuser)
-    assert all(live.values()), [table for table, rows in live.items() if not rows]
+    waiting = live.pop("report_round_stakes")  # the stakes of rounds not settled yet: none are
+    assert waiting == [] and all(live.values()), [t for t, rows in live.items() if not rows]
+    live["report_round_stakes"] = waiting
     assert len(live["table_state"]) == len(TABLES) and len(live["table_rounds"]) == 14
     assert len(live["jackpot_hits"]) == 4 and len(live["report_shifts"]) == len(TABLES)
     for projection in PROJECTIONS:
