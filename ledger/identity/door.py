@@ -101,7 +101,7 @@ def admit(signed: SignedCommand, staff_of: StaffLookup, terminal_of: TerminalLoo
         raise InvalidInput(f"{name}: {describe_validation_error(error).rstrip('.')}; nothing "
                            "recorded.") from None
     if clock is not None:
-        clock.check(type(command).__name__, command.at)
+        clock.check(name, command.at)
     return command
 
 

@@ -103,3 +103,18 @@ def test_an_unknown_table_is_named_the_same_way_by_replay_and_recall(cli, superu
                 refused(cli, superuser, "replay", "--table", table, "--at", "2026-11-02T14:00")}
         assert said == {f"error: table {table} is not in the ledger."}, said
     assert refused(cli, superuser, "replay", "BAC-01", "3") == "error: table BAC-01 has no round 3."
+
+
+def test_a_line_dated_outside_the_clock_window_names_its_command_once_not_its_class(
+        cli, superuser, tmp_path):
+    """A terminal whose clock ran two days slow: the line is refused in one sentence that names
+    the command as the terminal sent it (place_bet), once, never the class behind it."""
+    from datetime import timedelta
+
+    from ledger.core import clock as ledger_clock
+
+    late = (ledger_clock.now() - timedelta(days=2)).isoformat()
+    said = _ingested(cli, superuser, tmp_path, json.dumps({**BET, "at": late}))
+    assert len(said) == 1 and "is not within 36 h before and 5 min after the ledger's clock" \
+        in said[0], said
+    assert said[0].count("place_bet") == 1 and "PlaceBet" not in said[0], said
