@@ -187,6 +187,8 @@ def round_reached(number: int | None, phase: object, demonstrations: int = 0, *,
     '14 settled, 1 void'
     >>> round_reached(4, "dealing", settled=3)
     '3 settled, round 4 dealing'
+    >>> round_reached(1, "betting")
+    'round 1 betting'
     """
     if not number:
         return "-"
@@ -197,7 +199,8 @@ def round_reached(number: int | None, phase: object, demonstrations: int = 0, *,
     if voided:
         said += f"{'; ' if demonstrations else ', '}{count(voided)} void"
     if str(getattr(phase, "value", phase)) not in ("settled", "void"):
-        said += f", round {number} {term(phase)}"
+        playing = f"round {number} {term(phase)}"
+        return playing if said == "0 settled" else f"{said}, {playing}"
     return said
 
 

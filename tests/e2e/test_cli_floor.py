@@ -24,13 +24,13 @@ def test_table_list_shows_the_round_in_play_and_the_cards_left_in_the_shoe(cli):
                     ("round", "bet", "QP-01", "1", "play", "200")):
         done = cli(*command)
         assert done.code == 0, done.err
-    assert _row(cli("table", "list").out, "QP-01")[-3:] == ["D-4", "1 betting", "52"]
+    assert _row(cli("table", "list").out, "QP-01")[-3:] == ["D-4", "round 1 betting", "52"]
     assert cli("round", "deal", "QP-01", "box:1", "AS").code == 0
     listed = cli("table", "list")
     assert listed.code == 0, listed.err
     assert _row(listed.out, "QP-01") == [
         "QP-01", "Q Poker", "2004 rules", "100.00-5,000.00", "MAIN", "open", "D-4",
-        "1 dealing", "51"]
+        "round 1 dealing", "51"]
 
 
 def test_jackpot_list_shows_amount_seed_liability_contributions_and_hits(cli):
