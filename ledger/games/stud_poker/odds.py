@@ -166,8 +166,8 @@ def jackpot_hit_chance() -> Fraction:
     """The chance that a jackpot bet wins a prize: a flush or better on the box's five cards
     (art. 10, 2)).
 
-    >>> float(jackpot_hit_chance())  # 9,516 of 2,598,960 hands
-    0.003661464585834334
+    >>> jackpot_hit_chance()  # 9,516 of 2,598,960 hands
+    Fraction(61, 16660)
     """
     return Fraction(sum(CATEGORY_COUNTS[c] for c in PRIZE_CATEGORIES), HANDS)
 
