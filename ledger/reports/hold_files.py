@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 from typing import Any
 
@@ -12,6 +10,7 @@ from rich.console import Console
 from rich.table import Table as RichTable
 
 from ledger.core.formatting import TIME_LABEL, amount, chance, clock
+from ledger.presentation.csv_table import csv_table
 from ledger.reports.hold import HoldLine, HoldReport
 
 COLUMNS = ("period", "first_day", "last_day", "level", "name", "bets", "handle",
@@ -43,15 +42,7 @@ def _text(value: Any) -> str:
 
 
 def to_csv(report: HoldReport) -> str:
-    out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerows(header(report))
-    writer.writerow([])
-    writer.writerow(COLUMNS)
-    for line in report.lines:
-        row = cells(line)
-        writer.writerow([_text(row[column]) for column in COLUMNS])
-    return out.getvalue()
+    return csv_table(header(report), COLUMNS, (cells(line) for line in report.lines))
 
 
 def to_json(report: HoldReport) -> str:

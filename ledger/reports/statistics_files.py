@@ -3,8 +3,6 @@ in the terminal. Every figure is exact: money to the avo, percentages to the hun
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 from typing import Any
 
@@ -13,6 +11,7 @@ from rich.console import Console
 
 from ledger.core.formatting import CURRENCY, TIME_LABEL, amount, chance, clock
 from ledger.presentation.columns import Grid, figure, text
+from ledger.presentation.csv_table import csv_table
 from ledger.presentation.wording import line_name
 from ledger.reports.base import Base
 from ledger.reports.statistics import Line, StatisticsReport
@@ -118,16 +117,7 @@ def change_parts(line: Line) -> tuple[str, ...]:
 
 
 def to_csv(report: StatisticsReport) -> str:
-    out = io.StringIO()
-    writer = csv.writer(out)
-    for key, value in header(report):
-        writer.writerow([key, value])
-    writer.writerow([])
-    writer.writerow(COLUMNS)
-    for line in report.lines:
-        row = cells(line)
-        writer.writerow([_text(row[column]) for column in COLUMNS])
-    return out.getvalue()
+    return csv_table(header(report), COLUMNS, (cells(line) for line in report.lines))
 
 
 def to_json(report: StatisticsReport) -> str:
