@@ -34,7 +34,6 @@ from ledger.core.errors import InvalidInput
 from ledger.core.formatting import money
 from ledger.domain.shift_schedule import ShiftSlot
 from ledger.domain.table import table_id
-from ledger.identity.credentials import acting
 from ledger.identity.keyring import Keyring
 from ledger.identity.keys import Credential
 from ledger.infrastructure.event_log import first_round_with, irregularities_in, receipts_signed
@@ -42,6 +41,7 @@ from ledger.pages.shift_report import to_html
 from ledger.presentation.wording import counted, term, void_reason
 from ledger.reports.shift import to_csv, to_json, to_rich
 from ledger.runtime.bootstrap import init_database, open_ledger, resolve_database, sealer_for
+from ledger.runtime.credentials import acting
 from ledger.simulation.floor import floor_plan
 from ledger.simulation.preflight import label
 from projections.registry import select
