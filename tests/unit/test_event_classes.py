@@ -68,3 +68,12 @@ def test_replaying_the_recorded_events_rebuilds_the_same_state():
     assert replayed is not None
     assert (replayed.name, replayed.total, replayed.note, replayed.version) == (
         "box 3", 8, "second", 2 + 1)
+
+
+def test_each_event_class_names_the_type_the_store_keeps_it_under():
+    from eventsourcing.utils import get_topic
+
+    build_event_classes()
+    for cls in _every_event_class()[1:]:
+        assert cls.event_type == get_topic(cls).split(":")[1], cls  # `split_part(topic, ':', 2)`
+    assert Round.BetPlaced.event_type == "Round.BetPlaced"
