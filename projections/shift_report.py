@@ -18,6 +18,11 @@ from psycopg import Cursor
 from psycopg.types.json import Jsonb
 
 from ledger.domain.chips import differing_closing
+from ledger.domain.investigation import Investigation
+from ledger.domain.jackpot_pool import JackpotPool
+from ledger.domain.round import Round
+from ledger.domain.shift import Shift
+from ledger.domain.table import Table
 from projections import round_pairs, shift_report_fold
 from projections.base import Projection, StoredEvent, folds, handles
 
@@ -173,7 +178,7 @@ class ShiftReport(Projection):
     }
 
     # -- tables ---------------------------------------------------------------------------
-    @handles("Table.Opened")
+    @handles(Table.Opened)
     def table_opened(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
         body = event.body
         cursor.execute(
@@ -182,14 +187,14 @@ class ShiftReport(Projection):
             (body["code"], event.stream_id, body["game"], body["pit"]),
         )
 
-    @handles("Table.Reopened")
+    @handles(Table.Reopened)
     def table_reopened(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
         cursor.execute(
             self.sql("UPDATE {report_tables} SET game = %s, pit = %s WHERE stream_id = %s"),
             (event.body["game"], event.body["pit"], event.stream_id),
         )
 
-    @handles("Table.DealerSignedIn")
+    @handles(Table.DealerSignedIn)
     def dealer_in(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
         cursor.execute(
             self.sql("UPDATE {report_shifts} s SET dealers = array_append(s.dealers, %(d)s) "
@@ -203,7 +208,7 @@ class ShiftReport(Projection):
         for statement in ADDED_COLUMNS:
             conn.execute(self.sql(statement))
 
-    @handles("Investigation.Noted")
+    @handles(Investigation.Noted)
     def investigation(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
         b = event.body
         cursor.execute(
@@ -214,7 +219,7 @@ class ShiftReport(Projection):
         )
 
     # -- the shift's own stream -------------------------------------------------------------
-    @handles("Shift.Opened")
+    @handles(Shift.Opened)
     def shift_opened(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
         b = event.body
         cursor.execute(
@@ -235,15 +240,15 @@ class ShiftReport(Projection):
             (event.stream_id, b["code"]),
         )
 
-    @handles("Shift.FillRecorded", "Shift.CreditRecorded")
+    @handles(Shift.FillRecorded, Shift.CreditRecorded)
     def slip(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
         b = event.body
-        kind = "fills" if event.event_type.endswith("FillRecorded") else "credits"
+        kind = "fills" if event.event_type == Shift.FillRecorded.event_type else "credits"
         cursor.execute(self.sql("INSERT INTO {report_slips} VALUES (%s, %s, %s, %s, false)"),
                        (event.stream_id, b["slip"], kind, b["amount"]))
         self._shift(cursor, event, f"{kind} = {kind} + %(amount)s", {"amount": b["amount"]})
 
-    @handles("Shift.SlipVoided")
+    @handles(Shift.SlipVoided)
     def slip_voided(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
         row = cursor.execute(
             self.sql("UPDATE {report_slips} SET voided = true WHERE shift_id = %s AND slip = %s "
@@ -253,14 +258,14 @@ class ShiftReport(Projection):
             kind, amount = row
             self._shift(cursor, event, f"{kind} = {kind} - %(amount)s", {"amount": amount})
 
-    @handles("Shift.DropEntered", "Shift.DropAdjusted")
+    @handles(Shift.DropEntered, Shift.DropAdjusted)
     def drop(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
         self._shift(cursor, event, "drop_cash = %(cash)s, drop_markers = %(markers)s, "
                     "drop_entered = true, drop_after_close = drop_after_close OR %(late)s",
                     {"cash": event.body["cash"], "markers": event.body["markers"],
                      "late": bool(event.body.get("after_close"))})
 
-    @handles("Shift.Closed")
+    @handles(Shift.Closed)
     def shift_closed(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
         self._shift(cursor, event, "closing_total = %(total)s, status = 'closed'",
                     {"total": event.body["total"]})
@@ -278,7 +283,7 @@ class ShiftReport(Projection):
         )
 
     # -- rounds -----------------------------------------------------------------------------
-    @handles("Round.Opened")
+    @handles(Round.Opened)
     def round_opened(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
         if event.body.get("demonstration"):
             return  # baccarat art. 2(2): no bets, in no shift's figures nor among the unassigned
@@ -311,7 +316,7 @@ class ShiftReport(Projection):
             self._shift(cursor, event, assignments, params, shift)
         return shift
 
-    @handles("Round.BetSettled")
+    @handles(Round.BetSettled)
     def bet_settled(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
         bet = event.body["bet"]
         stake = Decimal(bet["stake"])
@@ -355,33 +360,33 @@ class ShiftReport(Projection):
             cursor.execute(self.sql(round_pairs.STAKE), {"round": event.stream_id,
                            "box": bet["box"], "spot": bet["spot"], "stake": stake})
 
-    @handles("Round.Settled")
+    @handles(Round.Settled)
     def round_settled(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
         self._round(cursor, event, "rounds_played = rounds_played + 1", {})
         cursor.execute(self.sql(round_pairs.ONE_ROUND), {"round": event.stream_id})
 
-    @handles("Round.Voided")
+    @handles(Round.Voided)
     def round_voided(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
         self._round(cursor, event, "rounds_voided = rounds_voided + 1", {})
         cursor.execute(self.sql(round_pairs.ONE_ROUND), {"round": event.stream_id})
 
-    @handles("Round.IrregularityRecorded", "Round.CardExposed")
+    @handles(Round.IrregularityRecorded, Round.CardExposed)
     def irregularity(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
         self._round(cursor, event, "irregularities = irregularities + 1", {})
 
-    @handles("Round.JackpotPrizeAwarded")
+    @handles(Round.JackpotPrizeAwarded)
     def jackpot_prize(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
         self._round(cursor, event, "jackpot_prizes = jackpot_prizes + %(amount)s",
                     {"amount": event.body["amount"]})
 
-    @handles("Round.Adjusted")
+    @handles(Round.Adjusted)
     def adjusted(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
         late = event.body["amount"] if event.body.get("after_close") else "0"
         self._round(cursor, event, "adjustments = adjustments + %(amount)s, "
                     "adjustments_after_close = adjustments_after_close + %(late)s",
                     {"amount": event.body["amount"], "late": late})
 
-    @handles("JackpotPool.ContributionReceived")
+    @handles(JackpotPool.ContributionReceived)
     def contribution(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
         self._round(cursor, event, "jackpot_contributions = jackpot_contributions + %(amount)s",
                     {"amount": event.body["to_pool"]}, round_id=event.body["round_id"])

@@ -17,6 +17,7 @@ import pytest
 
 from ledger.commands.table import ChangeTableSettings, CloseTable, OpenTable, SignInDealer
 from ledger.core import clock as ledger_clock
+from ledger.domain.base import Aggregate
 from projections.base import Projection
 from projections.rebuild import rebuild
 from projections.shift_report import ShiftReport
@@ -116,22 +117,26 @@ def test_limits_taken_on_a_date_that_goes_back_keep_the_last_ones_found(
     assert state == (Decimal("200.00"), today, None, False)
 
 
+class Repainted(Aggregate.Event):
+    """An event no projection knows."""
+
+
 def test_a_fold_cannot_stand_without_the_handler_it_is_checked_against():
     from projections.base import folds, handles
 
     with pytest.raises(TypeError, match="folds"):
         class Unchecked(TableState):
-            @folds("Table.Repainted")
+            @folds(Repainted)
             def fold_paint(self, cursor: Any, lo: int, hi: int) -> None: ...
 
     class Checked(TableState):
-        @handles("Table.Repainted")
+        @handles(Repainted)
         def repainted(self, event: Any, cursor: Any) -> None: ...
 
-        @folds("Table.Repainted")
+        @folds(Repainted)
         def fold_paint(self, cursor: Any, lo: int, hi: int) -> None: ...
 
-    assert Checked.folds["Table.Repainted"] == "fold_paint"
+    assert Checked.folds[Repainted.event_type] == "fold_paint"
 
 
 def test_rounds_and_shoes_shown_once_a_batch_leave_what_showing_them_after_every_event_left(
