@@ -52,7 +52,7 @@ from uuid import UUID
 
 from psycopg import Connection, Cursor, sql
 
-from ledger.domain.base import DomainEvent
+from ledger.domain.base import DomainEvent, event_types
 from ledger.domain.grammar import MONEY_DIGITS, MONEY_PLACES, MONEY_SQL
 
 SHADOW_SUFFIX = "__rebuild"
@@ -83,16 +83,11 @@ class StoredEvent:
         return body
 
 
-def names(event_classes: tuple[type[DomainEvent], ...]) -> tuple[str, ...]:
-    """The types the store keeps these events under (`Table.Opened`)."""
-    return tuple(cls.event_type for cls in event_classes)
-
-
 def literals(*event_classes: type[DomainEvent]) -> str:
     """These events' stored types as SQL string literals for a statement's text:
     `'Round.Settled', 'Round.Voided'`. They are the classes' own names, never input, and each is
     checked to be a plain `Aggregate.Event` that needs no quoting."""
-    found = names(event_classes)
+    found = event_types(*event_classes)
     for name in found:
         if not re.fullmatch(r"[A-Za-z]+\.[A-Za-z]+", name):
             raise ValueError(f"{name!r} is not an event type a statement may name")
@@ -101,10 +96,10 @@ def literals(*event_classes: type[DomainEvent]) -> str:
 
 def handles(*event_classes: type[DomainEvent]) -> Callable[[H], H]:
     """Mark a method as the handler of these events (`Table.Opened`), named by their classes."""
-    event_types = names(event_classes)
+    handled = event_types(*event_classes)
 
     def mark(method: H) -> H:
-        method._handles = event_types  # type: ignore[attr-defined]  # a Callable type declares no attributes
+        method._handles = handled  # type: ignore[attr-defined]  # a Callable type declares no attributes
         return method
 
     return mark
@@ -114,10 +109,10 @@ def folds(*event_classes: type[DomainEvent],
           until: tuple[type[DomainEvent], ...] = ()) -> Callable[[F], F]:
     """Mark a method as the set-based fold of these events (`(cursor, lo, hi)`): of all of
     them in the batch at its end, or of those before an event of an `until` class."""
-    event_types, waits_for = names(event_classes), names(until)
+    kinds, waits_for = event_types(*event_classes), event_types(*until)
 
     def mark(method: F) -> F:
-        method._folds = event_types  # type: ignore[attr-defined]  # a Callable type declares no attributes
+        method._folds = kinds  # type: ignore[attr-defined]  # a Callable type declares no attributes
         method._deferred = waits_for  # type: ignore[attr-defined]  # a Callable type declares no attributes
         return method
 
