@@ -133,6 +133,11 @@ class DomainEvent(BaseModel):
         return clock.now()
 
 
+def event_types(*event_classes: type[DomainEvent]) -> tuple[str, ...]:
+    """The types the store keeps these events under: `('Round.Settled', 'Round.Voided')`."""
+    return tuple(cls.event_type for cls in event_classes)
+
+
 _IMMUTABLE = frozenset({str, int, bool, float, type(None), Decimal, UUID, datetime, date, tuple,
                         frozenset})
 """Values an aggregate's copy shares as they are (the most common kinds, checked first)."""
