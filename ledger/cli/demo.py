@@ -32,6 +32,7 @@ from ledger.cli.demo_next import DEMO_ADMIN, DEMO_CONSOLE, DEMO_VERIFIER, after_
 from ledger.cli.simulate import new_seed, simulate_floor
 from ledger.core.errors import InvalidInput
 from ledger.core.formatting import money
+from ledger.domain.round import Round
 from ledger.domain.shift_schedule import ShiftSlot
 from ledger.domain.table import table_id
 from ledger.identity.keyring import Keyring
@@ -119,8 +120,8 @@ def run_demo(console: Console, seed: int | None = None) -> bool:
         with rt.database.connect() as conn:
             view = shift_report(conn, day, slot.shift,
                                 day_starts=settings.shift_schedule.day_starts)
-            jackpot = _find_round(conn, "Round.JackpotPrizeAwarded", slot)
-            voided = _find_round(conn, "Round.Voided", slot)
+            jackpot = _find_round(conn, Round.JackpotPrizeAwarded.event_type, slot)
+            voided = _find_round(conn, Round.Voided.event_type, slot)
             kinds = _irregularities(conn, slot)
             signed = _signatures(conn)
             statistics = month_statistics(conn, day, rt.settings.property_name)
