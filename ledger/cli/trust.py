@@ -12,6 +12,7 @@ from ledger.cli.common import reading
 from ledger.cli.console import console
 from ledger.core.errors import InvalidInput
 from ledger.presentation.render import safe
+from ledger.presentation.wording import counted
 
 app = typer.Typer(help="Write and read the trust file verify is given from outside the "
                   "database.", no_args_is_help=True)
@@ -65,7 +66,7 @@ def init(
         trust = trust_of(conn, keys[0], witnesses, quorum)
     write_trust(out, trust)
     console.print(f"wrote {out}: ledger {trust.ledger}, first administrator {trust.administrator}, "
-                  f"{len(witnesses)} witness(es), quorum {trust.quorum}", highlight=False)
+                  f"{counted(len(witnesses), 'witness', 'witnesses')}, quorum {trust.quorum}", highlight=False)
 
 
 @app.command()

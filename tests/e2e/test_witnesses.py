@@ -88,6 +88,7 @@ def witnesses(cli, sealed, superuser, tmp_path, monkeypatch) -> Iterator[Witness
         arguments += ["--witness", f"{name}={vkey}@{found.running[name].url}"]
     made = cli("trust", "init", "--out", str(found.trust), *arguments, "--quorum", "2")
     assert made.code == 0, made.err
+    assert "2 witnesses, quorum 2" in made.out, made.out
     monkeypatch.setenv("LEDGER_TRUST_FILE", str(found.trust))
     sealing = cli("seal", "run", "--once")
     assert sealing.code == 0, sealing.err + sealing.out
