@@ -13,7 +13,7 @@ from ledger.core.formatting import CURRENCY, TIME_LABEL, amount, clock, heading,
 from ledger.presentation.columns import Grid, figure, text
 from ledger.presentation.render import safe
 from ledger.presentation.wording import counted, describe_outcome, rule_set, term, void_reason
-from ledger.reports.round_win import Prize, outcome_words, prize_words, win_sentence
+from ledger.reports.round_win import Prize, outcome_words, paid, prize_words, win_sentence
 
 SUITS = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
 RED = frozenset("HD")
@@ -59,7 +59,9 @@ def results_table(title: str, lines: list[BetLine], prizes: list[Prize] | None =
     for line in lines:
         said = outcome_words(line.spot, line.box, line.outcome, prizes or [])
         table.add_row(line.name, amount(line.stake), said + (" (capped)" if line.capped else ""),
-                      amount(line.returned), amount(line.payout), amount(line.commission))
+                      amount(line.returned),
+                      amount(paid(line.spot, line.box, line.payout, prizes or [])),
+                      amount(line.commission))
     return table
 
 
@@ -81,9 +83,10 @@ def render_replay(replay: RoundReplay, console: Console, *, wide: bool = False) 
                else "")
             + (f", {shoe.burned} burned" if shoe.burned else "")
             + f".\n  proof: {shoe.proof.sentence}", highlight=False, soft_wrap=True)
-    timeline = Grid(figure("#"), text(f"when ({TIME_LABEL})"),
-                    text("who (verified key)", wraps=True),
-                    text("terminal (verified key)", 2, wraps=True), text("stream", 1),
+    # a key's fingerprint is never cut or folded (it is checked by eye against another copy):
+    # the columns that hold one do not wrap, each fingerprint on a line of its own
+    timeline = Grid(figure("#"), text(f"when ({TIME_LABEL})"), text("who (verified key)"),
+                    text("terminal (verified key)", 2), text("stream", 1),
                     text("what", wraps=True), title="Timeline", title_justify="left")
     for step in replay.steps:
         timeline.add_row(
