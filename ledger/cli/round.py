@@ -166,7 +166,7 @@ def show(table: Code, number: Annotated[int | None, typer.Argument(help="Round n
         round_ = rt.ledger.load(Round, round_id(table_id(code), n), f"round {n} of {code}")
     from ledger.presentation.columns import Grid, figure, text
     from ledger.reports.round import round_view
-    from ledger.reports.round_win import Prize, outcome_words, prize_words
+    from ledger.reports.round_win import Prize, outcome_words, paid, prize_words
 
     view = round_view(round_)
     if as_json:
@@ -193,7 +193,8 @@ def show(table: Code, number: Annotated[int | None, typer.Argument(help="Round n
     for b in view["bets"]:
         said = outcome_words(b["spot"], b["box"], b["outcome"], prizes) if b["outcome"] else "-"
         results.add_row(str(b["box"]), term(b["spot"]), b["player"] or "-", amount(b["stake"]),
-                        said, amount(b["returned"]), amount(b["payout"]),
+                        said, amount(b["returned"]),
+                        amount(paid(b["spot"], b["box"], Decimal(b["payout"]), prizes)),
                         amount(b["commission"]))
     if view["bets"] or not round_.demonstration:
         results.print(console, wide=wide)

@@ -285,6 +285,8 @@ def _settled_bet(event: Any) -> str:
     bet = event.bet
     said = f"{_bet(bet.box, bet.spot, bet.player)} {money(bet.stake)}"
     outcome = str(getattr(bet.outcome, "value", bet.outcome))
+    if str(getattr(bet.spot, "value", bet.spot)) == "jackpot" and outcome != "carried":
+        return said + " to the jackpot pool"  # a prize is its own line, paid by the pool
     if outcome == "won":
         said += f" wins {money(bet.payout - bet.commission)}"  # commission kept from the win
         if bet.commission:

@@ -167,6 +167,29 @@ def jackpot_bet_words(box: int, outcome: str, prizes: Iterable[Prize]) -> str:
     return "to the pool, no prize"
 
 
+def paid(spot: str, box: int, payout: Decimal, prizes: Iterable[Prize]) -> Decimal:
+    """What a bet paid its player, as a results table shows it: its payout; a jackpot bet's,
+    the prizes its box won, paid by the pool apart from the bet (whose own payout is nil)."""
+    won = [prize.amount for prize in prizes if prize.box == box and not on_layout(spot)]
+    return sum(won, payout)
+
+
+def step_words(event: str, body: dict[str, Any], win: RoundWin) -> str | None:
+    """A settlement step in words once the round's win is known (None: the step's own words
+    stand): the settlement says the table win, the jackpot apart, not the house win that
+    counts the jackpot bets in; a jackpot bet says the prize its box won, or that its stake
+    went to the pool, never "lost, paid MOP 0.00" beside a prize."""
+    if event == "Round.Settled":
+        as_settled = win.model_copy(update={"table_win": win.as_settled, "adjustments": ZERO})
+        return f"round settled: {win_sentence(as_settled)}"
+    bet = body.get("bet") or {}
+    if event != "Round.BetSettled" or on_layout(str(bet.get("spot"))):
+        return None
+    who = f" for {bet['player']}" if bet.get("player") else ""
+    return (f"box {bet['box']} jackpot{who}: stake {money(bet['stake'])}, "
+            f"{jackpot_bet_words(int(bet['box']), str(bet['outcome']), win.prizes)}")
+
+
 def outcome_words(spot: str, box: int, outcome: str, prizes: Iterable[Prize]) -> str:
     """A bet's outcome in a results table: a jackpot bet's as `jackpot_bet_words`, any other
     as recorded."""

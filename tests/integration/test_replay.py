@@ -402,3 +402,25 @@ def test_a_voided_rounds_replay_says_void_and_no_win_and_names_no_dealer_qualifi
     [voided] = recall(superuser, "SP-03").rounds
     assert voided.win == replay.win
 
+
+
+@pytest.mark.parametrize("columns", [80, 120])
+def test_a_jackpot_winner_is_shown_the_prize_paid_never_paid_0_00(ledger, superuser, columns):
+    """The prize is paid by the pool, apart from the jackpot bet (whose own payout is nil):
+    the results say the prize in the paid column, the timeline says the prize won."""
+    replay = replay_round(superuser, rounds.stud_jackpot_round(ledger))
+    console = Console(record=True, width=columns, color_system=None)
+    render_replay(replay, console)
+    printed = console.export_text()
+    results_table = printed[printed.index("Results as recorded"):]
+    row = next(line for line in results_table.splitlines() if "box 1 jackpot" in line)
+    assert "20,000.00" in row, results_table
+    [settled] = [step.text for step in replay.steps if step.event == "Round.BetSettled"
+                 and step.detail["bet"]["box"] == 1 and step.detail["bet"]["spot"] == "jackpot"]
+    assert settled == ("box 1 jackpot: stake MOP 10.00, won the jackpot: Straight flush, prize "
+                       "MOP 20,000.00 (from the pool)"), settled
+    assert "paid MOP 0.00" not in settled
+    [on_the_page] = [r for r in results(replay)
+                     if (r["line"].box, r["line"].spot) == (1, "jackpot")]
+    assert on_the_page["paid"] == D("20000.00")
+    assert "won the jackpot: Straight flush" in on_the_page["due"]
