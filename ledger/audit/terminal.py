@@ -91,7 +91,7 @@ def render_replay(replay: RoundReplay, console: Console, *, wide: bool = False) 
     for step in replay.steps:
         timeline.add_row(
             f"#{step.position}", clock(step.at),
-            f"{step.role or ''} {safe(step.staff_id)}"
+            f"{term(step.role) if step.role else ''} {safe(step.staff_id)}"
             + (f"\n[dim]{safe(step.staff_key)}[/]" if step.staff_key else ""),
             safe(step.terminal) + (f"\n[dim]{safe(step.terminal_key)}[/]" if step.terminal_key
                                    else "")
@@ -110,7 +110,7 @@ def render_replay(replay: RoundReplay, console: Console, *, wide: bool = False) 
     _render_jackpot(replay, console)
     for adjustment in replay.adjustments:
         step = adjustment.step
-        console.print(f"[bold]Adjustment[/] {when(step.at)} by {step.role} "
+        console.print(f"[bold]Adjustment[/] {when(step.at)} by {term(step.role) if step.role else ''} "
                       f"{step.staff_id}: {step.text}", highlight=False, soft_wrap=True)
     _render_verdict(replay, console)
 

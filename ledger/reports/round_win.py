@@ -26,6 +26,7 @@ from typing import Any, Protocol
 from pydantic import BaseModel, ConfigDict, Field
 
 from ledger.core.formatting import money
+from ledger.presentation.wording import bet_name
 
 ZERO = Decimal("0.00")
 JACKPOT = "jackpot"  # the spot whose stake goes to the pool, not the rack
@@ -185,8 +186,7 @@ def step_words(event: str, body: dict[str, Any], win: RoundWin) -> str | None:
     bet = body.get("bet") or {}
     if event != "Round.BetSettled" or on_layout(str(bet.get("spot"))):
         return None
-    who = f" for {bet['player']}" if bet.get("player") else ""
-    return (f"box {bet['box']} jackpot{who}: stake {money(bet['stake'])}, "
+    return (f"{bet_name(bet['box'], JACKPOT, bet.get('player'))}: stake {money(bet['stake'])}, "
             f"{jackpot_bet_words(int(bet['box']), str(bet['outcome']), win.prizes)}")
 
 

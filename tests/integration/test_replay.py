@@ -273,7 +273,7 @@ def test_a_row_altered_behind_the_triggers_breaks_the_chain_evidence_and_the_pay
     replay = replay_round(superuser, rid)
     assert replay.check.verdict is Verdict.DISCREPANCY
     named = {(d.subject, d.field, d.recorded, d.recomputed) for d in replay.check.differences}
-    assert ("box 1 8 (P-1)", "payout", "2200.00", "1100.00") in named
+    assert ("box 1 (P-1) 8", "payout", "2200.00", "1100.00") in named
     assert [e.event for e in replay.evidence if not e.holds] == ["Round.BetSettled"]
 
 
