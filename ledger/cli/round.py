@@ -195,7 +195,8 @@ def show(table: Code, number: Annotated[int | None, typer.Argument(help="Round n
         said = outcome_words(b["spot"], b["box"], b["outcome"], prizes) if b["outcome"] else "-"
         results.add_row(bet_name(b["box"], b["spot"], b["player"]), amount(b["stake"]),
                         said, amount(b["returned"]),
-                        amount(paid(b["spot"], b["box"], Decimal(b["payout"]), prizes)),
+                        amount(None if b["payout"] is None else
+                               paid(b["spot"], b["box"], Decimal(b["payout"]), prizes)),
                         amount(b["commission"]))
     if view["bets"] or not round_.demonstration:
         results.print(console, wide=wide)
