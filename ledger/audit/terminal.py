@@ -12,7 +12,14 @@ from ledger.audit.replay import CardView, HandView, RoundReplay, Verdict
 from ledger.core.formatting import CURRENCY, TIME_LABEL, amount, clock, heading, money, when
 from ledger.presentation.columns import Grid, figure, text
 from ledger.presentation.render import safe
-from ledger.presentation.wording import counted, describe_outcome, rule_set, term, void_reason
+from ledger.presentation.wording import (
+    counted,
+    describe_outcome,
+    pool_name,
+    rule_set,
+    term,
+    void_reason,
+)
 from ledger.reports.round_win import Prize, outcome_words, paid, prize_words, win_sentence
 
 SUITS = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
@@ -121,7 +128,7 @@ def _render_jackpot(replay: RoundReplay, console: Console) -> None:
         return
     figures = jackpot.recorded
     console.print(
-        f"[bold]Jackpot[/] pool {jackpot.pool}: {money(figures.pool_before)} before the round; "
+        f"[bold]Jackpot[/] pool {pool_name(jackpot.pool)}: {money(figures.pool_before)} before the round; "
         f"{money(figures.to_pool)} of {money(figures.stakes)} contributed; "
         + ("; ".join(f"box {p.box} won {prize_words(Prize.of(p))}" for p in figures.prizes)
            or "no prize")

@@ -415,6 +415,7 @@ def test_a_jackpot_winner_is_shown_the_prize_paid_never_paid_0_00(ledger, superu
     results_table = printed[printed.index("Results as recorded"):]
     row = next(line for line in results_table.splitlines() if "box 1 jackpot" in line)
     assert "20,000.00" in row, results_table
+    assert "Jackpot pool Replay Pool:" in printed and "REPLAY-POOL" not in printed  # in words
     [settled] = [step.text for step in replay.steps if step.event == "Round.BetSettled"
                  and step.detail["bet"]["box"] == 1 and step.detail["bet"]["spot"] == "jackpot"]
     assert settled == ("box 1 jackpot: stake MOP 10.00, won the jackpot: Straight flush, prize "
