@@ -63,7 +63,7 @@ def show(name: Name, as_json: JsonOption = False) -> None:
         pool = rt.ledger.load(JackpotPool, pool_id(name), f"jackpot pool {name}")
     settings = pool.settings
     if as_json:  # the keys of `jackpot list --json` where the two say the same
-        print_json({"pool_id": pool.id, "name": pool.name, "pool_name": pool_name(pool.name),
+        print_json({"pool_id": pool.id, "name": pool.name, "said": {"name": pool_name(pool.name)},
                     "amount": pool.amount,
                     "seed": settings.seed, "liability": pool.amount - settings.seed,
                     "contributions": pool.contributions, "reserve": pool.reserve,
@@ -84,7 +84,7 @@ def list_(as_json: JsonOption = False, wide: WideOption = False) -> None:
     with runtime() as rt:
         pools = floor_pools(rt.database)
     if as_json:  # the pool's code, and its name in words beside it
-        print_json([p.model_dump(mode="json") | {"pool_name": pool_name(p.name)} for p in pools])
+        print_json([p.model_dump(mode="json") | {"said": {"name": pool_name(p.name)}} for p in pools])
         return
     grid = Grid(text("pool"), figure(heading("amount")), figure(heading("seed"), 3),
                 figure(heading("liability")), figure(heading("contributions"), 1),

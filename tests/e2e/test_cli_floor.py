@@ -63,6 +63,6 @@ def test_a_jackpot_pool_is_shown_by_its_name_in_words_and_its_code_kept_beside_i
                       cli("jackpot", "show", "MAIN-PROGRESSIVE", extra_env=wide).out):
             assert "Main Progressive" in shown and "MAIN-PROGRESSIVE" not in shown, shown
     (pool,) = json.loads(cli("jackpot", "list", "--json").out)
-    assert (pool["name"], pool["pool_name"]) == ("MAIN-PROGRESSIVE", "Main Progressive")
+    assert (pool["name"], pool["said"]["name"]) == ("MAIN-PROGRESSIVE", "Main Progressive")
     shown = json.loads(cli("jackpot", "show", "MAIN-PROGRESSIVE", "--json").out)
-    assert (shown["name"], shown["pool_name"]) == ("MAIN-PROGRESSIVE", "Main Progressive")
+    assert (shown["name"], shown["said"]["name"]) == ("MAIN-PROGRESSIVE", "Main Progressive")
