@@ -90,7 +90,8 @@ class TableShift(Figures):
     credits: Decimal
     drop_cash: Decimal
     drop_markers: Decimal
-    dealers: list[str]
+    dealers: list[str]  # who dealt the shift's rounds (opened them), in the order they began
+    dealt_no_round: list[str] = []  # signed in or signed a count in the shift, dealt no round
     slips: list[SlipLine] = []
     spots: list[SpotFigures]
     expected_win: Decimal
@@ -162,7 +163,7 @@ def _expectation(stakes: list[dict[str, Any]], pairs: list[dict[str, Any]]) -> E
 
 def _table_shift(row: dict[str, Any], handle_rows: list[dict[str, Any]],
                  slips: list[SlipLine], stakes: list[dict[str, Any]],
-                 pairs: list[dict[str, Any]]) -> TableShift:
+                 pairs: list[dict[str, Any]], dealt: list[str]) -> TableShift:
     spots = [SpotFigures(spot=h["spot"], bets=h["bets"], handle=h["handle"],
                          table_win=h["table_win"]) for h in handle_rows]
     game = row["game"] or "?"
@@ -182,7 +183,8 @@ def _table_shift(row: dict[str, Any], handle_rows: list[dict[str, Any]],
         drop_after_close=row.get("drop_after_close") or False,
         adjustments_after_close=row.get("adjustments_after_close") or ZERO,
         closing=row["closing_total"], fills=row["fills"], credits=row["credits"],
-        drop_cash=row["drop_cash"], drop_markers=row["drop_markers"], dealers=row["dealers"],
+        drop_cash=row["drop_cash"], drop_markers=row["drop_markers"], dealers=dealt,
+        dealt_no_round=[d for d in row["dealers"] if d not in dealt],
         slips=slips, spots=spots, expected_win=expected, band_low=low, band_high=high, flags=[],
         probability=expectation.probability(
             accounting if accounting is not None else ledger_win),
@@ -305,8 +307,16 @@ def table_shifts(cursor: Cursor[dict[str, Any]], first_day: date, last_day: date
         "GROUP BY 1, 2, 3, 4, 5, 6, 7", ([r["shift_id"] for r in rows],),
     ).fetchall():
         pairs[p.pop("shift_id")].append(p)
+    dealt: dict[Any, list[str]] = defaultdict(list)
+    for d in cursor.execute(  # a shift's dealers: who dealt its rounds, not who signed in
+        "SELECT shift_id, dealer FROM report_rounds WHERE shift_id = ANY(%s) "
+        "AND dealer IS NOT NULL GROUP BY 1, 2 ORDER BY 1, min(opened_at), 2",
+        ([r["shift_id"] for r in rows],),
+    ).fetchall():
+        dealt[d["shift_id"]].append(d["dealer"])
     return [_table_shift(row, handle[row["shift_id"]], slips[row["shift_id"]],
-                         stakes[row["shift_id"]], pairs[row["shift_id"]]) for row in rows]
+                         stakes[row["shift_id"]], pairs[row["shift_id"]], dealt[row["shift_id"]])
+            for row in rows]
 
 
 def unassigned_rounds(cursor: Cursor[dict[str, Any]], first_day: date, last_day: date,

@@ -47,6 +47,7 @@ from ledger.identity.envelope import SignedCommand, from_receipt
 from ledger.identity.keys import fingerprint, verify
 from ledger.infrastructure.mapper import PydanticJSONMapper
 from ledger.infrastructure.registry_rows import StoredRow, StreamRows
+from ledger.presentation.wording import counted
 
 alarms = logging.getLogger("ledger.alarm")
 _mapper = PydanticJSONMapper(transcoder=JSONTranscoder())
@@ -252,7 +253,7 @@ class RegistryProof:
                          lambda i: entry(TerminalDevice, terminal_stream_id(i)), None,
                          ledger_id=self.ledger_id if signed.ledger is not None else None)
         except (LedgerError, ValidationError) as error:
-            reason = (f"its envelope is malformed ({error.error_count()} problem(s))"
+            reason = (f"its envelope is malformed ({counted(error.error_count(), 'problem')})"
                       if isinstance(error, ValidationError) else first_line(error)[:240])
             raise _Unproven(f"its envelope would be refused at the door as the registry "
                             f"stood before its receipt (position {at}): {reason}") from None

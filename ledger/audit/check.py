@@ -23,6 +23,7 @@ from ledger.games.common import ZERO, BetResult, Consequence
 from ledger.games.facts import RoundFacts
 from ledger.games.jackpot import JackpotPoolSettings, contribute, pay_jackpot
 from ledger.games.registry import procedure_for
+from ledger.presentation.wording import bet_name
 
 BET_FIELDS = ("stake", "outcome", "returned", "payout", "commission", "capped")
 
@@ -56,7 +57,7 @@ class BetLine(Frozen):
 
     @property
     def name(self) -> str:
-        return f"box {self.box} {self.spot}" + (f" ({self.player})" if self.player else "")
+        return bet_name(self.box, self.spot, self.player)
 
 
 class Difference(Frozen):

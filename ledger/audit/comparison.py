@@ -19,6 +19,7 @@ from pydantic import ValidationError
 from ledger.core.errors import first_line
 from ledger.domain.registry import Registry, StaffMember, TerminalDevice
 from ledger.infrastructure.mapper import PydanticJSONMapper
+from ledger.presentation.wording import counted
 
 UNTIMED = ("timestamp",)
 """What a command executed again cannot reproduce: when its events were written."""
@@ -168,5 +169,5 @@ def claimed_command(event: Any, row: Row) -> str | None:
 
 def refusal(error: Exception) -> str:
     if isinstance(error, ValidationError):
-        return f"its envelope is malformed ({error.error_count()} problem(s))"
+        return f"its envelope is malformed ({counted(error.error_count(), 'problem')})"
     return first_line(error)[:300]

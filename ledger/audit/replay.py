@@ -57,14 +57,7 @@ from ledger.domain.shoe import Shoe
 from ledger.domain.table import table_id
 from ledger.games.registry import procedure_for
 from ledger.presentation.wording import rule_set
-from ledger.reports.round_win import (
-    ZERO,
-    Prize,
-    RoundWin,
-    round_win,
-    win_of,
-    win_sentence,
-)
+from ledger.reports.round_win import Prize, RoundWin, round_win, step_words, win_of
 
 FORMAT = "round-ledger/replay/1"
 
@@ -257,11 +250,9 @@ def timeline(round_events: list[RecordedEvent], shoe_events: list[RecordedEvent]
 
 
 def _settled_in_words(steps: list[Step], win: RoundWin) -> list[Step]:
-    """The settlement's step says the round's win as settled (the jackpot apart), not the
-    settlement's house win, which counts the jackpot bets in."""
-    as_settled = win.model_copy(update={"table_win": win.as_settled, "adjustments": ZERO})
-    return [step.model_copy(update={"text": f"round settled: {win_sentence(as_settled)}"})
-            if step.event == Round.Settled.event_type else step for step in steps]
+    """The settlement's steps in words once the round's win is known (`step_words`)."""
+    return [step.model_copy(update={"text": said})
+            if (said := step_words(step.event, step.detail, win)) else step for step in steps]
 
 
 def _unsealed(problem: SealProblem) -> Difference:

@@ -12,8 +12,15 @@ from ledger.audit.replay import CardView, HandView, RoundReplay, Verdict
 from ledger.core.formatting import CURRENCY, TIME_LABEL, amount, clock, heading, money, when
 from ledger.presentation.columns import Grid, figure, text
 from ledger.presentation.render import safe
-from ledger.presentation.wording import counted, describe_outcome, rule_set, term, void_reason
-from ledger.reports.round_win import Prize, outcome_words, prize_words, win_sentence
+from ledger.presentation.wording import (
+    counted,
+    describe_outcome,
+    pool_name,
+    rule_set,
+    term,
+    void_reason,
+)
+from ledger.reports.round_win import Prize, outcome_words, paid, prize_words, win_sentence
 
 SUITS = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
 RED = frozenset("HD")
@@ -59,7 +66,9 @@ def results_table(title: str, lines: list[BetLine], prizes: list[Prize] | None =
     for line in lines:
         said = outcome_words(line.spot, line.box, line.outcome, prizes or [])
         table.add_row(line.name, amount(line.stake), said + (" (capped)" if line.capped else ""),
-                      amount(line.returned), amount(line.payout), amount(line.commission))
+                      amount(line.returned),
+                      amount(paid(line.spot, line.box, line.payout, prizes or [])),
+                      amount(line.commission))
     return table
 
 
@@ -81,14 +90,15 @@ def render_replay(replay: RoundReplay, console: Console, *, wide: bool = False) 
                else "")
             + (f", {shoe.burned} burned" if shoe.burned else "")
             + f".\n  proof: {shoe.proof.sentence}", highlight=False, soft_wrap=True)
-    timeline = Grid(figure("#"), text(f"when ({TIME_LABEL})"),
-                    text("who (verified key)", wraps=True),
-                    text("terminal (verified key)", 2, wraps=True), text("stream", 1),
+    # a key's fingerprint is never cut or folded (it is checked by eye against another copy):
+    # the columns that hold one do not wrap, each fingerprint on a line of its own
+    timeline = Grid(figure("#"), text(f"when ({TIME_LABEL})"), text("who (verified key)"),
+                    text("terminal (verified key)", 2), text("stream", 1),
                     text("what", wraps=True), title="Timeline", title_justify="left")
     for step in replay.steps:
         timeline.add_row(
             f"#{step.position}", clock(step.at),
-            f"{step.role or ''} {safe(step.staff_id)}"
+            f"{term(step.role) if step.role else ''} {safe(step.staff_id)}"
             + (f"\n[dim]{safe(step.staff_key)}[/]" if step.staff_key else ""),
             safe(step.terminal) + (f"\n[dim]{safe(step.terminal_key)}[/]" if step.terminal_key
                                    else "")
@@ -107,7 +117,7 @@ def render_replay(replay: RoundReplay, console: Console, *, wide: bool = False) 
     _render_jackpot(replay, console)
     for adjustment in replay.adjustments:
         step = adjustment.step
-        console.print(f"[bold]Adjustment[/] {when(step.at)} by {step.role} "
+        console.print(f"[bold]Adjustment[/] {when(step.at)} by {term(step.role) if step.role else ''} "
                       f"{step.staff_id}: {step.text}", highlight=False, soft_wrap=True)
     _render_verdict(replay, console)
 
@@ -118,7 +128,7 @@ def _render_jackpot(replay: RoundReplay, console: Console) -> None:
         return
     figures = jackpot.recorded
     console.print(
-        f"[bold]Jackpot[/] pool {jackpot.pool}: {money(figures.pool_before)} before the round; "
+        f"[bold]Jackpot[/] pool {pool_name(jackpot.pool)}: {money(figures.pool_before)} before the round; "
         f"{money(figures.to_pool)} of {money(figures.stakes)} contributed; "
         + ("; ".join(f"box {p.box} won {prize_words(Prize.of(p))}" for p in figures.prizes)
            or "no prize")

@@ -15,7 +15,14 @@ from ledger.domain.shoe import Shoe
 from ledger.games import registry
 from ledger.games.facts import BURN, RoundFacts
 from ledger.games.protocol import HandValue
-from ledger.presentation.wording import counted, deal_mode, rule_set, term, void_reason
+from ledger.presentation.wording import (
+    bet_name,
+    counted,
+    deal_mode,
+    rule_set,
+    term,
+    void_reason,
+)
 
 
 def label(target: str) -> str:
@@ -25,8 +32,7 @@ def label(target: str) -> str:
 
 
 def _bet(body: dict[str, Any]) -> str:
-    who = f" for {body['player']}" if body.get("player") else ""
-    return f"box {body['box']} {term(body['spot'])}{who}"
+    return bet_name(body["box"], body["spot"], body.get("player"))
 
 
 _SENTENCES: dict[str, Callable[[dict[str, Any]], str]] = {

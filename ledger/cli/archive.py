@@ -43,10 +43,10 @@ def _none_closed(conn: Any, rt: Any) -> str:
 
 def archive(
     to: Annotated[str, typer.Option(
-        "--to", help="The archive database's URL (postgresql://...): a login that may create "
+        "--to", metavar="URL", help="The archive database's URL (postgresql://...): a login that may create "
         "its tables; the primary reads it back through postgres_fdw.")],
     through: Annotated[str, typer.Option(
-        "--through", help="The last month (YYYY-MM) or day (YYYY-MM-DD), Macau time, whose "
+        "--through", metavar="YYYY-MM | YYYY-MM-DD", help="The last month (YYYY-MM) or day (YYYY-MM-DD), Macau time, whose "
         "events may leave the primary.")],
     trust: Annotated[Path, typer.Option(
         "--trust", help="The trust file: its witnesses must have cosigned the seal over "

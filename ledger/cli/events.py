@@ -66,17 +66,26 @@ def _render(entries: list[dict[str, Any]], title: str) -> None:
 
 
 DECIMAL = re.compile(r"-?\d+\.\d\d")
+MOMENT = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d(?::\d\d(?:\.\d+)?)?(?:Z|[+-]\d\d:\d\d)?")
+"""A moment as a terminal or the ledger wrote it (`2026-11-29T06:32:34Z`, `...+08:00`)."""
 
 
 def plain(value: Any) -> str:
     """A stored value as a person reads it: `{"max_bet": "10000.00", "is_open": true}` is
-    `max bet: 10,000.00; open: yes`, a nested one in brackets."""
+    `max bet: 10,000.00; open: yes`, a nested one in brackets; a moment, in whatever zone it
+    was written, as every time is shown, in Macau time and labelled so.
+
+    >>> plain({"at": "2026-11-29T06:32:34Z", "amount": "1000.00"})
+    'at: 2026-11-29 14:32:34 Macau time; amount: 1,000.00'
+    """
     if isinstance(value, dict):
         return "; ".join(f"{_key(str(k))}: {_nested(v)}" for k, v in value.items()) or "-"
     if isinstance(value, list):
         return ", ".join(_nested(item) for item in value) or "none"
     if isinstance(value, str) and DECIMAL.fullmatch(value):
         return amount(value)
+    if isinstance(value, str) and MOMENT.fullmatch(value):
+        return when(datetime.fromisoformat(value))
     return shown(value)
 
 

@@ -14,7 +14,7 @@ from ledger.commands.jackpot import AdjustPool, CreatePool, LinkTable
 from ledger.core.formatting import amount, heading, money
 from ledger.domain.jackpot_pool import JackpotPool, pool_id
 from ledger.presentation.columns import Grid, figure, text
-from ledger.presentation.wording import count, counted
+from ledger.presentation.wording import count, counted, pool_name
 from ledger.reports.floor import floor_pools
 
 send = sender(JACKPOT)
@@ -63,13 +63,14 @@ def show(name: Name, as_json: JsonOption = False) -> None:
         pool = rt.ledger.load(JackpotPool, pool_id(name), f"jackpot pool {name}")
     settings = pool.settings
     if as_json:  # the keys of `jackpot list --json` where the two say the same
-        print_json({"pool_id": pool.id, "name": pool.name, "amount": pool.amount,
+        print_json({"pool_id": pool.id, "name": pool.name, "said": {"name": pool_name(pool.name)},
+                    "amount": pool.amount,
                     "seed": settings.seed, "liability": pool.amount - settings.seed,
                     "contributions": pool.contributions, "reserve": pool.reserve,
                     "hits": pool.hits, "tables": list(pool.tables)})
         return
     console.print(
-        f"pool {pool.name}: {money(pool.amount)} (seed {money(settings.seed)}, liability "
+        f"pool {pool_name(pool.name)}: {money(pool.amount)} (seed {money(settings.seed)}, liability "
         f"{money(pool.amount - settings.seed)}), contributions {money(pool.contributions)}, "
         f"reserve {money(pool.reserve)}, {counted(pool.hits, 'hit')}, tables {', '.join(pool.tables) or '-'}",
         highlight=False,
@@ -82,14 +83,14 @@ def list_(as_json: JsonOption = False, wide: WideOption = False) -> None:
     terminal leaves out the tables first, then the seed, the hits and the contributions."""
     with runtime() as rt:
         pools = floor_pools(rt.database)
-    if as_json:
-        print_json(pools)
+    if as_json:  # the pool's code, and its name in words beside it
+        print_json([p.model_dump(mode="json") | {"said": {"name": pool_name(p.name)}} for p in pools])
         return
     grid = Grid(text("pool"), figure(heading("amount")), figure(heading("seed"), 3),
                 figure(heading("liability")), figure(heading("contributions"), 1),
                 figure("hits", 2), text("tables", 4, wraps=True))
     for p in pools:
-        grid.add_row(p.name, amount(p.amount), amount(p.seed), amount(p.liability),
+        grid.add_row(pool_name(p.name), amount(p.amount), amount(p.seed), amount(p.liability),
                      amount(p.contributions),
                      count(p.hits), ", ".join(p.tables) or "-")
     grid.print(console, wide=wide)

@@ -18,6 +18,7 @@ import typer
 from typer.core import TyperCommand, TyperGroup
 
 from ledger.cli.errors import run_guarded, usage_guarded
+from ledger.cli.metavars import name_what_to_type
 from ledger.core.clock import Clock, current, running, started_at
 
 COMMANDS: tuple[tuple[str, str, str], ...] = (
@@ -91,7 +92,7 @@ def load(name: str, target: str) -> Any:
         holder.command(name)(found)
     group = typer.main.get_command(holder)
     assert isinstance(group, TyperGroup)  # a Typer with a callback builds a group
-    return group.commands[name]
+    return name_what_to_type(group.commands[name])
 
 
 class Deferred(TyperCommand):
@@ -112,6 +113,10 @@ class LazyGroup(TyperGroup):
         super().__init__(**attrs)
         for name, target, help in COMMANDS:
             self.commands.setdefault(name, Deferred(name, target, help))
+
+    def format_help(self, ctx: Any, formatter: Any) -> None:
+        name_what_to_type(self)  # Typer adds its completion options after the group is made
+        super().format_help(ctx, formatter)
 
 
 app = typer.Typer(

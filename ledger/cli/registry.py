@@ -13,7 +13,7 @@ from typing import Annotated, Any
 
 import typer
 from pydantic import TypeAdapter, ValidationError
-from rich.table import Table as RichTable
+from rich import box
 
 from ledger.application.bus import REGISTRY
 from ledger.cli.common import JsonOption, console, print_json, runtime, sender
@@ -40,11 +40,15 @@ from ledger.domain.registry import (
 )
 from ledger.identity.keys import Credential, Kind, fingerprint
 from ledger.identity.registry_log import registered_ids
+from ledger.presentation.columns import Grid, text
 from ledger.presentation.render import safe
 from ledger.presentation.wording import describe, term
 
 send = sender(REGISTRY)
 """Sends a command of the registry area (its handlers alone are loaded)."""
+
+KEY = "key"
+"""A key's fingerprint, in a column never cut: it is checked by eye against another copy."""
 
 keys = typer.Typer(help="Make a key pair; show a key's public half.", no_args_is_help=True)
 staff = typer.Typer(help="Enrol, suspend, reinstate staff; change roles and keys.",
@@ -124,11 +128,13 @@ def staff_list(as_json: JsonOption = False) -> None:
     if as_json:
         print_json([_staff_record(m) for m in filter(None, members)])
         return
-    grid = RichTable("staff", "name", "roles", "standing", "key")
+    grid = Grid(text("staff"), text("name", wraps=True), text("roles", wraps=True),
+                text("standing"), text(KEY), box=box.SIMPLE_HEAD, pad_edge=False,
+                collapse_padding=True)
     for m in filter(None, members):
         grid.add_row(safe(m.staff_id), safe(m.name), role_list(m.roles), _standing(m.suspended, "suspended"),
                      fingerprint(m.public_key))
-    console.print(grid)
+    grid.print(console, json=True)
 
 
 @staff.command("show")
@@ -161,11 +167,13 @@ def terminal_list(as_json: JsonOption = False) -> None:
     if as_json:
         print_json([_terminal_record(d) for d in filter(None, devices)])
         return
-    grid = RichTable("terminal", "kind", "location", "standing", "key")
+    grid = Grid(text("terminal"), text("kind", wraps=True), text("location", 1, wraps=True),
+                text("standing"), text(KEY), box=box.SIMPLE_HEAD, pad_edge=False,
+                collapse_padding=True)
     for d in filter(None, devices):
         grid.add_row(safe(d.terminal_id), term(d.kind), safe(d.location), _standing(d.revoked, "revoked"),
                      fingerprint(d.public_key))
-    console.print(grid)
+    grid.print(console, json=True)
 
 
 @terminals.command("show")

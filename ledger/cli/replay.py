@@ -57,7 +57,7 @@ def replay(
         help="ROUND (a round id), or TABLE ROUND_NUMBER.", show_default=False)] = None,
     table: Annotated[str | None, typer.Option(help="Table code, with --at.")] = None,
     at: Annotated[str | None, typer.Option(
-        help="ISO time (no offset: Macau time, Asia/Macau, as the shifts and CCTV): the round "
+        metavar="YYYY-MM-DDTHH:MM:SS", help="ISO time (no offset: Macau time, Asia/Macau, as the shifts and CCTV): the round "
         "in play then.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the replay as JSON.")] = False,
     html: Annotated[Path | None, typer.Option(

@@ -166,13 +166,13 @@ def show(table: Code, number: Annotated[int | None, typer.Argument(help="Round n
         round_ = rt.ledger.load(Round, round_id(table_id(code), n), f"round {n} of {code}")
     from ledger.presentation.columns import Grid, figure, text
     from ledger.reports.round import round_view
-    from ledger.reports.round_win import Prize, outcome_words, prize_words
+    from ledger.reports.round_win import Prize, outcome_words, paid, prize_words
 
     view = round_view(round_)
     if as_json:
         print_json(view)
         return
-    from ledger.presentation.wording import DEMONSTRATION, rule_set, term
+    from ledger.presentation.wording import DEMONSTRATION, bet_name, rule_set, term
 
     console.print(f"[bold]{round_.label}[/]: {rule_set(round_.rule_set)}; "
                   f"{term(round_.phase)}", highlight=False)
@@ -185,15 +185,18 @@ def show(table: Code, number: Annotated[int | None, typer.Argument(help="Round n
         cards.add_row(term(c["to"]).replace(":", " "), c["card"], "up" if c["face_up"] else "down",
                       str(c["shoe_position"]))
     cards.print(console, wide=wide)
-    results = Grid(figure("box"), text("spot"), text("player", 3), figure(heading("stake")),
+    # a bet named with its player beside its box: two players on one box (Q Poker) stay apart
+    results = Grid(text("bet"), figure(heading("stake")),
                    text("outcome", wraps=True), figure(heading("returned"), 2),
-                   figure(heading("payout")), figure(heading("commission"), 1), title="bets")
+                   figure(heading("paid")), figure(heading("commission"), 1), title="bets")
     prizes = [Prize(box=j["box"], category=j["category"], amount=j["prize"])
               for j in view["jackpots"]]
     for b in view["bets"]:
         said = outcome_words(b["spot"], b["box"], b["outcome"], prizes) if b["outcome"] else "-"
-        results.add_row(str(b["box"]), term(b["spot"]), b["player"] or "-", amount(b["stake"]),
-                        said, amount(b["returned"]), amount(b["payout"]),
+        results.add_row(bet_name(b["box"], b["spot"], b["player"]), amount(b["stake"]),
+                        said, amount(b["returned"]),
+                        amount(None if b["payout"] is None else
+                               paid(b["spot"], b["box"], Decimal(b["payout"]), prizes)),
                         amount(b["commission"]))
     if view["bets"] or not round_.demonstration:
         results.print(console, wide=wide)

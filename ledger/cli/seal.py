@@ -86,7 +86,7 @@ def run(
                 raise typer.Exit(1)
             return
         console.print(f"sealing; checkpoints written to {sealer.witness_root}"
-                      + (f", sent to {len(sealer.cosigning.trust.witnesses)} witness(es)"
+                      + (f", sent to {counted(len(sealer.cosigning.trust.witnesses), 'witness', 'witnesses')}"
                          if sealer.cosigning is not None else "") + "; Ctrl-C to stop",
                       highlight=False)
         with stop_on_signals() as stop:

@@ -34,7 +34,8 @@ def shuffle(
 
 @app.command()
 def cut(table: Code, by_whom: Annotated[str, typer.Option("--by", help="Who cut.")],
-        at: Annotated[int | None, typer.Option(help="Cards before the cut card.")] = None) -> None:
+        at: Annotated[int | None, typer.Option(metavar="CARDS",
+                                                help="Cards before the cut card.")] = None) -> None:
     """Record the cut and where the cut card sits."""
     send(CutShoe(table=table, cut_by=by_whom, cut_card_position=at))
 

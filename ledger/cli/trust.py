@@ -3,6 +3,7 @@ database (`ledger.audit.trust`)."""
 
 from __future__ import annotations
 
+from datetime import datetime
 from pathlib import Path
 from typing import Annotated
 
@@ -11,7 +12,9 @@ import typer
 from ledger.cli.common import reading
 from ledger.cli.console import console
 from ledger.core.errors import InvalidInput
+from ledger.core.formatting import when
 from ledger.presentation.render import safe
+from ledger.presentation.wording import counted
 
 app = typer.Typer(help="Write and read the trust file verify is given from outside the "
                   "database.", no_args_is_help=True)
@@ -65,7 +68,7 @@ def init(
         trust = trust_of(conn, keys[0], witnesses, quorum)
     write_trust(out, trust)
     console.print(f"wrote {out}: ledger {trust.ledger}, first administrator {trust.administrator}, "
-                  f"{len(witnesses)} witness(es), quorum {trust.quorum}", highlight=False)
+                  f"{counted(len(witnesses), 'witness', 'witnesses')}, quorum {trust.quorum}", highlight=False)
 
 
 @app.command()
@@ -75,10 +78,19 @@ def show(file: Annotated[Path, typer.Argument(help="The trust file.")]) -> None:
     from ledger.identity.keys import fingerprint
 
     trust = load_trust(file)
-    console.print(f"ledger {trust.ledger} ({safe(trust.origin)}), written {trust.written_at}\n"
+    console.print(f"ledger {trust.ledger} ({safe(trust.origin)}), written {_written(trust.written_at)}\n"
                   f"sealing key {fingerprint(trust.seal_public_key)}\n"
                   f"first administrator {safe(trust.administrator)} "
                   f"({fingerprint(trust.administrator_public_key)})\n"
                   f"witnesses: quorum {trust.quorum} of {len(trust.witnesses)}", highlight=False)
     for w in trust.witnesses:
         console.print(f"  {safe(w.name)} {safe(w.url or 'no address')}", highlight=False)
+
+
+def _written(at: str) -> str:
+    """When the file was written, as every time is shown: Macau time, labelled (the file keeps
+    the moment as written, in UTC)."""
+    try:
+        return when(datetime.fromisoformat(at))
+    except ValueError:
+        return safe(at)

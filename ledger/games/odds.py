@@ -124,7 +124,8 @@ class RoundOdds:
         bets = list(bets)
         unknown = sorted({bet.spot for bet in bets} - set(self.edge))
         if unknown:
-            raise ValueError(f"no odds for the spot(s) {', '.join(unknown)} of this round")
+            spots = "spot" if len(unknown) == 1 else "spots"
+            raise ValueError(f"no odds for the {spots} {', '.join(unknown)} of this round")
         mean = sum((Fraction(bet.amount) * self.edge[bet.spot] for bet in bets), Fraction(0))
         variance = Fraction(0)
         for one in bets:

@@ -25,7 +25,15 @@ from ledger.core.formatting import (
     money,
     when,
 )
-from ledger.presentation.wording import counted, game, line_name, rule_set, term, void_reason
+from ledger.presentation.wording import (
+    counted,
+    game,
+    line_name,
+    pool_name,
+    rule_set,
+    term,
+    void_reason,
+)
 
 
 @lru_cache(maxsize=1)
@@ -39,7 +47,7 @@ def environment() -> Environment:
     )
     env.filters.update(money=money, amount=amount, clock=clock, when=when, iso=iso,
                        void_reason=void_reason, counted=counted, game=game, rule_set=rule_set,
-                       term=term)
+                       term=term, pool_name=pool_name)
     env.globals.update(line_name=line_name)
     env.globals.update(CURRENCY=CURRENCY, TIME_LABEL=TIME_LABEL, PRACTICE_MARK=PRACTICE_MARK)
     return env

@@ -11,7 +11,15 @@ from ledger.audit.replay import CardView, RoundReplay
 from ledger.core.formatting import money
 from ledger.pages import render
 from ledger.presentation.wording import counted, term
-from ledger.reports.round_win import hand_name, outcome_words, win_sentence
+from ledger.reports.round_win import (
+    Prize,
+    hand_name,
+    jackpot_bet_words,
+    on_layout,
+    outcome_words,
+    paid,
+    win_sentence,
+)
 
 SUIT_NAMES = {"S": "spades", "H": "hearts", "C": "clubs", "D": "diamonds"}
 
@@ -31,7 +39,9 @@ def card(view: CardView) -> dict[str, object]:
     }
 
 
-def _due(line: BetLine) -> str:
+def _due(line: BetLine, prizes: list[Prize]) -> str:
+    if not on_layout(line.spot):
+        return jackpot_bet_words(line.box, line.outcome, prizes)
     return (f"{line.outcome}, returned {money(line.returned)}, paid {money(line.payout)}"
             + (f", commission {money(line.commission)}" if line.commission else ""))
 
@@ -41,11 +51,13 @@ def results(replay: RoundReplay) -> list[dict[str, object]]:
     what became of it (a prize won: which hand, what prize)."""
     recomputed = {(due.box, due.spot, due.player): due for due in replay.check.recomputed}
     prizes = replay.win.prizes if replay.win else []
+    again = replay.check.recomputed_win.prizes if replay.check.recomputed_win else []
     rows = []
     for line in replay.results:
         due = recomputed.get((line.box, line.spot, line.player))
-        rows.append({"line": line, "due": _due(due) if due else "nothing due",
+        rows.append({"line": line, "due": _due(due, again) if due else "nothing due",
                      "outcome": outcome_words(line.spot, line.box, line.outcome, prizes),
+                     "paid": paid(line.spot, line.box, line.payout, prizes),
                      "differs": due is None or due != line})
     return rows
 

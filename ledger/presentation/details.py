@@ -16,7 +16,7 @@ from ledger.domain.base import DomainEvent
 from ledger.domain.jackpot_pool import JackpotPool
 from ledger.domain.round import Round
 from ledger.domain.shift import Shift
-from ledger.presentation.wording import describe_outcome, term, void_reason
+from ledger.presentation.wording import bet_name, describe_outcome, term, void_reason
 
 
 def details(events: Iterable[Any]) -> tuple[str, ...]:
@@ -35,14 +35,12 @@ def details(events: Iterable[Any]) -> tuple[str, ...]:
     return tuple(lines)
 
 
-def _bet(box: int, spot: str, player: str | None) -> str:
-    return f"box {box}{f' ({player})' if player else ''} {term(spot)}"
-
-
 def _settled_bet(event: Any) -> str:
     bet = event.bet
-    said = f"{_bet(bet.box, bet.spot, bet.player)} {money(bet.stake)}"
+    said = f"{bet_name(bet.box, bet.spot, bet.player)} {money(bet.stake)}"
     outcome = str(getattr(bet.outcome, "value", bet.outcome))
+    if str(getattr(bet.spot, "value", bet.spot)) == "jackpot" and outcome != "carried":
+        return said + " to the jackpot pool"  # a prize is its own line, paid by the pool
     if outcome == "won":
         said += f" wins {money(bet.payout - bet.commission)}"  # commission kept from the win
         if bet.commission:
@@ -95,14 +93,14 @@ def _after_close(event: Any) -> str:
 
 
 _DETAILS_OF: dict[type[DomainEvent], Callable[[Any], str]] = {
-    Round.BetPlaced: lambda e: f"{_bet(e.box, e.spot, e.player)} {money(e.amount)}",
+    Round.BetPlaced: lambda e: f"{bet_name(e.box, e.spot, e.player)} {money(e.amount)}",
     Round.DecisionMade: _decision,
     Round.BetSettled: _settled_bet,
     Round.JackpotPrizeAwarded: _prize,
     Round.Settled: _settled,
     Round.Voided: lambda e: f"void: {void_reason(e.reason)}"
                             + ("; jackpot bets carried" if e.jackpot_carried else ""),
-    Round.Adjusted: lambda e: (f"{_bet(e.box, e.spot, e.player)} adjusted by {money(e.amount)}: "
+    Round.Adjusted: lambda e: (f"{bet_name(e.box, e.spot, e.player)} adjusted by {money(e.amount)}: "
                                f"{e.reason}{_after_close(e)}"),
     Shift.Opened: lambda e: f"opening count {money(e.total)}",
     Shift.FillRecorded: _slip("fill"),

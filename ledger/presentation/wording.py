@@ -13,9 +13,9 @@ is "one pair", `deal_mode("all_spaces")` "dealt to all seven spaces" (Fortune 8,
 `label("max_bet")` "maximum bet", `shown(True)` "yes", `count(5804)` "5,804"; a game by its
 regulation's name (`game("fortune-8")` "Fortune 8"), a rule set as "Stud Poker, 2004 rules",
 a report line as "table BAC-01" or "Q Poker", a count with its noun (`counted(1, "deck")`
-"1 deck"). Terminal, JSON (beside the codes), pages, print and the floor take them from here.
-
-Pure: the events are the domain's own objects (or anything with their fields); no I/O.
+"1 deck"), a jackpot pool by its name (`pool_name("MAIN-PROGRESSIVE")` "Main Progressive").
+Terminal, JSON (beside the codes), pages, print and the floor take them from here. Pure: the
+events are the domain's own objects (or anything with their fields); no I/O.
 """
 
 from __future__ import annotations
@@ -167,10 +167,13 @@ def game(code: str | None) -> str:
     """`Stud Poker` for `stud-poker`; an unknown code as it is."""
     from ledger.games.registry import GAMES  # each game by the name its regulation gives it
 
-    if code is None:
-        return "-"
-    known = GAMES.get(code)
-    return code if known is None else known.name
+    known = None if code is None else GAMES.get(code)
+    return "-" if code is None else code if known is None else known.name
+
+
+def pool_name(code: str) -> str:
+    """A jackpot pool by its name in words: `Main Progressive` for `MAIN-PROGRESSIVE`."""
+    return " ".join(word.capitalize() for word in re.split(r"[-_.]", code) if word)
 
 
 def rule_set(rule_set_id: str | None, *, with_game: bool = True) -> str:
@@ -270,6 +273,11 @@ def shown(value: object) -> str:
     if isinstance(value, dict):
         return "; ".join(f"{label(str(k))} {shown(v)}" for k, v in value.items()) or "-"
     return term(value)
+
+
+def bet_name(box: int, spot: str, player: str | None) -> str:
+    """A bet as every screen names it, its player beside its box: `box 1 (P-2) play`."""
+    return f"box {box}{f' ({player})' if player else ''} {term(spot)}"
 
 
 def void_reason(reason: str) -> str:

@@ -10,7 +10,8 @@ from rich.console import Console
 from rich.table import Table as RichTable
 
 from ledger.core.formatting import TIME_LABEL, amount, chance, clock
-from ledger.presentation.csv_table import csv_table
+from ledger.presentation.csv_table import csv_table, named
+from ledger.presentation.wording import line_name
 from ledger.reports.hold import HoldLine, HoldReport
 
 COLUMNS = ("period", "first_day", "last_day", "level", "name", "bets", "handle",
@@ -42,13 +43,17 @@ def _text(value: Any) -> str:
 
 
 def to_csv(report: HoldReport) -> str:
-    return csv_table(header(report), COLUMNS, (cells(line) for line in report.lines))
+    """Headed in words, a game by its name (`to_json` keeps the codes, the words beside)."""
+    return csv_table(header(report), COLUMNS,
+                     (cells(line) | {"name": named(line.level, line.name)}
+                      for line in report.lines))
 
 
 def to_json(report: HoldReport) -> str:
     data = report.model_dump(mode="json", exclude={"lines"})
     data["lines"] = [{k: v if v is None or isinstance(v, int | str) else str(v)
-                      for k, v in cells(line).items()} for line in report.lines]
+                      for k, v in cells(line).items()} | {"said": line_name(line.level, line.name)}
+                     for line in report.lines]
     return json.dumps(data, indent=2, ensure_ascii=False)
 
 

@@ -14,6 +14,7 @@ from rich.console import Console
 from ledger.core.formatting import CURRENCY, amount, decimal_text
 from ledger.presentation import wording
 from ledger.presentation.columns import Grid, figure, text
+from ledger.presentation.csv_table import heading, named
 from ledger.presentation.wording import game
 from ledger.reports.shift import HOLD_ON_DROP, day_state
 from projections.period_reports import GamingDayView, MonthToDateView
@@ -71,7 +72,8 @@ def to_json(view: GamingDayView | MonthToDateView) -> str:
     data = view.model_dump(mode="json")
     for key, lines in sections(view):
         name = "floor" if key == "floor" else f"by_{key}"
-        data[name] = _exact(lines[0]) if key == "floor" else [_exact(line) for line in lines]
+        data[name] = (_exact(lines[0]) if key == "floor" else
+                      [_exact(line) | {"said": label(key, line.name)} for line in lines])
     data["state"] = state(view)
     return json.dumps(data, indent=2)
 
@@ -79,10 +81,11 @@ def to_json(view: GamingDayView | MonthToDateView) -> str:
 def to_csv(view: GamingDayView | MonthToDateView) -> str:
     out = io.StringIO()
     writer = csv.writer(out)
-    writer.writerow(["level", *COLUMNS])
+    writer.writerow([heading(column) for column in ("level", *COLUMNS)])
     for level, lines in sections(view):
         for line in lines:
-            writer.writerow([level, *(_cell(line, column) for column in COLUMNS)])
+            writer.writerow([level, named(level, line.name),
+                             *(_cell(line, column) for column in COLUMNS[1:])])
     return out.getvalue()
 
 

@@ -26,6 +26,8 @@ from typing import Any, Protocol
 from pydantic import BaseModel, ConfigDict, Field
 
 from ledger.core.formatting import money
+from ledger.domain.round import Round
+from ledger.presentation.wording import bet_name
 
 ZERO = Decimal("0.00")
 JACKPOT = "jackpot"  # the spot whose stake goes to the pool, not the rack
@@ -165,6 +167,28 @@ def jackpot_bet_words(box: int, outcome: str, prizes: Iterable[Prize]) -> str:
     if won:
         return "won the jackpot: " + "; ".join(prize_words(prize) for prize in won)
     return "to the pool, no prize"
+
+
+def paid(spot: str, box: int, payout: Decimal, prizes: Iterable[Prize]) -> Decimal:
+    """What a bet paid its player, as a results table shows it: its payout; a jackpot bet's,
+    the prizes its box won, paid by the pool apart from the bet (whose own payout is nil)."""
+    won = [prize.amount for prize in prizes if prize.box == box and not on_layout(spot)]
+    return sum(won, payout)
+
+
+def step_words(event: str, body: dict[str, Any], win: RoundWin) -> str | None:
+    """A settlement step in words once the round's win is known (None: the step's own words
+    stand): the settlement says the table win, the jackpot apart, not the house win that
+    counts the jackpot bets in; a jackpot bet says the prize its box won, or that its stake
+    went to the pool, never "lost, paid MOP 0.00" beside a prize."""
+    if event == Round.Settled.event_type:
+        as_settled = win.model_copy(update={"table_win": win.as_settled, "adjustments": ZERO})
+        return f"round settled: {win_sentence(as_settled)}"
+    bet = body.get("bet") or {}
+    if event != Round.BetSettled.event_type or on_layout(str(bet.get("spot"))):
+        return None
+    return (f"{bet_name(bet['box'], JACKPOT, bet.get('player'))}: stake {money(bet['stake'])}, "
+            f"{jackpot_bet_words(int(bet['box']), str(bet['outcome']), win.prizes)}")
 
 
 def outcome_words(spot: str, box: int, outcome: str, prizes: Iterable[Prize]) -> str:

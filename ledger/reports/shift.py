@@ -12,14 +12,15 @@ from rich.console import Console
 
 from ledger.core.formatting import CURRENCY, amount, decimal_text, money, when
 from ledger.presentation.columns import Grid, figure, text
-from ledger.presentation.wording import counted, game
+from ledger.presentation.csv_table import heading, named
+from ledger.presentation.wording import counted, game, line_name
 from projections.reports import DayClose, Figures, ShiftReportView
 
 COLUMNS = (
     "table", "game", "pit", "rounds_played", "rounds_voided", "handle", "payouts", "commission",
     "ledger_win", "opening", "closing", "fills", "credits", "drop", "accounting_win",
     "variance", "hold_pct", "jackpot_stakes", "jackpot_contributions", "jackpot_prizes",
-    "irregularities", "dealers", "flags",
+    "irregularities", "dealers", "dealt_no_round", "flags",
 )
 
 
@@ -31,14 +32,16 @@ def _value(line: Figures, column: str) -> Any:
 
 
 def to_csv(view: ShiftReportView) -> str:
+    """Headed in words, a game by its name (`to_json` keeps the codes, the words beside)."""
     out = io.StringIO()
     writer = csv.writer(out)
-    writer.writerow(["level", *COLUMNS])
+    writer.writerow([heading(c) for c in ("level", *COLUMNS)])
     for t in view.tables:
-        writer.writerow(["table", *(_value(t, c) for c in COLUMNS)])
+        writer.writerow(["table", *(game(t.game) if c == "game" else _value(t, c)
+                                    for c in COLUMNS)])
     for level, rollups in (("game", view.by_game), ("pit", view.by_pit), ("floor", [view.floor])):
         for r in rollups:
-            writer.writerow([level, r.name, *(_value(r, c) for c in COLUMNS[1:])])
+            writer.writerow([level, named(level, r.name), *(_value(r, c) for c in COLUMNS[1:])])
     return out.getvalue()
 
 
@@ -50,9 +53,11 @@ def to_json(view: ShiftReportView) -> str:
 
     for line, source in zip(data["tables"], view.tables, strict=True):
         exact(line, source)
-    for key in ("by_game", "by_pit"):
+        line["said"] = {"game": game(source.game)}  # the words beside the code
+    for key, level in (("by_game", "game"), ("by_pit", "pit")):
         for line, source in zip(data[key], getattr(view, key), strict=True):
             exact(line, source)
+            line["said"] = line_name(level, source.name)
     exact(data["floor"], view.floor)
     return json.dumps(data, indent=2)
 

@@ -11,7 +11,7 @@ from rich.console import Console
 
 from ledger.core.formatting import CURRENCY, TIME_LABEL, amount, chance, clock
 from ledger.presentation.columns import Grid, figure, text
-from ledger.presentation.csv_table import csv_table
+from ledger.presentation.csv_table import csv_table, named
 from ledger.presentation.wording import line_name
 from ledger.reports.base import Base
 from ledger.reports.statistics import Line, StatisticsReport
@@ -117,7 +117,10 @@ def change_parts(line: Line) -> tuple[str, ...]:
 
 
 def to_csv(report: StatisticsReport) -> str:
-    return csv_table(header(report), COLUMNS, (cells(line) for line in report.lines))
+    """Headed in words, a game by its name (`to_json` keeps the codes, the words beside)."""
+    return csv_table(header(report), COLUMNS,
+                     (cells(line) | {"name": named(line.level, line.name)}
+                      for line in report.lines))
 
 
 def to_json(report: StatisticsReport) -> str:

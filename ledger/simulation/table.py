@@ -23,6 +23,7 @@ from ledger.domain.table import table_id
 from ledger.games import registry
 from ledger.games.baccarat import rules as baccarat_rules
 from ledger.games.simulated import Plant
+from ledger.presentation.wording import counted
 from ledger.simulation.bias import MISDEALER, PLANTED_BOX, STREAK, Bias
 from ledger.simulation.players import Crowd, Player, Purse
 from ledger.simulation.staffing import FloorStaff, dealer_id, pit_supervisor
@@ -248,7 +249,7 @@ class TableSimulator:
         """The supervisor records the failure (the round is void) and the shuffler is
         replaced: the next round's shuffle is by another unit."""
         self.send(RecordIrregularity, table=self.spec.code, kind="shuffler_failure",
-                  note=f"shuffler {self.shuffler_serial} stopped after {dealt} cards; replaced",
+                  note=f"{shuffler_stopped(self.shuffler_serial, dealt)}; replaced",
                   actor=self.supervisor)
         self.tally.shuffler_failures += 1
         self.shuffler_unit += 1
@@ -330,3 +331,15 @@ class TableSimulator:
         self.send(SignInDealer, table=self.spec.code, dealer_id=self.dealer.staff_id,
                   actor=self.supervisor)
 
+
+def shuffler_stopped(serial: str, dealt: int) -> str:
+    """How far a failed shuffler got, in words.
+
+    >>> shuffler_stopped("SHF-QP-01-1", 0)
+    'the shuffler SHF-QP-01-1 stopped before any card was dealt'
+    >>> shuffler_stopped("SHF-QP-01-1", 1)
+    'the shuffler SHF-QP-01-1 stopped after 1 card'
+    """
+    if not dealt:
+        return f"the shuffler {serial} stopped before any card was dealt"
+    return f"the shuffler {serial} stopped after {counted(dealt, 'card')}"

@@ -50,8 +50,8 @@ def said(conn: Connection[Any], lines: list[TableShift]) -> Said:
 
 def sentence(number: int | None, dealer: str | None, kind: str, body: dict[str, Any]) -> str:
     """`round 9 voided: shuffler failure`; `round 4, dealer D-BAC-01-1: card face up (9S to
-    player), round continues`; `round 9, dealer D-QP-01-1: shuffler failure (shuffler SHF-1
-    stopped after 0 cards; replaced), round void`."""
+    player), round continues`; `round 9, dealer D-QP-01-1: shuffler failure (the shuffler
+    SHF-1 stopped before any card was dealt; replaced), round void`."""
     where = f"round {number}" if number is not None else "a round"
     if kind == Round.Voided.event_type:
         return f"{where} voided: {void_reason(str(body.get('reason') or 'no reason given'))}"

@@ -44,7 +44,25 @@ def test_jackpot_list_shows_amount_seed_liability_contributions_and_hits(cli):
     assert cli("jackpot", "adjust", "STUD", "250", "--reason", "meter correction").code == 0
     listed = cli("jackpot", "list")
     assert listed.code == 0, listed.err
-    assert _row(listed.out, "STUD") == [
-        "STUD", "1,250.00", "1,000.00", "250.00", "0.00", "0", "SP-01"]
+    assert _row(listed.out, "Stud") == [
+        "Stud", "1,250.00", "1,000.00", "250.00", "0.00", "0", "SP-01"]
     pool = json.loads(cli("jackpot", "list", "--json").out)[0]
     assert (pool["name"], pool["amount"], pool["tables"]) == ("STUD", "1250.00", ["SP-01"])
+
+
+def test_a_jackpot_pool_is_shown_by_its_name_in_words_and_its_code_kept_beside_in_json(cli):
+    assert cli("table", "open", "SP-01", "--game", "stud-poker", "--min", "100", "--max",
+               "5000").code == 0
+    assert cli("jackpot", "create", "MAIN-PROGRESSIVE", "--seed", "1000", "--royal", "5000",
+               "--straight-flush", "2000", "--four", "500", "--full-house", "150",
+               "--flush", "100", "--rate", "0.5").code == 0
+    assert cli("jackpot", "link", "MAIN-PROGRESSIVE", "SP-01").code == 0
+    for columns in ("80", "120"):
+        wide = {"COLUMNS": columns}
+        for shown in (cli("jackpot", "list", extra_env=wide).out,
+                      cli("jackpot", "show", "MAIN-PROGRESSIVE", extra_env=wide).out):
+            assert "Main Progressive" in shown and "MAIN-PROGRESSIVE" not in shown, shown
+    (pool,) = json.loads(cli("jackpot", "list", "--json").out)
+    assert (pool["name"], pool["said"]["name"]) == ("MAIN-PROGRESSIVE", "Main Progressive")
+    shown = json.loads(cli("jackpot", "show", "MAIN-PROGRESSIVE", "--json").out)
+    assert (shown["name"], shown["said"]["name"]) == ("MAIN-PROGRESSIVE", "Main Progressive")

@@ -51,3 +51,17 @@ def test_round_show_and_jackpot_figures_read_mop_with_thousands(cli):
     assert "MOP 60,000.00 is above the table maximum MOP 50,000.00." in refused.err
     shown = ok(cli, "round", "show", "BAC-08")
     assert "stake (MOP)" in shown and "12,000.00" in shown, shown
+
+
+def test_events_tail_shows_every_time_in_one_format_macau_time_labelled_never_z_or_an_offset(
+        cli):
+    """A signed command's own time (`at`, as its terminal wrote it, in any zone) is shown as
+    the header's recording time is: `2026-11-29 14:32:34 Macau time`."""
+    ok(cli, "table", "open", "BAC-09", "--game", "baccarat", "--min", "100", "--max", "50000")
+    for columns in ("80", "120"):
+        shown = ok(cli, "events", "tail", "-n", "5", env={"PGTZ": "UTC", "COLUMNS": columns})
+        flat = " ".join(shown.split())
+        assert not re.search(r"\d\d:\d\d(:\d\d)?(\.\d+)?(Z|[+-]\d\d:\d\d)", flat), shown
+        assert not re.search(r"\d{4}-\d\d-\d\dT\d\d", flat), shown
+        assert "at: " in flat and re.search(r"at: \d{4}-\d\d-\d\d \d\d:\d\d:\d\d Macau time",
+                                              flat), shown

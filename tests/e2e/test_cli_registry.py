@@ -6,6 +6,8 @@ half; the person then acts with their own key file, named by LEDGER_STAFF_CREDEN
 
 from __future__ import annotations
 
+import json
+
 from tests.e2e.conftest import NO_CREDENTIALS
 from tests.signing import event_count
 
@@ -104,3 +106,19 @@ def test_a_key_is_made_only_for_an_id_the_registry_could_hold(cli, tmp_path):
         assert result.code == 1, bad
         [line] = result.err.strip().splitlines()
         assert f"'{bad}' is not an id" in line and not out.exists()
+
+
+def test_a_key_fingerprint_is_never_cut_at_80_or_120_columns(cli):
+    """A fingerprint is checked by eye against another copy: every list shows it whole, on
+    one line, however narrow the terminal."""
+    for listing, id_field in (("staff", "staff_id"), ("terminal", "terminal_id")):
+        records = json.loads(cli(listing, "list", "--json").out)
+        assert records
+        for columns in ("80", "120"):
+            shown = cli(listing, "list", extra_env={"COLUMNS": columns})
+            assert shown.code == 0, shown.err
+            assert "…" not in shown.out, shown.out
+            lines = shown.out.splitlines()
+            for record in records:
+                (line,) = [line for line in lines if f" {record[id_field]} " in f" {line} "]
+                assert record["fingerprint"] in line, (columns, shown.out)

@@ -4,18 +4,24 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 
 from ledger.core import clock as ledger_clock
 from ledger.core.formatting import PRACTICE_MARK
+from ledger.presentation.csv_table import heading
+from ledger.reports import period, shift
 from tests.integration.test_shift_reconciliation import _shift_with
 from tests.signing import GAMING_DAY
 
 
-def _csv(path):
-    """The rows of an export, after the practice ledger's mark (its first line)."""
+def _csv(path, columns):
+    """The rows of an export, after the practice ledger's mark (its first line), each value
+    under its column's code (the file heads them in words)."""
     first, *lines = path.read_text().splitlines(keepends=True)
     assert first == f"# {PRACTICE_MARK}\n"
-    return list(csv.DictReader(lines))
+    codes = {heading(column): column for column in ("level", *columns)}
+    return [{codes[words]: value for words, value in row.items()}
+            for row in csv.DictReader(lines)]
 
 
 def test_the_shift_report_prints_and_writes_csv_json_and_html(cli, settings, tmp_path):
@@ -25,7 +31,7 @@ def test_the_shift_report_prints_and_writes_csv_json_and_html(cli, settings, tmp
     assert result.code == 0, result.err
     assert "BAC-R1" in result.out and "FLOOR" in result.out
     assert "the gaming day is open" in result.out  # the report says whether the day is locked
-    rows = _csv(tmp_path / f"shift-{GAMING_DAY}-day.csv")
+    rows = _csv(tmp_path / f"shift-{GAMING_DAY}-day.csv", shift.COLUMNS)
     floor = next(row for row in rows if row["level"] == "floor")
     assert (floor["ledger_win"], floor["accounting_win"], floor["variance"]) == (
         "50.00", "50.00", "0.00")
@@ -81,9 +87,9 @@ def test_the_gaming_day_report_adds_up_the_day_and_says_it_is_still_open(cli, se
     assert result.code == 0, result.err
     assert "day shift" in result.out and "BAC-R1" in result.out and "FLOOR" in result.out
     assert "the gaming day is open" in result.out
-    rows = _csv(tmp_path / f"day-{GAMING_DAY}.csv")
+    rows = _csv(tmp_path / f"day-{GAMING_DAY}.csv", period.COLUMNS)
     assert [(row["level"], row["name"]) for row in rows] == [
-        ("shift", "day"), ("table", "BAC-R1"), ("game", "baccarat"), ("pit", "MAIN"),
+        ("shift", "day"), ("table", "BAC-R1"), ("game", "Baccarat"), ("pit", "MAIN"),
         ("floor", "floor")]
     floor = rows[-1]
     assert (floor["drop"], floor["accounting_win"], floor["hold_pct"]) == ("4000.00", "50.00", "1.25")
@@ -101,3 +107,34 @@ def test_the_month_to_date_prints_day_by_day_and_as_json_with_exact_amounts(cli,
     assert data["state"] == "0 of 1 gaming day closed"
     shown = cli("report", "month", "--through", str(GAMING_DAY))
     assert shown.code == 0 and str(GAMING_DAY) in shown.out and "pit MAIN" in shown.out
+
+
+SNAKE = re.compile(r"\b[a-z]+_[a-z_]+\b")
+
+
+def test_a_csv_is_headed_in_words_and_names_games_while_its_json_keeps_the_codes_beside_words(
+        cli, settings, tmp_path):
+    """A person opens the CSV in a spreadsheet: `hold (% of drop)`, not `hold_pct`; a game
+    by its name, not `baccarat`. A machine reads the JSON: the codes, the words under `said`."""
+    _shift_with(settings, record_fill=True)
+    for command, name in ((("shift", "--day", str(GAMING_DAY), "--shift", "day"),
+                           f"shift-{GAMING_DAY}-day"),
+                          (("day", "--day", str(GAMING_DAY)), f"day-{GAMING_DAY}"),
+                          (("hold", "--through", str(GAMING_DAY)), f"hold-{GAMING_DAY}")):
+        done = cli("report", *command, "--format", "csv", "--format", "json", "--output",
+                   str(tmp_path))
+        assert done.code == 0, done.err
+        (written,) = tmp_path.glob(f"{name.split('-')[0]}-*.csv")
+        text = written.read_text()
+        headings = next(row for row in csv.reader(text.splitlines()) if "level" in row)
+        assert not [h for h in headings if SNAKE.search(h)], headings
+        assert "baccarat" not in text and "Baccarat" in text, text
+        written.unlink()
+    shift_csv = (tmp_path / f"shift-{GAMING_DAY}-day.json").read_text()
+    data = json.loads(shift_csv)
+    assert (data["tables"][0]["game"], data["tables"][0]["said"]["game"]) == (
+        "baccarat", "Baccarat")
+    assert (data["by_game"][0]["name"], data["by_game"][0]["said"]) == ("baccarat", "Baccarat")
+    held = json.loads((tmp_path / f"hold-{GAMING_DAY}.json").read_text())
+    game_line = next(line for line in held["lines"] if line["level"] == "game")
+    assert (game_line["name"], game_line["said"]) == ("baccarat", "Baccarat")

@@ -16,6 +16,8 @@ import pytest
 
 from ledger.games.registry import game
 from ledger.games.rulesets import parse_settings
+from ledger.presentation.csv_table import heading as csv_heading
+from ledger.reports import statistics_files
 from tests.e2e.browser import needs_chromium, printed_text
 from tests.signing import clock_after
 
@@ -38,7 +40,10 @@ def simulated_month(cli, as_admin, tmp_path):
 def _csv_lines(text: str) -> tuple[dict[str, str], dict[tuple[str, str], dict[str, str]]]:
     header, _, table = text.partition("\n\n")
     meta = dict(row for row in csv.reader(io.StringIO(header)))
-    rows = {(r["level"], r["name"]): r for r in csv.DictReader(io.StringIO(table))}
+    codes = {csv_heading(column): column for column in statistics_files.COLUMNS}  # headed in words, read by code
+    rows = {(r["level"], r["name"]): r for r in (
+        {codes.get(words, words): value for words, value in row.items()}
+        for row in csv.DictReader(io.StringIO(table)))}
     return meta, rows
 
 
@@ -134,7 +139,7 @@ def test_the_months_statistics_equal_sums_over_the_events(cli, simulated_month, 
     # the hold report's month is the statistics' month, game by game, with its band on the handle
     held = cli("report", "hold", "--through", THROUGH, "--json")
     assert held.code == 0, held.err + held.out
-    month = {line["name"]: line for line in json.loads(held.out)["lines"]
+    month = {line["said"]: line for line in json.loads(held.out)["lines"]
              if line["period"] == "month" and line["level"] == "game"}
     for (level, name), row in rows.items():
         if level == "game":

@@ -12,6 +12,7 @@ a stop: the floor records, the sealer seals, and the witness catches up when it 
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -88,6 +89,7 @@ def witnesses(cli, sealed, superuser, tmp_path, monkeypatch) -> Iterator[Witness
         arguments += ["--witness", f"{name}={vkey}@{found.running[name].url}"]
     made = cli("trust", "init", "--out", str(found.trust), *arguments, "--quorum", "2")
     assert made.code == 0, made.err
+    assert "2 witnesses, quorum 2" in made.out, made.out
     monkeypatch.setenv("LEDGER_TRUST_FILE", str(found.trust))
     sealing = cli("seal", "run", "--once")
     assert sealing.code == 0, sealing.err + sealing.out
@@ -120,6 +122,16 @@ def test_a_checkpoint_both_witnesses_cosigned_verifies_under_the_trust_file(cli,
     (size,) = superuser.execute("SELECT max(size) FROM ledger_seal_checkpoints").fetchone()
     assert f"{size:,} under a checkpoint its witnesses' quorum cosigned, 2 witnesses " \
            "consulted" in out
+
+
+def test_trust_show_says_when_the_file_was_written_in_macau_time_and_counts_its_witnesses(
+        cli, witnesses):
+    for columns in ("80", "120"):
+        shown = cli("trust", "show", str(witnesses.trust), extra_env={"COLUMNS": columns})
+        assert shown.code == 0, shown.err
+        flat = " ".join(shown.out.split())
+        assert re.search(r"written \d{4}-\d\d-\d\d \d\d:\d\d:\d\d Macau time", flat), flat
+        assert not re.search(r"\d\d:\d\d:\d\dZ", flat), flat
 
 
 def _cosigned_by(superuser, size: int) -> set[str]:

@@ -273,7 +273,7 @@ def test_a_row_altered_behind_the_triggers_breaks_the_chain_evidence_and_the_pay
     replay = replay_round(superuser, rid)
     assert replay.check.verdict is Verdict.DISCREPANCY
     named = {(d.subject, d.field, d.recorded, d.recomputed) for d in replay.check.differences}
-    assert ("box 1 8 (P-1)", "payout", "2200.00", "1100.00") in named
+    assert ("box 1 (P-1) 8", "payout", "2200.00", "1100.00") in named
     assert [e.event for e in replay.evidence if not e.holds] == ["Round.BetSettled"]
 
 
@@ -402,3 +402,26 @@ def test_a_voided_rounds_replay_says_void_and_no_win_and_names_no_dealer_qualifi
     [voided] = recall(superuser, "SP-03").rounds
     assert voided.win == replay.win
 
+
+
+@pytest.mark.parametrize("columns", [80, 120])
+def test_a_jackpot_winner_is_shown_the_prize_paid_never_paid_0_00(ledger, superuser, columns):
+    """The prize is paid by the pool, apart from the jackpot bet (whose own payout is nil):
+    the results say the prize in the paid column, the timeline says the prize won."""
+    replay = replay_round(superuser, rounds.stud_jackpot_round(ledger))
+    console = Console(record=True, width=columns, color_system=None)
+    render_replay(replay, console)
+    printed = console.export_text()
+    results_table = printed[printed.index("Results as recorded"):]
+    row = next(line for line in results_table.splitlines() if "box 1 jackpot" in line)
+    assert "20,000.00" in row, results_table
+    assert "Jackpot pool Replay Pool:" in printed and "REPLAY-POOL" not in printed  # in words
+    [settled] = [step.text for step in replay.steps if step.event == "Round.BetSettled"
+                 and step.detail["bet"]["box"] == 1 and step.detail["bet"]["spot"] == "jackpot"]
+    assert settled == ("box 1 jackpot: stake MOP 10.00, won the jackpot: Straight flush, prize "
+                       "MOP 20,000.00 (from the pool)"), settled
+    assert "paid MOP 0.00" not in settled
+    [on_the_page] = [r for r in results(replay)
+                     if (r["line"].box, r["line"].spot) == (1, "jackpot")]
+    assert on_the_page["paid"] == D("20000.00")
+    assert "won the jackpot: Straight flush" in on_the_page["due"]

@@ -9,9 +9,10 @@ import pytest
 from ledger.commands.round import DealCard, OpenRound, PlaceBet, SettleRound
 from ledger.commands.shift import CloseShift, EnterDrop, OpenShift, RecordCredit, RecordFill
 from ledger.commands.shoe import BurnCards, CutShoe, ShuffleShoe
-from ledger.commands.table import OpenTable, SignInDealer
+from ledger.commands.table import OpenTable, SignInDealer, SignOutDealer
 from ledger.core.errors import NotFound
 from ledger.domain.base import Actor, Role
+from ledger.pages.shift_report import to_html
 from projections.registry import select
 from projections.reports import shift_report
 from projections.runner import ProjectionRunner
@@ -32,7 +33,8 @@ def _coup(ledger, bets, cards):
     ledger.execute(SettleRound(table="BAC-R1", actor=DEALER))
 
 
-def _shift_with(settings, *, record_fill: bool, drop_after_close: bool = False):
+def _shift_with(settings, *, record_fill: bool, drop_after_close: bool = False,
+                relief: str | None = None):
     """Two coups the house wins 1,000.00 and loses 950.00 (ledger win 50.00); players buy in
     4,000.00 cash; a fill of 10,000.00 and a credit of 5,000.00. The closing count is what
     the chips must then be: 50,000 - 4,000 + 50 + 10,000 - 5,000 = 51,050.00."""
@@ -54,6 +56,9 @@ def _shift_with(settings, *, record_fill: bool, drop_after_close: bool = False):
         # banker natural 8 against player 5: banker 1,000 paid less 5% (50): -950
         _coup(ledger, [(1, "banker", "1000")],
               [("player", "2C"), ("banker", "4H"), ("player", "3D"), ("banker", "4S")])
+        if relief:  # signs in after the last round, to close up: deals no round
+            ledger.execute(SignOutDealer(table="BAC-R1", dealer_id="D-1", actor=SUPERVISOR))
+            ledger.execute(SignInDealer(table="BAC-R1", dealer_id=relief, actor=SUPERVISOR))
         if record_fill:
             ledger.execute(RecordFill(**shift, slip=101, chips={"1000": 10}, runner_id="R-1",
                                       supervisor=SUPERVISOR, actor=SUPERVISOR))
@@ -138,3 +143,14 @@ def test_a_report_for_a_shift_that_does_not_exist_is_one_sentence(settings):
     with (open_ledger(settings) as rt, rt.database.connect() as conn,
           pytest.raises(NotFound, match=f"no night shift on {DAY} is in the ledger")):
         shift_report(conn, DAY, "night")
+
+
+def test_a_shifts_dealers_are_who_dealt_its_rounds_and_a_relief_who_dealt_none_is_said_apart(
+        settings):
+    report = _shift_with(settings, record_fill=True, relief="D-2")
+    table = report.tables[0]
+    assert (table.dealers, table.dealt_no_round) == (["D-1"], ["D-2"])
+    page = to_html(report, "Test property")
+    assert "signed in, dealt no round: <span class=\"code\">D-2</span>" in page
+    dealers_cell = page[page.index('<table id="dealers">'):]
+    assert dealers_cell.index("D-1") < dealers_cell.index("signed in, dealt no round")

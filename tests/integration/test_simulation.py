@@ -81,6 +81,7 @@ def test_shuffler_tables_fail_now_and_then_and_the_next_shuffle_is_by_another_sh
             report = verify_ledger(conn)
     assert len(recorded) == failures["SP-01"] + failures["QP-01"]
     assert all(body["by"]["actor"]["role"] == "supervisor" for _, _, body in recorded)
+    assert not [body["note"] for _, _, body in recorded if "after 0 cards" in body["note"]]
     assert {(table, number) for table, number, _ in recorded} <= voided
     for code in ("SP-01", "QP-01"):
         serials = [body["shuffler_serial"] for table, _, body in shuffles if table == code]

@@ -131,7 +131,7 @@ def test_stakes_that_follow_the_coming_cards_are_unlikely_and_flat_stakes_tell_n
     flat = [_coup(n, [_banker(100, bool(n % 2))]) for n in range(40)]
     (box, player) = informed(following)
     assert player.subject == "player P-1" and player.probability < 1e-6
-    assert box.subject == "box BAC-01/1"
+    assert box.subject == "box 1 at BAC-01"
     assert all(t.probability == 1.0 for t in informed(flat))
 
 
@@ -178,8 +178,8 @@ def test_a_tables_and_a_dealers_result_is_the_houses_and_a_players_or_a_boxs_the
         f"the house won MOP 1,025.00 on 20 bets dealt by dealer D-1; expected to win {expected}")
     assert said["player P-1"].startswith(
         f"player P-1 lost MOP 1,025.00 on 20 bets; expected to lose {expected} ± ")
-    assert said["box BAC-01/1"].startswith(
-        f"the players at box BAC-01/1 lost MOP 1,025.00 on 20 bets; expected to lose {expected}")
+    assert said["box 1 at BAC-01"].startswith(
+        f"the players of box 1 at BAC-01 lost MOP 1,025.00 on 20 bets; expected to lose {expected}")
     assert all(seen.endswith("deviations in the house's favour)") for seen in said.values())
 
 
@@ -189,7 +189,7 @@ def test_jackpot_prizes_are_set_against_the_chance_of_a_prize_per_bet():
     coups = [_coup(n, bets, game_code="stud-poker", table="SP-01",
                    jackpot_hits=(2,) if n == 0 else ()) for n in range(10)]
     (test,) = jackpots(coups)
-    assert test.subject == "box SP-01/2"
+    assert test.subject == "box 2 at SP-01"
     assert test.probability == pytest.approx(1 - (1 - q) ** 10)
     assert test.seen.startswith("1 prize on 10 jackpot bets; ")
 

@@ -105,6 +105,7 @@ def _settled(spot: str, stake: str, outcome: str, returned: str = "0", payout: s
     (_settled("banker", "1000", "won", "1000", "1000", "50"),
      "box 3 banker MOP 1,000.00 wins MOP 950.00 after commission MOP 50.00"),
     (_settled("player", "500", "lost"), "box 3 player MOP 500.00 loses"),
+    (_settled("jackpot", "10", "lost"), "box 3 jackpot MOP 10.00 to the jackpot pool"),
     (_settled("banker", "200", "pushed", "200"),
      "box 3 banker MOP 200.00 pushed: MOP 200.00 returned"),
     (_settled("play", "400", "surrendered", "200"),

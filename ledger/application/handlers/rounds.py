@@ -52,6 +52,7 @@ from ledger.games.common import BetResult, Consequence, Outcome
 from ledger.games.facts import BetFact, CardFact, DecisionFact
 from ledger.games.registry import procedure_for
 from ledger.games.rulesets import parse_settings, settings_in_force
+from ledger.presentation.wording import counted
 
 VOIDING = (Consequence.ROUND_VOID, Consequence.ROUND_VOID_JACKPOT_CARRIED)
 
@@ -130,12 +131,12 @@ def _check_demonstration(table: Table, shoe: Shoe, settings: object) -> None:
                             "cards go back after every coup, no shoe starts (art. 2(3)).")
     if table.shoe_coups:
         raise WrongState(f"a demonstration coup is played only at the start of a shoe (art. "
-                         f"2(2)): table {table.code} has dealt {table.shoe_coups} coup(s) from "
+                         f"2(2)): table {table.code} has dealt {counted(table.shoe_coups, 'coup')} from "
                          "this one.")
     allowed = settings.demonstration_coups
     if table.shoe_demonstrations >= allowed:
         raise RuleViolation(
-            f"table {table.code}'s house settings allow {allowed} demonstration coup(s) a shoe "
+            f"table {table.code}'s house settings allow {counted(allowed, 'demonstration coup')} a shoe "
             f"(art. 2(2) allows up to 3), and this shoe has had {table.shoe_demonstrations}.")
 
 

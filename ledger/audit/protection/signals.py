@@ -62,7 +62,7 @@ class Signal(BaseModel):
     """One test of one signal on one subject over the period."""
 
     signal: str  # result, informed, irregularity, jackpot
-    subject: str  # "player P-7", "box BAC-01/3", "dealer D-SP-01-2", "table BAC-01"
+    subject: str  # "player P-7", "box 3 at BAC-01", "dealer D-SP-01-2", "table BAC-01"
     seen: str  # what was seen, in words
     count: int  # the bets, coups or rounds the test read
     probability: float  # money-safe: the chance of at least this much under fair play
@@ -84,7 +84,7 @@ class Finding(BaseModel):
 
 
 def _subjects(coup: Coup, box: int, player: str | None) -> list[str]:
-    names = [f"box {coup.table}/{box}"]
+    names = [f"box {box} at {coup.table}"]
     if player:
         names.insert(0, f"player {player}")
     return names
@@ -145,7 +145,7 @@ def result_words(subject: str, won: Decimal, mean: Decimal, bets: int, deviation
         said = f"the house {_won(-won)} {where}"
         expected = -mean
     else:
-        whose = f"the players at box {name}" if kind == "box" else subject
+        whose = f"the players of box {name}" if kind == "box" else subject
         said, expected = f"{whose} {_won(won)} on {counted(bets, 'bet')}", mean
         favour = "the player's" if kind == "player" and z > 0 else favour
     return (f"{said}; expected to {_won(expected, future=True)} ± {money(deviation)} "

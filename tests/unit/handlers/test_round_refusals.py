@@ -86,7 +86,7 @@ def test_a_table_whose_house_allows_no_demonstration_coup_plays_none() -> None:
     floor = Floor()
     floor.baccarat(round_=False)
     floor.refuses(OpenRound(table="BAC-01", demonstration=True), RuleViolation,
-                  "allow 0 demonstration coup(s)", actor=DEALER)
+                  "allow 0 demonstration coups a shoe", actor=DEALER)
 
 
 def test_stud_poker_plays_no_demonstration_coup() -> None:

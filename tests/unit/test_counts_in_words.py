@@ -1,0 +1,34 @@
+"""A count is said with its noun in the number it is (`1 witness`, `2 witnesses`), never as
+`witness(es)` or `coup(s)`: every message, screen and page of the product."""
+
+from __future__ import annotations
+
+import io
+import re
+import tokenize
+from pathlib import Path
+
+import ledger
+from ledger.presentation.wording import counted
+
+PRODUCT = Path(ledger.__file__).parent
+EITHER = re.compile(r"[a-z]\((?:s|es)\)")
+
+
+def _strings(path: Path) -> list[tuple[int, str]]:
+    tokens = tokenize.generate_tokens(io.StringIO(path.read_text()).readline)
+    return [(t.start[0], t.string) for t in tokens if t.type == tokenize.STRING]
+
+
+def test_no_message_says_witness_es_or_coup_s_for_one_or_many():
+    said = [f"{path.relative_to(PRODUCT)}:{line}: {text}"
+            for path in sorted(PRODUCT.rglob("*.py"))
+            for line, text in _strings(path) if EITHER.search(text)]
+    said += [f"{path.relative_to(PRODUCT)}: {text}"
+             for path in sorted(PRODUCT.rglob("*.html"))
+             for text in EITHER.findall(path.read_text())]
+    assert not said, "\n".join(said)
+
+
+def test_one_witness_and_two_witnesses():
+    assert [counted(n, "witness", "witnesses") for n in (1, 2)] == ["1 witness", "2 witnesses"]
