@@ -31,7 +31,7 @@ from ledger.audit.store import (
 from ledger.domain.round import Phase
 from ledger.games.common import ZERO
 from ledger.games.jackpot import JackpotPoolSettings
-from ledger.games.registry import procedure_for
+from ledger.games.registry import game, procedure_for
 
 
 class JackpotView(Frozen):
@@ -46,7 +46,7 @@ class JackpotView(Frozen):
 def replay_jackpot(conn: Connection[Any],
                    played: Played) -> tuple[JackpotView | None, list[RecordedEvent]]:
     round_ = played.round_
-    if round_.pool_id is None or not hasattr(procedure_for(round_.game), "jackpot_claims"):
+    if round_.pool_id is None or not game(round_.game).takes_jackpot_bets:
         return None, []
     created = read_stream(conn, round_.pool_id, limit=1)
     if not created:
