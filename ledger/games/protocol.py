@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 if TYPE_CHECKING:
     from ledger.core.cards import Card
+    from ledger.games.boards import Roads
     from ledger.games.facts import Procedure
     from ledger.games.jackpot import JackpotPoolSettings
     from ledger.games.odds import BetOdds, Moments, RoundOdds, Stake
@@ -111,9 +112,15 @@ class Game(Protocol):
     def dealer_summary(self, cards: Sequence[str]) -> str:
         """The dealer's shown hand as the floor says it; "" where the outcome says it all."""
 
-    @property
-    def has_roads(self) -> bool:
-        """Whether the floor draws the table's bead plate and big road of winners."""
+    def roads(self, outcomes: Sequence[Mapping[str, object]]) -> Roads | None:
+        """The scoreboards the floor draws for a table (baccarat's bead plate and big road)
+        from its settled rounds' outcomes (`Procedure.outcome`), oldest first; None for a game
+        that keeps none."""
+
+    def prepare(self) -> None:
+        """Make now what the game's rules would make on first use (Stud Poker's hand values),
+        for a process that records from many threads or forks workers; most games make
+        nothing."""
 
     @property
     def table_plan(self) -> TablePlan:
@@ -122,6 +129,10 @@ class Game(Protocol):
     @property
     def simulated_round(self) -> Callable[[Any, Any], bool]:
         """The simulator's play of one round at a table; True when the round was voided."""
+
+    def simulated_demonstration(self, sim: Any) -> None:
+        """The simulator's demonstration coup at the start of a shoe, for a game whose house
+        settings give its tables some (`demonstration_coups`); no other game is asked."""
 
     def simulated_settings(self, odd: bool) -> dict[str, object]:
         """House settings the simulator gives a table beyond the defaults."""

@@ -50,6 +50,12 @@ def floor_order() -> tuple[str, ...]:
     return tuple(sorted(GAMES, key=lambda code: GAMES[code].table_plan.floor_order))
 
 
+def prepare() -> None:
+    """Every game makes ahead what its rules would make on first use (`Game.prepare`)."""
+    for each in GAMES.values():
+        each.prepare()
+
+
 def procedure_for(code: str) -> Procedure:
     """The round procedure of the game with this code."""
     return game(code).procedure

@@ -11,7 +11,7 @@ from uuid import NAMESPACE_URL, uuid5
 
 from ledger.application.ledger import Ledger
 from ledger.commands import Command, command_class
-from ledger.commands.round import DealCard, OpenRound, PlaceBet, RecordIrregularity, SettleRound
+from ledger.commands.round import OpenRound, PlaceBet, RecordIrregularity, SettleRound
 from ledger.commands.shoe import BurnCards, CloseShoe, CutShoe, ShuffleShoe
 from ledger.commands.table import SignInDealer, SignOutDealer
 from ledger.core.cards import DECK, Card
@@ -21,7 +21,6 @@ from ledger.domain.round import Round, round_id
 from ledger.domain.shoe import commitment_of
 from ledger.domain.table import table_id
 from ledger.games import registry
-from ledger.games.baccarat import rules as baccarat_rules
 from ledger.games.simulated import Plant
 from ledger.simulation.bias import MISDEALER, PLANTED_BOX, STREAK, Bias
 from ledger.simulation.players import Crowd, Player, Purse
@@ -223,15 +222,9 @@ class TableSimulator:
                 self.demonstration_coup()
 
     def demonstration_coup(self) -> None:
-        """Art. 2(2): a coup dealt and settled at the shoe's start, with no bet on it."""
-        self.send(OpenRound, table=self.spec.code, demonstration=True)
-        cards: list[Card] = []
-        while (side := baccarat_rules.next_card_to(cards)) is not None:
-            card = self.draw()
-            self.send(DealCard, table=self.spec.code, to=side.value, card=str(card),
-                      face_up=True)
-            cards.append(card)
-        self.send(SettleRound, table=self.spec.code)
+        """A coup dealt and settled at the shoe's start, with no bet on it (baccarat art.
+        2(2)), as the game plays one."""
+        registry.game(self.spec.game).simulated_demonstration(self)
         self.tally.demonstrations += 1
 
     @property

@@ -33,7 +33,7 @@ from ledger.core.formatting import money
 from ledger.domain.round import round_id
 from ledger.domain.shift_schedule import ShiftSchedule
 from ledger.games import registry
-from ledger.games.baccarat.roads import Road, bead_plate, big_road
+from ledger.games.boards import Road
 from ledger.infrastructure.event_log import settled_bets
 from ledger.infrastructure.standby import standby
 from ledger.presentation.wording import counted, describe_outcome, game, projection, term
@@ -287,10 +287,10 @@ def floor_table(state: TableState, shift: TableShift | None,
     table = FloorTable(state, shift, alerts, [
         _said(r, state.game, stud.get(round_id(state.stream_id, r.number)) if stud else None)
         for r in results], in_force=in_force, told=happened)
-    if registry.game(state.game).has_roads:
-        winners = [r.outcome["winner"] for r in reversed(results)
-                   if r.status != "void" and r.outcome.get("winner")]
-        table.bead, table.road = bead_plate(winners), big_road(winners)
+    roads = registry.game(state.game).roads(
+        [r.outcome for r in reversed(results) if r.status != "void" and r.outcome])
+    if roads is not None:
+        table.bead, table.road = roads
     return table
 
 

@@ -32,6 +32,13 @@ class StudPoker(GameBase):
 
         return dealer_summary(cards)
 
+    def prepare(self) -> None:
+        """The hand values' rank patterns, made on the first hand valued (a seventh of a
+        second)."""
+        from ledger.games.stud_poker.hands import prepare
+
+        prepare()
+
 
 GAME = StudPoker(
     code="stud-poker", name="Stud Poker", package="ledger.games.stud_poker",
