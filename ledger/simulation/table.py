@@ -29,8 +29,6 @@ from ledger.simulation.strategy import stake
 
 SIM_NAMESPACE = uuid5(NAMESPACE_URL, "https://round-ledger/simulation")
 RESENDS = 10
-ROUND_SECONDS = {code: registry.game(code).table_plan.round_seconds
-                 for code in registry.floor_order()}
 
 
 @dataclass
@@ -93,7 +91,8 @@ class TableSimulator:
         self.gaming_day = start.date()
         self.shift = "day"
         self.first_round = 0  # rounds the table played on earlier days
-        self.round_seconds: float = ROUND_SECONDS[spec.game]  # money-safe: a duration
+        plan = registry.game(spec.game).table_plan
+        self.round_seconds: float = plan.round_seconds  # money-safe: a duration
         self.step = 1.0  # money-safe: seconds between two commands at the table
         self.latest: datetime | None = None  # nothing is dated after it (the ledger's now)
         self.base_rate = irregularity_rate
