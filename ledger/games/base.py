@@ -47,6 +47,7 @@ class GameBase:
     void_carries_jackpot: bool = False
     pushed_bets_stand: bool = False
     bet_place: str = "box {} {}"
+    describes_boxes: bool = False
 
     @property
     def rule_sets(self) -> tuple[str, ...]:
@@ -111,6 +112,9 @@ class GameBase:
         return HandValue(None, None, None)
 
     def dealer_summary(self, cards: Sequence[str]) -> str:
+        return ""
+
+    def describe_boxes(self, bets: Sequence[Mapping[str, Any]]) -> str:
         return ""
 
     def roads(self, outcomes: Sequence[Mapping[str, object]]) -> Roads | None:

@@ -112,6 +112,15 @@ class Game(Protocol):
     def dealer_summary(self, cards: Sequence[str]) -> str:
         """The dealer's shown hand as the floor says it; "" where the outcome says it all."""
 
+    @property
+    def describes_boxes(self) -> bool:
+        """Whether the floor says what each box did in a settled round (`describe_boxes`),
+        which its outcome does not say; the floor reads those rounds' settled bets."""
+
+    def describe_boxes(self, bets: Sequence[Mapping[str, Any]]) -> str:
+        """What each box did in a settled round, from its settled bets as the event log reads
+        them (`box`, `spot`, `outcome`): Stud Poker's `boxes 3 and 5 win; box 6 folds`."""
+
     def roads(self, outcomes: Sequence[Mapping[str, object]]) -> Roads | None:
         """The scoreboards the floor draws for a table (baccarat's bead plate and big road)
         from its settled rounds' outcomes (`Procedure.outcome`), oldest first; None for a game
