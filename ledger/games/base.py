@@ -74,8 +74,8 @@ class GameBase:
     def prepare(self) -> None:
         return None
 
-    def simulated_demonstration(self, sim: Any) -> None:
-        raise NotImplementedError(f"{self.name} plays no demonstration coups")
+    def simulated_shoe_start(self, sim: Any) -> int:
+        return 0
 
     def simulated_settings(self, odd: bool) -> dict[str, object]:
         return {}

@@ -139,9 +139,10 @@ class Game(Protocol):
     def simulated_round(self) -> Callable[[Any, Any], bool]:
         """The simulator's play of one round at a table; True when the round was voided."""
 
-    def simulated_demonstration(self, sim: Any) -> None:
-        """The simulator's demonstration coup at the start of a shoe, for a game whose house
-        settings give its tables some (`demonstration_coups`); no other game is asked."""
+    def simulated_shoe_start(self, sim: Any) -> int:
+        """What the simulator plays at a fresh shoe before its first round (baccarat's
+        demonstration coups, as many as the table's settings give): how many rounds, with no
+        bets, it played; 0 for most games."""
 
     def simulated_settings(self, odd: bool) -> dict[str, object]:
         """House settings the simulator gives a table beyond the defaults."""

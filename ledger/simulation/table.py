@@ -217,14 +217,8 @@ class TableSimulator:
         if plan.shoe.burns_at_shoe_start:
             self.send(BurnCards, table=self.spec.code, count=decks)
             self.position += decks
-            for _ in range(int(self.spec.settings.get("demonstration_coups", 0))):
-                self.demonstration_coup()
-
-    def demonstration_coup(self) -> None:
-        """A coup dealt and settled at the shoe's start, with no bet on it (baccarat art.
-        2(2)), as the game plays one."""
-        registry.game(self.spec.game).simulated_demonstration(self)
-        self.tally.demonstrations += 1
+        # what the game plays before the shoe's first round: baccarat's demonstration coups
+        self.tally.demonstrations += plan.simulated_shoe_start(self)
 
     @property
     def shuffler_serial(self) -> str:

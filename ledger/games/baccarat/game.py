@@ -35,10 +35,14 @@ class Baccarat(GameBase):
         winners = [str(outcome["winner"]) for outcome in outcomes if outcome.get("winner")]
         return Roads(bead_plate(winners), big_road(winners))
 
-    def simulated_demonstration(self, sim: Any) -> None:
+    def simulated_shoe_start(self, sim: Any) -> int:
+        """The demonstration coups the table's settings give (art. 2(2)), after the burn."""
         from ledger.games.baccarat.simulation import play_demonstration
 
-        play_demonstration(sim)
+        coups = int(sim.spec.settings.get("demonstration_coups", 0))
+        for _ in range(coups):
+            play_demonstration(sim)
+        return coups
 
     def simulated_settings(self, odd: bool) -> dict[str, object]:
         """Every other table keeps a tie's player and banker bets for the next coup (art.
