@@ -6,14 +6,14 @@ records the projection's position, so its rows and its position are committed to
 
 Adding an event type is adding one method:
 
-    @handles("Round.CardDealt")
+    @handles(Round.CardDealt)
     def card_dealt(self, event: StoredEvent, cursor: Cursor) -> None:
         cursor.execute(self.sql("UPDATE {table_state} SET ... WHERE stream_id = %s"), ...)
 
 Events of any other type are ignored (the runner still records their position).
 
 A projection may also fold a group of event types set-based, inside PostgreSQL: a method marked
-`@folds("Round.BetPlaced", ...)` is called with a range of positions (`cursor, lo, hi`) and
+`@folds(Round.BetPlaced, ...)` is called with a range of positions (`cursor, lo, hi`) and
 applies the batch's events of those types in it with a few statements over the batch's rows in
 the session's temporary table `pg_temp.ledger_projection_batch` (`projections.folding`),
 several events of one row folded in position order; other events in the range are not its to
@@ -43,6 +43,7 @@ its live tables or, during a rebuild, shadow tables of the same shape (`name__re
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -51,6 +52,7 @@ from uuid import UUID
 
 from psycopg import Connection, Cursor, sql
 
+from ledger.domain.base import DomainEvent, event_types
 from ledger.domain.grammar import MONEY_DIGITS, MONEY_PLACES, MONEY_SQL
 
 SHADOW_SUFFIX = "__rebuild"
@@ -81,23 +83,37 @@ class StoredEvent:
         return body
 
 
-def handles(*event_types: str) -> Callable[[H], H]:
-    """Mark a method as the handler of these event types (`"Table.Opened"`)."""
+def literals(*event_classes: type[DomainEvent]) -> str:
+    """These events' stored types as SQL string literals for a statement's text:
+    `'Round.Settled', 'Round.Voided'`. They are the classes' own names, never input, and each is
+    checked to be a plain `Aggregate.Event` that needs no quoting."""
+    found = event_types(*event_classes)
+    for name in found:
+        if not re.fullmatch(r"[A-Za-z]+\.[A-Za-z]+", name):
+            raise ValueError(f"{name!r} is not an event type a statement may name")
+    return ", ".join(f"'{name}'" for name in found)
+
+
+def handles(*event_classes: type[DomainEvent]) -> Callable[[H], H]:
+    """Mark a method as the handler of these events (`Table.Opened`), named by their classes."""
+    handled = event_types(*event_classes)
 
     def mark(method: H) -> H:
-        method._handles = event_types  # type: ignore[attr-defined]  # a Callable type declares no attributes
+        method._handles = handled  # type: ignore[attr-defined]  # a Callable type declares no attributes
         return method
 
     return mark
 
 
-def folds(*event_types: str, until: tuple[str, ...] = ()) -> Callable[[F], F]:
-    """Mark a method as the set-based fold of these event types (`(cursor, lo, hi)`): of all of
-    them in the batch at its end, or of those before an event of an `until` type."""
+def folds(*event_classes: type[DomainEvent],
+          until: tuple[type[DomainEvent], ...] = ()) -> Callable[[F], F]:
+    """Mark a method as the set-based fold of these events (`(cursor, lo, hi)`): of all of
+    them in the batch at its end, or of those before an event of an `until` class."""
+    kinds, waits_for = event_types(*event_classes), event_types(*until)
 
     def mark(method: F) -> F:
-        method._folds = event_types  # type: ignore[attr-defined]  # a Callable type declares no attributes
-        method._deferred = until  # type: ignore[attr-defined]  # a Callable type declares no attributes
+        method._folds = kinds  # type: ignore[attr-defined]  # a Callable type declares no attributes
+        method._deferred = waits_for  # type: ignore[attr-defined]  # a Callable type declares no attributes
         return method
 
     return mark

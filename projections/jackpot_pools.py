@@ -10,6 +10,7 @@ from typing import Any, ClassVar
 
 from psycopg import Cursor
 
+from ledger.domain.jackpot_pool import JackpotPool
 from projections.base import Projection, StoredEvent, handles
 
 POOLS_DDL = """
@@ -70,7 +71,7 @@ class JackpotPools(Projection):
         "jackpot_adjustments": ADJUSTMENTS_DDL,
     }
 
-    @handles("JackpotPool.Created")
+    @handles(JackpotPool.Created)
     def created(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
         body = event.body
         cursor.execute(
@@ -80,12 +81,12 @@ class JackpotPools(Projection):
              event.position),
         )
 
-    @handles("JackpotPool.TableLinked")
+    @handles(JackpotPool.TableLinked)
     def linked(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
         self._update(cursor, event, "tables = array_append(tables, %(table)s)",
                      {"table": event.body["table"]})
 
-    @handles("JackpotPool.ContributionReceived")
+    @handles(JackpotPool.ContributionReceived)
     def contribution(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
         body = event.body
         self._update(cursor, event, "amount = %(after)s, contributions = contributions + "
@@ -93,7 +94,7 @@ class JackpotPools(Projection):
                      {"after": body["pool_after"], "to_pool": body["to_pool"],
                       "to_reserve": body["to_reserve"]})
 
-    @handles("JackpotPool.JackpotHit")
+    @handles(JackpotPool.JackpotHit)
     def hit(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
         b = event.body
         cursor.execute(
@@ -108,16 +109,16 @@ class JackpotPools(Projection):
         self._update(cursor, event, "prizes = prizes + %(prize)s, paid_by_house = paid_by_house "
                      "+ %(house)s", {"prize": b["prize"], "house": b["paid_by_house"]})
 
-    @handles("JackpotPool.JackpotReduced")
+    @handles(JackpotPool.JackpotReduced)
     def reduced(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
         self._update(cursor, event, "amount = %(after)s", {"after": event.body["pool_after"]})
 
-    @handles("JackpotPool.ResetToSeed")
+    @handles(JackpotPool.ResetToSeed)
     def reset(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
         self._update(cursor, event, "amount = %(after)s, resets = resets + 1",
                      {"after": event.body["pool_after"]})
 
-    @handles("JackpotPool.Adjusted")
+    @handles(JackpotPool.Adjusted)
     def adjusted(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
         b = event.body
         cursor.execute(

@@ -19,7 +19,7 @@ from pydantic import BaseModel
 from ledger.core.errors import NotFound
 from ledger.core.expectation import CONFIDENCE, Expectation
 from ledger.core.formatting import chance, money
-from ledger.domain.gaming_day import gaming_day_id
+from ledger.domain.gaming_day import GamingDay, gaming_day_id
 from ledger.domain.shift_schedule import DEFAULT_SCHEDULE, ShiftSchedule
 from projections.shift_report import ShiftReport
 
@@ -343,7 +343,7 @@ def closes(conn: Connection[Any], days: list[date]) -> dict[date, DayClose]:
     ids = {gaming_day_id(day): day for day in days}
     rows = conn.execute(
         "SELECT stream_id, recorded_at, body->'by'->'actor'->>'staff_id' FROM ledger_event_log "
-        " WHERE stream_id = ANY(%s) AND event_type = 'GamingDay.Closed'", (list(ids),),
+        " WHERE stream_id = ANY(%s) AND event_type = %s", (list(ids), GamingDay.Closed.event_type),
     ).fetchall()
     return {ids[stream]: DayClose(gaming_day=ids[stream], at=at, by=staff or "?")
             for stream, at, staff in rows}

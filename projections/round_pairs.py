@@ -16,6 +16,9 @@ voided, when its products are added and its rows dropped: the table holds the ro
 
 from __future__ import annotations
 
+from ledger.domain.round import Round
+from projections.base import literals
+
 PAIRS_DDL = """
 CREATE TABLE IF NOT EXISTS {report_pairs} (
     shift_id uuid NOT NULL,
@@ -75,7 +78,7 @@ ONE_ROUND = finished("%(round)s")
 """A round's products as its handler adds them when it is settled or voided."""
 
 BATCH = "pg_temp.ledger_projection_batch"
-_COUNTED = ("b.event_type = 'Round.BetSettled' AND b.body->'bet'->>'spot' <> 'jackpot' "
+_COUNTED = (f"b.event_type = {literals(Round.BetSettled)} AND b.body->'bet'->>'spot' <> 'jackpot' "
             "AND b.body->'bet'->>'outcome' <> 'returned'")
 
 FOLD_STAKES = f"""
@@ -91,5 +94,5 @@ SELECT b.stream_id, (b.body->'bet'->>'box')::integer, b.body->'bet'->>'spot',
 
 FOLD_FINISHED = finished(
     f"SELECT stream_id FROM {BATCH} WHERE position BETWEEN %(lo)s AND %(hi)s "
-    "AND event_type IN ('Round.Settled', 'Round.Voided')")
+    f"AND event_type IN ({literals(Round.Settled, Round.Voided)})")
 """The products of the batch's rounds settled or voided: a round's bets come before that."""

@@ -18,140 +18,25 @@ from psycopg import Cursor
 from psycopg.types.json import Jsonb
 
 from ledger.domain.chips import differing_closing
+from ledger.domain.investigation import Investigation
+from ledger.domain.jackpot_pool import JackpotPool
+from ledger.domain.round import Round
+from ledger.domain.shift import Shift
+from ledger.domain.table import Table
 from projections import round_pairs, shift_report_fold
 from projections.base import Projection, StoredEvent, folds, handles
-
-SHIFTS_DDL = """
-CREATE TABLE IF NOT EXISTS {report_shifts} (
-    shift_id uuid PRIMARY KEY,
-    table_code text NOT NULL,
-    gaming_day date NOT NULL,
-    shift text NOT NULL,
-    game text,
-    pit text,
-    status text NOT NULL,
-    opening_total numeric(18, 2) NOT NULL,
-    previous_closing numeric(18, 2),  -- the table's last closing count, where the chips differ
-    closing_total numeric(18, 2),
-    fills numeric(18, 2) NOT NULL DEFAULT 0,
-    credits numeric(18, 2) NOT NULL DEFAULT 0,
-    drop_cash numeric(18, 2) NOT NULL DEFAULT 0,
-    drop_markers numeric(18, 2) NOT NULL DEFAULT 0,
-    drop_entered boolean NOT NULL DEFAULT false,
-    drop_after_close boolean NOT NULL DEFAULT false,  -- entered or adjusted after the day closed
-    rounds_played integer NOT NULL DEFAULT 0,
-    rounds_voided integer NOT NULL DEFAULT 0,
-    payouts numeric(18, 2) NOT NULL DEFAULT 0,
-    commission numeric(18, 2) NOT NULL DEFAULT 0,
-    table_win numeric(18, 2) NOT NULL DEFAULT 0,
-    adjustments numeric(18, 2) NOT NULL DEFAULT 0,
-    adjustments_after_close numeric(18, 2) NOT NULL DEFAULT 0,
-    jackpot_stakes numeric(18, 2) NOT NULL DEFAULT 0,
-    jackpot_contributions numeric(18, 2) NOT NULL DEFAULT 0,
-    jackpot_prizes numeric(18, 2) NOT NULL DEFAULT 0,
-    irregularities integer NOT NULL DEFAULT 0,
-    dealers text[] NOT NULL DEFAULT '{{}}',
-    updated_position bigint NOT NULL,
-    UNIQUE (gaming_day, shift, table_code)  -- the report's lookup: one shift of one day
+from projections.shift_report_tables import (
+    ADDED_COLUMNS,
+    HANDLE_DDL,
+    INVESTIGATIONS_DDL,
+    ROUNDS_DDL,
+    SHIFTS_DDL,
+    SLIPS_DDL,
+    STAKES_DDL,
+    TABLES_DDL,
+    TERMS_DDL,
 )
-"""
 
-HANDLE_DDL = """
-CREATE TABLE IF NOT EXISTS {report_handle} (
-    shift_id uuid NOT NULL,
-    spot text NOT NULL,
-    bets integer NOT NULL,
-    handle numeric(18, 2) NOT NULL,
-    sum_of_squares numeric(24, 4) NOT NULL,
-    table_win numeric(18, 2) NOT NULL,
-    PRIMARY KEY (shift_id, spot)
-)
-"""
-
-# The handle finer than by spot: by the round's dealer and the rule set and settings it was
-# played under (its terms), so each bet's expected win uses the odds in force for its round.
-STAKES_DDL = """
-CREATE TABLE IF NOT EXISTS {report_stakes} (
-    shift_id uuid NOT NULL,
-    dealer text NOT NULL,
-    terms text NOT NULL,
-    spot text NOT NULL,
-    bets integer NOT NULL,
-    handle numeric(18, 2) NOT NULL,
-    sum_of_squares numeric(24, 4) NOT NULL,
-    table_win numeric(18, 2) NOT NULL,
-    PRIMARY KEY (shift_id, dealer, terms, spot)
-)
-"""
-
-TERMS_DDL = """
-CREATE TABLE IF NOT EXISTS {report_terms} (
-    terms text PRIMARY KEY,  -- a digest of the rule set and the settings
-    game text NOT NULL,
-    rule_set text NOT NULL,
-    settings jsonb NOT NULL
-)
-"""
-
-INVESTIGATIONS_DDL = """
-CREATE TABLE IF NOT EXISTS {report_investigations} (
-    note_id uuid PRIMARY KEY,
-    first_day date NOT NULL,
-    last_day date NOT NULL,
-    scope text NOT NULL,
-    subject text NOT NULL,
-    finding text NOT NULL,
-    noted_by text NOT NULL,
-    noted_at timestamptz NOT NULL
-)
-"""
-
-SLIPS_DDL = """
-CREATE TABLE IF NOT EXISTS {report_slips} (
-    shift_id uuid NOT NULL,
-    slip integer NOT NULL,
-    kind text NOT NULL,
-    amount numeric(18, 2) NOT NULL,
-    voided boolean NOT NULL DEFAULT false,
-    PRIMARY KEY (shift_id, slip)
-)
-"""
-
-# Bookkeeping: which shift is open at each table, and which shift each round belongs to.
-TABLES_DDL = """
-CREATE TABLE IF NOT EXISTS {report_tables} (
-    table_code text PRIMARY KEY,
-    stream_id uuid NOT NULL UNIQUE,
-    game text NOT NULL,
-    pit text NOT NULL,
-    open_shift uuid
-)
-"""
-
-ROUNDS_DDL = """
-CREATE TABLE IF NOT EXISTS {report_rounds} (
-    round_id uuid PRIMARY KEY,
-    table_code text NOT NULL,
-    shift_id uuid,  -- NULL: opened outside every shift (before the ledger refused it)
-    number integer,
-    opened_at timestamptz,
-    dealer text,  -- who opened the round
-    terms text  -- the rule set and settings it is played under ({report_terms})
-)
-"""
-
-# Columns an older version's tables lack (their rows keep NULL until a rebuild).
-ADDED_COLUMNS = (
-    "ALTER TABLE {report_shifts} ADD COLUMN IF NOT EXISTS previous_closing numeric(18, 2)",
-    ("ALTER TABLE {report_shifts} ADD COLUMN IF NOT EXISTS drop_after_close boolean NOT NULL "
-    "DEFAULT false"),
-    ("ALTER TABLE {report_shifts} ADD COLUMN IF NOT EXISTS adjustments_after_close "
-    "numeric(18, 2) NOT NULL DEFAULT 0"),
-    "ALTER TABLE {report_rounds} ADD COLUMN IF NOT EXISTS number integer",
-    "ALTER TABLE {report_rounds} ADD COLUMN IF NOT EXISTS opened_at timestamptz",
-    "ALTER TABLE {report_rounds} ADD COLUMN IF NOT EXISTS dealer text",
-    "ALTER TABLE {report_rounds} ADD COLUMN IF NOT EXISTS terms text",
-)
 
 def terms_of(rule_set: str, settings: dict[str, Any]) -> str:
     """A short digest naming a rule set and its settings: rounds played under the same terms
@@ -173,7 +58,7 @@ class ShiftReport(Projection):
     }
 
     # -- tables ---------------------------------------------------------------------------
-    @handles("Table.Opened")
+    @handles(Table.Opened)
     def table_opened(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
         body = event.body
         cursor.execute(
@@ -182,14 +67,14 @@ class ShiftReport(Projection):
             (body["code"], event.stream_id, body["game"], body["pit"]),
         )
 
-    @handles("Table.Reopened")
+    @handles(Table.Reopened)
     def table_reopened(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
         cursor.execute(
             self.sql("UPDATE {report_tables} SET game = %s, pit = %s WHERE stream_id = %s"),
             (event.body["game"], event.body["pit"], event.stream_id),
         )
 
-    @handles("Table.DealerSignedIn")
+    @handles(Table.DealerSignedIn)
     def dealer_in(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
         cursor.execute(
             self.sql("UPDATE {report_shifts} s SET dealers = array_append(s.dealers, %(d)s) "
@@ -203,7 +88,7 @@ class ShiftReport(Projection):
         for statement in ADDED_COLUMNS:
             conn.execute(self.sql(statement))
 
-    @handles("Investigation.Noted")
+    @handles(Investigation.Noted)
     def investigation(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
         b = event.body
         cursor.execute(
@@ -214,7 +99,7 @@ class ShiftReport(Projection):
         )
 
     # -- the shift's own stream -------------------------------------------------------------
-    @handles("Shift.Opened")
+    @handles(Shift.Opened)
     def shift_opened(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
         b = event.body
         cursor.execute(
@@ -235,15 +120,15 @@ class ShiftReport(Projection):
             (event.stream_id, b["code"]),
         )
 
-    @handles("Shift.FillRecorded", "Shift.CreditRecorded")
+    @handles(Shift.FillRecorded, Shift.CreditRecorded)
     def slip(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
         b = event.body
-        kind = "fills" if event.event_type.endswith("FillRecorded") else "credits"
+        kind = "fills" if event.event_type == Shift.FillRecorded.event_type else "credits"
         cursor.execute(self.sql("INSERT INTO {report_slips} VALUES (%s, %s, %s, %s, false)"),
                        (event.stream_id, b["slip"], kind, b["amount"]))
         self._shift(cursor, event, f"{kind} = {kind} + %(amount)s", {"amount": b["amount"]})
 
-    @handles("Shift.SlipVoided")
+    @handles(Shift.SlipVoided)
     def slip_voided(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
         row = cursor.execute(
             self.sql("UPDATE {report_slips} SET voided = true WHERE shift_id = %s AND slip = %s "
@@ -253,14 +138,14 @@ class ShiftReport(Projection):
             kind, amount = row
             self._shift(cursor, event, f"{kind} = {kind} - %(amount)s", {"amount": amount})
 
-    @handles("Shift.DropEntered", "Shift.DropAdjusted")
+    @handles(Shift.DropEntered, Shift.DropAdjusted)
     def drop(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
         self._shift(cursor, event, "drop_cash = %(cash)s, drop_markers = %(markers)s, "
                     "drop_entered = true, drop_after_close = drop_after_close OR %(late)s",
                     {"cash": event.body["cash"], "markers": event.body["markers"],
                      "late": bool(event.body.get("after_close"))})
 
-    @handles("Shift.Closed")
+    @handles(Shift.Closed)
     def shift_closed(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
         self._shift(cursor, event, "closing_total = %(total)s, status = 'closed'",
                     {"total": event.body["total"]})
@@ -278,7 +163,7 @@ class ShiftReport(Projection):
         )
 
     # -- rounds -----------------------------------------------------------------------------
-    @handles("Round.Opened")
+    @handles(Round.Opened)
     def round_opened(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
         if event.body.get("demonstration"):
             return  # baccarat art. 2(2): no bets, in no shift's figures nor among the unassigned
@@ -311,7 +196,7 @@ class ShiftReport(Projection):
             self._shift(cursor, event, assignments, params, shift)
         return shift
 
-    @handles("Round.BetSettled")
+    @handles(Round.BetSettled)
     def bet_settled(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
         bet = event.body["bet"]
         stake = Decimal(bet["stake"])
@@ -355,33 +240,33 @@ class ShiftReport(Projection):
             cursor.execute(self.sql(round_pairs.STAKE), {"round": event.stream_id,
                            "box": bet["box"], "spot": bet["spot"], "stake": stake})
 
-    @handles("Round.Settled")
+    @handles(Round.Settled)
     def round_settled(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
         self._round(cursor, event, "rounds_played = rounds_played + 1", {})
         cursor.execute(self.sql(round_pairs.ONE_ROUND), {"round": event.stream_id})
 
-    @handles("Round.Voided")
+    @handles(Round.Voided)
     def round_voided(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
         self._round(cursor, event, "rounds_voided = rounds_voided + 1", {})
         cursor.execute(self.sql(round_pairs.ONE_ROUND), {"round": event.stream_id})
 
-    @handles("Round.IrregularityRecorded", "Round.CardExposed")
+    @handles(Round.IrregularityRecorded, Round.CardExposed)
     def irregularity(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
         self._round(cursor, event, "irregularities = irregularities + 1", {})
 
-    @handles("Round.JackpotPrizeAwarded")
+    @handles(Round.JackpotPrizeAwarded)
     def jackpot_prize(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
         self._round(cursor, event, "jackpot_prizes = jackpot_prizes + %(amount)s",
                     {"amount": event.body["amount"]})
 
-    @handles("Round.Adjusted")
+    @handles(Round.Adjusted)
     def adjusted(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
         late = event.body["amount"] if event.body.get("after_close") else "0"
         self._round(cursor, event, "adjustments = adjustments + %(amount)s, "
                     "adjustments_after_close = adjustments_after_close + %(late)s",
                     {"amount": event.body["amount"], "late": late})
 
-    @handles("JackpotPool.ContributionReceived")
+    @handles(JackpotPool.ContributionReceived)
     def contribution(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
         self._round(cursor, event, "jackpot_contributions = jackpot_contributions + %(amount)s",
                     {"amount": event.body["to_pool"]}, round_id=event.body["round_id"])

@@ -11,6 +11,10 @@ adds nothing, as its handlers add nothing. The row's position is the greatest th
 
 from __future__ import annotations
 
+from ledger.domain.jackpot_pool import JackpotPool
+from ledger.domain.round import Round
+from projections.base import literals
+
 BATCH = "pg_temp.ledger_projection_batch"
 STAKE, RETURNED, PAYOUT, COMMISSION, SPOT, OUTCOME = (
     "stake", "returned", "payout", "commission", "spot", "outcome")
@@ -19,13 +23,16 @@ WIN = f"({STAKE} - {RETURNED} - {PAYOUT} + {COMMISSION})"
 FIELDS = "amount numeric, to_pool numeric, round_id uuid, bet jsonb, after_close boolean"
 BET_FIELDS = ("spot text, outcome text, stake numeric, returned numeric, payout numeric, "
               "commission numeric")
-IS_BET = "event_type = 'Round.BetSettled'"
+IS_BET = f"event_type = {literals(Round.BetSettled)}"
 ON_LAYOUT = f"{IS_BET} AND {SPOT} <> 'jackpot'"  # a jackpot bet goes to the pool, not the rack
 COUNTED = f"{ON_LAYOUT} AND {OUTCOME} <> 'returned'"  # in the handle
 
-TYPES = ("Round.BetSettled", "Round.Settled", "Round.Voided", "Round.IrregularityRecorded",
-         "Round.CardExposed", "Round.JackpotPrizeAwarded", "Round.Adjusted",
-         "JackpotPool.ContributionReceived")
+TYPES = (Round.BetSettled, Round.Settled, Round.Voided, Round.IrregularityRecorded,
+         Round.CardExposed, Round.JackpotPrizeAwarded, Round.Adjusted,
+         JackpotPool.ContributionReceived)
+SETTLED, VOIDED, ADJUSTED = literals(Round.Settled), literals(Round.Voided), literals(Round.Adjusted)
+IRREGULAR = literals(Round.IrregularityRecorded, Round.CardExposed)
+PRIZE, CONTRIBUTION = literals(Round.JackpotPrizeAwarded), literals(JackpotPool.ContributionReceived)
 
 
 def total(expression: str, where: str) -> str:
@@ -44,10 +51,10 @@ WITH e AS (
      CROSS JOIN LATERAL jsonb_to_record(b.body) AS x({FIELDS})
       LEFT JOIN LATERAL jsonb_to_record(x.bet) AS y({BET_FIELDS}) ON true
       JOIN {{report_rounds}} r
-        ON r.round_id = CASE b.event_type WHEN 'JackpotPool.ContributionReceived'
+        ON r.round_id = CASE b.event_type WHEN {CONTRIBUTION}
                                           THEN x.round_id ELSE b.stream_id END
      WHERE b.position BETWEEN %(lo)s AND %(hi)s AND r.shift_id IS NOT NULL
-       AND b.event_type IN ({", ".join(f"'{kind}'" for kind in TYPES)})
+       AND b.event_type IN ({literals(*TYPES)})
 ), handle AS (
     INSERT INTO {{report_handle}} AS h
     SELECT shift_id, {SPOT}, count(*), sum({STAKE}), sum({STAKE} * {STAKE}), sum({WIN})
@@ -74,17 +81,17 @@ WITH e AS (
            {total(WIN, ON_LAYOUT)} AS table_win,
            {total(STAKE, f"{IS_BET} AND {SPOT} = 'jackpot' AND {OUTCOME} <> 'carried'")}
                AS jackpot_stakes,
-           {counted("event_type = 'Round.Settled'")} AS played,
-           {counted("event_type = 'Round.Voided'")} AS voided,
-           {counted("event_type IN ('Round.IrregularityRecorded', 'Round.CardExposed')")}
+           {counted(f"event_type = {SETTLED}")} AS played,
+           {counted(f"event_type = {VOIDED}")} AS voided,
+           {counted(f"event_type IN ({IRREGULAR})")}
                AS irregularities,
-           {total("amount", "event_type = 'Round.JackpotPrizeAwarded'")}
+           {total("amount", f"event_type = {PRIZE}")}
                AS prizes,
-           {total("amount", "event_type = 'Round.Adjusted'")}
+           {total("amount", f"event_type = {ADJUSTED}")}
                AS adjustments,
-           {total("amount", "event_type = 'Round.Adjusted' AND after_close")}
+           {total("amount", f"event_type = {ADJUSTED} AND after_close")}
                AS adjustments_after_close,
-           {total("to_pool", "event_type = 'JackpotPool.ContributionReceived'")} AS contributions
+           {total("to_pool", f"event_type = {CONTRIBUTION}")} AS contributions
       FROM e GROUP BY shift_id
 )
 UPDATE {{report_shifts}} s

@@ -31,9 +31,16 @@ from uuid import UUID
 from psycopg import Cursor
 from psycopg.types.json import Jsonb
 
+from ledger.domain.round import Round
+from ledger.domain.shoe import Shoe
 from projections import table_rounds_fold
 from projections.base import Projection, StoredEvent, folds, handles
-from projections.table_rounds_fold import CARDS_PER_DECK, RESULTS_KEPT
+from projections.table_rounds_fold import (
+    CARDS_PER_DECK,
+    RESULTS_KEPT,
+    SHOWN_ROUNDS,
+    SHOWN_SHOES,
+)
 
 ROUNDS_DDL = """
 CREATE TABLE IF NOT EXISTS {table_rounds} (
@@ -81,10 +88,9 @@ shown AS (
         {staged}) AS every GROUP BY stream
 )"""
 STAGED = """
-        UNION ALL  -- a jackpot prize shows nothing
+        UNION ALL
         SELECT stream_id, position FROM pg_temp.ledger_projection_batch
-         WHERE position BETWEEN %(lo)s AND %(hi)s AND event_type LIKE %(kind)s
-           AND event_type <> 'Round.JackpotPrizeAwarded'
+         WHERE position BETWEEN %(lo)s AND %(hi)s AND event_type = ANY(%(kinds)s)
 """
 
 SHOW_ROUNDS = """
@@ -166,7 +172,7 @@ class RoundColumns(Projection):
         for statement in ADDED_COLUMNS:
             conn.execute(self.sql(statement))
 
-    @handles("Shoe.Shuffled")
+    @handles(Shoe.Shuffled)
     def shoe_shuffled(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
         cursor.execute(
             self.sql("INSERT INTO {table_shoes} VALUES (%s, %s, %s, 0, 1, %s)"),
@@ -175,12 +181,12 @@ class RoundColumns(Projection):
         )
         self.show_shoe(cursor, event.stream_id, event.position)
 
-    @handles("Shoe.CardsBurned")
+    @handles(Shoe.CardsBurned)
     def cards_burned(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
         self._shoe(cursor, event, "position = position + %(count)s",
                    {"count": event.body["count"]})
 
-    @handles("Shoe.CardDrawn")
+    @handles(Shoe.CardDrawn)
     def card_drawn(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
         self._shoe(cursor, event, "position = %(next)s", {"next": event.body["position"] + 1})
 
@@ -196,7 +202,7 @@ class RoundColumns(Projection):
         self.show_shoe(cursor, event.stream_id, event.position)
 
     # -- rounds ------------------------------------------------------------------------
-    @handles("Round.Opened")
+    @handles(Round.Opened)
     def round_opened(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
         body = event.body
         carried = [{"box": bet["box"], "spot": "jackpot", "amount": bet["amount"],
@@ -211,13 +217,13 @@ class RoundColumns(Projection):
         )
         self.show_round(cursor, event.stream_id, event.position)
 
-    @handles("Round.BetPlaced")
+    @handles(Round.BetPlaced)
     def bet_placed(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
         b = event.body
         self._add_bet(cursor, event, {"box": b["box"], "spot": b["spot"], "amount": b["amount"],
                                       "player": b["player"]})
 
-    @handles("Round.DecisionMade")
+    @handles(Round.DecisionMade)
     def decision_made(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
         """A Stud Poker raise puts a stake on the layout; a fold, play or surrender none (its
         table is shown again all the same, as its fold cannot tell them apart)."""
@@ -228,7 +234,7 @@ class RoundColumns(Projection):
         else:
             self._round(cursor, event, "", {})
 
-    @handles("Round.CardDealt")
+    @handles(Round.CardDealt)
     def card_dealt(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
         b = event.body
         self._round(cursor, event,
@@ -236,23 +242,23 @@ class RoundColumns(Projection):
                     "phase = CASE WHEN phase = 'betting' THEN 'dealing' ELSE phase END",
                     {"card": Jsonb([{"to": b["to"], "card": b["card"], "shown": b["face_up"]}])})
 
-    @handles("Round.CardExposed")
+    @handles(Round.CardExposed)
     def card_exposed(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
         self._round(cursor, event, EXPOSE, {"to": event.body["to"], "card": event.body["card"]})
 
-    @handles("Round.DealerRevealed")
+    @handles(Round.DealerRevealed)
     def dealer_revealed(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
         self._round(cursor, event, "phase = 'revealed', all_shown = true, dealer_cards = %(c)s",
                     {"c": Jsonb(event.body["cards"])})
 
-    @handles("Round.JackpotPrizeAwarded")
+    @handles(Round.JackpotPrizeAwarded)
     def jackpot_prize(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
         b = event.body
         prize = {"box": b["box"], "category": b["category"], "amount": b["amount"]}
         self._round(cursor, event, "jackpot = jackpot || %(prize)s", {"prize": Jsonb([prize])},
                     show=False)
 
-    @handles("Round.Settled")
+    @handles(Round.Settled)
     def settled(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
         self._round(cursor, event, "phase = 'settled', all_shown = true", {})
         self._add_result(cursor, event, {  # a demonstration coup's is not (`ADD_RESULT`)
@@ -260,7 +266,7 @@ class RoundColumns(Projection):
             "house_win": event.body["house_win"], "adjustments": "0.00",
         })
 
-    @handles("Round.Voided")
+    @handles(Round.Voided)
     def voided(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
         """A void returns every stake: the house wins nothing on it (jackpot bets carried)."""
         self._round(cursor, event, "phase = 'void'", {})
@@ -270,7 +276,7 @@ class RoundColumns(Projection):
             "adjustments": "0.00",
         })
 
-    @handles("Round.Adjusted")
+    @handles(Round.Adjusted)
     def adjusted(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
         self._round(cursor, event, "", {}, show=False)
         cursor.execute(self.sql(ADJUST_RESULT), {
@@ -283,7 +289,7 @@ class RoundColumns(Projection):
 
     # -- the layout, set-based ----------------------------------------------------------------
     @folds(*table_rounds_fold.TYPES,
-           until=("Round.CardExposed", "Round.Adjusted"))
+           until=(Round.CardExposed, Round.Adjusted))
     def fold_rounds(self, cursor: Cursor[Any], lo: int, hi: int) -> None:
         """The batch's round and shoe events set-based at its end, or before a card exposed or
         a round adjusted (`projections.table_rounds_fold`): what the handlers above leave, in
@@ -314,13 +320,13 @@ class RoundColumns(Projection):
         state's catch-up time on a simulated floor's events. All the rounds in one statement,
         all the shoes in another, the folded events' read from the batch table."""
         staged = self._staged
-        for statement, shows, kind in ((SHOW_ROUNDS, self._rounds, "Round.%"),
-                                       (SHOW_SHOES, self._shoes, "Shoe.%")):
+        for statement, shows, kinds in ((SHOW_ROUNDS, self._rounds, SHOWN_ROUNDS),
+                                        (SHOW_SHOES, self._shoes, SHOWN_SHOES)):
             if shows or staged:
                 params: dict[str, Any] = {"streams": list(shows),
                                           "positions": list(shows.values())}
                 if staged:
-                    params.update(lo=staged[0], hi=staged[1], kind=kind)
+                    params.update(lo=staged[0], hi=staged[1], kinds=list(kinds))
                 cursor.execute(self.sql(statement.format(
                     shown=SHOWN.format(staged=STAGED if staged else ""))), params)
         self.begin()

@@ -28,6 +28,7 @@ from typing import Any, ClassVar
 from psycopg import Cursor
 from psycopg.types.json import Jsonb
 
+from ledger.domain.table import Table
 from projections import table_state_fold
 from projections.base import StoredEvent, folds, handles
 from projections.table_rounds import ROUNDS_DDL, SHOES_DDL, RoundColumns
@@ -116,7 +117,7 @@ class TableState(RoundColumns):
         "table_rounds": ROUNDS_DDL, "table_shoes": SHOES_DDL,
     }
 
-    @handles("Table.Opened")
+    @handles(Table.Opened)
     def opened(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
         body = event.body
         cursor.execute(
@@ -130,7 +131,7 @@ class TableState(RoundColumns):
         )
         self._record_limits(cursor, event)
 
-    @handles("Table.Reopened")
+    @handles(Table.Reopened)
     def reopened(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
         self._update(
             cursor, event,
@@ -140,40 +141,40 @@ class TableState(RoundColumns):
         )
         self._record_limits(cursor, event)
 
-    @handles("Table.SettingsChanged")
+    @handles(Table.SettingsChanged)
     def settings_changed(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
         self._update(cursor, event, "", {})
         self._record_limits(cursor, event)
 
-    @handles("Table.Closed")
+    @handles(Table.Closed)
     def closed(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
         self._update(cursor, event, "is_open = false, closed_at = %(at)s",
                      {"at": event.body["by"]["at"]})
 
-    @handles("Table.DealerSignedIn")
+    @handles(Table.DealerSignedIn)
     def dealer_signed_in(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
         self._update(cursor, event, "dealer = %(dealer)s", {"dealer": event.body["dealer_id"]})
 
-    @handles("Table.DealerSignedOut")
+    @handles(Table.DealerSignedOut)
     def dealer_signed_out(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
         self._update(cursor, event, "dealer = NULL", {})
 
-    @handles("Table.PoolLinked")
+    @handles(Table.PoolLinked)
     def pool_linked(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
         self._update(cursor, event, "jackpot_pool = %(pool)s", {"pool": event.body["pool"]})
 
-    @handles("Table.JackpotBetsCarried")
+    @handles(Table.JackpotBetsCarried)
     def jackpot_bets_carried(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
         self._update(cursor, event, "carried_jackpot_bets = %(bets)s",
                      {"bets": Jsonb(event.body["bets"])})
 
-    @handles("Table.ShoeStarted")
+    @handles(Table.ShoeStarted)
     def shoe_started(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
         self._update(cursor, event, "shoe_id = %(shoe)s, shoe_cards_remaining = NULL",
                      {"shoe": event.body["shoe_id"]})
         self.show_shoe(cursor, event.body["shoe_id"], event.position)
 
-    @handles("Table.RoundStarted")
+    @handles(Table.RoundStarted)
     def round_started(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
         """The new round replaces the last on the screen; the carried bets are now its bets."""
         self._update(
@@ -185,18 +186,18 @@ class TableState(RoundColumns):
         self.show_round(cursor, event.body["round_id"], event.position)
         self._apply_limits(cursor, event)
 
-    @handles("Table.RoundFinished")
+    @handles(Table.RoundFinished)
     def round_finished(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
         self._update(cursor, event, "", {})  # the round's own Settled or Voided shows its end
 
-    @handles("Table.ShiftOpened", "Table.ShiftClosed")
+    @handles(Table.ShiftOpened, Table.ShiftClosed)
     def shift_changed(self, event: StoredEvent, cursor: Cursor[Any]) -> None:
         self._update(cursor, event, "", {})  # the shift report keeps the shifts
 
-    @folds("Table.Reopened", "Table.SettingsChanged", "Table.Closed", "Table.DealerSignedIn",
-           "Table.DealerSignedOut", "Table.PoolLinked", "Table.JackpotBetsCarried",
-           "Table.ShoeStarted", "Table.RoundStarted", "Table.RoundFinished",
-           "Table.ShiftOpened", "Table.ShiftClosed")
+    @folds(Table.Reopened, Table.SettingsChanged, Table.Closed, Table.DealerSignedIn,
+           Table.DealerSignedOut, Table.PoolLinked, Table.JackpotBetsCarried,
+           Table.ShoeStarted, Table.RoundStarted, Table.RoundFinished,
+           Table.ShiftOpened, Table.ShiftClosed)
     def fold_table_events(self, cursor: Cursor[Any], lo: int, hi: int) -> None:
         """The batch's Table events but openings, set-based at its end
         (`projections.table_state_fold`): what the handlers above leave, in two statements."""

@@ -5,7 +5,7 @@ Both read the events at positions `%(lo)s` to `%(hi)s` from the batch table
 after applying them one by one, in position order. The fold is deferred (applied once, at the
 batch's end): it writes only columns no other handler reads before `finish` shows the rounds
 and shoes again, and the position it leaves is the greatest that touched the row. A table's
-`Table.Opened` is not folded: its handler applies it in position order, so the table's row and
+opening (`Table.Opened`) is not folded: its handler applies it in position order, so the table's row and
 code are there for every round's result (`projections.table_rounds_fold`).
 
 1. `RECORD_LIMITS`: every limits record of a re-opening or settings change;
@@ -24,15 +24,19 @@ code are there for every round's result (`projections.table_rounds_fold`).
 
 from __future__ import annotations
 
+from ledger.domain.base import DomainEvent
+from ledger.domain.table import Table
+from projections.base import literals
+
 BATCH = "pg_temp.ledger_projection_batch"
 RUN = f"{BATCH} WHERE position BETWEEN %(lo)s AND %(hi)s"
-LIMIT_TAKERS = "('Table.Opened', 'Table.Reopened', 'Table.SettingsChanged', 'Table.RoundStarted')"
+LIMIT_TAKERS = f"({literals(Table.Opened, Table.Reopened, Table.SettingsChanged, Table.RoundStarted)})"
+REOPENED, CLOSED = literals(Table.Reopened), literals(Table.Closed)
 
 
-def last(*types: str) -> str:
+def last(*types: type[DomainEvent]) -> str:
     """The position of the run's last event of these types in a table (NULL if none)."""
-    kinds = ", ".join(f"'Table.{kind}'" for kind in types)
-    return f"max(position) FILTER (WHERE event_type IN ({kinds}))"
+    return f"max(position) FILTER (WHERE event_type IN ({literals(*types)}))"
 
 
 # Every limits record of a re-opening or settings change.
@@ -45,7 +49,7 @@ SELECT b.stream_id, b.position, coalesce(s.effective_from, left(x.by->>'at', 10)
  CROSS JOIN LATERAL jsonb_to_record(x.settings)
        AS s(effective_from date, min_bet numeric, max_bet numeric, authorisation text)
  WHERE b.position BETWEEN %(lo)s AND %(hi)s
-   AND b.event_type IN ('Table.Reopened', 'Table.SettingsChanged')
+   AND b.event_type IN ({literals(Table.Reopened, Table.SettingsChanged)})
 """
 
 # The latest limits record recorded by taker `k` (position not after its own) dated on or before
@@ -64,10 +68,12 @@ FOLD = f"""
 WITH f AS (
     SELECT stream_id, max(version) AS version, max(position) AS position,
            count(*) AS events,
-           {last("Reopened", "Closed")} AS open_or_close, {last("Reopened")} AS reopened,
-           {last("Closed")} AS closed, {last("DealerSignedIn", "DealerSignedOut")} AS dealer,
-           {last("PoolLinked")} AS pool, {last("JackpotBetsCarried", "RoundStarted")} AS carried,
-           {last("ShoeStarted")} AS shoe, {last("RoundStarted")} AS round,
+           {last(Table.Reopened, Table.Closed)} AS open_or_close,
+           {last(Table.Reopened)} AS reopened, {last(Table.Closed)} AS closed,
+           {last(Table.DealerSignedIn, Table.DealerSignedOut)} AS dealer,
+           {last(Table.PoolLinked)} AS pool,
+           {last(Table.JackpotBetsCarried, Table.RoundStarted)} AS carried,
+           {last(Table.ShoeStarted)} AS shoe, {last(Table.RoundStarted)} AS round,
            max(position) FILTER (WHERE event_type IN {LIMIT_TAKERS}) AS taker
       FROM {RUN}
      GROUP BY stream_id
@@ -90,18 +96,18 @@ WITH f AS (
      WHERE n.effective_from IS NULL  -- filtered first: the fallback runs for these alone
 )
 UPDATE {{table_state}} t SET
-       is_open = CASE oc.event_type WHEN 'Table.Reopened' THEN true
-                                    WHEN 'Table.Closed' THEN false ELSE t.is_open END,
+       is_open = CASE oc.event_type WHEN {REOPENED} THEN true
+                                    WHEN {CLOSED} THEN false ELSE t.is_open END,
        game = coalesce(rb.game, t.game),
        rule_set = coalesce(rb.rule_set, t.rule_set),
        pit = coalesce(rb.pit, t.pit),
        opened_at = coalesce((rb.by->>'at')::timestamptz, t.opened_at),
        closed_at = coalesce((cl.body->'by'->>'at')::timestamptz, t.closed_at),
        dealer = CASE WHEN dl.position IS NULL THEN t.dealer
-                     WHEN dl.event_type = 'Table.DealerSignedIn' THEN dl.body->>'dealer_id' END,
+                     WHEN dl.event_type = {literals(Table.DealerSignedIn)} THEN dl.body->>'dealer_id' END,
        jackpot_pool = CASE WHEN pl.position IS NULL THEN t.jackpot_pool ELSE pl.body->>'pool' END,
        carried_jackpot_bets = CASE WHEN cb.position IS NULL THEN t.carried_jackpot_bets
-                                   WHEN cb.event_type = 'Table.JackpotBetsCarried'
+                                   WHEN cb.event_type = {literals(Table.JackpotBetsCarried)}
                                    THEN (cb.body->'bets')::jsonb END,
        shoe_id = CASE WHEN sh.position IS NULL THEN t.shoe_id
                       ELSE (sh.body->>'shoe_id')::uuid END,

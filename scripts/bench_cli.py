@@ -27,10 +27,10 @@ CASES = (
     # a write: its CLI module, the composition root it opens, the handler it runs and the
     # credentials it signs with
     ("ledger round bet (a write)", ("ledger.cli.main,ledger.cli.round,ledger.runtime.bootstrap,"
-                                   "ledger.application.handlers.rounds,ledger.identity.credentials")),
+                                   "ledger.application.handlers.rounds,ledger.runtime.credentials")),
     # the same write with LEDGER_API_URL: signed here, sent to `ledger serve`
     ("ledger round bet, sent to the API", ("ledger.cli.main,ledger.cli.round,ledger.cli.remote,"
-                                          "ledger.commands.round,ledger.identity.credentials")),
+                                          "ledger.commands.round,ledger.runtime.credentials")),
     ("ledger replay (a read)", "ledger.cli.main,ledger.cli.replay"),
     ("everything (before: all at once)", "ledger.cli.main," + ",".join(
         f"ledger.cli.{m}" for m in ("db", "registry", "table", "shift", "shoe", "round",

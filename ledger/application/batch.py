@@ -31,7 +31,7 @@ from ledger.domain.base import Aggregate
 from ledger.identity.door import admit
 from ledger.identity.envelope import SignedCommand
 from ledger.infrastructure.session import is_lost
-from ledger.presentation.wording import details
+from ledger.presentation.details import details
 
 MAX_BATCH = 100
 """The most commands one batch may carry: a whole round of any game, with room."""

@@ -58,7 +58,7 @@ from ledger.identity.envelope import SignedCommand
 from ledger.identity.registry_cache import RegistryMoved
 from ledger.infrastructure.recorder import StreamsMoved, UnchainedStream, last_versions
 from ledger.infrastructure.session import is_lost
-from ledger.presentation.wording import details
+from ledger.presentation.details import details
 
 MAX_BATCH = 200
 KNOWN_STREAMS = 5000

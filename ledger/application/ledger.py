@@ -57,7 +57,8 @@ from ledger.infrastructure.mapper import PydanticJSONMapper
 from ledger.infrastructure.registry_rows import rows_of
 from ledger.infrastructure.roles import missing_insert_privileges
 from ledger.infrastructure.session import is_aborted, is_lost
-from ledger.presentation.wording import describe, details
+from ledger.presentation.details import details
+from ledger.presentation.wording import describe
 
 MAX_ATTEMPTS = 10
 BACKOFF_SECONDS = 0.002  # money-safe: the first wait after a lost race; it doubles each time
@@ -83,7 +84,7 @@ class Recorded:
     confirmed: bool = False
     """True when this call's own commit lost its reply and the receipt confirmed it."""
     details: tuple[str, ...] = ()
-    """What the money did, a line an event that moved it (`ledger.presentation.wording.details`)."""
+    """What the money did, a line an event that moved it (`ledger.presentation.details`)."""
 
     def summary(self, between: str = "\n  ") -> str:
         """What was recorded in words, then what the money did, a line each (or, for a report

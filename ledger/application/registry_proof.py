@@ -75,7 +75,7 @@ class _Stream:
         return found
 
 
-REGISTRY_FIRST_EVENTS = ("StaffMember.Enrolled", "TerminalDevice.Registered")
+REGISTRY_FIRST_EVENTS = (StaffMember.Enrolled.event_type, TerminalDevice.Registered.event_type)
 """How a registry stream begins: the streams the door reads only proven."""
 
 

@@ -50,6 +50,8 @@ from ledger.audit.comparison import (
 )
 from ledger.audit.log_streams import Carried, ResumedStreams, Streams, carries
 from ledger.core.errors import LedgerError, first_line
+from ledger.domain.receipt import CommandReceipt
+from ledger.domain.registry import Registry
 from ledger.infrastructure.database import EVENTS_TABLE
 from ledger.infrastructure.registry_rows import bound_from
 from ledger.presentation.wording import counted
@@ -57,8 +59,6 @@ from ledger.presentation.wording import counted
 if TYPE_CHECKING:
     from ledger.application.bus import Bus
 
-RECEIPT = "CommandReceipt.Accepted"
-BOOTSTRAP = "Registry.Bootstrapped"
 REGISTRY_STREAMS = ("StaffMember.", "TerminalDevice.", "Registry.")
 BOOTSTRAP_VOUCHED = "bootstrap by `ledger db init`: the first administrator, self-signed"
 @dataclass
@@ -90,7 +90,7 @@ def _runs(rows: Iterator[Row]) -> Iterator[tuple[list[Row], list[Row]]]:
     events: list[Row] = []
     receipts: list[Row] = []
     for row in rows:
-        if row.kind == RECEIPT:
+        if row.kind == CommandReceipt.Accepted.event_type:
             receipts.append(row)
             continue
         if receipts:
@@ -216,8 +216,8 @@ class _Checker:
             else:
                 self.fail(row.where, f"{row.kind} claims command {claim}, which no "
                           "receipt in its run records", row)
-        if any(decoded[r.position] is not None and decoded[r.position].__class__.__qualname__
-               == BOOTSTRAP for r in events) or not self.bootstrapped:
+        if any(isinstance(decoded[r.position], Registry.Bootstrapped)
+               for r in events) or not self.bootstrapped:
             self._bootstrap(by_command, claimed, decoded)
             return
         for command_id, receipt_row in by_command.items():
@@ -315,7 +315,7 @@ class _Checker:
         if self.bootstrapped:
             for rows in claimed.values():
                 for row in rows:
-                    if row.kind == BOOTSTRAP:
+                    if row.kind == Registry.Bootstrapped.event_type:
                         self.fail(row.where, "a second bootstrap of the registry: only "
                                   "`ledger db init` records one, once, first")
             for command_id, receipt_row in by_command.items():

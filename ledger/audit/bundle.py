@@ -23,11 +23,11 @@ from ledger.audit.sealed_events import SealTrust
 from ledger.audit.tile_store import audit_paths
 from ledger.core.errors import DamagedStream, NotAllowed, WrongState
 from ledger.core.formatting import PRACTICE_MARK
-from ledger.domain.registry import staff_stream_id
+from ledger.domain.registry import StaffMember, staff_stream_id
 from ledger.identity.keys import Credential, canonical_json
 from ledger.infrastructure.practice import is_practice
 
-KEY_EVENTS = ("StaffMember.Enrolled", "StaffMember.KeyReplaced")
+KEY_EVENTS = (StaffMember.Enrolled.event_type, StaffMember.KeyReplaced.event_type)
 
 
 def _exporter_positions(conn: Connection[Any], exporter: Credential) -> tuple[UUID, list[int]]:

@@ -43,6 +43,9 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 FORMAT = "round-ledger/evidence/1"
 CHECKPOINT = "round-ledger/checkpoint/1"
 ENVELOPE = ("originator_id", "originator_version", "timestamp", "originator_topic", "by")
+KEY_EVENTS = ("StaffMember.Enrolled", "StaffMember.KeyReplaced")
+"""The events that give a member of staff a key, spelled out: this verifier runs without the
+ledger installed (a test holds them to the classes' `event_type`)."""
 
 
 class Tampered(Exception):
@@ -285,7 +288,7 @@ def _check_exporter(bundle: dict[str, Any], content: dict[str, Any],
     keys = sorted(
         (event["version"], body) for event, body in events.values()
         if event["stream_id"] == exporter["stream_id"]
-        and event["topic"].endswith(("StaffMember.Enrolled", "StaffMember.KeyReplaced")))
+        and event["topic"].endswith(KEY_EVENTS))
     if not keys or keys[0][1].get("staff_id") != exporter["staff_id"]:
         raise Tampered(f"no sealed registry event gives {exporter['staff_id']} a key")
     public_key = keys[-1][1]["public_key"]

@@ -32,15 +32,18 @@ from ledger.audit.check import order_problems
 from ledger.audit.findings import Failure, LedgerReport
 from ledger.core.cards import parse_cards
 from ledger.core.errors import InvalidInput
-from ledger.domain.shoe import commitment_of
+from ledger.domain.base import event_types
+from ledger.domain.jackpot_pool import JackpotPool
+from ledger.domain.round import Round
+from ledger.domain.shoe import Shoe, commitment_of
 
 ZERO = Decimal("0.00")
-TYPES = (
-    "Shoe.Shuffled", "Shoe.CardDrawn", "Shoe.CardsBurned", "Shoe.Closed",
-    "Round.Opened", "Round.BetPlaced", "Round.DecisionMade", "Round.CardDealt",
-    "Round.BetSettled", "Round.Settled", "Round.Voided",
-    "JackpotPool.Created", "JackpotPool.ContributionReceived", "JackpotPool.JackpotHit",
-    "JackpotPool.JackpotReduced", "JackpotPool.ResetToSeed", "JackpotPool.Adjusted",
+TYPES = event_types(
+    Shoe.Shuffled, Shoe.CardDrawn, Shoe.CardsBurned, Shoe.Closed,
+    Round.Opened, Round.BetPlaced, Round.DecisionMade, Round.CardDealt,
+    Round.BetSettled, Round.Settled, Round.Voided,
+    JackpotPool.Created, JackpotPool.ContributionReceived, JackpotPool.JackpotHit,
+    JackpotPool.JackpotReduced, JackpotPool.ResetToSeed, JackpotPool.Adjusted,
 )
 STREAMS = sql.SQL(
     "SELECT originator_id, originator_version, split_part(topic, ':', 2), state, notification_id "
@@ -55,7 +58,7 @@ STREAMS_SINCE = sql.SQL(
     "    AND split_part(topic, ':', 2) NOT LIKE 'JackpotPool.%%'), "
     "shoes AS (SELECT DISTINCT (convert_from(e.state, 'UTF8')::jsonb ->> 'shoe_id')::uuid AS id "
     "  FROM ledger_events e JOIN touched t ON e.originator_id = t.originator_id "
-    "  WHERE split_part(e.topic, ':', 2) = 'Round.Opened' "
+    "  WHERE split_part(e.topic, ':', 2) = %(opened)s "
     "    AND convert_from(e.state, 'UTF8')::jsonb ->> 'shoe_id' IS NOT NULL), "
     "ids AS (SELECT originator_id AS id FROM touched UNION SELECT id FROM shoes) "
     "SELECT e.originator_id, e.originator_version, split_part(e.topic, ':', 2), e.state, "
@@ -87,7 +90,8 @@ def _streams(conn: Connection[Any], after: int = 0,
     with conn.transaction(), conn.cursor(name="ledger_verify_streams") as cursor:
         cursor.itersize = batch
         cursor.execute(STREAMS_SINCE if after else STREAMS,
-                       {"types": list(TYPES), "after": after})
+                       {"types": list(TYPES), "after": after,
+                        "opened": Round.Opened.event_type})
         for stream_id, version, event_type, state, position in cursor:
             if stream_id != current:
                 if current is not None:
@@ -148,7 +152,7 @@ def check_streams(conn: Connection[Any], report: LedgerReport, *, after: int = 0
 
 
 def _shoe(seen: Seen, shoe_id: UUID, events: list[Event]) -> None:
-    shuffled = next((body for _, kind, body in events if kind == "Shoe.Shuffled"), None)
+    shuffled = next((body for _, kind, body in events if kind == Shoe.Shuffled.event_type), None)
     if shuffled is None:
         return
     subject = f"shoe {shoe_id} (table {shuffled.get('table')})"
@@ -156,13 +160,13 @@ def _shoe(seen: Seen, shoe_id: UUID, events: list[Event]) -> None:
     drawn: list[tuple[int, Any]] = []
     closed = None
     for _, kind, body in events:
-        if kind == "Shoe.CardDrawn":
+        if kind == Shoe.CardDrawn.event_type:
             draws[body["position"]] = (body["card"], body.get("round_id"))
             drawn.append((body["position"], parse_cards([body["card"]])[0]))
-        elif kind == "Shoe.CardsBurned":
+        elif kind == Shoe.CardsBurned.event_type:
             drawn += [(body["first_position"] + n, card)
                       for n, card in enumerate(parse_cards(body.get("cards", [])))]
-        elif kind == "Shoe.Closed":
+        elif kind == Shoe.Closed.event_type:
             closed = body
     seen.draws[shoe_id] = draws
     seen.checked["shoes"] += 1
@@ -209,25 +213,25 @@ def _dealt_from_shoes(seen: Seen) -> None:
 
 
 def _round(seen: Seen, round_id: UUID, events: list[Event]) -> None:
-    opened = next((body for _, kind, body in events if kind == "Round.Opened"), None)
+    opened = next((body for _, kind, body in events if kind == Round.Opened.event_type), None)
     if opened is None:
         return
     label = f"round {round_id} ({opened.get('table')} round {opened.get('number')})"
     shoe_id = UUID(opened["shoe_id"]) if opened.get("shoe_id") else None
     dealt = [(body["shoe_position"], body["card"]) for _, kind, body in events
-             if kind == "Round.CardDealt" and body.get("shoe_position") is not None]
+             if kind == Round.CardDealt.event_type and body.get("shoe_position") is not None]
     seen.dealt[round_id] = (label, shoe_id, dealt)
     placed = sum((_money(bet, "amount") for bet in opened.get("carried_jackpot_bets", [])), ZERO)
     bets, settled, voided = [], None, None
     for _, kind, body in events:
-        if kind == "Round.BetPlaced" or (kind == "Round.DecisionMade"
+        if kind == Round.BetPlaced.event_type or (kind == Round.DecisionMade.event_type
                                          and body.get("decision") == "raise"):
             placed += _money(body, "amount")
-        elif kind == "Round.BetSettled":
+        elif kind == Round.BetSettled.event_type:
             bets.append(body["bet"])
-        elif kind == "Round.Settled":
+        elif kind == Round.Settled.event_type:
             settled = body
-        elif kind == "Round.Voided":
+        elif kind == Round.Voided.event_type:
             voided = body
     if settled is None and voided is None:
         return
@@ -291,7 +295,7 @@ def _pool(seen: Seen, pool_id: UUID, events: list[Event], positions: list[int],
           start: PoolState | None, boundary: int | None) -> PoolState | None:
     """The pool checked event by event; its running balance as it stood at `boundary`."""
     if start is None:
-        created = events[0][2] if events[0][1] == "JackpotPool.Created" else None
+        created = events[0][2] if events[0][1] == JackpotPool.Created.event_type else None
         if created is None:
             return None
         state = PoolState(_Pool(amount=_money(created, "amount")), _money(created, "amount"),
@@ -325,29 +329,29 @@ def _pool(seen: Seen, pool_id: UUID, events: list[Event], positions: list[int],
 def _pool_event(pool: _Pool, kind: str, body: dict[str, Any], seed: Decimal) -> list[str]:
     """Apply one event to the running pool; what it says that the running pool contradicts.
     The pool then carries on from what the event recorded, so one bad event is named once."""
-    if kind == "JackpotPool.JackpotHit":
+    if kind == JackpotPool.JackpotHit.event_type:
         return _hit(pool, body)
     problems: list[str] = []
-    if kind == "JackpotPool.ContributionReceived":
+    if kind == JackpotPool.ContributionReceived.event_type:
         to_pool, to_reserve = _money(body, "to_pool"), _money(body, "to_reserve")
         pool.contributions += to_pool
         due = pool.amount + to_pool
         if to_pool < 0 or to_reserve < 0 or to_pool + to_reserve > _money(body, "stakes"):
             problems.append(f"{to_pool} to the pool and {to_reserve} to the reserve out of "
                             f"{body['stakes']} in jackpot bets")
-    elif kind == "JackpotPool.JackpotReduced":
+    elif kind == JackpotPool.JackpotReduced.event_type:
         reduced = _money(body, "amount")
         pool.prizes += reduced
         if reduced != pool.hits:
             problems.append(f"reduced by {reduced}, but its hits paid {pool.hits} from the pool")
         pool.hits, pool.hit_amount = ZERO, None
         due = pool.amount - reduced
-    elif kind == "JackpotPool.ResetToSeed":
+    elif kind == JackpotPool.ResetToSeed.event_type:
         if pool.amount != 0:
             problems.append(f"restarted at the seed while holding {pool.amount}")
         pool.seeds += seed
         due = pool.amount + seed
-    elif kind == "JackpotPool.Adjusted":
+    elif kind == JackpotPool.Adjusted.event_type:
         pool.adjustments += _money(body, "amount")
         due = pool.amount + _money(body, "amount")
     else:

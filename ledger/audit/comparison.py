@@ -17,6 +17,7 @@ from eventsourcing.persistence import JSONTranscoder
 from pydantic import ValidationError
 
 from ledger.core.errors import first_line
+from ledger.domain.registry import Registry, StaffMember, TerminalDevice
 from ledger.infrastructure.mapper import PydanticJSONMapper
 
 UNTIMED = ("timestamp",)
@@ -49,11 +50,11 @@ class Known(Protocol):
 
 
 BOOTSTRAP_FIELDS = {
-    "Registry.Bootstrapped": (("administrator", "enrol", "staff_id"),
+    Registry.Bootstrapped.event_type: (("administrator", "enrol", "staff_id"),
                               ("terminal", "register", "terminal_id")),
-    "StaffMember.Enrolled": tuple((name, "enrol", name)
+    StaffMember.Enrolled.event_type: tuple((name, "enrol", name)
                                   for name in ("staff_id", "name", "roles", "public_key")),
-    "TerminalDevice.Registered": tuple((name, "register", name) for name in
+    TerminalDevice.Registered.event_type: tuple((name, "register", name) for name in
                                        ("terminal_id", "kind", "location", "public_key")),
 }
 

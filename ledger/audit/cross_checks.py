@@ -20,10 +20,16 @@ from typing import Any
 
 from psycopg import Connection
 
-TYPES = ["Table.RoundStarted", "Table.RoundFinished", "Round.Opened", "Round.Settled",
-         "Round.Voided", "Round.JackpotPrizeAwarded", "JackpotPool.JackpotHit",
-         "Shift.Opened", "Shift.Closed"]
-ENDED = ("Round.Settled", "Round.Voided")
+from ledger.domain.base import event_types
+from ledger.domain.jackpot_pool import JackpotPool
+from ledger.domain.round import Round
+from ledger.domain.shift import Shift
+from ledger.domain.table import Table
+
+TYPES = list(event_types(Table.RoundStarted, Table.RoundFinished, Round.Opened, Round.Settled,
+                         Round.Voided, Round.JackpotPrizeAwarded, JackpotPool.JackpotHit,
+                         Shift.Opened, Shift.Closed))
+ENDED = event_types(Round.Settled, Round.Voided)
 
 
 @dataclass(frozen=True)
@@ -55,15 +61,16 @@ def context_at(seen: dict[str, list[Seen]], boundary: int) -> list[Seen]:
     """What a later verification needs of the events up to `boundary`: the rounds still open
     there, and each table's latest shift (opened, and closed if it was)."""
     ended = {e.stream for kind in ENDED for e in seen[kind] if e.position <= boundary}
-    context = [e for e in seen["Round.Opened"]
+    context = [e for e in seen[Round.Opened.event_type]
                if e.position <= boundary and e.stream not in ended]
     latest: dict[str, Seen] = {}
-    for shift in seen["Shift.Opened"]:
+    for shift in seen[Shift.Opened.event_type]:
         if shift.position <= boundary:
             latest[shift.body["code"]] = shift
     context += latest.values()
     streams = {shift.stream for shift in latest.values()}
-    context += [e for e in seen["Shift.Closed"] if e.position <= boundary and e.stream in streams]
+    context += [e for e in seen[Shift.Closed.event_type]
+                if e.position <= boundary and e.stream in streams]
     return context
 
 
@@ -76,15 +83,15 @@ def cross_stream_problems(conn: Connection[Any], *, after: int = 0,
     seen = _read(conn, after, context or [])
     carried = context_at(seen, boundary) if boundary is not None else []
     found: list[tuple[str, str]] = []
-    opened = {e.stream: e for e in seen["Round.Opened"]}
+    opened = {e.stream: e for e in seen[Round.Opened.event_type]}
     ended = {e.stream: e for kind in ENDED for e in seen[kind]}
-    finished = {e.body["round_id"]: e for e in seen["Table.RoundFinished"]}
-    for event in seen["Table.RoundStarted"] + seen["Table.RoundFinished"]:
+    finished = {e.body["round_id"]: e for e in seen[Table.RoundFinished.event_type]}
+    for event in seen[Table.RoundStarted.event_type] + seen[Table.RoundFinished.event_type]:
         round_id = event.body["round_id"]
         if round_id not in opened:
             found.append((f"table {event.where}", (f"names round {round_id}, whose stream has "
-                          "no Round.Opened: deleted")))
-        elif event.kind == "Table.RoundFinished" and round_id not in ended:
+                          f"no {Round.Opened.event_type}: deleted")))
+        elif event.kind == Table.RoundFinished.event_type and round_id not in ended:
             found.append((f"table {event.where}", (f"says round {round_id} finished, but its "
                           "stream is neither settled nor voided: its ending was deleted")))
     for round_id, event in ended.items():
@@ -101,9 +108,9 @@ def _jackpots(seen: dict[str, list[Seen]]) -> list[tuple[str, str]]:
         return pool, round_id, body["box"], body["category"], Decimal(str(amount)).normalize()
 
     hits = {key(h.stream, h.body["round_id"], h.body, h.body["prize"]): h
-            for h in seen["JackpotPool.JackpotHit"]}
+            for h in seen[JackpotPool.JackpotHit.event_type]}
     prizes = {key(p.body["pool_id"], p.stream, p.body, p.body["amount"]): p
-              for p in seen["Round.JackpotPrizeAwarded"]}
+              for p in seen[Round.JackpotPrizeAwarded.event_type]}
     found = []
     for missing in hits.keys() - prizes.keys():
         hit = hits[missing]
@@ -120,9 +127,9 @@ def _jackpots(seen: dict[str, list[Seen]]) -> list[tuple[str, str]]:
 
 def _shifts(seen: dict[str, list[Seen]], opened: dict[str, Seen],
             ended: dict[str, Seen]) -> list[tuple[str, str]]:
-    closed = {e.stream: e for e in seen["Shift.Closed"]}
+    closed = {e.stream: e for e in seen[Shift.Closed.event_type]}
     spans: dict[str, list[tuple[Seen, Seen | None]]] = defaultdict(list)
-    for shift in seen["Shift.Opened"]:
+    for shift in seen[Shift.Opened.event_type]:
         spans[shift.body["code"]].append((shift, closed.get(shift.stream)))
     found = []
     for round_id, start in opened.items():

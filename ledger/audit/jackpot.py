@@ -28,7 +28,8 @@ from ledger.audit.store import (
     read_stream,
     settlement_pool_events,
 )
-from ledger.domain.round import Phase
+from ledger.domain.jackpot_pool import JackpotPool
+from ledger.domain.round import Phase, Round
 from ledger.games.common import ZERO
 from ledger.games.jackpot import JackpotPoolSettings
 from ledger.games.registry import game, procedure_for
@@ -57,7 +58,7 @@ def replay_jackpot(conn: Connection[Any],
         created[0].event.settings)
     awards = [PrizeLine(box=e.event.box, category=e.event.category, amount=e.event.amount,
                         paid_by_pool=e.event.paid_by_pool, paid_by_house=e.event.paid_by_house)
-              for e in played.events if e.event_type == "Round.JackpotPrizeAwarded"]
+              for e in played.events if e.event_type == Round.JackpotPrizeAwarded.event_type]
     view = JackpotView(pool_id=round_.pool_id, pool=name, awards=awards)
     settle = played.settlement
     if round_.phase is not Phase.SETTLED or settle is None or settle.by is None:
@@ -80,8 +81,8 @@ def replay_jackpot(conn: Connection[Any],
 def recorded_figures(events: list[RecordedEvent], pool_before: Decimal) -> JackpotFigures:
     """What the pool's events say this round did to it."""
     contribution = next((e.event for e in events
-                         if e.event_type == "JackpotPool.ContributionReceived"), None)
-    hits = [e.event for e in events if e.event_type == "JackpotPool.JackpotHit"]
+                         if e.event_type == JackpotPool.ContributionReceived.event_type), None)
+    hits = [e.event for e in events if e.event_type == JackpotPool.JackpotHit.event_type]
     after = [getattr(e.event, "pool_after", None) for e in events]
     return JackpotFigures(
         pool_before=pool_before,
@@ -91,7 +92,7 @@ def recorded_figures(events: list[RecordedEvent], pool_before: Decimal) -> Jackp
         prizes=[PrizeLine(box=h.box, category=h.category, amount=h.prize,
                           paid_by_pool=h.paid_by_pool, paid_by_house=h.paid_by_house,
                           pool_before=h.pool_before, pool_after=h.pool_after) for h in hits],
-        reset_to_seed=any(e.event_type == "JackpotPool.ResetToSeed" for e in events),
+        reset_to_seed=any(e.event_type == JackpotPool.ResetToSeed.event_type for e in events),
         pool_after=next((a for a in reversed(after) if a is not None), pool_before),
     )
 

@@ -17,6 +17,7 @@ from psycopg import Connection
 
 from ledger.core import clock
 from ledger.core.formatting import minute
+from ledger.domain.round import Round
 
 STALE = timedelta(minutes=30)
 
@@ -29,12 +30,15 @@ SELECT o.originator_id,
           FROM ledger_events l WHERE l.originator_id = o.originator_id
          ORDER BY l.originator_version DESC LIMIT 1)
   FROM ledger_events o
- WHERE split_part(o.topic, ':', 2) = 'Round.Opened'
+ WHERE split_part(o.topic, ':', 2) = %(opened)s
    AND NOT EXISTS (SELECT 1 FROM ledger_events e
                     WHERE e.originator_id = o.originator_id
-                      AND split_part(e.topic, ':', 2) IN ('Round.Settled', 'Round.Voided'))
+                      AND split_part(e.topic, ':', 2) = ANY(%(ended)s))
  ORDER BY 4
 """
+
+KINDS = {"opened": Round.Opened.event_type,
+         "ended": [Round.Settled.event_type, Round.Voided.event_type]}
 
 
 @dataclass(frozen=True)
@@ -65,9 +69,10 @@ def open_rounds(conn: Connection[Any], *, after: int = 0,
     rounds known open there (an incremental verification's carried ones), so the query
     costs what the new events cost, not the history."""
     if not after:
-        return [OpenRound(*row) for row in conn.execute(OPEN_ROUNDS).fetchall()]
+        return [OpenRound(*row) for row in conn.execute(OPEN_ROUNDS, KINDS).fetchall()]
     query = OPEN_ROUNDS.replace(
-        " WHERE split_part(o.topic, ':', 2) = 'Round.Opened'",
-        " WHERE split_part(o.topic, ':', 2) = 'Round.Opened' AND (o.notification_id > %s "
-        "OR o.originator_id = ANY(%s))")
-    return [OpenRound(*row) for row in conn.execute(query, (after, among or [])).fetchall()]
+        " WHERE split_part(o.topic, ':', 2) = %(opened)s",
+        " WHERE split_part(o.topic, ':', 2) = %(opened)s AND (o.notification_id > %(after)s "
+        "OR o.originator_id = ANY(%(among)s))")
+    return [OpenRound(*row) for row in conn.execute(
+        query, {**KINDS, "after": after, "among": among or []}).fetchall()]

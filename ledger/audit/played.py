@@ -8,7 +8,8 @@ version and what is wrong.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from datetime import datetime
+from typing import Any, TypeVar
 from uuid import UUID
 
 from psycopg import Connection
@@ -16,11 +17,14 @@ from psycopg import Connection
 from ledger.audit.check import Difference
 from ledger.audit.store import RecordedEvent, read_stream
 from ledger.core.errors import DamagedStream, NotFound
+from ledger.domain.base import DomainEvent, event_types
 from ledger.domain.round import Round
 from ledger.games.facts import RoundFacts
 
-SETTLEMENT = frozenset({"Round.BetSettled", "Round.JackpotPrizeAwarded", "Round.Settled",
-                        "Round.Voided"})
+SETTLEMENT = frozenset(event_types(Round.BetSettled, Round.JackpotPrizeAwarded, Round.Settled,
+                                   Round.Voided))
+
+E = TypeVar("E", bound=DomainEvent)
 
 
 @dataclass
@@ -33,8 +37,16 @@ class Played:
     events: list[RecordedEvent]
     gaps: list[Difference] = field(default_factory=list)
 
-    def last(self, event_type: str) -> Any:
-        return next((e.event for e in reversed(self.events) if e.event_type == event_type), None)
+    def last(self, kind: type[E]) -> E | None:
+        """The round's last event of this class, if any."""
+        return next((e.event for e in reversed(self.events) if isinstance(e.event, kind)), None)
+
+    def finished_at(self) -> datetime | None:
+        """When the round was settled or voided, as the terminal said."""
+        for recorded in reversed(self.events):
+            if isinstance(recorded.event, Round.Settled | Round.Voided) and recorded.by:
+                return recorded.by.at
+        return None
 
 
 def play(events: list[RecordedEvent]) -> Played:
@@ -63,6 +75,6 @@ def load_round(conn: Connection[Any], rid: UUID) -> Played:
     events = read_stream(conn, rid)
     if not events:
         raise NotFound(f"round {rid} is not in the ledger.")
-    if events[0].event_type != "Round.Opened":
+    if events[0].event_type != Round.Opened.event_type:
         raise NotFound(f"stream {rid} is not a round: it begins with {events[0].event_type}.")
     return play(events)

@@ -21,6 +21,7 @@ from ledger.audit.check import BetLine, Frozen, PrizeLine
 from ledger.audit.played import load_round
 from ledger.audit.replay import HandView, hands_of
 from ledger.audit.store import closed_after, held_table, rounds_started
+from ledger.domain.round import Round
 from ledger.domain.table import table_id
 from ledger.games.common import ZERO
 from ledger.reports.round_win import Prize, RoundWin, round_win
@@ -79,13 +80,13 @@ def _recalled(conn: Connection[Any], rid: UUID) -> RecalledRound:
     played = load_round(conn, rid)
     round_ = played.round_
     lines = [BetLine.of(bet) for bet in round_.results]
-    settled, voided = played.last("Round.Settled"), played.last("Round.Voided")
+    settled, voided = played.last(Round.Settled), played.last(Round.Voided)
     finished = next((e for e in reversed(played.events)
-                     if e.event_type in ("Round.Settled", "Round.Voided")), None)
+                     if e.event_type in (Round.Settled.event_type, Round.Voided.event_type)), None)
     opened = played.events[0].by
     prizes = [PrizeLine(box=e.event.box, category=e.event.category, amount=e.event.amount,
                         paid_by_pool=e.event.paid_by_pool, paid_by_house=e.event.paid_by_house)
-              for e in played.events if e.event_type == "Round.JackpotPrizeAwarded"]
+              for e in played.events if e.event_type == Round.JackpotPrizeAwarded.event_type]
     return RecalledRound(
         number=round_.number, round_id=rid, status=str(round_.phase),
         opened_at=opened.at if opened else None,
@@ -100,6 +101,6 @@ def _recalled(conn: Connection[Any], rid: UUID) -> RecalledRound:
         house_win=settled.house_win if settled else (ZERO if voided else None),
         jackpot_prizes=prizes,
         adjustments=sum((e.event.amount for e in played.events
-                         if e.event_type == "Round.Adjusted"), ZERO),
+                         if e.event_type == Round.Adjusted.event_type), ZERO),
         win=round_win(round_, map(Prize.of, prizes)),
     )

@@ -53,6 +53,7 @@ from ledger.audit.views import describe, hand_values, label
 from ledger.core.errors import LedgerError, NotFound
 from ledger.core.formatting import macau, money, when
 from ledger.domain.round import Phase, Round, round_id
+from ledger.domain.shoe import Shoe
 from ledger.domain.table import table_id
 from ledger.games.registry import procedure_for
 from ledger.presentation.wording import rule_set
@@ -205,7 +206,7 @@ def replay_round(conn: Connection[Any], rid: UUID, seal: SealTrust | None = None
     shoe, shoe_events = replay_shoe(conn, played)
     jackpot, pool_events = replay_jackpot(conn, played)
     recorded = [BetLine.of(bet) for bet in round_.results]
-    settled = played.last("Round.Settled")
+    settled = played.last(Round.Settled)
     house_win = settled.house_win if settled else None
     recomputed, differences = check_settlement(played, recorded, house_win)
     differences += jackpot.differences if jackpot else []
@@ -220,7 +221,7 @@ def replay_round(conn: Connection[Any], rid: UUID, seal: SealTrust | None = None
     finished = round_.is_finished or bool(recorded)
     verdict = (Verdict.DISCREPANCY if differences else
                Verdict.MATCH if finished else Verdict.NOT_SETTLED)
-    voided = played.last("Round.Voided")
+    voided = played.last(Round.Voided)
     win = round_win(round_, map(Prize.of, jackpot.awards) if jackpot else None)
     due = jackpot.recomputed.prizes if jackpot and jackpot.recomputed else None
     recomputed_win = win_of(win.status, recomputed, (a["amount"] for a in round_.adjustments),
@@ -230,7 +231,7 @@ def replay_round(conn: Connection[Any], rid: UUID, seal: SealTrust | None = None
         rule_set=round_.rule_set, dealing=round_.dealing, status=str(round_.phase),
         demonstration=round_.demonstration, void_reason=voided.reason if voided else None,
         opened_at=played.events[0].by.at if played.events[0].by else None,
-        finished_at=_finished_at(played), shoe=shoe,
+        finished_at=played.finished_at(), shoe=shoe,
         steps=_settled_in_words(timeline(played.events, shoe_events, pool_events), win),
         bets=bets_of(round_), hands=hands_of(round_),
         outcome=settled.outcome if settled else {}, results=recorded, house_win=house_win,
@@ -249,8 +250,8 @@ def timeline(round_events: list[RecordedEvent], shoe_events: list[RecordedEvent]
              pool_events: list[RecordedEvent]) -> list[Step]:
     """Every step in the order recorded; adjustments and the shoe's card-by-card draws (each
     a twin of a dealt card) are kept out of it."""
-    steps = ([Step.of(e, "round") for e in round_events if e.event_type != "Round.Adjusted"]
-             + [Step.of(e, "shoe") for e in shoe_events if e.event_type != "Shoe.CardDrawn"]
+    steps = ([Step.of(e, "round") for e in round_events if not isinstance(e.event, Round.Adjusted)]
+             + [Step.of(e, "shoe") for e in shoe_events if not isinstance(e.event, Shoe.CardDrawn)]
              + [Step.of(e, "pool") for e in pool_events])
     return sorted(steps, key=lambda step: step.position)
 
@@ -260,7 +261,7 @@ def _settled_in_words(steps: list[Step], win: RoundWin) -> list[Step]:
     settlement's house win, which counts the jackpot bets in."""
     as_settled = win.model_copy(update={"table_win": win.as_settled, "adjustments": ZERO})
     return [step.model_copy(update={"text": f"round settled: {win_sentence(as_settled)}"})
-            if step.event == "Round.Settled" else step for step in steps]
+            if step.event == Round.Settled.event_type else step for step in steps]
 
 
 def _unsealed(problem: SealProblem) -> Difference:
@@ -292,12 +293,12 @@ def check_settlement(played: Played, recorded: list[BetLine],
                                       recorded=str(house_win), recomputed=str(due)))
     if void:
         carried = any(line.outcome == "carried" for line in recomputed)
-        voided = played.last("Round.Voided")
+        voided = played.last(Round.Voided)
         if voided is not None and voided.jackpot_carried != carried:
             differences.append(Difference(subject="round", field="jackpot_carried",
                                           recorded=str(voided.jackpot_carried),
                                           recomputed=str(carried)))
-    settled = played.last("Round.Settled")
+    settled = played.last(Round.Settled)
     if settled is not None:
         outcome = _jsonable(procedure_for(round_.game).outcome(played.facts))
         differences += compare_mapping("outcome", settled.outcome, outcome)
@@ -316,13 +317,6 @@ def _method(round_: Round) -> str:
                      + ([f"authorisation {authorised}"] if authorised else []))
     return (f"re-settled by the rules engine of {rule_set(round_.rule_set)}, with the "
             "house settings the round recorded when it opened" + (f" ({said})" if said else ""))
-
-
-def _finished_at(played: Played) -> datetime | None:
-    for recorded in reversed(played.events):
-        if recorded.event_type in ("Round.Settled", "Round.Voided") and recorded.by:
-            return recorded.by.at
-    return None
 
 
 # -- what the replay shows --------------------------------------------------------------------
@@ -371,7 +365,7 @@ def _notes(round_: Round, target: str) -> list[str]:
 def adjustments_of(played: Played) -> list[AdjustmentView]:
     return [AdjustmentView(step=Step.of(e, "round"), box=e.event.box, spot=e.event.spot,
                            player=e.event.player, amount=e.event.amount, reason=e.event.reason)
-            for e in played.events if e.event_type == "Round.Adjusted"]
+            for e in played.events if e.event_type == Round.Adjusted.event_type]
 
 
 # -- finding rounds ---------------------------------------------------------------------------

@@ -11,8 +11,9 @@ from ledger.audit.check import Frozen, ShoeProof, order_problems, prove_shoe
 from ledger.audit.played import Played
 from ledger.audit.store import RecordedEvent, read_stream
 from ledger.core.cards import Card
+from ledger.domain.shoe import Shoe
 
-PREPARATION = ("Shoe.Shuffled", "Shoe.CutMade")
+PREPARATION = (Shoe.Shuffled.event_type, Shoe.CutMade.event_type)
 
 
 class ShoeView(Frozen):
@@ -36,9 +37,9 @@ def drawn_cards(events: list[RecordedEvent]) -> list[tuple[int, Card]]:
     drawn: list[tuple[int, Card]] = []
     for recorded in events:
         event = recorded.event
-        if recorded.event_type == "Shoe.CardDrawn":
+        if recorded.event_type == Shoe.CardDrawn.event_type:
             drawn.append((event.position, event.card))
-        elif recorded.event_type == "Shoe.CardsBurned":
+        elif recorded.event_type == Shoe.CardsBurned.event_type:
             drawn += [(event.first_position + n, card) for n, card in enumerate(event.cards)]
     return drawn
 
@@ -51,14 +52,16 @@ def replay_shoe(conn: Connection[Any],
     if shoe_id is None or not events:
         return None, []
     opened, last = played.events[0].position, played.events[-1].position
-    used = [e for e in events if e.event_type in PREPARATION or e.event_type == "Shoe.Closed"
-            or (e.event_type == "Shoe.CardsBurned" and e.position < opened)
-            or (e.event_type == "Shoe.CardDrawn" and e.event.round_id == played.round_.id)
-            or (e.event_type == "Shoe.CutCardReached" and opened <= e.position <= last)]
+    used = [e for e in events
+            if e.event_type in PREPARATION or e.event_type == Shoe.Closed.event_type
+            or (e.event_type == Shoe.CardsBurned.event_type and e.position < opened)
+            or (e.event_type == Shoe.CardDrawn.event_type and e.event.round_id == played.round_.id)
+            or (e.event_type == Shoe.CutCardReached.event_type and opened <= e.position <= last)]
     shuffled = events[0].event
-    cut = next((e.event for e in events if e.event_type == "Shoe.CutMade"), None)
-    burns = [e.event for e in events if e.event_type == "Shoe.CardsBurned" and e.position < opened]
-    closed = next((e.event for e in events if e.event_type == "Shoe.Closed"), None)
+    cut = next((e.event for e in events if e.event_type == Shoe.CutMade.event_type), None)
+    burns = [e.event for e in events
+             if e.event_type == Shoe.CardsBurned.event_type and e.position < opened]
+    closed = next((e.event for e in events if e.event_type == Shoe.Closed.event_type), None)
     order = closed.revealed_order if closed else None
     secret = closed.secret if closed else None
     automatic = str(shuffled.method) == "automatic_shuffler_dealer"

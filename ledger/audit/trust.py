@@ -113,11 +113,13 @@ def trust_of(conn: Connection[Any], seal_public_key: str, witnesses: list[Truste
     enrolled. The quorum is every witness unless given."""
     from ledger.audit.note import origin_of
     from ledger.audit.seal import recorded_ledger_id
+    from ledger.domain.registry import StaffMember
 
     ledger = recorded_ledger_id(conn)
     admin = conn.execute(
         "SELECT body ->> 'staff_id', body ->> 'public_key' FROM ledger_event_log "
-        "WHERE event_type = 'StaffMember.Enrolled' ORDER BY position LIMIT 1").fetchone()
+        "WHERE event_type = %s ORDER BY position LIMIT 1",
+        (StaffMember.Enrolled.event_type,)).fetchone()
     if ledger is None or admin is None:
         raise WrongState("the ledger is not initialised: run `ledger db init` first.")
     return TrustFile(ledger=UUID(ledger), origin=origin_of(ledger),

@@ -40,6 +40,7 @@ from ledger.audit.verification_record import VerificationRecord
 from ledger.audit.witness_alarms import raised
 from ledger.audit.witnessed import Memories, gather
 from ledger.core.clock import THE_CLOCK, Clock
+from ledger.domain.round import Round
 from ledger.infrastructure.practice import is_practice
 
 __all__ = ["Failure", "LedgerReport", "verify_ledger"]
@@ -122,7 +123,8 @@ def verify_ledger(conn: Connection[Any], *, projections: bool = True,
     report.failures.extend(Failure("streams", subject, reason) for subject, reason in problems)
     pools = check_streams(conn, report, after=after, pools=carried.get("pools"),
                           boundary=resume)
-    known_open = [UUID(e.stream) for e in carried.get("cross", []) if e.kind == "Round.Opened"]
+    known_open = [UUID(e.stream) for e in carried.get("cross", [])
+                  if e.kind == Round.Opened.event_type]
     report.notes.extend(r.describe() for r in open_rounds(conn, after=after, among=known_open))
     if projections and since is None:
         check_projections(conn, report)

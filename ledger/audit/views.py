@@ -9,6 +9,9 @@ from typing import Any
 
 from ledger.core.cards import Card
 from ledger.core.formatting import money
+from ledger.domain.jackpot_pool import JackpotPool
+from ledger.domain.round import Round
+from ledger.domain.shoe import Shoe
 from ledger.games import registry
 from ledger.games.facts import BURN, RoundFacts
 from ledger.games.protocol import HandValue
@@ -27,72 +30,73 @@ def _bet(body: dict[str, Any]) -> str:
 
 
 _SENTENCES: dict[str, Callable[[dict[str, Any]], str]] = {
-    "Round.Opened": lambda b: (
+    Round.Opened.event_type: lambda b: (
         f"round {b['number']} opened at table {b['table']}: {rule_set(b['rule_set'])}, "
         f"dealt from a {term(b['dealing'])}"
         + "".join(f"; jackpot bet {money(c['amount'])} carried to box {c['box']}"
                   for c in b.get("carried_jackpot_bets", []))),
-    "Round.BetPlaced": lambda b: f"bet {money(b['amount'])} on {_bet(b)}",
-    "Round.BettingClosed": lambda b: "betting closed",
-    "Round.DealModeAnnounced": lambda b: f"announced: {deal_mode(b['mode'])}",
-    "Round.CardDealt": lambda b: (
+    Round.BetPlaced.event_type: lambda b: f"bet {money(b['amount'])} on {_bet(b)}",
+    Round.BettingClosed.event_type: lambda b: "betting closed",
+    Round.DealModeAnnounced.event_type: lambda b: f"announced: {deal_mode(b['mode'])}",
+    Round.CardDealt.event_type: lambda b: (
         f"{b['card']} to {label(b['to'])}, face {'up' if b['face_up'] else 'down'}"
         + (f" (shoe position {b['shoe_position']})" if b.get("shoe_position") is not None
            else "")),
-    "Round.CardExposed": lambda b: (
+    Round.CardExposed.event_type: lambda b: (
         f"{b['card']} of {label(b['to'])} exposed by mistake ({b['kind']}): "
         f"{term(b['consequence'])}"),
-    "Round.IrregularityRecorded": lambda b: (
+    Round.IrregularityRecorded.event_type: lambda b: (
         f"irregularity {term(b['kind'])}"
         + (f" at box {b['box']}" if b.get("box") else "")
         + (f" ({' '.join(b['cards'])})" if b.get("cards") else "")
         + f": {term(b['consequence'])}" + (f"; {b['note']}" if b.get("note") else "")),
-    "Round.DecisionMade": lambda b: (
+    Round.DecisionMade.event_type: lambda b: (
         f"box {b['box']}" + (f" ({b['player']})" if b.get("player") else "") + f": {term(b['decision'])}"
         + (f" {money(b['amount'])}" if b["decision"] == "raise" else "")),
-    "Round.DealerRevealed": lambda b: f"dealer's hand revealed: {' '.join(b['cards'])}",
-    "Round.JackpotPrizeAwarded": lambda b: (
+    Round.DealerRevealed.event_type: lambda b: f"dealer's hand revealed: {' '.join(b['cards'])}",
+    Round.JackpotPrizeAwarded.event_type: lambda b: (
         f"jackpot: box {b['box']} {term(b['category'])} wins {money(b['amount'])}"
         f" ({money(b['paid_by_pool'])} from the pool, {money(b['paid_by_house'])} by the house)"),
-    "Round.BetSettled": lambda b: (
+    Round.BetSettled.event_type: lambda b: (
         f"{_bet(b['bet'])} {b['bet']['outcome']}: stake {money(b['bet']['stake'])}, returned "
         f"{money(b['bet']['returned'])}, paid {money(b['bet']['payout'])}"
         + (f", commission {money(b['bet']['commission'])}"
            if Decimal(b['bet']['commission']) else "")
         + (" (capped)" if b["bet"].get("capped") else "")),
-    "Round.Settled": lambda b: (f"round settled: recorded win {money(b['house_win'])} "
+    Round.Settled.event_type: lambda b: (f"round settled: recorded win {money(b['house_win'])} "
                                 "(every bet, jackpot bets included)"),
-    "Round.Voided": lambda b: (
+    Round.Voided.event_type: lambda b: (
         f"round void: {void_reason(b['reason'])}" + ("; jackpot bets carried to the next round"
                                         if b.get("jackpot_carried") else "")),
-    "Round.Adjusted": lambda b: (
+    Round.Adjusted.event_type: lambda b: (
         f"adjustment of {money(b['amount'])} on {_bet(b)}: {b['reason']}"),
-    "Shoe.Shuffled": lambda b: (
+    Shoe.Shuffled.event_type: lambda b: (
         f"shoe of {counted(b['decks'], 'deck')} shuffled by "
         f"{term(b['method'])}"
         + (f" (serial {b['shuffler_serial']})" if b.get("shuffler_serial") else "")
         + (f"; order committed to {b['commitment'][:16]}..." if b.get("commitment") else "")),
-    "Shoe.CutMade": lambda b: (
+    Shoe.CutMade.event_type: lambda b: (
         f"cut by {b['cut_by']}" + (f", cut card after card {b['cut_card_position']}"
                                    if b.get("cut_card_position") else "")),
-    "Shoe.CardsBurned": lambda b: (
+    Shoe.CardsBurned.event_type: lambda b: (
         f"{counted(b['count'], 'card')} burned from shoe position "
         f"{b['first_position']}" + (f": {' '.join(b['cards'])}" if b.get("cards") else "")),
-    "Shoe.CutCardReached": lambda b: f"cut card reached at shoe position {b['position']}",
-    "Shoe.Closed": lambda b: (
+    Shoe.CutCardReached.event_type: lambda b: f"cut card reached at shoe position {b['position']}",
+    Shoe.Closed.event_type: lambda b: (
         "shoe closed" + ("" if b.get("revealed_order") is None else
                          f"; order and secret revealed, commitment "
                          f"{'holds' if b.get('commitment_holds') else 'does NOT hold'}")),
-    "JackpotPool.ContributionReceived": lambda b: (
+    JackpotPool.ContributionReceived.event_type: lambda b: (
         f"pool receives {money(b['to_pool'])} of {money(b['stakes'])} in jackpot bets "
         f"(seed reserve {money(b['to_reserve'])}): pool {money(b['pool_after'])}"),
-    "JackpotPool.JackpotHit": lambda b: (
+    JackpotPool.JackpotHit.event_type: lambda b: (
         f"pool pays box {b['box']} {term(b['category'])} {money(b['prize'])}: "
         f"{money(b['paid_by_pool'])} from the pool, {money(b['paid_by_house'])} by the house; "
         f"pool {money(b['pool_before'])} -> {money(b['pool_after'])}"),
-    "JackpotPool.JackpotReduced": lambda b: (
+    JackpotPool.JackpotReduced.event_type: lambda b: (
         f"pool reduced by {money(b['amount'])} to {money(b['pool_after'])}"),
-    "JackpotPool.ResetToSeed": lambda b: f"pool emptied: restarts at its seed {money(b['seed'])}",
+    JackpotPool.ResetToSeed.event_type: lambda b: (
+        f"pool emptied: restarts at its seed {money(b['seed'])}"),
 }
 
 

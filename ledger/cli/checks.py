@@ -179,7 +179,7 @@ def ingest(
     """Record the signed commands of a JSON-lines file; report each line accepted or rejected."""
     from ledger.application.bus import EVERY_AREA
     from ledger.application.ingest import LineStatus, Voucher, ingest_lines
-    from ledger.identity.credentials import acting
+    from ledger.runtime.credentials import acting
 
     counts = {status: 0 for status in LineStatus}
     with runtime(writing=True, areas=EVERY_AREA) as rt, file.open("rb") as lines:

@@ -92,9 +92,9 @@ def signed(rt: Runtime, command: Command, cosigners: list[Path] | None = None) -
 
 def signed_under(settings: LedgerSettings, command: Command, ledger_id: str,
                  cosigners: list[Path] | None = None) -> SignedCommand:
-    from ledger.identity.credentials import acting
     from ledger.identity.envelope import sign
     from ledger.identity.keys import Credential
+    from ledger.runtime.credentials import acting
 
     staff, terminal = acting(settings)
     return sign(command, terminal, staff,

@@ -20,7 +20,6 @@ from ledger.cli.common import JsonOption, console, err_console, print_json
 from ledger.core import clock
 from ledger.core.errors import InvalidInput
 from ledger.core.formatting import PRACTICE_MARK, iso
-from ledger.identity.credentials import configured
 from ledger.identity.keys import Credential
 from ledger.infrastructure.database import EVENTS_TABLE, Database
 from ledger.infrastructure.event_log import event_count
@@ -34,6 +33,7 @@ from ledger.runtime.bootstrap import (
     open_ledger,
     resolve_database,
 )
+from ledger.runtime.credentials import configured
 from projections.registry import PROJECTIONS
 from projections.tracking import positions, stalled
 from projections.versions import being_rebuilt, difference, stale

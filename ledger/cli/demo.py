@@ -32,9 +32,9 @@ from ledger.cli.demo_next import DEMO_ADMIN, DEMO_CONSOLE, DEMO_VERIFIER, after_
 from ledger.cli.simulate import new_seed, simulate_floor
 from ledger.core.errors import InvalidInput
 from ledger.core.formatting import money
+from ledger.domain.round import Round
 from ledger.domain.shift_schedule import ShiftSlot
 from ledger.domain.table import table_id
-from ledger.identity.credentials import acting
 from ledger.identity.keyring import Keyring
 from ledger.identity.keys import Credential
 from ledger.infrastructure.event_log import first_round_with, irregularities_in, receipts_signed
@@ -42,6 +42,7 @@ from ledger.pages.shift_report import to_html
 from ledger.presentation.wording import counted, term, void_reason
 from ledger.reports.shift import to_csv, to_json, to_rich
 from ledger.runtime.bootstrap import init_database, open_ledger, resolve_database, sealer_for
+from ledger.runtime.credentials import acting
 from ledger.simulation.floor import floor_plan
 from ledger.simulation.preflight import label
 from projections.registry import select
@@ -119,8 +120,8 @@ def run_demo(console: Console, seed: int | None = None) -> bool:
         with rt.database.connect() as conn:
             view = shift_report(conn, day, slot.shift,
                                 day_starts=settings.shift_schedule.day_starts)
-            jackpot = _find_round(conn, "Round.JackpotPrizeAwarded", slot)
-            voided = _find_round(conn, "Round.Voided", slot)
+            jackpot = _find_round(conn, Round.JackpotPrizeAwarded.event_type, slot)
+            voided = _find_round(conn, Round.Voided.event_type, slot)
             kinds = _irregularities(conn, slot)
             signed = _signatures(conn)
             statistics = month_statistics(conn, day, rt.settings.property_name)

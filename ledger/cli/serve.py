@@ -112,8 +112,8 @@ def _check_shared() -> None:
     """Several workers share what one keeps in memory: sign-ins through the database, the
     challenges' secret through the server's terminal key. Refused, in one line, without."""
     from ledger.core.errors import LedgerError
-    from ledger.identity.credentials import configured
     from ledger.infrastructure.sign_ins import unshared
+    from ledger.runtime.credentials import configured
 
     with runtime(areas=()) as rt:
         try:

@@ -22,9 +22,9 @@ from ledger.cli.common import console
 from ledger.core.errors import InvalidInput, NotAllowed, WrongState
 from ledger.core.formatting import TIME_LABEL, macau
 from ledger.domain.shift_schedule import ShiftSlot, parse_gaming_day
-from ledger.identity.credentials import acting
 from ledger.identity.keys import Credential
 from ledger.runtime.bootstrap import open_ledger
+from ledger.runtime.credentials import acting
 from ledger.simulation.bias import Bias, parse_bias
 from ledger.simulation.floor import (
     GAME_ORDER,

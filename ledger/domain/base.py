@@ -114,14 +114,28 @@ class DomainEvent(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     class_version: ClassVar[int] = 1
+    event_type: ClassVar[str] = "DomainEvent"
+    """The name the store keeps the event under, its topic without the module: `Round.Settled`.
+    Projections, the audit and the words name an event by its class (`Round.Settled.event_type`),
+    never by a string, so "go to definition" and a rename follow it."""
     originator_id: UUID
     originator_version: int
     timestamp: datetime
+
+    @classmethod
+    def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
+        super().__pydantic_init_subclass__(**kwargs)
+        cls.event_type = cls.__qualname__
 
     @staticmethod
     def create_timestamp() -> datetime:
         """When the event was made: by the ledger's clock, as every other time it records."""
         return clock.now()
+
+
+def event_types(*event_classes: type[DomainEvent]) -> tuple[str, ...]:
+    """The types the store keeps these events under: `('Round.Settled', 'Round.Voided')`."""
+    return tuple(cls.event_type for cls in event_classes)
 
 
 _IMMUTABLE = frozenset({str, int, bool, float, type(None), Decimal, UUID, datetime, date, tuple,

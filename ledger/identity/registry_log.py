@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from ledger.domain.registry import StaffMember, TerminalDevice
 from ledger.identity.keys import Kind
 from ledger.infrastructure.database import Database
 from ledger.infrastructure.event_log import ids_created_by
 
-CREATED = {"staff": ("StaffMember.Enrolled", "staff_id"),
-           "terminal": ("TerminalDevice.Registered", "terminal_id")}
+CREATED = {"staff": (StaffMember.Enrolled.event_type, "staff_id"),
+           "terminal": (TerminalDevice.Registered.event_type, "terminal_id")}
 
 
 def registered_ids(database: Database, kind: Kind) -> list[str]:

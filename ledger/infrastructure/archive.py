@@ -25,6 +25,7 @@ from psycopg import Connection, errors, sql
 from psycopg.conninfo import conninfo_to_dict
 
 from ledger.core.errors import WrongState
+from ledger.domain.shift import Shift
 from ledger.infrastructure import partitions, schema
 
 SERVER = "ledger_archive"
@@ -95,10 +96,10 @@ def open_shift_in(conn: Connection[Any], table: str, first: int, end: int) -> UU
     """A shift opened within the positions [first, end) that has not been closed."""
     row = conn.execute(sql.SQL(
         "SELECT o.originator_id FROM {table} o WHERE o.notification_id >= %s "
-        "AND o.notification_id < %s AND o.topic LIKE '%%:Shift.Opened' AND NOT EXISTS ("
+        "AND o.notification_id < %s AND o.topic LIKE %s AND NOT EXISTS ("
         "SELECT 1 FROM {table} c WHERE c.originator_id = o.originator_id "
-        "AND c.topic LIKE '%%:Shift.Closed') LIMIT 1").format(table=sql.Identifier(table)),
-        (first, end)).fetchone()
+        "AND c.topic LIKE %s) LIMIT 1").format(table=sql.Identifier(table)),
+        (first, end, f"%:{Shift.Opened.event_type}", f"%:{Shift.Closed.event_type}")).fetchone()
     return row[0] if row else None
 
 

@@ -12,6 +12,9 @@ from uuid import UUID
 
 from psycopg import Connection, sql
 
+from ledger.domain.base import event_types
+from ledger.domain.receipt import CommandReceipt
+from ledger.domain.round import Round
 from ledger.infrastructure.database import EVENTS_TABLE
 
 EventRow = tuple[int, UUID, int, str, Any, dict[str, Any]]
@@ -54,7 +57,7 @@ def settled_bets(conn: Connection[Any], rounds: Iterable[UUID]) -> dict[UUID, li
     bets: dict[UUID, list[Any]] = {}
     for stream, body in conn.execute(
             "SELECT stream_id, body FROM ledger_event_log WHERE stream_id = ANY(%s) "
-            "AND event_type = 'Round.BetSettled' ORDER BY position", (list(rounds),)):
+            "AND event_type = %s ORDER BY position", (list(rounds), Round.BetSettled.event_type)):
         bets.setdefault(stream, []).append(body["bet"])
     return bets
 
@@ -66,7 +69,8 @@ def receipts_signed(conn: Connection[Any]) -> tuple[int, int, int, int]:
         "SELECT count(*), count(*) FILTER (WHERE jsonb_typeof(body -> 'signed') = 'object'), "
         "count(DISTINCT body -> 'by' -> 'actor' ->> 'staff_id'), "
         "count(DISTINCT body -> 'by' ->> 'terminal') "
-        "FROM ledger_event_log WHERE event_type = 'CommandReceipt.Accepted'").fetchone()
+        "FROM ledger_event_log WHERE event_type = %s",
+        (CommandReceipt.Accepted.event_type,)).fetchone()
     return (row[0], row[1], row[2], row[3]) if row else (0, 0, 0, 0)
 
 
@@ -87,13 +91,14 @@ def irregularities_in(conn: Connection[Any], gaming_day: date, shift: str) -> di
     rows = conn.execute(
         "SELECT e.body ->> 'kind', count(*) FROM ledger_event_log e JOIN report_rounds r ON "
         "r.round_id = e.stream_id JOIN report_shifts s ON s.shift_id = r.shift_id WHERE "
-        "e.event_type IN ('Round.IrregularityRecorded', 'Round.CardExposed') AND "
-        "s.gaming_day = %s AND s.shift = %s GROUP BY 1 ORDER BY 2 DESC, 1",
-        (gaming_day, shift)).fetchall()
+        "e.event_type = ANY(%s) AND s.gaming_day = %s AND s.shift = %s "
+        "GROUP BY 1 ORDER BY 2 DESC, 1",
+        (list(event_types(Round.IrregularityRecorded, Round.CardExposed)), gaming_day,
+         shift)).fetchall()
     return {kind: count for kind, count in rows}
 
 
-FLOOR_HAPPENINGS = ("Round.IrregularityRecorded", "Round.CardExposed", "Round.Voided")
+FLOOR_HAPPENINGS = event_types(Round.IrregularityRecorded, Round.CardExposed, Round.Voided)
 """What the floor's alerts tell of a shift's rounds, event by event."""
 
 

@@ -2,10 +2,10 @@
 
 `describe(["Round.BetSettled", "Round.BetSettled", "Round.Settled", "Table.RoundFinished"])`
 is "2 bets settled, round settled, round finished": kinds in the order first recorded, each
-counted, receipts left out (every command writes one). `details(events)` says what the money
-did, a line an event: "box 3 banker MOP 1,000.00 wins MOP 950.00 after commission MOP 50.00",
-"banker wins, player 5 banker 7", "fill slip 1043: MOP 20,000.00". `describe_outcome` says who
-won a settled round, the same words everywhere a round is shown.
+counted, receipts left out (every command writes one); each event named by its class
+(`Round.BetSettled: ("bet settled", "bets settled")`). What the money did, a line an event, is
+`ledger.presentation.details`. `describe_outcome` says who won a settled round, the same words
+everywhere a round is shown.
 
 The machine's names for hands, bets, deal modes, states, roles and fields are said here in the
 words of the regulations and the pit, once for every screen, page and feed: `term("one_pair")`
@@ -22,79 +22,91 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from decimal import Decimal
 from typing import Any
 
 from ledger.core.formatting import money
+from ledger.domain.base import DomainEvent
+from ledger.domain.gaming_day import GamingDay
+from ledger.domain.investigation import Investigation
+from ledger.domain.jackpot_pool import JackpotPool
+from ledger.domain.receipt import CommandReceipt
+from ledger.domain.registry import Registry, StaffMember, TerminalDevice
+from ledger.domain.round import Round
+from ledger.domain.shift import Shift
+from ledger.domain.shoe import Shoe
+from ledger.domain.table import Table
 
-ONE_AND_MANY: dict[str, tuple[str, str]] = {
-    "Table.Opened": ("table opened", "tables opened"),
-    "Table.Reopened": ("table re-opened", "tables re-opened"),
-    "Table.Closed": ("table closed", "tables closed"),
-    "Table.SettingsChanged": ("house settings changed", "house settings changed"),
-    "Table.DealerSignedIn": ("dealer signed in", "dealers signed in"),
-    "Table.DealerSignedOut": ("dealer signed out", "dealers signed out"),
-    "Table.PoolLinked": ("table linked to its jackpot pool", "tables linked to a pool"),
-    "Table.JackpotBetsCarried": ("jackpot bets carried to the next round",
-                                 "jackpot bets carried to the next round"),
-    "Table.ShoeStarted": ("new shoe at the table", "new shoes at the table"),
-    "Table.RoundStarted": ("round started", "rounds started"),
-    "Table.RoundFinished": ("round finished", "rounds finished"),
-    "Table.ShiftOpened": ("table in its shift", "tables in their shifts"),
-    "Table.ShiftClosed": ("closing count kept for the next shift",
-                          "closing counts kept for the next shifts"),
-    "Round.Opened": ("round opened", "rounds opened"),
-    "Round.BetPlaced": ("bet placed", "bets placed"),
-    "Round.BettingClosed": ("no more bets", "no more bets"),
-    "Round.DealModeAnnounced": ("deal mode announced", "deal modes announced"),
-    "Round.CardDealt": ("card dealt", "cards dealt"),
-    "Round.CardExposed": ("exposed card recorded", "exposed cards recorded"),
-    "Round.IrregularityRecorded": ("irregularity recorded", "irregularities recorded"),
-    "Round.DecisionMade": ("decision", "decisions"),
-    "Round.DealerRevealed": ("dealer's hand revealed", "dealer's hands revealed"),
-    "Round.BetSettled": ("bet settled", "bets settled"),
-    "Round.JackpotPrizeAwarded": ("jackpot prize awarded", "jackpot prizes awarded"),
-    "Round.Settled": ("round settled", "rounds settled"),
-    "Round.Voided": ("round void", "rounds void"),
-    "Round.Adjusted": ("settlement adjusted", "settlements adjusted"),
-    "Shoe.Shuffled": ("shuffle", "shuffles"),
-    "Shoe.CutMade": ("cut", "cuts"),
-    "Shoe.CardsBurned": ("cards burned", "cards burned"),
-    "Shoe.CardDrawn": ("card drawn from the shoe", "cards drawn from the shoe"),
-    "Shoe.CutCardReached": ("cut card reached", "cut card reached"),
-    "Shoe.Closed": ("shoe closed", "shoes closed"),
-    "Shift.Opened": ("shift opened", "shifts opened"),
-    "Shift.FillRecorded": ("fill slip", "fill slips"),
-    "Shift.CreditRecorded": ("credit slip", "credit slips"),
-    "Shift.SlipVoided": ("slip voided", "slips voided"),
-    "Shift.DropEntered": ("drop counted", "drops counted"),
-    "Shift.DropAdjusted": ("drop adjusted", "drops adjusted"),
-    "Shift.Closed": ("shift closed", "shifts closed"),
-    "GamingDay.Begun": ("gaming day begun", "gaming days begun"),
-    "GamingDay.ShiftOpened": ("shift entered in its gaming day", "shifts entered in their gaming days"),
-    "GamingDay.ShiftClosed": ("shift's count entered in its gaming day",
-                              "shifts' counts entered in their gaming days"),
-    "GamingDay.Closed": ("gaming day closed", "gaming days closed"),
-    "Investigation.Noted": ("investigation noted", "investigations noted"),
-    "JackpotPool.Created": ("jackpot pool created", "jackpot pools created"),
-    "JackpotPool.TableLinked": ("table joined the pool", "tables joined the pool"),
-    "JackpotPool.ContributionReceived": ("jackpot contribution", "jackpot contributions"),
-    "JackpotPool.JackpotHit": ("jackpot hit", "jackpot hits"),
-    "JackpotPool.JackpotReduced": ("jackpot paid from the pool", "jackpots paid from the pool"),
-    "JackpotPool.ResetToSeed": ("pool reset to its seed", "pool resets to its seed"),
-    "JackpotPool.Adjusted": ("pool adjusted", "pool adjustments"),
-    "StaffMember.Enrolled": ("staff member enrolled", "staff members enrolled"),
-    "StaffMember.Suspended": ("staff member suspended", "staff members suspended"),
-    "StaffMember.Reinstated": ("staff member reinstated", "staff members reinstated"),
-    "StaffMember.RolesChanged": ("roles changed", "roles changed"),
-    "StaffMember.KeyReplaced": ("staff key replaced", "staff keys replaced"),
-    "TerminalDevice.Registered": ("terminal registered", "terminals registered"),
-    "TerminalDevice.Revoked": ("terminal revoked", "terminals revoked"),
-    "TerminalDevice.KeyReplaced": ("terminal key replaced", "terminal keys replaced"),
-    "Registry.Bootstrapped": ("registry started", "registry started"),
+_ONE_AND_MANY: dict[type[DomainEvent], tuple[str, str]] = {
+    Table.Opened: ("table opened", "tables opened"),
+    Table.Reopened: ("table re-opened", "tables re-opened"),
+    Table.Closed: ("table closed", "tables closed"),
+    Table.SettingsChanged: ("house settings changed", "house settings changed"),
+    Table.DealerSignedIn: ("dealer signed in", "dealers signed in"),
+    Table.DealerSignedOut: ("dealer signed out", "dealers signed out"),
+    Table.PoolLinked: ("table linked to its jackpot pool", "tables linked to a pool"),
+    Table.JackpotBetsCarried: ("jackpot bets carried to the next round",
+                               "jackpot bets carried to the next round"),
+    Table.ShoeStarted: ("new shoe at the table", "new shoes at the table"),
+    Table.RoundStarted: ("round started", "rounds started"),
+    Table.RoundFinished: ("round finished", "rounds finished"),
+    Table.ShiftOpened: ("table in its shift", "tables in their shifts"),
+    Table.ShiftClosed: ("closing count kept for the next shift",
+                        "closing counts kept for the next shifts"),
+    Round.Opened: ("round opened", "rounds opened"),
+    Round.BetPlaced: ("bet placed", "bets placed"),
+    Round.BettingClosed: ("no more bets", "no more bets"),
+    Round.DealModeAnnounced: ("deal mode announced", "deal modes announced"),
+    Round.CardDealt: ("card dealt", "cards dealt"),
+    Round.CardExposed: ("exposed card recorded", "exposed cards recorded"),
+    Round.IrregularityRecorded: ("irregularity recorded", "irregularities recorded"),
+    Round.DecisionMade: ("decision", "decisions"),
+    Round.DealerRevealed: ("dealer's hand revealed", "dealer's hands revealed"),
+    Round.BetSettled: ("bet settled", "bets settled"),
+    Round.JackpotPrizeAwarded: ("jackpot prize awarded", "jackpot prizes awarded"),
+    Round.Settled: ("round settled", "rounds settled"),
+    Round.Voided: ("round void", "rounds void"),
+    Round.Adjusted: ("settlement adjusted", "settlements adjusted"),
+    Shoe.Shuffled: ("shuffle", "shuffles"),
+    Shoe.CutMade: ("cut", "cuts"),
+    Shoe.CardsBurned: ("cards burned", "cards burned"),
+    Shoe.CardDrawn: ("card drawn from the shoe", "cards drawn from the shoe"),
+    Shoe.CutCardReached: ("cut card reached", "cut card reached"),
+    Shoe.Closed: ("shoe closed", "shoes closed"),
+    Shift.Opened: ("shift opened", "shifts opened"),
+    Shift.FillRecorded: ("fill slip", "fill slips"),
+    Shift.CreditRecorded: ("credit slip", "credit slips"),
+    Shift.SlipVoided: ("slip voided", "slips voided"),
+    Shift.DropEntered: ("drop counted", "drops counted"),
+    Shift.DropAdjusted: ("drop adjusted", "drops adjusted"),
+    Shift.Closed: ("shift closed", "shifts closed"),
+    GamingDay.Begun: ("gaming day begun", "gaming days begun"),
+    GamingDay.ShiftOpened: ("shift entered in its gaming day",
+                            "shifts entered in their gaming days"),
+    GamingDay.ShiftClosed: ("shift's count entered in its gaming day",
+                            "shifts' counts entered in their gaming days"),
+    GamingDay.Closed: ("gaming day closed", "gaming days closed"),
+    Investigation.Noted: ("investigation noted", "investigations noted"),
+    JackpotPool.Created: ("jackpot pool created", "jackpot pools created"),
+    JackpotPool.TableLinked: ("table joined the pool", "tables joined the pool"),
+    JackpotPool.ContributionReceived: ("jackpot contribution", "jackpot contributions"),
+    JackpotPool.JackpotHit: ("jackpot hit", "jackpot hits"),
+    JackpotPool.JackpotReduced: ("jackpot paid from the pool", "jackpots paid from the pool"),
+    JackpotPool.ResetToSeed: ("pool reset to its seed", "pool resets to its seed"),
+    JackpotPool.Adjusted: ("pool adjusted", "pool adjustments"),
+    StaffMember.Enrolled: ("staff member enrolled", "staff members enrolled"),
+    StaffMember.Suspended: ("staff member suspended", "staff members suspended"),
+    StaffMember.Reinstated: ("staff member reinstated", "staff members reinstated"),
+    StaffMember.RolesChanged: ("roles changed", "roles changed"),
+    StaffMember.KeyReplaced: ("staff key replaced", "staff keys replaced"),
+    TerminalDevice.Registered: ("terminal registered", "terminals registered"),
+    TerminalDevice.Revoked: ("terminal revoked", "terminals revoked"),
+    Registry.Bootstrapped: ("registry started", "registry started"),
 }
-RECEIPT = "CommandReceipt.Accepted"
+ONE_AND_MANY = {kind.event_type: words for kind, words in _ONE_AND_MANY.items()}
+"""Each event's stored type in words: one, and how many."""
+RECEIPT = CommandReceipt.Accepted.event_type
 
 
 def describe(kinds: Iterable[str]) -> str:
@@ -258,111 +270,6 @@ def shown(value: object) -> str:
     if isinstance(value, dict):
         return "; ".join(f"{label(str(k))} {shown(v)}" for k, v in value.items()) or "-"
     return term(value)
-
-
-# -- what the money did --------------------------------------------------------------------------
-def details(events: Iterable[Any]) -> tuple[str, ...]:
-    """A line for each event whose amounts or result a pit boss checks, in recording order."""
-    lines, jackpot_bets = [], Decimal(0)
-    for event in events:
-        kind = type(event).__qualname__
-        if kind == "Round.BetSettled" and str(getattr(event.bet.spot, "value",
-                                                      event.bet.spot)) == "jackpot":
-            bet = event.bet
-            jackpot_bets += bet.stake - bet.returned - bet.payout + bet.commission
-        if kind == "Round.Settled":
-            lines.append(_settled(event, jackpot_bets))
-        elif (say := _DETAILS.get(kind)) is not None and (line := say(event)):
-            lines.append(line)
-    return tuple(lines)
-
-
-def _bet(box: int, spot: str, player: str | None) -> str:
-    return f"box {box}{f' ({player})' if player else ''} {term(spot)}"
-
-
-def _settled_bet(event: Any) -> str:
-    bet = event.bet
-    said = f"{_bet(bet.box, bet.spot, bet.player)} {money(bet.stake)}"
-    outcome = str(getattr(bet.outcome, "value", bet.outcome))
-    if outcome == "won":
-        said += f" wins {money(bet.payout - bet.commission)}"  # commission kept from the win
-        if bet.commission:
-            said += f" after commission {money(bet.commission)}"
-        if bet.capped:
-            said += " (capped at the house maximum)"
-        return said
-    if outcome == "lost":
-        return said + " loses"
-    if outcome == "surrendered":
-        return said + f" surrenders: {money(bet.returned)} returned"
-    if outcome == "carried":
-        return said + " carried to the next round"
-    return said + f" {outcome}: {money(bet.returned)} returned"  # pushed, returned
-
-
-def _decision(event: Any) -> str:
-    said = f"box {event.box}{f' ({event.player})' if event.player else ''} {term(event.decision)}"
-    return said + (f" {money(event.amount)}" if event.amount else "")
-
-
-def _prize(event: Any) -> str:
-    said = f"box {event.box} {term(event.category)}: {money(event.amount)}"
-    if event.paid_by_pool and event.paid_by_house:
-        said += (f" ({money(event.paid_by_pool)} from the pool, "
-                 f"{money(event.paid_by_house)} by the house)")
-    elif event.paid_by_pool:
-        said += " from the pool"
-    return said
-
-
-def _settled(event: Any, jackpot_bets: Decimal = Decimal(0)) -> str:
-    """The result and the round's table win: the recorded win less its jackpot bets, whose
-    stakes are the pool's (`ledger.reports.round_win`)."""
-    said = describe_outcome(event.outcome)
-    won = event.house_win - jackpot_bets
-    house = (f"house wins {money(won)}" if won > 0 else f"house loses {money(-won)}" if won < 0
-             else "house even")
-    if jackpot_bets:
-        house += f"; jackpot stakes {money(jackpot_bets)} to the pool"
-    return f"{said}; {house}" if said else house
-
-
-def _slip(kind: str) -> Callable[[Any], str]:
-    return lambda event: f"{kind} slip {event.slip}: {money(event.amount)}"
-
-
-def _after_close(event: Any) -> str:
-    return " (after the gaming day closed)" if getattr(event, "after_close", False) else ""
-
-
-_DETAILS: dict[str, Callable[[Any], str]] = {
-    "Round.BetPlaced": lambda e: f"{_bet(e.box, e.spot, e.player)} {money(e.amount)}",
-    "Round.DecisionMade": _decision,
-    "Round.BetSettled": _settled_bet,
-    "Round.JackpotPrizeAwarded": _prize,
-    "Round.Settled": _settled,
-    "Round.Voided": lambda e: f"void: {void_reason(e.reason)}"
-                              + ("; jackpot bets carried" if e.jackpot_carried else ""),
-    "Round.Adjusted": lambda e: (f"{_bet(e.box, e.spot, e.player)} adjusted by {money(e.amount)}: "
-                                 f"{e.reason}{_after_close(e)}"),
-    "Shift.Opened": lambda e: f"opening count {money(e.total)}",
-    "Shift.FillRecorded": _slip("fill"),
-    "Shift.CreditRecorded": _slip("credit"),
-    "Shift.SlipVoided": lambda e: f"slip {e.slip} voided: {e.reason}",
-    "Shift.DropEntered": lambda e: (f"drop {money(e.cash + e.markers)} (cash {money(e.cash)}, "
-                                    f"markers {money(e.markers)}){_after_close(e)}"),
-    "Shift.DropAdjusted": lambda e: (f"drop adjusted to {money(e.cash + e.markers)}: "
-                                     f"{e.reason}{_after_close(e)}"),
-    "Shift.Closed": lambda e: f"closing count {money(e.total)}",
-    "JackpotPool.ContributionReceived": lambda e: (f"{money(e.to_pool)} to the jackpot pool, now "
-                                                   f"{money(e.pool_after)}"),
-    "JackpotPool.JackpotReduced": lambda e: (f"{money(e.amount)} paid from the jackpot pool, now "
-                                             f"{money(e.pool_after)}"),
-    "JackpotPool.ResetToSeed": lambda e: f"jackpot pool reset to its seed {money(e.seed)}",
-    "JackpotPool.Adjusted": lambda e: (f"jackpot pool adjusted by {money(e.amount)}, now "
-                                       f"{money(e.pool_after)}: {e.reason}"),
-}
 
 
 def void_reason(reason: str) -> str:

@@ -25,12 +25,12 @@ from ledger.application.config import LedgerSettings
 from ledger.audit.trust import TrustFile, load_trust
 from ledger.core.errors import LedgerError
 from ledger.identity.challenge import LABEL, Challenges
-from ledger.identity.credentials import configured
 from ledger.identity.envelope import SignedCommand
 from ledger.identity.keys import Credential
 from ledger.infrastructure.sign_ins import SignInStore, unshared
 from ledger.pages import render
 from ledger.runtime.bootstrap import Runtime
+from ledger.runtime.credentials import configured
 from ledger.web import api, floor_pages
 from ledger.web.commands import PATH, serve
 from ledger.web.errors import ApiError, http_refusal, internal_error, refusal

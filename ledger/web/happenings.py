@@ -13,6 +13,7 @@ from typing import Any
 
 from psycopg import Connection
 
+from ledger.domain.round import Round
 from ledger.infrastructure.event_log import happenings_in
 from ledger.presentation.wording import term, void_reason
 from projections.reports import TableShift
@@ -52,10 +53,10 @@ def sentence(number: int | None, dealer: str | None, kind: str, body: dict[str, 
     player), round continues`; `round 9, dealer D-QP-01-1: shuffler failure (shuffler SHF-1
     stopped after 0 cards; replaced), round void`."""
     where = f"round {number}" if number is not None else "a round"
-    if kind == "Round.Voided":
+    if kind == Round.Voided.event_type:
         return f"{where} voided: {void_reason(str(body.get('reason') or 'no reason given'))}"
     by = f", dealer {dealer}" if dealer else ""
-    if kind == "Round.CardExposed":
+    if kind == Round.CardExposed.event_type:
         detail = f"{body.get('card')} to {term(str(body.get('to', ''))).replace(':', ' ')}"
     else:
         cards = " ".join(body.get("cards") or [])

@@ -127,6 +127,21 @@ def _cosigned_by(superuser, size: int) -> set[str]:
         "SELECT witness FROM ledger_seal_cosignatures WHERE size = %s", (size,))}
 
 
+def _wait_for_a_checkpoint_without(superuser, witness: str) -> None:
+    """Until the sealer has sealed every event recorded so far under a checkpoint the witness
+    did not cosign: commands run in the test's process take milliseconds, and restarting the
+    witness before the sealer's next round would leave it nothing to miss."""
+    (recorded,) = superuser.execute("SELECT count(*) FROM ledger_events").fetchone()
+    deadline = time.monotonic() + 60
+    while True:
+        (newest,) = superuser.execute(
+            "SELECT coalesce(max(size), 0) FROM ledger_seal_checkpoints").fetchone()
+        if newest >= recorded and witness not in _cosigned_by(superuser, newest):
+            return
+        assert time.monotonic() < deadline, (recorded, newest, _cosigned_by(superuser, newest))
+        time.sleep(0.2)
+
+
 def test_a_witness_down_midway_is_a_backlog_and_catches_up(cli, witnesses, superuser, settings):
     """The sealer follows the floor; W-2 is killed after three commands and restarted after
     six: every command is recorded, every event sealed, and W-2 cosigns the newest checkpoint
@@ -143,6 +158,7 @@ def test_a_witness_down_midway_is_a_backlog_and_catches_up(cli, witnesses, super
             if n == 3:
                 _stop(witnesses.running["W-2"])
             if n == 6:
+                _wait_for_a_checkpoint_without(superuser, "W-2")
                 witnesses.running["W-2"] = _start("W-2", witnesses.keys["W-2"],
                                                   witnesses.stores["W-2"],
                                                   witnesses.ports["W-2"], witnesses.log)

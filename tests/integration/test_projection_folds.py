@@ -4,7 +4,9 @@ however the batches cut the events, at the end of a shift and in the middle of i
 
 The handlers are the reference (`ledger verify` rebuilds with them); the fold is what the runner
 and the rebuild use. Each comparison rebuilds the projection twice from the same events, once
-with the fold and once with it switched off, and checks that the fold really ran.
+with the fold and once with it switched off, and checks that the fold really ran. The shift
+compared holds every type of event each projection handles (a handler added for a new type
+fails here until the shift records one), its irregular moments added to the floor's shift.
 """
 
 from __future__ import annotations
@@ -15,13 +17,29 @@ from typing import Any
 
 import pytest
 
-from ledger.commands.table import ChangeTableSettings, CloseTable, OpenTable, SignInDealer
+from ledger.commands.round import DealCard, OpenRound, PlaceBet, RecordIrregularity, SettleRound
+from ledger.commands.shift import AdjustDrop, RecordFill, VoidSlip
+from ledger.commands.table import (
+    ChangeTableSettings,
+    CloseTable,
+    OpenTable,
+    SignInDealer,
+    SignOutDealer,
+)
 from ledger.core import clock as ledger_clock
+from ledger.domain.base import Aggregate
 from projections.base import Projection
 from projections.rebuild import rebuild
 from projections.shift_report import ShiftReport
 from projections.table_state import TableState
-from tests.integration.floor_driver import SUPERVISOR, FloorDriver
+from tests.integration.floor_driver import (
+    DAY,
+    DEALER,
+    PIT_BOSS,
+    SHIFT,
+    SUPERVISOR,
+    FloorDriver,
+)
 from tests.signing import open_ledger, playing_other_days
 
 BATCH_SIZES = (1, 7, 5000)  # every event alone, runs cut mid-command, the whole floor at once
@@ -61,6 +79,43 @@ def folded_and_handled(database: Any, conn: Any, monkeypatch: Any, batch_size: i
     return folded, rows(conn, projection)
 
 
+def irregular_moments(floor: FloorDriver) -> None:
+    """Before the tables close: a dealing error noted and the coup going on, a dealer signed
+    out and in again, new house settings, a fill slip recorded and voided."""
+    floor.send(OpenRound, table="BAC-01")
+    floor.send(PlaceBet, table="BAC-01", box=1, spot="banker", amount=Decimal(100), player="P-1")
+    for to, card in (("player", "2S"), ("banker", "4H")):
+        floor.send(DealCard, table="BAC-01", to=to, card=card, face_up=True)
+    floor.send(RecordIrregularity, table="BAC-01", kind="initial_deal_error", cards=["2D"],
+               note="the player's second card slid to the banker: moved back")
+    for to, card in (("player", "2D"), ("banker", "KC"), ("player", "9S")):
+        floor.send(DealCard, table="BAC-01", to=to, card=card, face_up=True)
+    floor.send(SettleRound, table="BAC-01")
+    floor.send(SignOutDealer, actor=PIT_BOSS, table="BAC-02", dealer_id=DEALER.staff_id)
+    floor.send(SignInDealer, actor=PIT_BOSS, table="BAC-02", dealer_id=DEALER.staff_id)
+    floor.send(ChangeTableSettings, actor=SUPERVISOR, table="F8-01", effective_from=DAY,
+               settings={"min_bet": "200", "max_bet": "30000"}, authorisation="DICJ-F8-1")
+    shift = {"table": "BAC-01", "gaming_day": DAY, "shift": SHIFT}
+    floor.send(RecordFill, actor=SUPERVISOR, slip=107, chips={"1000": 1}, runner_id="R-1",
+               supervisor=SUPERVISOR, **shift)
+    floor.send(VoidSlip, actor=SUPERVISOR, slip=107, reason="written for the wrong table",
+               **shift)
+
+
+def after_the_count(floor: FloorDriver) -> None:
+    """After the shifts close: a drop corrected, a table closed and opened again."""
+    floor.send(AdjustDrop, actor=SUPERVISOR, table="BAC-01", gaming_day=DAY, shift=SHIFT,
+               cash=Decimal(4100), markers=Decimal(0), reason="a note found in the box")
+    floor.send(CloseTable, actor=PIT_BOSS, table="BAC-02")
+    floor.send(OpenTable, actor=PIT_BOSS, table="BAC-02", game="baccarat",
+               min_bet=Decimal(500), max_bet=Decimal(50000), pit="west")
+
+
+def stored_types(conn: Any) -> set[str]:
+    return {kind for (kind,) in conn.execute(
+        "SELECT DISTINCT split_part(topic, ':', 2) FROM ledger_events").fetchall()}
+
+
 @pytest.mark.parametrize("projection", [TableState, ShiftReport])
 def test_a_shift_of_every_game_folded_equals_its_events_applied_one_by_one(
         settings, database, superuser, monkeypatch, projection):
@@ -74,8 +129,11 @@ def test_a_shift_of_every_game_folded_equals_its_events_applied_one_by_one(
             assert folded == handled, f"{name}, batches of {batch_size}"
 
     with open_ledger(settings) as rt:
-        FloorDriver(rt.ledger).record_shift(mid_round)
+        floor = FloorDriver(rt.ledger)
+        floor.record_shift(mid_round, before_close=lambda: irregular_moments(floor))
+        after_the_count(floor)
     assert len(looked) > 3
+    assert set(projection.handled_types()) - stored_types(superuser) == set()
     for batch_size in BATCH_SIZES:
         folded, handled = folded_and_handled(database, superuser, monkeypatch, batch_size,
                                              projection=projection)
@@ -116,22 +174,26 @@ def test_limits_taken_on_a_date_that_goes_back_keep_the_last_ones_found(
     assert state == (Decimal("200.00"), today, None, False)
 
 
+class Repainted(Aggregate.Event):
+    """An event no projection knows."""
+
+
 def test_a_fold_cannot_stand_without_the_handler_it_is_checked_against():
     from projections.base import folds, handles
 
     with pytest.raises(TypeError, match="folds"):
         class Unchecked(TableState):
-            @folds("Table.Repainted")
+            @folds(Repainted)
             def fold_paint(self, cursor: Any, lo: int, hi: int) -> None: ...
 
     class Checked(TableState):
-        @handles("Table.Repainted")
+        @handles(Repainted)
         def repainted(self, event: Any, cursor: Any) -> None: ...
 
-        @folds("Table.Repainted")
+        @folds(Repainted)
         def fold_paint(self, cursor: Any, lo: int, hi: int) -> None: ...
 
-    assert Checked.folds["Table.Repainted"] == "fold_paint"
+    assert Checked.folds[Repainted.event_type] == "fold_paint"
 
 
 def test_rounds_and_shoes_shown_once_a_batch_leave_what_showing_them_after_every_event_left(

@@ -68,3 +68,20 @@ def test_replaying_the_recorded_events_rebuilds_the_same_state():
     assert replayed is not None
     assert (replayed.name, replayed.total, replayed.note, replayed.version) == (
         "box 3", 8, "second", 2 + 1)
+
+
+def test_each_event_class_names_the_type_the_store_keeps_it_under():
+    from eventsourcing.utils import get_topic
+
+    build_event_classes()
+    for cls in _every_event_class()[1:]:
+        assert cls.event_type == get_topic(cls).split(":")[1], cls  # `split_part(topic, ':', 2)`
+    assert Round.BetPlaced.event_type == "Round.BetPlaced"
+
+
+def test_the_offline_verifier_spells_the_key_events_as_their_classes_name_them():
+    from ledger.audit.bundle_verify import KEY_EVENTS
+    from ledger.domain.base import event_types
+    from ledger.domain.registry import StaffMember
+
+    assert KEY_EVENTS == event_types(StaffMember.Enrolled, StaffMember.KeyReplaced)

@@ -26,7 +26,8 @@ from ledger.games.q_poker import rules as q_poker
 from ledger.games.q_poker.naming import q_poker_name
 from ledger.games.stud_poker import rules as stud_poker
 from ledger.games.stud_poker.naming import stud_name
-from ledger.presentation.wording import ONE_AND_MANY, RECEIPT, describe, details
+from ledger.presentation.details import details
+from ledger.presentation.wording import ONE_AND_MANY, RECEIPT, describe
 
 
 def _recorded_kinds() -> set[str]:

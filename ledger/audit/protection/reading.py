@@ -10,10 +10,11 @@ from psycopg import Connection
 
 from ledger.audit.protection.coups import Coup, coup_of
 from ledger.audit.store import read_streams
+from ledger.domain.round import Round
 
 BODY = "convert_from(state, 'UTF8')::jsonb"
 OPENED = (f"SELECT originator_id FROM ledger_events "
-          f"WHERE split_part(topic, ':', 2) = 'Round.Opened' "
+          f"WHERE split_part(topic, ':', 2) = %(opened)s "
           f"AND ({BODY} ->> 'gaming_day')::date BETWEEN %(first)s AND %(last)s "
           f"AND ({BODY} -> 'by' ->> 'at')::timestamptz >= %(starts)s "
           f"AND ({BODY} -> 'by' ->> 'at')::timestamptz < %(ends)s")
@@ -24,7 +25,8 @@ def period_coups(conn: Connection[Any], first: date, last: date, starts: datetim
                  ends: datetime) -> list[Coup]:
     """The finished rounds of gaming days `first` to `last` opened from `starts` to before
     `ends`, in table and round order (demonstration coups and rounds in play left out)."""
-    ids = [row[0] for row in conn.execute(OPENED, {"first": first, "last": last,
+    ids = [row[0] for row in conn.execute(OPENED, {"opened": Round.Opened.event_type,
+                                                   "first": first, "last": last,
                                                    "starts": starts, "ends": ends}).fetchall()]
     coups = []
     for at in range(0, len(ids), BATCH):
