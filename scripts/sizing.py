@@ -28,9 +28,9 @@ from unittest import mock
 from benchlib import console, signer, throwaway_database
 from rich.table import Table
 
+from ledger.games import registry
 from ledger.runtime.bootstrap import open_ledger
 from ledger.simulation.floor import floor_plan, run_floor
-from ledger.simulation.table import ROUND_SECONDS
 
 LEDGER = str(Path(sys.executable).with_name("ledger"))
 SHIFT_SECONDS = 8 * 3600
@@ -103,8 +103,8 @@ def main() -> None:
     parser.add_argument("--property-tables", type=int, default=100,
                         help="tables of the property the yearly total is for (an equal mix)")
     args = parser.parse_args()
-    runs = [measure(game, args.tables, args.rounds) for game in ROUND_SECONDS]
-    wholes = [measure(game, args.tables, args.rounds, whole=True) for game in ROUND_SECONDS]
+    runs = [measure(game, args.tables, args.rounds) for game in registry.floor_order()]
+    wholes = [measure(game, args.tables, args.rounds, whole=True) for game in registry.floor_order()]
     table = Table(title=f"{args.tables} tables of each game, {args.rounds} rounds each")
     for column in ("game", "rounds", "events/round", "bytes/event (events table)",
                    "bytes/event (database)", "rounds/shift", "events/table/shift",
@@ -114,7 +114,7 @@ def main() -> None:
     for run in runs:
         per_round = run["events"] / run["rounds"]
         per_event = run["database_bytes"] / run["events"]
-        rounds_shift = SHIFT_SECONDS / ROUND_SECONDS[run["game"]]
+        rounds_shift = SHIFT_SECONDS / registry.game(run["game"]).table_plan.round_seconds
         shift_events = per_round * rounds_shift
         shift_bytes = shift_events * per_event
         year = shift_bytes * 3 * 365

@@ -32,7 +32,7 @@ from ledger.domain.jackpot_pool import JackpotPool
 from ledger.domain.round import Phase, Round
 from ledger.games.common import ZERO
 from ledger.games.jackpot import JackpotPoolSettings
-from ledger.games.registry import procedure_for
+from ledger.games.registry import game, procedure_for
 
 
 class JackpotView(Frozen):
@@ -47,7 +47,7 @@ class JackpotView(Frozen):
 def replay_jackpot(conn: Connection[Any],
                    played: Played) -> tuple[JackpotView | None, list[RecordedEvent]]:
     round_ = played.round_
-    if round_.pool_id is None or not hasattr(procedure_for(round_.game), "jackpot_claims"):
+    if round_.pool_id is None or not game(round_.game).takes_jackpot_bets:
         return None, []
     created = read_stream(conn, round_.pool_id, limit=1)
     if not created:

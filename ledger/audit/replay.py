@@ -290,9 +290,8 @@ def check_settlement(played: Played, recorded: list[BetLine],
                                           recorded=str(voided.jackpot_carried),
                                           recomputed=str(carried)))
     settled = played.last(Round.Settled)
-    procedure: Any = procedure_for(round_.game)
-    if settled is not None and hasattr(procedure, "outcome"):
-        outcome = _jsonable(procedure.outcome(played.facts))
+    if settled is not None:
+        outcome = _jsonable(procedure_for(round_.game).outcome(played.facts))
         differences += compare_mapping("outcome", settled.outcome, outcome)
     return recomputed, differences
 

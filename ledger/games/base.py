@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from fractions import Fraction
 
     from ledger.core.cards import Card
+    from ledger.games.boards import Roads
     from ledger.games.facts import Procedure
     from ledger.games.jackpot import JackpotPoolSettings
     from ledger.games.odds import BetOdds, Moments, RoundOdds, Stake
@@ -46,7 +47,7 @@ class GameBase:
     void_carries_jackpot: bool = False
     pushed_bets_stand: bool = False
     bet_place: str = "box {} {}"
-    has_roads: bool = False
+    describes_boxes: bool = False
 
     @property
     def rule_sets(self) -> tuple[str, ...]:
@@ -69,6 +70,12 @@ class GameBase:
     def simulated_round(self) -> Callable[[Any, Any], bool]:
         module = importlib.import_module(f"{self.package}.simulation")
         return cast("Callable[[Any, Any], bool]", module.play_round)
+
+    def prepare(self) -> None:
+        return None
+
+    def simulated_shoe_start(self, sim: Any) -> int:
+        return 0
 
     def simulated_settings(self, odd: bool) -> dict[str, object]:
         return {}
@@ -106,3 +113,9 @@ class GameBase:
 
     def dealer_summary(self, cards: Sequence[str]) -> str:
         return ""
+
+    def describe_boxes(self, bets: Sequence[Mapping[str, Any]]) -> str:
+        return ""
+
+    def roads(self, outcomes: Sequence[Mapping[str, object]]) -> Roads | None:
+        return None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
@@ -65,6 +66,16 @@ class IrregularityFact:
     consequence: Consequence
     box: int | None = None
     cards: tuple[Card, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ShoeAtStart:
+    """Where a table's shoe stands when a demonstration coup is asked for."""
+
+    table: str  # the table's code: BAC-01
+    coups: int  # coups dealt from this shoe so far
+    demonstrations: int  # demonstration coups among them
+    automatic: bool  # dealt by an automatic shuffler-dealer, whose cards go back every coup
 
 
 @dataclass(frozen=True)
@@ -141,6 +152,27 @@ class Procedure:
                 "once betting has closed or the first card is out."
             )
 
+    def check_standing_bet(self, facts: RoundFacts, bet: BetFact) -> None:
+        """A standing player's bet (`PlaceBet(standing=True)`): where a game reserves boxes for
+        its seated players, it refuses a standing player's bet there; by default any box is
+        anyone's."""
+
+    def check_demonstration(self, settings: HouseSettings, shoe: ShoeAtStart) -> None:
+        """A demonstration coup opened at a table of the game (dealt without bets at the
+        start of a shoe, in no result): refused unless the game's regulation has them."""
+        raise RuleViolation(f"{self.game} plays no demonstration coups: a round opened at its "
+                            "tables takes bets.")
+
+    def check_bets_standing(self, previous: HouseSettings, pushed: Sequence[BetResult],
+                            facts: RoundFacts) -> None:
+        """As betting closes: the bets a tie pushed in the round before (settled under
+        `previous`, not adjusted since, inside this round's limits) that the game's rules make
+        stand on this one; none by default (`Game.pushed_bets_stand` says whether to ask)."""
+
+    def check_announce(self, facts: RoundFacts, mode: str) -> None:
+        """A deal mode the dealer announces before the deal; a game without one refuses it."""
+        raise RuleViolation(f"{self.game} has no deal mode to announce.")
+
     def check_card(self, facts: RoundFacts, card: CardFact) -> CardFact:
         """The card as it must be recorded (a procedure may fix face up or down)."""
         raise NotImplementedError
@@ -167,3 +199,9 @@ class Procedure:
 
     def settle_void(self, facts: RoundFacts, carry_jackpot: bool) -> tuple[BetResult, ...]:
         raise NotImplementedError
+
+    def outcome(self, facts: RoundFacts) -> dict[str, object]:
+        """What a settled round came to beyond its bets (a coup's winner and totals), as the
+        round's `Settled` event keeps it and the floor and the replay show it; by default
+        nothing."""
+        return {}

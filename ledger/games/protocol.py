@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 if TYPE_CHECKING:
     from ledger.core.cards import Card
+    from ledger.games.boards import Roads
     from ledger.games.facts import Procedure
     from ledger.games.jackpot import JackpotPoolSettings
     from ledger.games.odds import BetOdds, Moments, RoundOdds, Stake
@@ -112,8 +113,23 @@ class Game(Protocol):
         """The dealer's shown hand as the floor says it; "" where the outcome says it all."""
 
     @property
-    def has_roads(self) -> bool:
-        """Whether the floor draws the table's bead plate and big road of winners."""
+    def describes_boxes(self) -> bool:
+        """Whether the floor says what each box did in a settled round (`describe_boxes`),
+        which its outcome does not say; the floor reads those rounds' settled bets."""
+
+    def describe_boxes(self, bets: Sequence[Mapping[str, Any]]) -> str:
+        """What each box did in a settled round, from its settled bets as the event log reads
+        them (`box`, `spot`, `outcome`): Stud Poker's `boxes 3 and 5 win; box 6 folds`."""
+
+    def roads(self, outcomes: Sequence[Mapping[str, object]]) -> Roads | None:
+        """The scoreboards the floor draws for a table (baccarat's bead plate and big road)
+        from its settled rounds' outcomes (`Procedure.outcome`), oldest first; None for a game
+        that keeps none."""
+
+    def prepare(self) -> None:
+        """Make now what the game's rules would make on first use (Stud Poker's hand values),
+        for a process that records from many threads or forks workers; most games make
+        nothing."""
 
     @property
     def table_plan(self) -> TablePlan:
@@ -122,6 +138,11 @@ class Game(Protocol):
     @property
     def simulated_round(self) -> Callable[[Any, Any], bool]:
         """The simulator's play of one round at a table; True when the round was voided."""
+
+    def simulated_shoe_start(self, sim: Any) -> int:
+        """What the simulator plays at a fresh shoe before its first round (baccarat's
+        demonstration coups, as many as the table's settings give): how many rounds, with no
+        bets, it played; 0 for most games."""
 
     def simulated_settings(self, odd: bool) -> dict[str, object]:
         """House settings the simulator gives a table beyond the defaults."""

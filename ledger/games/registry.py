@@ -10,7 +10,7 @@ A game is added by writing its package and listing its `GAME` here (docs/adding-
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
@@ -23,12 +23,37 @@ from ledger.games.stud_poker.game import GAME as STUD_POKER
 
 if TYPE_CHECKING:
     from ledger.games.facts import Procedure
+    from ledger.games.rulesets import RuleSet
     from ledger.games.settings import HouseSettings
 
 _ALL: tuple[Game, ...] = (STUD_POKER, Q_POKER, FORTUNE_8, BACCARAT)
 
-GAMES: Mapping[str, Game] = MappingProxyType({g.code: g for g in _ALL})
+_BY_CODE: dict[str, Game] = {g.code: g for g in _ALL}
+
+GAMES: Mapping[str, Game] = MappingProxyType(_BY_CODE)
 """Each game by its code, in the order of the rule sets."""
+
+
+def register(new: Game, rule_sets: Sequence[RuleSet]) -> None:
+    """Play a game this list does not name, with its rule sets (oldest first), until
+    `unregister`: how a test plays a game of its own through the whole ledger. The product's
+    games are listed above (docs/adding-a-game.md)."""
+    from ledger.games.rulesets import add_rule_sets
+
+    if new.code in _BY_CODE:
+        raise InvalidInput(f"the game {new.code} is already registered.")
+    add_rule_sets(new.code, rule_sets)
+    _BY_CODE[new.code] = new
+
+
+def unregister(code: str) -> None:
+    """Forget a game `register` added; the product's own games stay."""
+    if code in {g.code for g in _ALL}:
+        raise InvalidInput(f"the game {code} is one of the ledger's own: it stays registered.")
+    from ledger.games.rulesets import remove_rule_sets
+
+    _BY_CODE.pop(code, None)
+    remove_rule_sets(code)
 
 
 def game(code: str) -> Game:
@@ -48,6 +73,12 @@ def game(code: str) -> Game:
 def floor_order() -> tuple[str, ...]:
     """The games' codes in the order the floor simulator spreads its tables over them."""
     return tuple(sorted(GAMES, key=lambda code: GAMES[code].table_plan.floor_order))
+
+
+def prepare() -> None:
+    """Every game makes ahead what its rules would make on first use (`Game.prepare`)."""
+    for each in GAMES.values():
+        each.prepare()
 
 
 def procedure_for(code: str) -> Procedure:

@@ -82,18 +82,37 @@ _RULE_SETS: tuple[RuleSet, ...] = (
     ),
 )
 
-RULE_SETS: Mapping[str, RuleSet] = MappingProxyType({rs.id: rs for rs in _RULE_SETS})
-
-GAMES: Mapping[str, tuple[str, ...]] = MappingProxyType({
+_BY_ID: dict[str, RuleSet] = {rs.id: rs for rs in _RULE_SETS}
+_BY_GAME: dict[str, tuple[str, ...]] = {
     game: tuple(rs.id for rs in _RULE_SETS if rs.game == game)
     for game in dict.fromkeys(rs.game for rs in _RULE_SETS)
-})
+}
+_LATEST: dict[str, str] = {game: ids[-1] for game, ids in _BY_GAME.items()}
+
+RULE_SETS: Mapping[str, RuleSet] = MappingProxyType(_BY_ID)
+
+GAMES: Mapping[str, tuple[str, ...]] = MappingProxyType(_BY_GAME)
 """Each game's rule set ids, oldest first."""
 
-DEFAULT_RULE_SET: Mapping[str, str] = MappingProxyType(
-    {game: ids[-1] for game, ids in GAMES.items()}
-)
+DEFAULT_RULE_SET: Mapping[str, str] = MappingProxyType(_LATEST)
 """The latest version of each game: what a new table plays unless told otherwise."""
+
+
+def add_rule_sets(game: str, rule_sets: Sequence[RuleSet]) -> None:
+    """A game's rule sets, oldest first, for a game registered outside this list
+    (`ledger.games.registry.register`); `remove_rule_sets` takes them away again."""
+    if not rule_sets or any(rs.game != game or rs.id in _BY_ID for rs in rule_sets):
+        raise InvalidInput(f"the rule sets of {game} must be new and name {game}.")
+    _BY_ID.update({rs.id: rs for rs in rule_sets})
+    _BY_GAME[game] = tuple(rs.id for rs in rule_sets)
+    _LATEST[game] = rule_sets[-1].id
+
+
+def remove_rule_sets(game: str) -> None:
+    for rule_set_id in _BY_GAME.pop(game, ()):
+        del _BY_ID[rule_set_id]
+    _LATEST.pop(game, None)
+    _parse_exact.cache_clear()
 
 
 def rule_set(rule_set_id: str) -> RuleSet:

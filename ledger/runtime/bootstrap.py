@@ -207,15 +207,16 @@ def open_ledger(settings: LedgerSettings | None = None,
     With `on_wait`, an unreachable server is waited for up to the command deadline. `areas`
     are the command areas whose handlers the ledger's bus is built with (`ledger.application.bus`): every
     one unless the caller names fewer (a CLI command names its own). `warm` builds every
-    event and command class and makes the Stud Poker hand values first, for a process that
-    records from many threads; a single command (the CLI) loads only what it meets. `clock` is
+    event and command class and makes what each game prepares ahead (`Game.prepare`: the Stud
+    Poker hand values) first, for a process that records from many threads; a single command
+    (the CLI) loads only what it meets. `clock` is
     the ledger's one clock (`ledger.core.clock`): the system's unless a test gives another."""
     settings = settings or LedgerSettings()
     bus = Bus(areas)
     if warm:
         build_event_classes()
         build_command_classes()
-        from ledger.games.stud_poker.rules import prepare  # a single command may never value a hand
+        from ledger.games.registry import prepare  # a single command may never value a hand
 
         prepare()
     database = resolve_database(settings)

@@ -38,7 +38,7 @@ from ledger.simulation.staffing import (
     FloorStaff,
     dealer_id,
 )
-from ledger.simulation.table import ROUND_SECONDS, TableSimulator, TableSpec, Tally
+from ledger.simulation.table import TableSimulator, TableSpec, Tally
 
 MACAU = ZoneInfo("Asia/Macau")
 GAME_ORDER = registry.floor_order()
@@ -322,7 +322,8 @@ def run_floor(ledger: Ledger, staff: FloorStaff, plan: list[TableSpec], *, round
         if staying is not None:
             sim.staying = staying
             sim.crowd.seat(staying.pop(spec.code, []))
-        sim.round_seconds, sim.step = pace(ROUND_SECONDS[spec.game], shift_seconds / max(rounds, 1))
+        sim.round_seconds, sim.step = pace(registry.game(spec.game).table_plan.round_seconds,
+                                           shift_seconds / max(rounds, 1))
         sim.latest = until
         sims.append(sim)
 

@@ -11,7 +11,7 @@ from uuid import NAMESPACE_URL, uuid5
 
 from ledger.application.ledger import Ledger
 from ledger.commands import Command, command_class
-from ledger.commands.round import DealCard, OpenRound, PlaceBet, RecordIrregularity, SettleRound
+from ledger.commands.round import OpenRound, PlaceBet, RecordIrregularity, SettleRound
 from ledger.commands.shoe import BurnCards, CloseShoe, CutShoe, ShuffleShoe
 from ledger.commands.table import SignInDealer, SignOutDealer
 from ledger.core.cards import DECK, Card
@@ -21,7 +21,6 @@ from ledger.domain.round import Round, round_id
 from ledger.domain.shoe import commitment_of
 from ledger.domain.table import table_id
 from ledger.games import registry
-from ledger.games.baccarat import rules as baccarat_rules
 from ledger.games.simulated import Plant
 from ledger.presentation.wording import counted
 from ledger.simulation.bias import MISDEALER, PLANTED_BOX, STREAK, Bias
@@ -31,8 +30,6 @@ from ledger.simulation.strategy import stake
 
 SIM_NAMESPACE = uuid5(NAMESPACE_URL, "https://round-ledger/simulation")
 RESENDS = 10
-ROUND_SECONDS = {code: registry.game(code).table_plan.round_seconds
-                 for code in registry.floor_order()}
 
 
 @dataclass
@@ -95,7 +92,8 @@ class TableSimulator:
         self.gaming_day = start.date()
         self.shift = "day"
         self.first_round = 0  # rounds the table played on earlier days
-        self.round_seconds: float = ROUND_SECONDS[spec.game]  # money-safe: a duration
+        plan = registry.game(spec.game).table_plan
+        self.round_seconds: float = plan.round_seconds  # money-safe: a duration
         self.step = 1.0  # money-safe: seconds between two commands at the table
         self.latest: datetime | None = None  # nothing is dated after it (the ledger's now)
         self.base_rate = irregularity_rate
@@ -220,20 +218,8 @@ class TableSimulator:
         if plan.shoe.burns_at_shoe_start:
             self.send(BurnCards, table=self.spec.code, count=decks)
             self.position += decks
-            for _ in range(int(self.spec.settings.get("demonstration_coups", 0))):
-                self.demonstration_coup()
-
-    def demonstration_coup(self) -> None:
-        """Art. 2(2): a coup dealt and settled at the shoe's start, with no bet on it."""
-        self.send(OpenRound, table=self.spec.code, demonstration=True)
-        cards: list[Card] = []
-        while (side := baccarat_rules.next_card_to(cards)) is not None:
-            card = self.draw()
-            self.send(DealCard, table=self.spec.code, to=side.value, card=str(card),
-                      face_up=True)
-            cards.append(card)
-        self.send(SettleRound, table=self.spec.code)
-        self.tally.demonstrations += 1
+        # what the game plays before the shoe's first round: baccarat's demonstration coups
+        self.tally.demonstrations += plan.simulated_shoe_start(self)
 
     @property
     def shuffler_serial(self) -> str:

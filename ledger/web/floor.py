@@ -33,7 +33,7 @@ from ledger.core.formatting import money
 from ledger.domain.round import round_id
 from ledger.domain.shift_schedule import ShiftSchedule
 from ledger.games import registry
-from ledger.games.baccarat.roads import Road, bead_plate, big_road
+from ledger.games.boards import Road
 from ledger.infrastructure.event_log import settled_bets
 from ledger.infrastructure.standby import standby
 from ledger.presentation.wording import counted, describe_outcome, game, projection, term
@@ -168,7 +168,7 @@ def floor_view(conn: Connection[Any], schedule: ShiftSchedule,
     told = (happenings or Happenings()).of(conn, list(shifts.values()))
     fresh = [state for state in states if not _unchanged(
         known.get(state.code), state, shifts.get(state.code), in_force, told)]
-    boxes = stud_boxes(conn, fresh)
+    boxes = round_boxes(conn, fresh)
     for state in fresh:
         known[state.code] = floor_table(state, shifts.get(state.code), boxes, in_force, told)
     for code in set(known) - {state.code for state in states}:
@@ -219,25 +219,35 @@ def current_shifts(lines: list[TableShift], schedule: ShiftSchedule) -> dict[str
 
 
 @dataclass(frozen=True)
-class StudRound:
-    """What the floor says of a settled Stud Poker round beyond its table's last results."""
+class BoxesRound:
+    """What the floor says of a settled round beyond its table's last results, for a game whose
+    boxes' results or jackpot bets the outcome does not say (Stud Poker's)."""
 
     boxes: str  # `boxes 3 and 5 win; box 2 loses; box 6 folds`
     jackpot: Decimal  # what its jackpot bets left the house: not table win (they go to the pool)
 
 
-def stud_boxes(conn: Connection[Any], states: list[TableState]) -> dict[UUID, StudRound]:
-    """What each box did in the Stud Poker rounds the floor lists, by round id, and what their
-    jackpot bets came to, read from their settled bets in one query."""
+def round_boxes(conn: Connection[Any], states: list[TableState]) -> dict[UUID, BoxesRound]:
+    """What each box did in the rounds the floor lists of a game that says it from the bets
+    (`Game.describe_boxes`) or takes jackpot bets, by round id, and what their jackpot bets
+    came to, read from their settled bets in one query."""
     rounds = [round_id(state.stream_id, result.number) for state in states
-              if registry.game(state.game).takes_jackpot_bets
+              if _reads_bets(state.game)
               for result in state.last_results or []
               if result.status == "settled"]
     if not rounds:
         return {}
     bets = settled_bets(conn, rounds)
-    return {stream: StudRound(_boxes(settled), _jackpot_part(settled))
+    games = {round_id(state.stream_id, result.number): state.game for state in states
+             for result in state.last_results or []}
+    return {stream: BoxesRound(registry.game(games[stream]).describe_boxes(settled),
+                               _jackpot_part(settled))
             for stream, settled in bets.items()}
+
+
+def _reads_bets(code: str) -> bool:
+    found = registry.game(code)
+    return found.takes_jackpot_bets or found.describes_boxes
 
 
 def _jackpot_part(bets: list[dict[str, Any]]) -> Decimal:
@@ -248,30 +258,8 @@ def _jackpot_part(bets: list[dict[str, Any]]) -> Decimal:
                 for bet in bets if not on_layout(bet["spot"])), Decimal("0.00"))
 
 
-def _boxes(bets: list[dict[str, Any]]) -> str:
-    """Art. 9: a box that beats a qualifying dealer, or any box when the dealer does not
-    qualify, wins its ante; one the dealer beats loses; one that would not raise folds."""
-    raised = {bet["box"] for bet in bets if bet["spot"] == "raise"}
-    said: dict[str, list[int]] = {}
-    for bet in bets:
-        if bet["spot"] == "ante":
-            outcome = {"won": "win", "lost": "lose" if bet["box"] in raised else "fold"}.get(
-                bet["outcome"], "returned")
-            said.setdefault(outcome, []).append(bet["box"])
-    return "; ".join(_listed(said[verb], verb) for verb in ("win", "lose", "fold", "returned")
-                     if verb in said)
-
-
-def _listed(boxes: list[int], verb: str) -> str:
-    numbers = [str(box) for box in sorted(set(boxes))]
-    if len(numbers) == 1:
-        return f"box {numbers[0]} {verb if verb == 'returned' else verb + 's'}"
-    joined = ", ".join(numbers[:-1]) + f" and {numbers[-1]}"
-    return f"boxes {joined} {verb}"
-
-
 def floor_table(state: TableState, shift: TableShift | None,
-                stud: dict[UUID, StudRound] | None = None,
+                boxes: dict[UUID, BoxesRound] | None = None,
                 in_force: tuple[Any, str] | None = None, told: Said | None = None
                 ) -> FloorTable:
     """The table as the floor shows it; `told`: the sentences of what happened in each
@@ -285,24 +273,24 @@ def floor_table(state: TableState, shift: TableShift | None,
         alerts = list(happened)
         alerts += [flag for flag in shift.flags if not flag.startswith(QUIET_FLAGS)]
     table = FloorTable(state, shift, alerts, [
-        _said(r, state.game, stud.get(round_id(state.stream_id, r.number)) if stud else None)
+        _said(r, state.game, boxes.get(round_id(state.stream_id, r.number)) if boxes else None)
         for r in results], in_force=in_force, told=happened)
-    if registry.game(state.game).has_roads:
-        winners = [r.outcome["winner"] for r in reversed(results)
-                   if r.status != "void" and r.outcome.get("winner")]
-        table.bead, table.road = bead_plate(winners), big_road(winners)
+    roads = registry.game(state.game).roads(
+        [r.outcome for r in reversed(results) if r.status != "void" and r.outcome])
+    if roads is not None:
+        table.bead, table.road = roads
     return table
 
 
-def _said(result: Any, code: str, stud: StudRound | None = None) -> str:
+def _said(result: Any, code: str, boxes: BoxesRound | None = None) -> str:
     """A round's result as the pit reads it: `#47 dealer 7S 9C 3D TC 2H, high card, ten high:
     does not qualify; boxes 2 and 3 win; house loses MOP 1,100.00; jackpot: box 3 flush
     MOP 5,000.00`. The house's figure is the round's table win: jackpot bets are the pool's."""
     if result.status == "void":
         return f"#{result.number} void ({_reason(result.reason)})"
     said = describe_outcome(result.outcome) or _dealer(result.dealer_cards, code) or "settled"
-    said += f"; {stud.boxes}" if stud and stud.boxes else ""
-    won = result.house_win - (stud.jackpot if stud else 0)
+    said += f"; {boxes.boxes}" if boxes and boxes.boxes else ""
+    won = result.house_win - (boxes.jackpot if boxes else 0)
     house = (f"house wins {money(won)}" if won > 0 else f"house loses {money(-won)}" if won < 0
              else "house even")
     prizes = [f"box {p.box} {term(p.category)} {money(p.amount)}" for p in result.jackpot]

@@ -33,7 +33,7 @@ def test_fortune_8_s_results_say_the_deal_mode_in_words():
 
 
 def test_stud_poker_s_results_say_which_boxes_won_lost_and_folded():
-    from ledger.web.floor import _boxes
+    from ledger.games.registry import game
 
     def bet(box: int, spot: str, outcome: str) -> dict[str, object]:
         return {"box": box, "spot": spot, "outcome": outcome}
@@ -41,7 +41,8 @@ def test_stud_poker_s_results_say_which_boxes_won_lost_and_folded():
     settled = [bet(1, "ante", "lost"), bet(1, "raise", "lost"), bet(2, "ante", "lost"),
                bet(3, "ante", "won"), bet(3, "raise", "won"), bet(5, "ante", "won"),
                bet(5, "raise", "won"), bet(3, "jackpot", "lost")]
-    assert _boxes(settled) == "boxes 3 and 5 win; box 1 loses; box 2 folds"
+    assert game("stud-poker").describe_boxes(settled) == (
+        "boxes 3 and 5 win; box 1 loses; box 2 folds")
 
 
 def test_the_floor_says_a_stud_round_s_table_win_with_its_jackpot_bets_left_to_the_pool():
@@ -50,12 +51,12 @@ def test_the_floor_says_a_stud_round_s_table_win_with_its_jackpot_bets_left_to_t
     from uuid import uuid4
 
     from ledger.domain.round import round_id
-    from ledger.web.floor import StudRound
+    from ledger.web.floor import BoxesRound
 
     result = RoundResult(number=14, status="settled", outcome={},
                          dealer_cards=["3H", "2S", "JC", "6S", "4C"], house_win=Decimal("1500.00"),
                          adjustments=Decimal(0))
     state = _state("stud-poker", [result]).model_copy(update={"stream_id": uuid4()})
-    stud = {round_id(state.stream_id, 14): StudRound("box 1 wins", Decimal("400.00"))}
-    [said] = floor_table(state, None, stud).results
+    boxes = {round_id(state.stream_id, 14): BoxesRound("box 1 wins", Decimal("400.00"))}
+    [said] = floor_table(state, None, boxes).results
     assert said.endswith("box 1 wins; house wins MOP 1,100.00"), said

@@ -7,7 +7,7 @@ amount settled is computed by the rules engine, never typed in.
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Any, cast
+from typing import Any
 
 from ledger.application.handlers.shoes import (
     check_ready_for_round,
@@ -46,13 +46,10 @@ from ledger.domain.round import CarriedBet, Phase, Round, SettledBet, round_id
 from ledger.domain.shoe import Shoe, ShuffleMethod
 from ledger.domain.table import Table, table_id
 from ledger.games import registry
-from ledger.games.baccarat.procedure import check_tie_bets_stand
-from ledger.games.baccarat.rules import BaccaratSettings, TieHandling, check_standing_bet
 from ledger.games.common import BetResult, Consequence, Outcome
-from ledger.games.facts import BetFact, CardFact, DecisionFact
+from ledger.games.facts import BetFact, CardFact, DecisionFact, ShoeAtStart
 from ledger.games.registry import procedure_for
 from ledger.games.rulesets import parse_settings, settings_in_force
-from ledger.presentation.wording import counted
 
 VOIDING = (Consequence.ROUND_VOID, Consequence.ROUND_VOID_JACKPOT_CARRIED)
 
@@ -103,7 +100,9 @@ def open_round(command: OpenRound, uow: UnitOfWork) -> tuple[Aggregate, ...]:
     in_force = settings_in_force(history, settings_day(table, command.at, uow))
     check_ready_for_round(table, shoe, in_force)
     if command.demonstration:
-        _check_demonstration(table, shoe, in_force)
+        registry.procedure_for(table.game).check_demonstration(in_force, ShoeAtStart(
+            table.code, coups=table.shoe_coups, demonstrations=table.shoe_demonstrations,
+            automatic=shoe.method is ShuffleMethod.AUTOMATIC))
     number = table.round_count + 1
     carried = [CarriedBet(box=b["box"], amount=Decimal(b["amount"]), from_round=b["from_round"])
                for b in table.carried_jackpot_bets]
@@ -119,36 +118,16 @@ def open_round(command: OpenRound, uow: UnitOfWork) -> tuple[Aggregate, ...]:
     return table, round_
 
 
-def _check_demonstration(table: Table, shoe: Shoe, settings: object) -> None:
-    """Art. 2(2) of the baccarat regulation: the house may play up to three demonstration coups
-    at the start of each shoe; how many is a house setting (`demonstration_coups`, DICJ
-    authorised). None with the automatic shuffler-dealer (art. 2(3)), where no shoe starts."""
-    if not isinstance(settings, BaccaratSettings):
-        raise RuleViolation(f"demonstration coups are baccarat's (art. 2(2) of its regulation): "
-                            f"{table.game} has none.")
-    if shoe.method is ShuffleMethod.AUTOMATIC:
-        raise RuleViolation("no demonstration coup with the automatic shuffler-dealer: its "
-                            "cards go back after every coup, no shoe starts (art. 2(3)).")
-    if table.shoe_coups:
-        raise WrongState(f"a demonstration coup is played only at the start of a shoe (art. "
-                         f"2(2)): table {table.code} has dealt {counted(table.shoe_coups, 'coup')} from "
-                         "this one.")
-    allowed = settings.demonstration_coups
-    if table.shoe_demonstrations >= allowed:
-        raise RuleViolation(
-            f"table {table.code}'s house settings allow {counted(allowed, 'demonstration coup')} a shoe "
-            f"(art. 2(2) allows up to 3), and this shoe has had {table.shoe_demonstrations}.")
-
-
 def place_bet(command: PlaceBet, uow: UnitOfWork) -> tuple[Aggregate, ...]:
     _, round_ = round_in_play(uow, command)
     if round_.demonstration:
         raise RuleViolation(f"{round_.label} takes no bets (art. 2(2)).")
     bet = BetFact(command.box, command.spot, command.amount, command.player)
     facts = round_.facts()
-    procedure_for(round_.game).check_bet(facts, bet)
-    if command.standing and isinstance(facts.settings, BaccaratSettings):
-        check_standing_bet(bet.box, facts.settings.seats)
+    procedure = procedure_for(round_.game)
+    procedure.check_bet(facts, bet)
+    if command.standing:
+        procedure.check_standing_bet(facts, bet)
     _check_limits(facts.settings, bet, has_pool=round_.pool_id is not None)
     round_.place_bet(box=bet.box, spot=bet.spot, amount=bet.amount, player=bet.player,
                      by=command.provenance, standing=command.standing)
@@ -170,18 +149,17 @@ def _check_limits(settings: Any, bet: BetFact, *, has_pool: bool) -> None:
 
 
 def _check_bets_after_a_tie(uow: UnitOfWork, table: Table, round_: Round) -> None:
-    """Baccarat art. 12, as betting closes on a coup (by the dealer or by its first card):
-    the player and banker bets a tie pushed in the coup before stand as the house's tie
-    handling says. Nothing is owed after a void or a re-opened table, nor for a pushed bet a
-    supervisor adjusted or that this coup's limits no longer admit."""
+    """As betting closes on a round (by the dealer or by its first card), at a game whose
+    pushed bets stand (baccarat art. 12): the game checks the bets a tie pushed in the round
+    before. Nothing is owed after a void or a re-opened table, nor for a pushed bet a
+    supervisor adjusted or that this round's limits no longer admit."""
     if not registry.game(round_.game).pushed_bets_stand or round_.betting_closed or round_.cards:
         return
     if round_.number - 1 < table.session_first_round:
         return
     previous = uow.load(Round, round_id(table_id(table.code), round_.number - 1),
                         "the coup before")
-    handling = cast(BaccaratSettings, previous.facts().settings).tie_handling
-    if previous.phase is not Phase.SETTLED or handling is TieHandling.WITHDRAWN:
+    if previous.phase is not Phase.SETTLED:
         return
     adjusted = {(a["box"], a["spot"], a["player"]) for a in previous.adjustments}
     facts = round_.facts()
@@ -189,7 +167,7 @@ def _check_bets_after_a_tie(uow: UnitOfWork, table: Table, round_: Round) -> Non
             for r in previous.results if r.outcome == Outcome.PUSHED
             and (r.box, r.spot, r.player) not in adjusted
             and facts.settings.min_bet <= r.stake <= facts.settings.max_bet]
-    check_tie_bets_stand(tied, facts, handling)
+    procedure_for(round_.game).check_bets_standing(previous.facts().settings, tied, facts)
 
 
 def close_betting(command: CloseBetting, uow: UnitOfWork) -> tuple[Aggregate, ...]:
@@ -203,10 +181,7 @@ def close_betting(command: CloseBetting, uow: UnitOfWork) -> tuple[Aggregate, ..
 
 def announce_deal_mode(command: AnnounceDealMode, uow: UnitOfWork) -> tuple[Aggregate, ...]:
     _, round_ = round_in_play(uow, command)
-    procedure = procedure_for(round_.game)
-    if not hasattr(procedure, "check_announce"):
-        raise RuleViolation(f"{round_.game} has no deal mode to announce.")
-    procedure.check_announce(round_.facts(), command.mode)
+    procedure_for(round_.game).check_announce(round_.facts(), command.mode)
     round_.announce(mode=command.mode, by=command.provenance)
     return (round_,)
 
@@ -310,7 +285,7 @@ def settle_round(command: SettleRound, uow: UnitOfWork) -> tuple[Aggregate, ...]
     facts = round_.facts()
     results = procedure.settle(facts)
     changed: list[Aggregate] = [round_, table]
-    if round_.pool_id is not None and hasattr(procedure, "jackpot_claims"):
+    if round_.pool_id is not None and registry.game(round_.game).takes_jackpot_bets:
         from ledger.application.handlers.jackpots import (
             settle_jackpot,  # only a pool's tables load pools
         )
@@ -319,8 +294,7 @@ def settle_round(command: SettleRound, uow: UnitOfWork) -> tuple[Aggregate, ...]
     for result in results:
         round_.settle_bet(bet=SettledBet.of(result), by=command.provenance)
     house_win = sum((SettledBet.of(r).house_win for r in results), Decimal("0.00"))
-    outcome = procedure.outcome(facts) if hasattr(procedure, "outcome") else {}
-    round_.close_settled(outcome=outcome, house_win=house_win, by=command.provenance)
+    round_.close_settled(outcome=procedure.outcome(facts), house_win=house_win, by=command.provenance)
     table.finish_round(round_id=round_.id, by=command.provenance)
     return tuple(changed)
 

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ledger.games.baccarat.shoe import SHOE
 from ledger.games.base import GameBase, frozen_mapping
+from ledger.games.boards import Roads
 from ledger.games.protocol import HandValue, NamedCards, TablePlan
 
 if TYPE_CHECKING:
@@ -27,6 +28,22 @@ class Baccarat(GameBase):
 
         return hand_value(target, cards)
 
+    def roads(self, outcomes: Sequence[Mapping[str, object]]) -> Roads:
+        """The bead plate and the big road of the coups' winners (`ledger.games.baccarat.roads`)."""
+        from ledger.games.baccarat.roads import bead_plate, big_road
+
+        winners = [str(outcome["winner"]) for outcome in outcomes if outcome.get("winner")]
+        return Roads(bead_plate(winners), big_road(winners))
+
+    def simulated_shoe_start(self, sim: Any) -> int:
+        """The demonstration coups the table's settings give (art. 2(2)), after the burn."""
+        from ledger.games.baccarat.simulation import play_demonstration
+
+        coups = int(sim.spec.settings.get("demonstration_coups", 0))
+        for _ in range(coups):
+            play_demonstration(sim)
+        return coups
+
     def simulated_settings(self, odd: bool) -> dict[str, object]:
         """Every other table keeps a tie's player and banker bets for the next coup (art.
         12(2)); the others play a demonstration coup at the start of each shoe (art. 2(2))."""
@@ -36,7 +53,7 @@ class Baccarat(GameBase):
 GAME = Baccarat(
     code="baccarat", name="Baccarat", package="ledger.games.baccarat", shoe=SHOE,
     default_settings=frozen_mapping({"decks": 8}),
-    pushed_bets_stand=True, has_roads=True,
+    pushed_bets_stand=True,
     table_plan=TablePlan(floor_order=0, prefix="BAC", min_bet=Decimal(300),
                          max_bet=Decimal(50000), decks=8, round_seconds=55,
                          cut_card_behind=14,

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import cast
 
 from ledger.core.cards import Card
-from ledger.core.errors import InvalidInput, RuleViolation
+from ledger.core.errors import InvalidInput, RuleViolation, WrongState
 from ledger.games.baccarat import rules as baccarat
 from ledger.games.baccarat.rules import BaccaratSettings, Side
 from ledger.games.common import BetResult, Consequence
-from ledger.games.facts import BURN, BetFact, CardFact, Procedure, RoundFacts
+from ledger.games.facts import BURN, BetFact, CardFact, Procedure, RoundFacts, ShoeAtStart
+from ledger.games.settings import HouseSettings
 
 SIDES = (Side.PLAYER.value, Side.BANKER.value)
 
@@ -79,6 +81,34 @@ class BaccaratProcedure(Procedure):
         super().check_bet(facts, bet)
         _bet(bet)
 
+    def check_standing_bet(self, facts: RoundFacts, bet: BetFact) -> None:
+        baccarat.check_standing_bet(bet.box, cast(BaccaratSettings, facts.settings).seats)
+
+    def check_demonstration(self, settings: HouseSettings, shoe: ShoeAtStart) -> None:
+        """Art. 2(2): the house may play up to three demonstration coups at the start of each
+        shoe; how many is a house setting (`demonstration_coups`, DICJ authorised). None with
+        the automatic shuffler-dealer (art. 2(3)), where no shoe starts."""
+        if shoe.automatic:
+            raise RuleViolation("no demonstration coup with the automatic shuffler-dealer: its "
+                                "cards go back after every coup, no shoe starts (art. 2(3)).")
+        if shoe.coups:
+            raise WrongState(f"a demonstration coup is played only at the start of a shoe (art. "
+                             f"2(2)): table {shoe.table} has dealt {_coups(shoe.coups)} from "
+                             "this one.")
+        allowed = cast(BaccaratSettings, settings).demonstration_coups
+        if shoe.demonstrations >= allowed:
+            raise RuleViolation(
+                f"table {shoe.table}'s house settings allow {_coups(allowed, 'demonstration ')} "
+                f"a shoe (art. 2(2) allows up to 3), and this shoe has had {shoe.demonstrations}.")
+
+    def check_bets_standing(self, previous: HouseSettings, pushed: Sequence[BetResult],
+                            facts: RoundFacts) -> None:
+        """Art. 12: the player and banker bets a tie pushed stand as the house's tie handling
+        of the coup before says; nothing stands where it withdraws them."""
+        handling = cast(BaccaratSettings, previous).tie_handling
+        if handling is not baccarat.TieHandling.WITHDRAWN:
+            check_tie_bets_stand(list(pushed), facts, handling)
+
     def check_card(self, facts: RoundFacts, card: CardFact) -> CardFact:
         if card.to == BURN:
             settings = cast(BaccaratSettings, facts.settings)
@@ -127,3 +157,8 @@ class BaccaratProcedure(Procedure):
 
 
 PROCEDURE = BaccaratProcedure()
+
+
+def _coups(number: int, kind: str = "") -> str:
+    """`1 coup`, `2 demonstration coups`: a count with its noun in number."""
+    return f"{number:,} {kind}coup{'' if number == 1 else 's'}"

@@ -13,33 +13,10 @@ These are what a baccarat table's display shows players; the floor page draws th
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 
-ROWS = 6
+from ledger.games.boards import ROWS, Cell, Road
+
 WINNERS = ("banker", "player", "tie")
-
-
-@dataclass
-class Cell:
-    winner: str  # banker, player or tie (a tie only on the bead plate)
-    ties: int = 0  # ties marked on this big-road cell
-
-
-@dataclass
-class Road:
-    """Cells by (column, row); `columns` is how many columns are used."""
-
-    cells: dict[tuple[int, int], Cell] = field(default_factory=dict)
-
-    @property
-    def columns(self) -> int:
-        return max((column for column, _ in self.cells), default=-1) + 1
-
-    def grid(self, least: int = 1) -> list[list[Cell | None]]:
-        """The rows, each a list of cells or None, at least `least` columns wide."""
-        width = max(self.columns, least)
-        return [[self.cells.get((column, row)) for column in range(width)]
-                for row in range(ROWS)]
 
 
 def bead_plate(winners: Iterable[str]) -> Road:

@@ -31,6 +31,15 @@ def planted_bet(sim: Dealing, plant: Plant) -> None:
     sim.bet(plant.box, spot, amount=minimum * plant.rng.randint(1, 3), player=plant.player)
 
 
+def play_demonstration(sim: Dealing) -> None:
+    """Art. 2(2): a coup dealt face up and settled at the shoe's start, with no bet on it."""
+    sim.act("open_round", table=sim.spec.code, demonstration=True)
+    cards: list[Card] = []
+    while (side := baccarat_rules.next_card_to(cards)) is not None:
+        cards.append(deal(sim, side.value, face_up=True))
+    sim.act("settle_round", table=sim.spec.code)
+
+
 def play_round(sim: Dealing, turn: Any) -> bool:
     """One Baccarat round at a simulated table; True when the round was voided."""
     for box, spot, kept, player in sim.tie_bets:  # kept from a tie (art. 12(2))

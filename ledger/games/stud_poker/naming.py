@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from ledger.core.cards import Card
 from ledger.games.facts import DEALER
@@ -58,3 +59,30 @@ def stud_name(value: StudHandValue, cards: tuple[Card, ...]) -> str:
         kind.HIGH_CARD: lambda: f"High card, {one(ranks[0])} high",
     }
     return said[value.category]()
+
+
+def describe_boxes(bets: Sequence[Mapping[str, Any]]) -> str:
+    """Art. 9: a box that beats a qualifying dealer, or any box when the dealer does not
+    qualify, wins its ante; one the dealer beats loses; one that would not raise folds.
+
+    >>> describe_boxes([{"box": 3, "spot": "ante", "outcome": "won"},
+    ...                 {"box": 2, "spot": "ante", "outcome": "lost"}])
+    'box 3 wins; box 2 folds'
+    """
+    raised = {bet["box"] for bet in bets if bet["spot"] == "raise"}
+    said: dict[str, list[int]] = {}
+    for bet in bets:
+        if bet["spot"] == "ante":
+            outcome = {"won": "win", "lost": "lose" if bet["box"] in raised else "fold"}.get(
+                bet["outcome"], "returned")
+            said.setdefault(outcome, []).append(bet["box"])
+    return "; ".join(_listed(said[verb], verb) for verb in ("win", "lose", "fold", "returned")
+                     if verb in said)
+
+
+def _listed(boxes: list[int], verb: str) -> str:
+    numbers = [str(box) for box in sorted(set(boxes))]
+    if len(numbers) == 1:
+        return f"box {numbers[0]} {verb if verb == 'returned' else verb + 's'}"
+    joined = ", ".join(numbers[:-1]) + f" and {numbers[-1]}"
+    return f"boxes {joined} {verb}"

@@ -93,7 +93,7 @@ def test_stud_poker_plays_no_demonstration_coup() -> None:
     floor = Floor()
     floor.stud()
     floor.refuses(OpenRound(table="STUD-01", demonstration=True), RuleViolation,
-                  "demonstration coups are baccarat's", "stud-poker", actor=DEALER)
+                  "stud-poker plays no demonstration coups", actor=DEALER)
 
 
 # -- bets -----------------------------------------------------------------------------------
