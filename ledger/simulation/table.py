@@ -187,7 +187,8 @@ class TableSimulator:
         name = "INFORMED" if self.bias.kind == "informed-bettor" else "LUCKY"
         return Plant(self.bias.kind, PLANTED_BOX, f"{name}-{self.spec.code}",
                      knows=self.plant_rng.random() < self.bias.share,
-                     streak=self.bias.kind == "lucky-streak" and number in STREAK,
+                     streak=(self.bias.kind == "lucky-streak" and self.bias.streak
+                             and number in STREAK),
                      rng=self.plant_rng)
 
     def peek(self, ahead: int) -> Card:
