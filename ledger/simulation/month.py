@@ -175,8 +175,9 @@ def progress(day: date, month: Month) -> str:
     """A line for each day played: its rounds, the rate so far, the band per game so far."""
     rounds = sum(1 for c in month.coups if c.gaming_day == day)
     bands = "; ".join(f"{b.game} {b.outside}/{b.table_days}" for b in by_game(month.days))
+    errors = "".join(f"\n  error {e}" for e in month.errors if e.startswith(f"{day}: "))
     return (f"{day}: {rounds:,} rounds ({len(month.coups) / max(month.seconds, 1e-9):,.1f} "
-            f"rounds/s so far); table-days outside their band: {bands}")
+            f"rounds/s so far); table-days outside their band: {bands}{errors}")
 
 
 def show(month: Month, verdict: Verdict, console: Console) -> None:

@@ -51,3 +51,34 @@ def test_a_table_days_band_is_its_rounds_moments_added_up():
         mean, variance = summed[day.table]
         assert abs(day.theoretical_win - mean) < Decimal("0.01"), day  # edges' last digits
         assert abs(day.win_variance - variance) <= variance * Decimal("1e-6"), day
+
+
+def test_a_shuffler_that_failed_at_a_shifts_end_stays_out_of_the_next_shift():
+    """Table QP-05 of a month's floor (seed 20261101): its shuffler fails in the last round of
+    gaming day 11, so day 12 starts on the next unit; the ledger refuses the failed one (art.
+    11), and once did at the next shift's first shuffle."""
+    from datetime import date, timedelta
+
+    from ledger.application.administration import bootstrap_registry
+    from ledger.core.clock import FixedClock, running
+    from ledger.identity.keyring import Keyring
+    from ledger.simulation.floor import floor_plan, run_floor, shift_start
+    from ledger.simulation.month import in_memory_ledger
+    from ledger.simulation.staffing import FloorStaff
+
+    ledger, keyring = in_memory_ledger(), Keyring(None)
+    admin, console = keyring.credential("staff", "A"), keyring.credential("terminal", "C")
+    first = date(2026, 11, 1)
+    with running(FixedClock(shift_start(first) - timedelta(hours=16))):
+        bootstrap_registry(ledger, admin, console, "Administrator")
+    staff = FloorStaff.under(ledger, admin, console, None)
+    floor = floor_plan(1, ("q-poker",), after=4)
+    failures = 0
+    for n in range(12):
+        day = first + timedelta(days=n)
+        with running(FixedClock(shift_start(day) + timedelta(hours=8))):
+            result = run_floor(ledger, staff, floor, rounds=46, seed=20261101 * 1000 + n,
+                               day=day, irregularity_rate=0.05)
+        assert not result.errors, (day, result.errors)
+        failures += result.tables["QP-05"].shuffler_failures
+    assert failures
