@@ -217,10 +217,16 @@ def odds_of(cursor: Any, lines: Iterable[read.StakeLine | read.PairLine]) -> Odd
     return Odds(bets=bets, rounds=rounds)
 
 
+def outside_band(figures: Figures, confidence: Decimal = CONFIDENCE) -> bool:
+    """A line's win lies outside the band chance allows around its theoretical win (a line
+    with no handle has no band)."""
+    return bool(figures.handle) and figures.expectation.outside(figures.actual_win, confidence)
+
+
 def _flags(line: Line, confidence: Decimal, base: Base | None) -> list[str]:
     f = line.figures
     flags = []
-    if f.handle and f.expectation.outside(f.actual_win, confidence):
+    if outside_band(f, confidence):
         flags.append(
             f"win {money(f.actual_win)} is outside the {confidence * 100:.0f}% band "
             f"{money(line.band_low)} to {money(line.band_high)} around the theoretical win "

@@ -10,7 +10,8 @@ The game-protection cases (`ledger report protection`), at baccarat unless said:
 minimums when, seeing the coming cards (on the share of coups), the banker wins them.
 `lucky-streak`: `LUCKY-<table>` on box 7 bets the banker or the player at one to three
 minimums, and wins six coups running once in the shift (rounds 40 to 45): a streak chance
-alone gives a player about once in 64 starts, so it is luck, not a signal.
+alone gives a player about once in 64 starts, so it is luck, not a signal. Over a month the
+bettor plays every day and has the run on one of them (`streak` false on the others).
 `misdealer` (baccarat, Stud Poker, Q Poker): the table's dealer `D-<table>-2` deals every
 other turn of the rotation and has irregularities at three times the table's rate.
 """
@@ -32,6 +33,7 @@ DEFAULT_SHARE = 0.5  # money-safe: a share of rounds
 class Bias:
     kind: str
     share: float = DEFAULT_SHARE  # money-safe: the share of rounds the bias plays in
+    streak: bool = True  # lucky-streak: whether this shift holds the six-coup run
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -45,7 +47,7 @@ def parse_bias(text: str) -> tuple[str, Bias]:
     """`TABLE:KIND` or `TABLE:KIND:SHARE`, as `ledger simulate --bias` takes it.
 
     >>> parse_bias("F8-01:marked-cards:0.3")
-    ('F8-01', Bias(kind='marked-cards', share=0.3))
+    ('F8-01', Bias(kind='marked-cards', share=0.3, streak=True))
     """
     table, _, rest = text.partition(":")
     kind, _, share = rest.partition(":")

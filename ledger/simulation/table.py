@@ -17,8 +17,8 @@ from ledger.commands.table import SignInDealer, SignOutDealer
 from ledger.core.cards import DECK, Card
 from ledger.core.errors import DatabaseUnavailable
 from ledger.domain.base import Actor, Role
-from ledger.domain.round import Round, round_id
-from ledger.domain.shoe import commitment_of
+from ledger.domain.round import Phase, Round, round_id
+from ledger.domain.shoe import Shoe, commitment_of
 from ledger.domain.table import table_id
 from ledger.games import registry
 from ledger.games.simulated import Plant
@@ -186,7 +186,8 @@ class TableSimulator:
         name = "INFORMED" if self.bias.kind == "informed-bettor" else "LUCKY"
         return Plant(self.bias.kind, PLANTED_BOX, f"{name}-{self.spec.code}",
                      knows=self.plant_rng.random() < self.bias.share,
-                     streak=self.bias.kind == "lucky-streak" and number in STREAK,
+                     streak=(self.bias.kind == "lucky-streak" and self.bias.streak
+                             and number in STREAK),
                      rng=self.plant_rng)
 
     def peek(self, ahead: int) -> Card:
@@ -220,6 +221,19 @@ class TableSimulator:
             self.position += decks
         # what the game plays before the shoe's first round: baccarat's demonstration coups
         self.tally.demonstrations += plan.simulated_shoe_start(self)
+
+    def resume_shuffler(self) -> None:
+        """A shuffler that failed in the table's last round (at the end of an earlier shift)
+        is out of service: this shift deals by the next unit, as the ledger asks (art. 11)."""
+        if not self.spec.shuffler or not self.first_round:
+            return
+        last = self.ledger.load(Round, round_id(table_id(self.spec.code), self.first_round),
+                                "round")
+        if last.phase is not Phase.VOID or last.shoe_id is None or not any(
+                fact.kind == "shuffler_failure" for fact in last.irregularities):
+            return
+        if self.ledger.load(Shoe, last.shoe_id, "shoe").shuffler_serial == self.shuffler_serial:
+            self.shuffler_unit += 1
 
     @property
     def shuffler_serial(self) -> str:

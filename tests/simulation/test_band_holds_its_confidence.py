@@ -2,8 +2,9 @@
 table-days of fair play of each game, the share of days whose win lies outside the 95% band is
 between 3% and 7%.
 
-A thousand table-days of each game through the ledger would take hours on two cores, so the
-rounds are dealt and settled through the games' rules alone (`played_rounds`, no ledger and no
+A thousand table-days of each game through the ledger would take hours on two cores (a month
+of twelve tables, 360 table-days, took 17 minutes: `scripts/simulate-month`), so the rounds are
+dealt and settled through the games' rules alone (`played_rounds`, no ledger and no
 database), and each round's band comes from the game's `round_moments` through the `Game`
 protocol, as the reports' does. Taking each bet alone instead (the sum of stake² x variance)
 leaves Q Poker's and Stud Poker's bands too narrow: that share is printed beside it."""

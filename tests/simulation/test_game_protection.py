@@ -2,9 +2,8 @@
 seed): six tables (two each of baccarat, Stud Poker and Q Poker) play 500 rounds each, about
 a shift of a small floor, at the demo's irregularity rate. An informed bettor at BAC-01, a
 lucky streak at BAC-02 and a dealer misdealing at three times the rate at SP-01 sit beside fair
-players. A month of a floor (about a million rounds) would take hours on two cores at the
-in-memory ledger's few dozen rounds a second; a shift is enough for the planted cases to stand
-out and for the fair ones to show how often chance alone raises a flag."""
+players. A shift is enough for the planted cases to stand out and for the fair ones to show how
+often chance alone raises a flag; `scripts/simulate-month` plays a month of them."""
 
 from __future__ import annotations
 

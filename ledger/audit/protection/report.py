@@ -14,6 +14,7 @@ from rich.console import Console
 from rich.table import Table as RichTable
 
 from ledger import software_version
+from ledger.audit.protection.coups import Coup
 from ledger.audit.protection.reading import period_coups
 from ledger.audit.protection.signals import ALPHA, SIGNALS, Finding, Signal, every_test, findings
 from ledger.core.errors import InvalidInput
@@ -95,7 +96,15 @@ def protection_report(conn: Connection[Any], kind: str, on: date, shift: str,
     """Every signal of the period of `kind` (shift `shift` of gaming day `on`, the day, or the
     month to date), with Holm's correction over all of them."""
     first, last, starts, ends = window(kind, on, shift, schedule)
-    coups = period_coups(conn, first, last, starts, ends)
+    return report_of(period_coups(conn, first, last, starts, ends), kind, on, shift, first,
+                     last, now=now, property_name=property_name, alpha=alpha)
+
+
+def report_of(coups: list[Coup], kind: str, on: date, shift: str, first: date, last: date, *,
+              now: datetime, property_name: str = "",
+              alpha: float = ALPHA) -> ProtectionReport:  # money-safe: a probability
+    """The report of the period's coups, wherever they were read from (the stored events, or
+    a simulated floor's ledger in memory)."""
     tests = sorted(every_test(coups, alpha=alpha), key=lambda t: (t.adjusted, t.probability))
     label = f"{PERIODS[kind]} {on}" + (f" {shift}" if kind == "shift" else "")
     return ProtectionReport(
