@@ -319,7 +319,7 @@ def run_floor(ledger: Ledger, staff: FloorStaff, plan: list[TableSpec], *, round
                              (bias or {}).get(spec.code))
         sim.gaming_day, sim.shift = day, shift
         sim.first_round = started_at[spec.code]
-        sim.resume_shuffler()
+        sim.resume()
         if staying is not None:
             sim.staying = staying
             sim.crowd.seat(staying.pop(spec.code, []))

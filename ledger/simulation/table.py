@@ -19,7 +19,7 @@ from ledger.core.errors import DatabaseUnavailable
 from ledger.domain.base import Actor, Role
 from ledger.domain.round import Phase, Round, round_id
 from ledger.domain.shoe import Shoe, commitment_of
-from ledger.domain.table import table_id
+from ledger.domain.table import Table, table_id
 from ledger.games import registry
 from ledger.games.simulated import Plant
 from ledger.presentation.wording import counted
@@ -221,6 +221,15 @@ class TableSimulator:
             self.position += decks
         # what the game plays before the shoe's first round: baccarat's demonstration coups
         self.tally.demonstrations += plan.simulated_shoe_start(self)
+
+    def resume(self) -> None:
+        """A table taken up again in a later shift: the jackpot bets a void carried from its
+        last round stand on their boxes (art. 11, 4)), and a shuffler that failed is out of
+        service."""
+        if self.ledger.exists(tid := table_id(self.spec.code)):
+            table = self.ledger.load(Table, tid, "table")
+            self.carried = {int(bet["box"]) for bet in table.carried_jackpot_bets}
+        self.resume_shuffler()
 
     def resume_shuffler(self) -> None:
         """A shuffler that failed in the table's last round (at the end of an earlier shift)
