@@ -31,6 +31,7 @@ from ledger.core.errors import InvalidInput
 from ledger.domain.round import round_id
 from ledger.domain.table import table_id
 from ledger.identity.keyring import Keyring
+from ledger.presentation.wording import game
 from ledger.simulation.bias import STREAK, Bias
 from ledger.simulation.floor import floor_plan, run_floor, shift_start
 from ledger.simulation.month_band import GameBand, TableDay, by_game, table_days
@@ -42,7 +43,7 @@ PLANTED = {"BAC-01": "informed-bettor", "BAC-02": "lucky-streak", "SP-01": "misd
 INFORMED_SHARE = 0.3  # money-safe: the share of coups the informed bettor sees coming
 CAUGHT = {"informed-bettor": ("player INFORMED-BAC-01", "informed"),
           "misdealer": ("dealer D-SP-01-2", "irregularity")}
-TOUCHED = ("INFORMED", "BAC-01", "D-SP-01-2", "LUCKY", "BAC-02/7")
+TOUCHED = ("INFORMED", "BAC-01", "D-SP-01-2", "LUCKY", "box 7 at BAC-02")
 """Subjects a planted case plays in (its player, its box, its table, its dealer): the rest are
 fair by construction."""
 
@@ -167,14 +168,15 @@ def judge(month: Month) -> Verdict:
     report = report_of(month.coups, "month", last, "day", plan.first_day, last,
                        now=_close_of(last).at, property_name="simulated floor")
     fair = [t for t in report.tests if not any(mark in t.subject for mark in TOUCHED)]
-    lucky = [t for t in report.tests if "LUCKY" in t.subject or "BAC-02/7" in t.subject]
-    return Verdict(by_game(month.days), month.days, report, fair, lucky)
+    lucky = [t for t in report.tests if "LUCKY" in t.subject or t.subject == "box 7 at BAC-02"]
+    fair_days = [d for d in month.days if d.table not in month.planted]
+    return Verdict(by_game(fair_days), month.days, report, fair, lucky)
 
 
 def progress(day: date, month: Month) -> str:
     """A line for each day played: its rounds, the rate so far, the band per game so far."""
     rounds = sum(1 for c in month.coups if c.gaming_day == day)
-    bands = "; ".join(f"{b.game} {b.outside}/{b.table_days}" for b in by_game(month.days))
+    bands = "; ".join(f"{game(b.game)} {b.outside}/{b.table_days}" for b in by_game(month.days))
     errors = "".join(f"\n  error {e}" for e in month.errors if e.startswith(f"{day}: "))
     return (f"{day}: {rounds:,} rounds ({len(month.coups) / max(month.seconds, 1e-9):,.1f} "
             f"rounds/s so far); table-days outside their band: {bands}{errors}")
@@ -193,11 +195,17 @@ def show(month: Month, verdict: Verdict, console: Console) -> None:
     for error in month.errors:
         console.print(f"[red]error[/] {error}", highlight=False)
     console.print("\n[bold]Table-days outside their 95% band[/] (the statistics report's "
-                  "band of a table's gaming day; about 5% expected)", highlight=False)
+                  "band of a table's gaming day; about 5% expected), the tables of fair play "
+                  f"(the planted cases' tables, {', '.join(month.planted)}, apart)",
+                  highlight=False)
     for band in verdict.bands:
         inside = "within" if 0.03 <= band.share <= 0.07 else "outside"
-        console.print(f"  {band.game}: {band.outside} of {band.table_days} table-days "
+        console.print(f"  {game(band.game)}: {band.outside} of {band.table_days} table-days "
                       f"({band.share:.1%}; {inside} 3% to 7%)", highlight=False)
+    for table in month.planted:
+        days = [d for d in verdict.days if d.table == table]
+        console.print(f"  {table} (planted): {sum(d.outside for d in days)} of {len(days)} "
+                      "table-days", highlight=False)
     console.print("\n[bold]Game protection, the month[/]", highlight=False)
     to_rich(verdict.report, console, shown=10)
     _cases(month, verdict, console)

@@ -28,8 +28,11 @@ def test_the_month_script_prints_the_band_per_game_and_the_protection_report():
     assert "A simulated month: 8 tables, 2 gaming days from 2026-11-01" in text
     assert "rounds/s" in text
     assert "Table-days outside their 95% band" in text
-    for game in ("baccarat", "fortune-8", "q-poker", "stud-poker"):
-        assert f"  {game}: " in text and " of 4 table-days (" in text, game
+    for game, days in (("Fortune 8", 4), ("Q Poker", 4), ("Stud Poker", 2)):  # fair tables
+        assert f"  {game}: " in text and f" of {days} table-days (" in text, game
+    assert "  Baccarat: " not in text  # both its tables are the planted cases'
+    for table in ("BAC-01", "BAC-02", "SP-01"):
+        assert f"  {table} (planted): " in text, table
     assert "Game protection, month to date 2026-11-02: " in text
     for case in ("informed-bettor at BAC-01", "misdealer at SP-01", "lucky-streak at BAC-02",
                  "fair players, boxes, tables and dealers: "):
@@ -82,3 +85,39 @@ def test_a_shuffler_that_failed_at_a_shifts_end_stays_out_of_the_next_shift():
         assert not result.errors, (day, result.errors)
         failures += result.tables["QP-05"].shuffler_failures
     assert failures
+
+
+def test_jackpot_bets_a_void_carried_at_a_shifts_end_stand_in_the_next_shift():
+    """A Stud Poker table whose last round of a gaming day is voided carries its jackpot bets
+    to its next round (art. 11, 4)), the next day's first: the next shift's simulated table
+    takes them as standing and bets no second jackpot on their boxes, which the ledger refuses
+    ("one player per box") and once stopped the table for the day."""
+    from datetime import date, timedelta
+
+    from ledger.application.administration import bootstrap_registry
+    from ledger.core.clock import FixedClock, running
+    from ledger.domain.table import Table, table_id
+    from ledger.identity.keyring import Keyring
+    from ledger.simulation.floor import floor_plan, run_floor, shift_start
+    from ledger.simulation.month import in_memory_ledger
+    from ledger.simulation.staffing import FloorStaff
+
+    ledger, keyring = in_memory_ledger(), Keyring(None)
+    admin, console = keyring.credential("staff", "A"), keyring.credential("terminal", "C")
+    first = date(2026, 11, 1)
+    with running(FixedClock(shift_start(first) - timedelta(hours=16))):
+        bootstrap_registry(ledger, admin, console, "Administrator")
+    staff = FloorStaff.under(ledger, admin, console, None)
+    floor = floor_plan(2, ("stud-poker",))
+    carried_over = 0
+    for n in range(20):
+        day = first + timedelta(days=n)
+        with running(FixedClock(shift_start(day) + timedelta(hours=8))):
+            result = run_floor(ledger, staff, floor, rounds=6, seed=7000 + n, day=day,
+                               irregularity_rate=0.6)
+        assert not result.errors, (day, result.errors)
+        carried_over += sum(bool(ledger.load(Table, table_id(spec.code), "table")
+                                 .carried_jackpot_bets) for spec in floor)
+        if carried_over >= 2:
+            break
+    assert carried_over >= 2
