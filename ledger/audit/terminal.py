@@ -58,11 +58,14 @@ def hand_block(hand: HandView) -> RenderableType:
 
 
 def results_table(title: str, lines: list[BetLine], prizes: list[Prize] | None = None) -> Grid:
-    """Each bet's result; a jackpot bet's says what became of it (a prize won, which hand). Too
-    narrow a terminal leaves out what was returned, then the commission."""
-    table = Grid(text("bet"), figure(heading("stake")), text("outcome", wraps=True),
-                 figure(heading("returned"), 2), figure(heading("paid")),
-                 figure(heading("commission"), 1), title=title, title_justify="left")
+    """Each bet's result; a jackpot bet's says what became of it (a prize won, which hand). The
+    figures that make a bet's win stay together: too narrow a terminal leaves out only one that
+    is empty for every bet (commission at Stud Poker)."""
+    table = Grid(text("bet"), figure(heading("stake"), together="win"),
+                 text("outcome", wraps=True), figure(heading("returned"), 2, together="win"),
+                 figure(heading("paid"), together="win"),
+                 figure(heading("commission"), 1, together="win"), title=title,
+                 title_justify="left")
     for line in lines:
         said = outcome_words(line.spot, line.box, line.outcome, prizes or [])
         table.add_row(line.name, amount(line.stake), said + (" (capped)" if line.capped else ""),
@@ -152,14 +155,16 @@ def _render_verdict(replay: RoundReplay, console: Console) -> None:
 
 
 def render_recall(recall: Recall, console: Console, *, wide: bool = False) -> None:
-    """Too narrow a terminal leaves out the jackpot first, then what was returned, the
-    commission, the stakes and the payouts: never the round, its hands or the table's win."""
+    """The figures that make the table win (stakes, returned, paid, commission, the jackpot's
+    stakes) stay beside it so they add up: too narrow a terminal leaves out only those that
+    are empty in every round shown (no commission at Stud Poker, no jackpot at baccarat)."""
     count = len(recall.rounds)
-    figures = [figure("stakes", 2), figure("returned", 4), figure("paid", 1),
-               figure("commission", 3), figure("table win")]
+    figures = [figure("stakes", 2, together="win"), figure("returned", 4, together="win"),
+               figure("paid", 1, together="win"), figure("commission", 3, together="win"),
+               figure("table win", together="win")]
     table = Grid(text("round, opened"), text("status", wraps=True), text("hands", wraps=True),
                  *figures,
-                 text("jackpot", 5, wraps=True),
+                 text("jackpot", 5, wraps=True, together="win"),
                  title=f"Table {recall.table}: last {count} round{'' if count == 1 else 's'} "
                        f"(amounts in {CURRENCY}, times {TIME_LABEL})",
                  title_justify="left", show_lines=True)

@@ -186,9 +186,13 @@ def show(table: Code, number: Annotated[int | None, typer.Argument(help="Round n
                       str(c["shoe_position"]))
     cards.print(console, wide=wide)
     # a bet named with its player beside its box: two players on one box (Q Poker) stay apart
-    results = Grid(text("bet"), figure(heading("stake")),
-                   text("outcome", wraps=True), figure(heading("returned"), 2),
-                   figure(heading("paid")), figure(heading("commission"), 1), title="bets")
+    # stake - returned - paid + commission is the bet's win: those figures stay together, and
+    # only one empty in every bet (commission at Stud Poker) is left out for width
+    results = Grid(text("bet"), figure(heading("stake"), together="win"),
+                   text("outcome", wraps=True),
+                   figure(heading("returned"), 2, together="win"),
+                   figure(heading("paid"), together="win"),
+                   figure(heading("commission"), 1, together="win"), title="bets")
     prizes = [Prize(box=j["box"], category=j["category"], amount=j["prize"])
               for j in view["jackpots"]]
     for b in view["bets"]:

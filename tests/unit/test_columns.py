@@ -76,3 +76,35 @@ def test_the_group_report_keeps_each_property_game_and_its_money_whole_at_80_col
     assert said.count("12,345,678.00") == said.count("-1,234,567.50") == 4, said
     assert said.count("9,876,543.25") == 4, said
     assert "left out to fit 80 columns:" in " ".join(said.split()), said
+
+
+def test_a_column_with_nothing_in_it_is_left_out_before_one_that_says_something():
+    grid = Grid(text("bet"), figure("stake"), figure("returned", 2), figure("commission", 1))
+    grid.add_row("box 5 ante " * 4, "2,500.00", "100.00", "0.00")
+    grid.add_row("box 6 ante", "300.00", "-", "0.00")
+    out = io.StringIO()
+    assert grid.print(Console(file=out, width=70)) == ["commission"], out.getvalue()
+    assert "100.00" in out.getvalue()
+
+
+def test_columns_that_make_one_sum_are_left_out_together_or_not_at_all():
+    def grid() -> Grid:
+        grid = Grid(text("round"), figure("stakes", 2, together="win"),
+                    figure("paid", 1, together="win"), figure("win", 3, together="win"),
+                    text("note", 4))
+        grid.add_row("15", "2,500.00", "300.00", "2,200.00", "a note")
+        return grid
+
+    out = io.StringIO()
+    assert grid().print(Console(file=out, width=42)) == ["note"], out.getvalue()
+    assert grid().print(Console(file=io.StringIO(), width=30)) == ["stakes", "paid", "win",
+                                                                     "note"]
+
+
+def test_a_sum_with_a_column_ranked_0_is_never_split():
+    grid = Grid(text("round " * 6), figure("stakes", 2, together="win"),
+                figure("paid", 1, together="win"), figure("win", together="win"))
+    grid.add_row("15", "2,500.00", "300.00", "2,200.00")
+    out = io.StringIO()
+    assert grid.print(Console(file=out, width=40)) == []
+    assert "…" not in out.getvalue()

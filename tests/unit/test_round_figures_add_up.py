@@ -1,0 +1,70 @@
+"""A round's figures add up on every screen: stakes, returned, paid, commission and the
+jackpot's stakes stay beside the table win at any width, and the floor's table page shows
+what was returned."""
+
+from __future__ import annotations
+
+import io
+from datetime import UTC, datetime
+from decimal import Decimal
+from uuid import uuid4
+
+from rich.console import Console
+
+from ledger.audit.recall import Recall, RecalledRound
+from ledger.audit.terminal import render_recall
+from ledger.reports.round_win import RoundWin
+
+D = Decimal
+
+
+def _round(number: int, stakes: str, returned: str, paid: str, jackpot: str,
+           win: str) -> RecalledRound:
+    return RecalledRound(
+        number=number, round_id=uuid4(), status="settled",
+        opened_at=datetime(2026, 11, 29, 6, 32, tzinfo=UTC), finished_at=None, hands=[],
+        outcome={}, results=[], stakes=D(stakes), returned=D(returned), payouts=D(paid),
+        commission=D(0), house_win=D(win) + D(jackpot), jackpot_prizes=[], adjustments=D(0),
+        win=RoundWin(status="settled", table_win=D(win), as_settled=D(win), adjustments=D(0),
+                     jackpot_stakes=D(jackpot), jackpot_carried=D(0), jackpot_prizes=D(0)))
+
+
+def _recall() -> Recall:
+    return Recall(table="SP-02", rounds=[_round(15, "2500", "0", "0", "300", "2200"),
+                                         _round(14, "1800", "400", "200", "0", "1200")])
+
+
+def _shown(width: int) -> str:
+    out = io.StringIO()
+    render_recall(_recall(), Console(file=out, width=width))
+    return out.getvalue()
+
+
+def test_recall_keeps_the_jackpot_stakes_beside_a_win_that_leaves_them_out():
+    """2,500.00 staked, nothing returned or paid, a table win of 2,200.00: the 300.00 that went
+    to the pool is on the screen, at 120 columns as at 80."""
+    for width in (120, 80):
+        shown = _shown(width)
+        assert "2,500.00" in shown and "2,200.00" in shown, shown
+        assert "300.00" in shown, shown  # the jackpot column: stakes MOP 300.00 to the pool
+        left_out = " ".join(line for line in shown.splitlines() if "left out" in line)
+        assert not any(name in left_out for name in ("jackpot", "stakes", "returned", "paid",
+                                                     "win")), shown
+
+
+def test_recall_at_80_columns_keeps_stakes_returned_and_paid_and_leaves_out_an_empty_commission():
+    shown = _shown(80)
+    assert "1,800.00" in shown and "400.00" in shown and "1,200.00" in shown, shown
+    assert "left out to fit 80 columns: commission;" in " ".join(shown.split()), shown
+
+
+def test_the_floor_table_page_shows_what_was_returned_beside_stakes_paid_and_win():
+    from ledger.pages import render
+    from ledger.presentation.wording import describe_outcome
+
+    page = render("table_rounds.html", title="Table SP-02", recall=_recall(),
+                  describe=describe_outcome, may_replay=False)
+    assert '<th class="n">returned</th>' in page
+    row = page.split("<td class=\"n\">14</td>")[1].split("</tr>")[0]
+    cells = [cell.split("<")[0] for cell in row.split('<td class="n">')[1:]]
+    assert cells[:4] == ["1,800.00", "400.00", "200.00", "0.00"], cells
