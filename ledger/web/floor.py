@@ -99,10 +99,12 @@ class FloorTable:
 
     @property
     def bets(self) -> list[tuple[str, Any]]:
-        """(`box 3 player pair`, its amount) for each stake on the layout; Fortune 8's are on a
-        space's box (art. 4(2)): `space 4 box H`."""
+        """(`box 3 player pair`, its amount) for each stake on the layout, its player beside its
+        box as every screen names it (`box 5 (P5A) play`: two players on one box stay apart);
+        Fortune 8's are on a space's box (art. 4(2)): `space 4 box H`."""
         where = registry.game(self.state.game).bet_place
-        return [(where.format(b.box, term(b.spot)), b.amount) for b in self.state.bets or []]
+        return [(where.format(f"{b.box} ({b.player})" if b.player else b.box, term(b.spot)),
+                 b.amount) for b in self.state.bets or []]
 
     @property
     def cards(self) -> list[tuple[str, str]]:

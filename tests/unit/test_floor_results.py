@@ -60,3 +60,17 @@ def test_the_floor_says_a_stud_round_s_table_win_with_its_jackpot_bets_left_to_t
     boxes = {round_id(state.stream_id, 14): BoxesRound("box 1 wins", Decimal("400.00"))}
     [said] = floor_table(state, None, boxes).results
     assert said.endswith("box 1 wins; house wins MOP 1,100.00"), said
+
+
+def test_two_players_on_one_box_are_told_apart_on_the_floor_page():
+    """Q Poker: P5A and P5B both play box 5; the floor names each player beside the box, as
+    `round show` does, so it does not read as one box with two play bets."""
+    from projections.queries import LayoutBet
+
+    bets = [LayoutBet(box=5, spot="play", amount=Decimal("200.00"), player="P5A"),
+            LayoutBet(box=5, spot="bonus", amount=Decimal("200.00"), player="P5A"),
+            LayoutBet(box=5, spot="play", amount=Decimal("600.00"), player="P5B"),
+            LayoutBet(box=2, spot="play", amount=Decimal("100.00"))]
+    state = _state("q-poker", []).model_copy(update={"bets": bets})
+    assert [name for name, _ in floor_table(state, None).bets] == [
+        "box 5 (P5A) play", "box 5 (P5A) bonus", "box 5 (P5B) play", "box 2 play"]
