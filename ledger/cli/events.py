@@ -10,8 +10,9 @@ from uuid import UUID
 import typer
 
 from ledger.cli.common import JsonOption, console, print_json, reading
+from ledger.commands import wire_name
 from ledger.core.errors import NotFound
-from ledger.core.formatting import amount, iso, when
+from ledger.core.formatting import TIME_LABEL, amount, iso, when
 from ledger.domain.table import check_table_code, table_id
 from ledger.infrastructure.event_log import events_of, last_events
 from ledger.presentation.render import printable, safe
@@ -44,25 +45,39 @@ def _print(rows: list[tuple[Any, ...]], title: str, as_json: bool) -> None:
         _render(entries, title)
 
 
+RECORDED = (f"each stamped with the time the ledger recorded it, {TIME_LABEL}; a command's own "
+            "time is its `at`")
+"""Said under the title: the time beside an event is when it was stored, which replay and
+recall do not show (they date a round by its commands' own times)."""
+
+
 def _render(entries: list[dict[str, Any]], title: str) -> None:
-    """One header line per event (position, time, what it was in words and its type, stream,
-    who), then its body in words: fields by their labels, amounts and counts separated, codes
-    as words (`--json` has the body as stored)."""
+    """One header line per event (position, when it was recorded, what it was in words,
+    stream, who), then its body in words: fields by their labels, amounts and counts separated,
+    codes and commands as words (`--json` has the event's type and its body as stored)."""
     console.rule(title)
+    console.print(f"[dim]{RECORDED}[/]", highlight=False)
     for e in entries:
         by = e["by"]
         who = (f" by {safe(term(by['role']))} {safe(by['staff_id'])} at {safe(by['terminal'])}"
                if by else "")
-        kind = e["event_type"]
         console.print(
-            f"[bold]#{e['position']}[/] {when(datetime.fromisoformat(e['recorded_at']))} "
-            f"[cyan]{safe(kind_words(kind))}[/] ({safe(kind)}) stream {e['stream_id']} "
+            f"[bold]#{e['position']}[/] recorded "
+            f"{when(datetime.fromisoformat(e['recorded_at']))}: "
+            f"[cyan]{safe(kind_words(e['event_type']))}[/], stream {e['stream_id']} "
             f"v{e['version']}[dim]{who}[/]",
             highlight=False, soft_wrap=True,
         )
         if e["body"]:
-            console.print("    " + printable(plain(e["body"])), highlight=False, soft_wrap=True,
-                          markup=False)
+            console.print("    " + printable(plain(_worded(e["body"]))), highlight=False,
+                          soft_wrap=True, markup=False)
+
+
+def _worded(body: dict[str, Any]) -> dict[str, Any]:
+    """A receipt's command named as it is typed and sent (`close shift`), not by its class."""
+    if isinstance(body.get("command_type"), str):
+        return {**body, "command_type": term(wire_name(body["command_type"]))}
+    return body
 
 
 DECIMAL = re.compile(r"-?\d+\.\d\d")
@@ -100,10 +115,11 @@ def _nested(value: Any) -> str:
 @app.command()
 def tail(count: Annotated[int, typer.Option("-n", "--count", min=1, help="How many.")] = 20,
          as_json: JsonOption = False) -> None:
-    """The last events recorded, oldest first."""
+    """The last events recorded, in the order recorded, each with the time it was recorded
+    (Macau time)."""
     with reading() as rt, rt.database.connect() as conn:
         rows = last_events(conn, count)
-    _print(list(reversed(rows)), f"last {len(rows)} events", as_json)
+    _print(list(reversed(rows)), f"last {len(rows)} events, in the order recorded", as_json)
 
 
 def stream_id_for(reference: str) -> UUID:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 from tests.signing import UNTRUSTED, event_count
 
@@ -34,10 +35,26 @@ def test_events_tail_and_show_print_what_was_recorded_and_by_whom(cli, as_staff)
     cli("table", "open", "BAC-01", "--game", "baccarat", "--min", "100", "--max", "50000",
         extra_env=as_staff("PB-9", "pit_boss"))
     tail = cli("events", "tail", "-n", "5")
-    assert tail.code == 0 and "table opened (Table.Opened)" in tail.out
+    assert tail.code == 0 and "table opened, stream" in tail.out
     assert "by pit boss PB-9" in tail.out
     shown = cli("events", "show", "BAC-01")
     assert "maximum bet: 50,000.00" in shown.out and "max_bet" not in shown.out
+
+
+def test_events_tail_says_its_times_are_when_each_event_was_recorded_and_speaks_in_words(cli):
+    """Replay and recall date a round by its commands' own times; `events tail` stamps each
+    event with the time it was stored, and says so, with events and commands in words, never
+    a class name (`CommandReceipt.Accepted`, `CloseShift`)."""
+    assert cli("table", "open", "BAC-02", "--game", "baccarat", "--min", "100", "--max",
+               "50000").code == 0
+    tail = cli("events", "tail", "-n", "5", extra_env={"COLUMNS": "200"})
+    flat = " ".join(tail.out.split())
+    assert "each stamped with the time the ledger recorded it, Macau time" in flat, tail.out
+    assert re.search(r"#\d+ recorded \d{4}-\d\d-\d\d \d\d:\d\d:\d\d Macau time: table opened",
+                     flat), tail.out
+    assert not re.search(r"\b[A-Z][a-z]+\.[A-Z][A-Za-z]+\b", flat), tail.out  # Table.Opened
+    assert "signed command received" in flat and "command type: open table" in flat, tail.out
+    assert "OpenTable" not in flat and "CommandReceipt" not in flat, tail.out
 
 
 def test_table_show_says_its_fields_in_words_with_money_and_yes_or_no(cli):
