@@ -46,7 +46,21 @@ class WitnessRefused(WitnessError):
 
 
 class WitnessUnreachable(WitnessError):
-    """No answer from the witness."""
+    """No answer from the witness at `url`, and why in words (`connection refused`)."""
+
+    def __init__(self, url: str, reason: str) -> None:
+        super().__init__(f"the witness {url} does not answer: {reason}")
+        self.url, self.reason = url, reason
+
+
+def _why(error: BaseException) -> str:
+    """Why a witness did not answer, in words: `connection refused`, never `[Errno 111]`."""
+    reason = getattr(error, "reason", error)
+    if isinstance(reason, TimeoutError) or "timed out" in str(reason):
+        return "no answer in time"
+    if isinstance(reason, OSError) and reason.strerror:
+        return reason.strerror[:1].lower() + reason.strerror[1:]
+    return str(reason)
 
 
 def add_checkpoint_body(old_size: int, proof: Sequence[bytes], note: str | Note) -> bytes:
@@ -94,5 +108,4 @@ def _exchange(url: str, request: urllib.request.Request,
             raise WitnessConflict(url, int(body.strip())) from None
         raise WitnessRefused(url, error.code, body.strip() or str(error.reason)) from None
     except (urllib.error.URLError, OSError, TimeoutError) as error:
-        reason = getattr(error, "reason", error)
-        raise WitnessUnreachable(f"the witness {url} does not answer: {reason}") from None
+        raise WitnessUnreachable(url, _why(error)) from None

@@ -89,6 +89,12 @@ def gather(trust: TrustFile, exported: list[Path], *, live: bool = True,
             source = f"live at {witness.url}"
             try:
                 text = witness_client.latest(witness.url, origin, timeout=timeout)
+            except witness_client.WitnessUnreachable as error:
+                found.notes.append(
+                    f"witness {witness.name} could not be reached at {error.url} "
+                    f"({error.reason}): its memory was not compared; start it, or give its "
+                    "exported memory (`ledger witness export`) with --witness-state FILE")
+                continue
             except witness_client.WitnessError as error:
                 found.notes.append(f"witness {witness.name} did not answer ({error}): its "
                                    "memory was not compared")
