@@ -44,8 +44,8 @@ def verify(
         "only what came after it.")] = None,
     record: Annotated[Path | None, typer.Option(
         "--record", envvar="LEDGER_VERIFICATION_RECORD",
-        help="Where the verification record is kept (default: beside the trust file, "
-        "<trust>.verified.json).")] = None,
+        help="Where the verification record is kept (default: beside the trust file, its "
+        "name ending .verified.json).")] = None,
     full: Annotated[bool, typer.Option(
         "--full", help="Check everything again from the first event, whatever the record "
         "says; the projections are compared only in full.")] = False,

@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import inspect
 import re
 from typing import Any
 
@@ -54,8 +55,48 @@ class NamedArgument(TyperArgument):
         return ""
 
 
+LISTED = re.compile(r"\s|[-*•]\s|\d+[.)]\s|\x08")
+"""A help line that starts a list's item, or is indented or unwrapped on purpose: kept."""
+
+
+def reflowed(text: str) -> str:
+    r"""A docstring's paragraphs each as one line, so `--help` wraps them at the terminal's
+    width rather than breaking where the source did; a list's items stay apart.
+
+    >>> reflowed("Also the witnesses. With a trust file\nand the key.\n\n- one\n- two")
+    'Also the witnesses. With a trust file and the key.\n\n- one\n- two'
+    """
+    lines = inspect.cleandoc(text).split("\n")
+    joined = lines[:1]
+    for line in lines[1:]:
+        if line and joined[-1] and not LISTED.match(line) and not joined[-1].startswith("\b"):
+            joined[-1] += " " + line
+        else:
+            joined.append(line)
+    return "\n".join(joined)
+
+
+def environment_said(command: Any) -> None:
+    """The environment variables a command reads, each named whole in a line under its options
+    (`LEDGER_VERIFIER_KEY for --key`), not in the options' narrow help column, where a long
+    name would be cut at 80 columns."""
+    read = [param for param in command.params
+            if getattr(param, "envvar", None) and getattr(param, "show_envvar", False)]
+    for param in read:
+        param.show_envvar = False
+    if read:
+        said = ", ".join(f"{param.envvar} for {param.opts[0]}" for param in read
+                         if isinstance(param.envvar, str))
+        command.epilog = "\n\n".join(filter(None, [command.epilog,
+                                                    f"Environment variables: {said}."]))
+
+
 def name_what_to_type(command: Any) -> Any:
-    """`command` and every command under it, each parameter shown by what is typed for it."""
+    """`command` and every command under it, each parameter shown by what is typed for it, its
+    environment variable named whole under the options, its help reflowed."""
+    if command.help:
+        command.help = reflowed(command.help)
+    environment_said(command)
     ctx = type(command).context_class(command)
     help_option = command.get_help_option(ctx)
     for param in (*command.params, *((help_option,) if help_option else ())):

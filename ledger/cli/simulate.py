@@ -182,7 +182,9 @@ def simulate(
     hours: Annotated[float | None, typer.Option(min=0.1, max=24, help="Hours of play (about 60 rounds an hour).")] = None,  # money-safe
     seed: Annotated[int | None, typer.Option(
         help="The same seed gives the same rounds (default: a new one, printed).")] = None,
-    games: Annotated[str, typer.Option(help="Comma-separated games.")] = ",".join(GAME_ORDER),
+    games: Annotated[str, typer.Option(
+        help=f"Comma-separated games (default: {', '.join(GAME_ORDER)}).",
+        show_default=False)] = ",".join(GAME_ORDER),
     day: Annotated[str | None, typer.Option(
         help="Gaming day, YYYY-MM-DD (default: the shift in force now, or the first after it "
         "that the ledger does not hold).")] = None,

@@ -47,3 +47,29 @@ def test_a_gaming_day_reads_as_yyyy_mm_dd_and_a_table_as_table():
     assert re.search(r"--json\s+Print as JSON", shown), shown  # a flag: nothing to type
     shown = CliRunner().invoke(app, ["round", "show", "--help"], env={"COLUMNS": "120"}).output
     assert "round show [OPTIONS] {TABLE} [ROUND]" in shown, shown
+
+
+def test_an_environment_variable_s_name_is_never_cut_in_help_at_80_columns():
+    """`ledger verify --help` at 80 columns once showed `LEDGER_VERIFIER_K…`: the options' help
+    column is too narrow for a long name, so each command names its environment variables
+    whole under its options, each beside the option it stands for; no help is cut anywhere."""
+    runner = CliRunner()
+    cut = {}
+    for path in _every_command():
+        shown = runner.invoke(app, [*path, "--help"], env={"COLUMNS": "80"},
+                              terminal_width=80).output
+        if "…" in shown or "env var:" in shown:
+            cut[" ".join(path) or "ledger"] = shown
+    verify = " ".join(runner.invoke(app, ["verify", "--help"], env={"COLUMNS": "80"},
+                                    terminal_width=80).output.split())
+    assert ("Environment variables: LEDGER_TRUST_FILE for --trust, LEDGER_VERIFIER_KEY for "
+            "--key, LEDGER_VERIFICATION_RECORD for --record.") in verify, verify
+    assert not cut, cut
+
+
+def test_a_command_s_description_wraps_at_the_terminal_not_where_its_source_broke_it():
+    shown = CliRunner().invoke(app, ["verify", "--help"], env={"COLUMNS": "80"},
+                               terminal_width=80).output
+    lines = [line.strip() for line in shown.splitlines()]
+    assert "trust file" not in lines and "is checked" not in lines, shown
+    assert "(UNTRUSTED:" not in lines, shown
