@@ -29,6 +29,7 @@ from ledger.application.config import LedgerSettings
 from ledger.audit.seal_state import checkpoint_count
 from ledger.audit.sealer import Cadence, Sealer, seal_status
 from ledger.cli.demo_next import DEMO_ADMIN, DEMO_CONSOLE, DEMO_VERIFIER, after_the_demo
+from ledger.cli.report import Format, shift_file
 from ledger.cli.simulate import new_seed, simulate_floor
 from ledger.core.errors import InvalidInput
 from ledger.core.formatting import money
@@ -38,9 +39,8 @@ from ledger.domain.table import table_id
 from ledger.identity.keyring import Keyring
 from ledger.identity.keys import Credential
 from ledger.infrastructure.event_log import first_round_with, irregularities_in, receipts_signed
-from ledger.pages.shift_report import to_html
 from ledger.presentation.wording import counted, term, void_reason
-from ledger.reports.shift import to_csv, to_json, to_rich
+from ledger.reports.shift import to_rich
 from ledger.runtime.bootstrap import init_database, open_ledger, resolve_database, sealer_for
 from ledger.runtime.credentials import acting
 from ledger.simulation.floor import floor_plan
@@ -128,11 +128,9 @@ def run_demo(console: Console, seed: int | None = None) -> bool:
         to_rich(view, console)
         OUTPUT.mkdir(exist_ok=True)
         files = []
-        for suffix, render in (("html", lambda v: to_html(v, rt.settings.property_name,
-                                                           schedule=settings.shift_schedule)),
-                               ("csv", to_csv), ("json", to_json)):
-            path = OUTPUT / f"shift-{day}-{slot.shift}.{suffix}"
-            path.write_text(render(view), encoding="utf-8")
+        for fmt in (Format.HTML, Format.CSV, Format.JSON):  # marked as `report shift` marks
+            path = OUTPUT / f"shift-{day}-{slot.shift}.{fmt}"
+            path.write_text(shift_file(fmt, view, rt.settings, rt.practice), encoding="utf-8")
             files.append(path)
         files.append(OUTPUT / f"statistics-month-{day}.html")
         files[-1].write_text(statistics_page(statistics), encoding="utf-8")

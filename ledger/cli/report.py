@@ -67,8 +67,7 @@ def shift(
     for fmt in formats or []:
         output.mkdir(parents=True, exist_ok=True)
         path = output / f"shift-{gaming_day}-{shift_name}{'-' + table if table else ''}.{fmt}"
-        path.write_text(marked(_render(fmt, view, rt.settings), fmt, rt.practice),
-                        encoding="utf-8")
+        path.write_text(shift_file(fmt, view, rt.settings, rt.practice), encoding="utf-8")
         (err_console if as_json else console).print(f"wrote {path}", highlight=False)
 
 
@@ -154,6 +153,12 @@ def marked(text: str, fmt: Format, practice: bool) -> str:
     if fmt is Format.CSV:
         return f"# {PRACTICE_MARK}\n{text}"
     return json.dumps({"practice": PRACTICE_MARK, **json.loads(text)}, indent=2)
+
+
+def shift_file(fmt: Format, view: ShiftReportView, settings: Any, practice: bool) -> str:
+    """A shift report's file as every command writes it (the demo's too): a practice ledger's
+    marked as practice."""
+    return marked(_render(fmt, view, settings), fmt, practice)
 
 
 def _render(fmt: Format, view: ShiftReportView, settings: Any) -> str:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import re
 
+from ledger.core.formatting import PRACTICE_MARK
 from tests.e2e.conftest import NO_CREDENTIALS
 
 
@@ -21,6 +23,7 @@ def test_the_demo_runs_reconciles_replays_and_verifies_then_runs_again_on_anothe
                               ).groups()
     assert signed == total and int(total.replace(",", "")) > 1000  # every command signed
     assert (tmp_path / "demo-output").is_dir()
+    _the_demo_s_own_exports_say_practice_as_report_shift_s_do(tmp_path / "demo-output")
     second = cli("demo", url=url, cwd=str(tmp_path), extra_env=NO_CREDENTIALS)
     assert second.code == 0, second.err + second.out
     # both played the shift in force, never one to come: the second, another floor of the
@@ -51,3 +54,14 @@ def test_the_demo_will_not_act_on_a_ledger_another_administrator_bootstrapped(cl
     assert refused.err.strip().splitlines()[-1].startswith(
         "error: this ledger's registry has no administrator DEMO-ADMIN: bootstrapped by "
         "administrator ADM-1")
+
+
+def _the_demo_s_own_exports_say_practice_as_report_shift_s_do(output) -> None:
+    """A simulated shift's CSV must not pass for a real one: the demo writes its files as
+    `ledger report shift --format` does, each marked as a practice ledger's."""
+    [csv] = output.glob("shift-*.csv")
+    [as_json] = output.glob("shift-*.json")
+    [page] = output.glob("shift-*.html")
+    assert csv.read_text(encoding="utf-8").startswith(f"# {PRACTICE_MARK}\n")
+    assert json.loads(as_json.read_text(encoding="utf-8"))["practice"] == PRACTICE_MARK
+    assert PRACTICE_MARK in page.read_text(encoding="utf-8")
