@@ -68,3 +68,20 @@ def test_the_floor_table_page_shows_what_was_returned_beside_stakes_paid_and_win
     row = page.split("<td class=\"n\">14</td>")[1].split("</tr>")[0]
     cells = [cell.split("<")[0] for cell in row.split('<td class="n">')[1:]]
     assert cells[:4] == ["1,800.00", "400.00", "200.00", "0.00"], cells
+
+
+def test_a_stud_round_s_bets_in_a_narrow_terminal_keep_returned_and_leave_out_a_zero_commission():
+    """`round show` and `replay` once left out what was returned and kept a commission column
+    of 0.00 at Stud Poker: stake - returned - paid must be readable as the bet's win."""
+    from ledger.audit.check import BetLine
+    from ledger.audit.terminal import results_table
+
+    lines = [BetLine(box=4, spot="ante", player="P-4", stake=D(500), outcome="pushed "
+                     "(the dealer's hand does not qualify)", returned=D(500), payout=D(500),
+                     commission=D(0)),
+             BetLine(box=4, spot="raise", player="P-4", stake=D(1000), outcome="returned",
+                     returned=D(1000), payout=D(0), commission=D(0))]
+    out = io.StringIO()
+    left_out = results_table("bets", lines).print(Console(file=out, width=60))
+    assert left_out == ["commission (MOP)"], out.getvalue()
+    assert "returned (MOP)" in " ".join(out.getvalue().split()), out.getvalue()
