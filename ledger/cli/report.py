@@ -291,7 +291,7 @@ def hold(
     confidence: Annotated[str, typer.Option(
         help="The bands' confidence, between 0 and 1.")] = "0.95",
     formats: FormatsOption = None, output: OutputOption = Path("reports"),
-    catch_up: CatchUpOption = True, as_json: JsonOption = False,
+    catch_up: CatchUpOption = True, as_json: JsonOption = False, wide: WideOption = False,
 ) -> None:
     """Theoretical against actual hold by game and for the floor, for the gaming day, the month
     to date and the year to date, each with its band; what is outside it listed."""
@@ -313,7 +313,7 @@ def hold(
     if as_json:
         sys.stdout.write(files.to_json(report) + "\n")
     else:
-        files.to_rich(report, console)
+        files.to_rich(report, console, wide=wide)
     for fmt in formats or []:
         output.mkdir(parents=True, exist_ok=True)
         path = output / f"hold-{on}.{fmt}"
