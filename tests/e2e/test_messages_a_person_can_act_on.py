@@ -136,3 +136,16 @@ def test_every_problem_of_a_line_is_named_not_hidden_behind_and_1_more_problem(
     assert "'spot' is missing" in line and "amount: " in line, line
     assert line.startswith("line 1: rejected: place_bet: ") and line.count("; ") >= 2, line
     assert line.endswith("; nothing recorded."), line
+
+
+def test_a_word_an_option_does_not_take_names_the_option_what_it_takes_and_the_word_given(cli):
+    """`--period week` read "Invalid value for '--period': Value error, 'week' is not one of
+    'day', 'month', 'ytd'.": the parser's words, not a sentence."""
+    for args, said in (
+            (("report", "statistics", "--period", "week"),
+             "error: ledger report statistics: --period takes day, month or ytd, not 'week'."),
+            (("report", "shift", "--format", "pdf"),
+             "error: ledger report shift: --format takes csv, json or html, not 'pdf'.")):
+        result = cli(*args)
+        assert result.code == 1 and result.err.strip() == said, result.err
+        assert "Value error" not in result.err and "Invalid value" not in result.err
