@@ -63,8 +63,8 @@ def to_rich(report: HoldReport, console: Console, *, wide: bool = False) -> None
     console.print(f"[bold]{report.title}[/]: through gaming day {report.through} (generated "
                   f"{clock(report.generated_at)} {TIME_LABEL}, round-ledger "
                   f"{report.software_version})", highlight=False)
-    grid = Grid(text("period"), text(""), figure("handle"), figure("theoretical hold"),
-                figure("actual hold"), figure("variance", 1), figure("band of hold", 3),
+    grid = Grid(text("period"), text(""), figure("handle"), figure("theoretical\nhold"),
+                figure("actual\nhold"), figure("variance", 1), figure("band of hold", 3),
                 figure("chance", 2), box=box.SIMPLE_HEAD)
     for line in report.lines:
         f = line.figures
