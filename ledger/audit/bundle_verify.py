@@ -311,6 +311,19 @@ def _check_replay(replay: dict[str, Any], events: dict[int, tuple[dict[str, Any]
                            "the sealed event")
 
 
+UNTRUSTED = ("checked only against the sealing key the bundle carries itself, which proves "
+             "nothing against whoever made it: a self-consistent forgery passes this (give the "
+             "key you trust with --seal-public-key, or --trust FILE)")
+EXIT = {"MATCH": 0, "DISCREPANCY": 1, "UNTRUSTED": 3}
+"""The exit code of each verdict; any other (TAMPERED) is 2. UNTRUSTED is 3, as `ledger
+verify` without a trust file: a script reading only the code never takes it for a proof."""
+
+
+def trusted_verdict(verdict: str, seal_public_key: str | None) -> str:
+    """MATCH under no key of your own (the bundle's own) is UNTRUSTED; any other as it is."""
+    return "UNTRUSTED" if verdict == "MATCH" and not seal_public_key else verdict
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("bundle")
@@ -335,10 +348,11 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(str(error))
     key = args.seal_public_key or (str(trust["seal_public_key"]) if trust else None)
     verdict, said = check(bundle, key, witnesses)
+    verdict = trusted_verdict(verdict, key)
     for line in said:
         print(f"  {line}")
-    print(verdict)
-    return {"MATCH": 0, "DISCREPANCY": 1}.get(verdict, 2)
+    print(f"UNTRUSTED {UNTRUSTED}" if verdict == "UNTRUSTED" else verdict)
+    return EXIT.get(verdict, 2)
 
 
 def _read_trust(path: str | None) -> dict[str, Any] | None:

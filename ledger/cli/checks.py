@@ -192,7 +192,7 @@ def ingest(
             if result.status is LineStatus.BLANK:
                 continue
             colour = {"accepted": "green", "duplicate": "yellow", "rejected": "red"}[result.status]
-            console.print(f"line {result.number}: [{colour}]{result.status}[/] {safe(result.detail)}",
+            console.print(f"line {result.number}: [{colour}]{result.status}[/]: {safe(result.detail)}",
                           highlight=False, soft_wrap=True)
     console.print(
         f"{count(counts[LineStatus.ACCEPTED])} accepted, "

@@ -92,10 +92,35 @@ def usage_guarded(app: Callable[..., Any]) -> Any:
         context = getattr(error, "ctx", None)
         where = context.command_path if context is not None else "ledger"
         said = getattr(error, "format_message", error.__str__)()
+        choice = _choice_said(error)
+        if choice is not None:  # what the option takes is the whole answer
+            refuse(f"{where}: {choice}.")
         value = _value_said(error)
         if value is not None:  # Typer checks an option's value with pydantic: never its words
             said = f"Invalid value for {_named(error)}: {value}"
         refuse(f"{where}: {said} (`{where} --help` lists what it takes)")
+
+
+def _choice_said(error: BaseException) -> str | None:
+    """A word that is not one of an option's choices, as one sentence naming the option, what
+    it takes and the word given ("--period takes day, month or ytd, not 'week'"); None for
+    another error. Typer words it "Value error, 'week' is not one of 'day', 'month', 'ytd'."."""
+    import re
+
+    from pydantic import ValidationError
+
+    cause = error.__cause__
+    if not isinstance(cause, ValidationError):
+        return None
+    said = re.fullmatch(r"(?s)Value error, (.*) is not one of (.*)\.", str(cause.errors()[0]["msg"]))
+    if said is None:
+        return None
+    given, listed = said.groups()
+    choices = [choice.strip().strip("'") for choice in listed.split(",")]
+    words = choices[0] if len(choices) == 1 else f"{', '.join(choices[:-1])} or {choices[-1]}"
+    param = getattr(error, "param", None)
+    option = " / ".join(getattr(param, "opts", None) or ["the option"])
+    return f"{option} takes {words}, not {given}"
 
 
 def _value_said(error: BaseException) -> str | None:

@@ -10,7 +10,7 @@ import typer
 
 from ledger.application.config import LedgerSettings
 from ledger.audit.bundle import export_round
-from ledger.audit.bundle_verify import check, given_witnesses
+from ledger.audit.bundle_verify import EXIT, UNTRUSTED, check, given_witnesses, trusted_verdict
 from ledger.audit.sealed_events import SealTrust
 from ledger.audit.trust import load_trust
 from ledger.cli.common import reading
@@ -102,7 +102,8 @@ def verify_bundle(
         "--quorum", min=0, help="How many trusted witnesses must have cosigned (default: the "
         "trust file's, else every --witness).")] = None,
 ) -> None:
-    """Check a bundle with no database: MATCH (exit 0), DISCREPANCY (1) or TAMPERED (2).
+    """Check a bundle with no database: MATCH (exit 0), DISCREPANCY (1), TAMPERED (2), or
+    UNTRUSTED (3): it matched, but only under the sealing key it carries itself.
 
     Given witnesses, a checkpoint short of their quorum is TAMPERED (unwitnessed)."""
     try:
@@ -119,10 +120,14 @@ def verify_bundle(
         raise InvalidInput(f"{error}.") from None
     keys = ([seal_public_key] if seal_public_key else [trusted.seal_public_key] if trusted
             else trusted_seal_keys(LedgerSettings()))
-    verdict, said = check(bundle, keys[0] if keys else None, witnesses) \
+    key = keys[0] if keys else None
+    verdict, said = check(bundle, key, witnesses) \
         if isinstance(bundle, dict) else ("TAMPERED", [f"{path} is not JSON"])
+    verdict = trusted_verdict(verdict, key)
     for line in said:
         console.print(f"  {line}", highlight=False)
-    colour = {"MATCH": "green", "DISCREPANCY": "yellow"}.get(verdict, "red")
-    console.print(f"[bold {colour}]{verdict}[/]")
-    raise typer.Exit({"MATCH": 0, "DISCREPANCY": 1}.get(verdict, 2))
+    colour = {"MATCH": "green", "DISCREPANCY": "yellow", "UNTRUSTED": "yellow"}.get(verdict, "red")
+    console.print(f"[bold {colour}]{verdict}[/]"
+                  + (f" {safe(UNTRUSTED)}" if verdict == "UNTRUSTED" else ""), highlight=False,
+                  soft_wrap=True)
+    raise typer.Exit(EXIT.get(verdict, 2))

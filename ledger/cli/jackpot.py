@@ -14,14 +14,16 @@ from ledger.commands.jackpot import AdjustPool, CreatePool, LinkTable
 from ledger.core.formatting import amount, heading, money
 from ledger.domain.jackpot_pool import JackpotPool, pool_id
 from ledger.presentation.columns import Grid, figure, text
-from ledger.presentation.wording import count, counted, pool_name
+from ledger.presentation.wording import count, counted, pool_code, pool_name
 from ledger.reports.floor import floor_pools
 
 send = sender(JACKPOT)
 """Sends a command of the jackpot area (its handlers alone are loaded)."""
 
 app = typer.Typer(help="Progressive jackpot pools.", no_args_is_help=True)
-Name = Annotated[str, typer.Argument(help="Pool name.")]
+Name = Annotated[str, typer.Argument(
+    help="Pool: its code (MAIN-PROGRESSIVE) or its name as `jackpot list` shows it "
+         "(\"Main Progressive\").", parser=pool_code)]
 
 
 @app.command()

@@ -238,6 +238,14 @@ def statistics(
         (err_console if as_json else console).print(f"wrote {path}", highlight=False)
 
 
+class ProtectionFormat(StrEnum):
+    """The protection report's files: its findings are sentences, not a table for a
+    spreadsheet, so it is written as JSON or a page, never CSV."""
+
+    JSON = "json"
+    HTML = "html"
+
+
 class ProtectionPeriod(StrEnum):
     SHIFT = "shift"
     DAY = "day"
@@ -251,7 +259,7 @@ def protection(
     day: DayOption = None,
     shift_name: Annotated[str | None, typer.Option(
         "--shift", help="Shift name, e.g. day (default: the shift now running).")] = None,
-    formats: Annotated[list[Format] | None, typer.Option(
+    formats: Annotated[list[ProtectionFormat] | None, typer.Option(
         "--format", help="Also write json and/or html (repeat the option).")] = None,
     output: OutputOption = Path("reports"), as_json: JsonOption = False,
 ) -> None:
@@ -260,10 +268,7 @@ def protection(
     jackpot hits; each with its chance under fair play, corrected for how many were tested."""
     from ledger.audit.protection import report as protect
     from ledger.cli.shift import shift_slot
-    from ledger.core.errors import InvalidInput
 
-    if Format.CSV in (formats or []):
-        raise InvalidInput("the protection report is written as json or html, not csv.")
     with reading() as rt:
         on, name = shift_slot(rt.settings.shift_schedule, day, shift_name)
         with rt.database.connect() as conn:
@@ -279,12 +284,12 @@ def protection(
         output.mkdir(parents=True, exist_ok=True)
         suffix = f"-{name}" if period is ProtectionPeriod.SHIFT else ""
         path = output / f"protection-{period.value}-{on}{suffix}.{fmt}"
-        if fmt is Format.HTML:
+        if fmt is ProtectionFormat.HTML:
             from ledger.pages.protection import to_html
 
             text = to_html(view)
         else:
-            text = marked(protect.to_json(view), fmt, rt.practice)
+            text = marked(protect.to_json(view), Format.JSON, rt.practice)
         path.write_text(text, encoding="utf-8")
         (err_console if as_json else console).print(f"wrote {path}", highlight=False)
 
@@ -296,7 +301,7 @@ def hold(
     confidence: Annotated[str, typer.Option(
         help="The bands' confidence, between 0 and 1.")] = "0.95",
     formats: FormatsOption = None, output: OutputOption = Path("reports"),
-    catch_up: CatchUpOption = True, as_json: JsonOption = False,
+    catch_up: CatchUpOption = True, as_json: JsonOption = False, wide: WideOption = False,
 ) -> None:
     """Theoretical against actual hold by game and for the floor, for the gaming day, the month
     to date and the year to date, each with its band; what is outside it listed."""
@@ -318,7 +323,7 @@ def hold(
     if as_json:
         sys.stdout.write(files.to_json(report) + "\n")
     else:
-        files.to_rich(report, console)
+        files.to_rich(report, console, wide=wide)
     for fmt in formats or []:
         output.mkdir(parents=True, exist_ok=True)
         path = output / f"hold-{on}.{fmt}"

@@ -5,6 +5,8 @@ Every error carries a sentence a pit boss can read; the CLI prints it as one red
 
 from __future__ import annotations
 
+from typing import Any
+
 from pydantic import ValidationError
 
 
@@ -67,26 +69,35 @@ def first_line(error: BaseException, default: str = "no answer") -> str:
 
 
 def describe_validation_error(error: ValidationError, skip: int = 0) -> str:
-    """pydantic's report as one sentence: the first field and what is wrong with it (`skip`
-    leading parts of its location, such as the command name of a tagged union); every field
-    missing when that is all that is wrong; where in the text JSON that does not parse broke."""
+    """pydantic's report as one sentence: every field and what is wrong with it (`skip`
+    leading parts of its location, such as the command name of a tagged union), separated by
+    `; ` (a line's problems are few, and whoever fixes it fixes them all at once); every field
+    missing in one phrase when that is all that is wrong; where in the text JSON that does not
+    parse broke."""
     problems = error.errors()
-    first = problems[0]
-    where = ".".join(str(part) for part in first["loc"][skip:])
     missing = [".".join(str(part) for part in problem["loc"][skip:]) for problem in problems
                if problem["type"] == "missing"]
     if len(missing) == len(problems) > 1 and all(missing):
         return _listed([f"'{name}'" for name in missing]) + " are missing"
-    more = len(problems) - 1
-    tail = f" (and {more} more problem{'s' if more > 1 else ''})" if more else ""
-    kind = first["type"]
+    said: list[str] = []
+    for problem in problems:
+        if problem["type"] == "json_invalid":  # never the model's class name
+            return _not_json(str(problem.get("ctx", {}).get("error", problem["msg"])))
+        phrase = _problem(problem, skip)
+        if phrase.rstrip(".") not in said:
+            said.append(phrase.rstrip("."))
+    return "; ".join(said) + ("." if phrase.endswith(".") else "")
+
+
+def _problem(problem: Any, skip: int) -> str:
+    """One field's problem: "'spot' is missing", "amount: 'abc' is not a number"."""
+    where = ".".join(str(part) for part in problem["loc"][skip:])
+    kind = problem["type"]
     if kind in _SAID_OF_THE_FIELD:  # "'ledger' is missing", never pydantic's "Field required"
-        return f"'{where}' {_SAID_OF_THE_FIELD[kind]}{tail}" if where else \
-            f"a field {_SAID_OF_THE_FIELD[kind]}{tail}"
-    if kind == "json_invalid":  # never the model's class name: "not JSON at line 1, column 2"
-        return _not_json(str(first.get("ctx", {}).get("error", first["msg"])))
-    message = str(first["msg"]).removeprefix("Value error, ")
-    return f"{where}: {message}{tail}" if where else f"{message}{tail}"
+        return f"'{where}' {_SAID_OF_THE_FIELD[kind]}" if where else \
+            f"a field {_SAID_OF_THE_FIELD[kind]}"
+    message = str(problem["msg"]).removeprefix("Value error, ")
+    return f"{where}: {message}" if where else message
 
 
 _SAID_OF_THE_VALUE = {

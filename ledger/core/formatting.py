@@ -79,14 +79,23 @@ def iso(moment: datetime | None) -> str | None:
     return None if moment is None else macau(moment).isoformat()
 
 
-def chance(probability: float) -> str:  # money-safe: a probability
-    """A probability as people read it.
+RARE = 0.05  # money-safe: a probability
+"""Below this a chance is read as `once in N times` (N of 20 or more); from it up, as a share."""
 
-    >>> chance(0.0008), chance(0.2), chance(0.73)
-    ('once in 1,250 times', 'once in 5 times', '73% of the time')
+
+def chance(probability: float) -> str:  # money-safe: a probability
+    """A probability as people read it, by one rule: a rare one (below 1 in 20) as `once in N
+    times`, any other as a percentage, never rounded up to a certainty.
+
+    >>> chance(0.0008), chance(0.049), chance(0.05), chance(0.5)
+    ('once in 1,250 times', 'once in 20 times', '5% of the time', '50% of the time')
+    >>> chance(1.0)
+    'more than 99% of the time'
     """
     if probability <= 0:
         return "practically never"
-    if probability >= 0.5:
-        return f"{probability:.0%} of the time"
-    return f"once in {round(1 / probability):,} times"
+    if probability < RARE:
+        return f"once in {round(1 / probability):,} times"
+    if probability > 0.99:
+        return "more than 99% of the time"
+    return f"{probability:.0%} of the time"

@@ -165,6 +165,10 @@ def _check_body(signed: SignedCommand) -> str:
     if size > MAX_COMMAND_BYTES:
         raise InvalidInput(f"{shown(name)}: a command is at most {MAX_COMMAND_BYTES:,} bytes, "
                            f"this one is {size:,}: nothing recorded.")
+    if "command" not in signed.command:
+        raise InvalidInput("the line has no 'command' field, which names what it does (such as "
+                           "place_bet): `ledger schema` lists every command a terminal can send, "
+                           "with its fields; nothing recorded.")
     if name not in authority.AUTHORITY:
         raise unknown_command(name)
     for key in RESERVED:

@@ -176,6 +176,17 @@ def pool_name(code: str) -> str:
     return " ".join(word.capitalize() for word in re.split(r"[-_.]", code) if word)
 
 
+def pool_code(given: str) -> str:
+    """A pool as a person names it on the command line: its code (`MAIN-PROGRESSIVE`, any case)
+    or its name in words as `pool_name` shows it (`Main Progressive`), a space for a dash.
+
+    >>> pool_code("Main Progressive"), pool_code("main-progressive"), pool_code(" STUD-POOL ")
+    ('MAIN-PROGRESSIVE', 'main-progressive', 'STUD-POOL')
+    """
+    words = given.split()
+    return "-".join(word.upper() for word in words) if len(words) > 1 else given.strip()
+
+
 def rule_set(rule_set_id: str | None, *, with_game: bool = True) -> str:
     """`Stud Poker, 2004 rules` for `stud-poker/2004` (`2004 rules` beside the game's name);
     an unknown rule set as it is."""

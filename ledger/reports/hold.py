@@ -22,6 +22,7 @@ from ledger.core import clock
 from ledger.core.errors import NotFound
 from ledger.core.expectation import CONFIDENCE, z_score
 from ledger.core.formatting import chance, money
+from ledger.presentation.wording import line_name
 from ledger.reports.base import period_of
 from ledger.reports.statistics import KINDS, Figures, odds_of, read_period
 from projections.reports import position
@@ -73,7 +74,7 @@ def _line(kind: str, first: date, last: date, level: str, name: str, f: Figures,
     probability = f.expectation.probability(f.actual_win)
     flag = ""
     if f.handle and f.expectation.outside(f.actual_win, confidence):
-        flag = (f"{KINDS[kind]} {first} to {last}, {level} {name}: actual hold "
+        flag = (f"{KINDS[kind]} {first} to {last}, {line_name(level, name)}: actual hold "
                 f"{f.actual_hold_pct}% against a theoretical {f.theoretical_hold_pct}% on a handle "
                 f"of {money(f.handle)}, outside the {confidence * 100:.0f}% band {hold_low}% to "
                 f"{hold_high}%: chance alone gives a hold this far off {chance(probability)}")

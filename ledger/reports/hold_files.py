@@ -7,9 +7,9 @@ from typing import Any
 
 from rich import box
 from rich.console import Console
-from rich.table import Table as RichTable
 
 from ledger.core.formatting import TIME_LABEL, amount, chance, clock
+from ledger.presentation.columns import Grid, figure, text
 from ledger.presentation.csv_table import csv_table, named
 from ledger.presentation.wording import line_name
 from ledger.reports.hold import HoldLine, HoldReport
@@ -57,22 +57,23 @@ def to_json(report: HoldReport) -> str:
     return json.dumps(data, indent=2, ensure_ascii=False)
 
 
-def to_rich(report: HoldReport, console: Console) -> None:
+def to_rich(report: HoldReport, console: Console, *, wide: bool = False) -> None:
+    """A game by its name (`Fortune 8`). Too narrow a terminal leaves out the band first, then
+    the chance, then the variance: never the handle, the theoretical or the actual hold."""
     console.print(f"[bold]{report.title}[/]: through gaming day {report.through} (generated "
                   f"{clock(report.generated_at)} {TIME_LABEL}, round-ledger "
                   f"{report.software_version})", highlight=False)
-    grid = RichTable(box=box.SIMPLE_HEAD)
-    for column in ("period", "", "handle", "theoretical hold", "actual hold", "variance",
-                   "band of hold", "chance"):
-        grid.add_column(column, justify="left" if column in ("period", "") else "right")
+    grid = Grid(text("period"), text(""), figure("handle"), figure("theoretical\nhold"),
+                figure("actual\nhold"), figure("variance", 1), figure("band of hold", 3),
+                figure("chance", 2), box=box.SIMPLE_HEAD)
     for line in report.lines:
         f = line.figures
         grid.add_row(
-            line.period, "floor" if line.level == "floor" else f"game {line.name}",
+            line.period, line_name(line.level, line.name),
             amount(f.handle), f"{_text(f.theoretical_hold_pct)}%", f"{_text(f.actual_hold_pct)}%",
             f"{_text(f.variance_pct)} pts", f"{_text(line.hold_low)}% to {_text(line.hold_high)}%",
             chance(line.probability), style="red" if line.flag else None)
-    console.print(grid)
+    grid.print(console, wide=wide)
     if not report.flagged:
         console.print("nothing to investigate: every hold is within its band", highlight=False)
     for line in report.flagged:

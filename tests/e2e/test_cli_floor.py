@@ -50,6 +50,26 @@ def test_jackpot_list_shows_amount_seed_liability_contributions_and_hits(cli):
     assert (pool["name"], pool["amount"], pool["tables"]) == ("STUD", "1250.00", ["SP-01"])
 
 
+def test_a_pool_is_taken_by_the_name_jackpot_list_shows_as_well_as_by_its_code(cli):
+    """`jackpot list` shows "Main Progressive"; `jackpot show "Main Progressive"` was refused as
+    not a pool name. Every command naming a pool takes the words, in any case, or the code."""
+    assert cli("table", "open", "SP-01", "--game", "stud-poker", "--min", "100", "--max",
+               "5000").code == 0
+    assert cli("jackpot", "create", "MAIN-PROGRESSIVE", "--seed", "1000", "--royal", "5000",
+               "--straight-flush", "2000", "--four", "500", "--full-house", "150",
+               "--flush", "100", "--rate", "0.5").code == 0
+    linked = cli("jackpot", "link", "Main Progressive", "SP-01")
+    assert linked.code == 0, linked.err
+    adjusted = cli("jackpot", "adjust", "main progressive", "250", "--reason", "meter correction")
+    assert adjusted.code == 0, adjusted.err
+    for name in ("Main Progressive", "MAIN PROGRESSIVE", "main-progressive"):
+        shown = cli("jackpot", "show", name, "--json")
+        assert shown.code == 0, (name, shown.err)
+        data = json.loads(shown.out)
+        assert (data["name"], data["amount"], data["tables"]) == (
+            "MAIN-PROGRESSIVE", "1250.00", ["SP-01"]), name
+
+
 def test_a_jackpot_pool_is_shown_by_its_name_in_words_and_its_code_kept_beside_in_json(cli):
     assert cli("table", "open", "SP-01", "--game", "stud-poker", "--min", "100", "--max",
                "5000").code == 0

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import json
 import re
+from decimal import Decimal
 
 from ledger.core import clock as ledger_clock
 from ledger.core.formatting import PRACTICE_MARK
@@ -138,3 +139,26 @@ def test_a_csv_is_headed_in_words_and_names_games_while_its_json_keeps_the_codes
     held = json.loads((tmp_path / f"hold-{GAMING_DAY}.json").read_text())
     game_line = next(line for line in held["lines"] if line["level"] == "game")
     assert (game_line["name"], game_line["said"]) == ("baccarat", "Baccarat")
+
+
+def test_the_hold_report_at_80_columns_leaves_out_columns_and_names_them_never_cuts_a_figure(
+        cli, settings):
+    """At 80 columns the hold report cut the handle and the game with an ellipsis (`173,40…`,
+    `baccar…`) and named a game by its code: it leaves out the least needed columns instead,
+    names them under the table, and names a game in words."""
+    from ledger.core.formatting import amount
+
+    _shift_with(settings, record_fill=True)
+    narrow = cli("report", "hold", "--through", str(GAMING_DAY), extra_env={"COLUMNS": "80"})
+    assert narrow.code == 0, narrow.err
+    assert "…" not in narrow.out, narrow.out
+    assert "left out to fit 80 columns: band of hold" in " ".join(narrow.out.split()), narrow.out
+    assert "Baccarat" in narrow.out and "baccarat" not in narrow.out, narrow.out
+    assert max(len(line) for line in narrow.out.splitlines()) <= 80, narrow.out
+    held = json.loads(cli("report", "hold", "--through", str(GAMING_DAY), "--json").out)
+    for line in held["lines"]:
+        assert amount(Decimal(line["figures"]["handle"]) if "figures" in line
+                      else Decimal(line["handle"])) in narrow.out, line
+    wide = cli("report", "hold", "--through", str(GAMING_DAY), "--wide",
+               extra_env={"COLUMNS": "80"})
+    assert "band of hold" in wide.out and "left out" not in wide.out, wide.out

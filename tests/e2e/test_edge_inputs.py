@@ -54,13 +54,13 @@ def test_an_amount_of_1e999_is_refused_by_its_line_and_the_lines_after_it_are_re
     said = result.out.strip().splitlines()
     assert len(said) == len(lines) + 2, result.out  # each line, the good one, the summary
     for number, (what, (_, words)) in enumerate(lines.items(), start=1):
-        assert said[number - 1].startswith(f"line {number}: rejected "), (what, said[number - 1])
+        assert said[number - 1].startswith(f"line {number}: rejected: "), (what, said[number - 1])
         assert words in said[number - 1], (what, said[number - 1])
     in_words = said[list(lines).index("a string of 1e999")]
-    assert in_words.endswith("rejected adjust_pool: amount: an amount is written in plain "
+    assert in_words.endswith("rejected: adjust_pool: amount: an amount is written in plain "
                              "figures, such as 100000.00, not in scientific notation (1E+999); "
                              "nothing recorded."), in_words  # named once, one stop
-    assert said[-2].startswith(f"line {len(lines) + 1}: accepted adjust_pool")
+    assert said[-2].startswith(f"line {len(lines) + 1}: accepted: adjust_pool")
     assert said[-1] == f"1 accepted, 0 already recorded, {len(lines)} rejected"
     assert event_count(superuser) > before
 
@@ -126,5 +126,5 @@ def test_a_line_number_is_printed_as_editors_read_it(cli, tmp_path):
     feed.write_text("\n" * 1034 + '{"command": "adjust_pool", "pool": "EDGE-POOL",\n')
     result = cli("ingest", "--vouch", str(feed))
     assert result.code == 1
-    assert result.out.startswith("line 1035: rejected not JSON: it ends at column 48 before "
+    assert result.out.startswith("line 1035: rejected: not JSON: it ends at column 48 before "
                                  "the JSON is complete"), result.out

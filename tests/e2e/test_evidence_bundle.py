@@ -37,6 +37,29 @@ def test_a_bundle_verifies_offline_as_match(cli, sealed, tmp_path):
     assert cli("verify-bundle", str(bundle)).code == 0  # the same check through the CLI
 
 
+def test_a_bundle_checked_only_against_its_own_key_is_untrusted_exit_3_not_match(
+        cli, sealed, tmp_path):
+    """With nothing trusted, the bundle was checked against the key it carries and said MATCH,
+    exit 0: a self-consistent forgery passed. It says UNTRUSTED and exits 3, as `ledger verify`
+    without a trust file does; with the key you trust it is MATCH."""
+    bundle = exported(cli, tmp_path)
+    nothing = {"LEDGER_SEAL_PUBLIC_KEY": None, "LEDGER_SEAL_KEY": None}  # no key of one's own
+    untrusted = cli("verify-bundle", str(bundle), extra_env=nothing)
+    assert untrusted.code == 3, untrusted.out + untrusted.err
+    assert untrusted.out.strip().splitlines()[-1].startswith("UNTRUSTED checked only against "
+                                                             "the sealing key the bundle"), \
+        untrusted.out
+    assert "MATCH" not in untrusted.out, untrusted.out
+    alone = subprocess.run([sys.executable, "-I", str(VERIFIER), str(bundle)],
+                           capture_output=True, text=True, timeout=60, check=False,
+                           cwd=bundle.parent, env={})
+    assert alone.returncode == 3, alone.stdout + alone.stderr
+    assert alone.stdout.strip().splitlines()[-1].startswith("UNTRUSTED "), alone.stdout
+    trusted = cli("verify-bundle", str(bundle), "--seal-public-key", sealed.public_key,
+                  extra_env=nothing)
+    assert trusted.code == 0 and trusted.out.strip().splitlines()[-1] == "MATCH", trusted.out
+
+
 def test_one_byte_changed_in_an_event_makes_the_bundle_tampered(cli, sealed, tmp_path):
     bundle = exported(cli, tmp_path)
     data = json.loads(bundle.read_text())

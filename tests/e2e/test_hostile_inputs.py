@@ -170,7 +170,7 @@ def test_every_hostile_line_of_a_feed_is_refused_in_one_line_and_records_nothing
     lines = result.out.strip().splitlines()
     assert len(lines) == len(HOSTILE) + 1, result.out  # one line each, then the summary
     for number, (what, line) in enumerate(zip(HOSTILE, lines, strict=False), start=1):
-        assert line.startswith(f"line {number}: rejected "), (what, line)
+        assert line.startswith(f"line {number}: rejected: "), (what, line)
         assert len(line) < 400, (what, line)  # a 10 kB value is not echoed back
         assert "\x1b" not in line and "\x00" not in line, (what, line)
     assert lines[-1] == f"0 accepted, 0 already recorded, {len(HOSTILE)} rejected"

@@ -67,7 +67,7 @@ def test_each_example_round_ingests_completely_on_an_empty_ledger(cli, superuser
     assert result.code == 0, result.out + result.err
     summary = result.out.strip().splitlines()[-1]
     assert summary == f"{len(lines)} accepted, 0 already recorded, 0 rejected"
-    # one report line a command, the money on it: "line 9: accepted ...: bet placed; box 1 ..."
+    # one report line a command, the money on it: "line 9: accepted: ...: bet placed; box 1 ..."
     assert len(result.out.strip().splitlines()) == len(lines) + 1
     assert any(": recorded: bet placed; box " in line and " MOP " in line
                for line in result.out.splitlines())

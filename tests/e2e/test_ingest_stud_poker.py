@@ -84,7 +84,7 @@ def test_stud_ingest_records_both_rule_versions_and_reports_each_rejected_line(
     assert f"line {rejected['unknown command']}: rejected" in out
     assert "'deal_cards'" in out.split(f"line {rejected['unknown command']}:")[1].splitlines()[0]
     wrong = out.split(f"line {rejected['wrong raise']}:")[1].splitlines()[0]
-    assert "rejected decide: the raise must be exactly twice the ante: box 1 ante MOP 100.00" in wrong
+    assert "rejected: decide: the raise must be exactly twice the ante: box 1 ante MOP 100.00" in wrong
     assert out.count(": rejected") == 3
 
     # every other line went in: two complete rounds, settled by the rule set of their table

@@ -40,7 +40,7 @@ def _raw(**fields: str) -> str:
 
 def test_a_box_of_1e999_names_the_field_and_the_whole_number_it_takes(cli, superuser, tmp_path):
     said = _ingested(cli, superuser, tmp_path, _raw(box="1e999"))
-    assert said == [("line 1: rejected 'box' is the number 1e999: not a finite number; 'box' "
+    assert said == [("line 1: rejected: 'box' is the number 1e999: not a finite number; 'box' "
                     "takes a whole number from 1 to 99; nothing recorded.")]
     assert "money" not in said[0]
 
@@ -48,7 +48,7 @@ def test_a_box_of_1e999_names_the_field_and_the_whole_number_it_takes(cli, super
 def test_an_unknown_command_points_to_ledger_schema_which_lists_every_command(
         cli, superuser, tmp_path):
     said = _ingested(cli, superuser, tmp_path, json.dumps({**BET, "command": "plaec_bet"}))
-    assert said == [("line 1: rejected unknown command 'plaec_bet' (did you mean 'place_bet'?): "
+    assert said == [("line 1: rejected: unknown command 'plaec_bet' (did you mean 'place_bet'?): "
                     "`ledger schema` lists every command a terminal can send, with its fields.")]
     listed = cli("schema")
     assert listed.code == 0 and '"place_bet"' in listed.out and '"open_round"' in listed.out
@@ -56,10 +56,10 @@ def test_an_unknown_command_points_to_ledger_schema_which_lists_every_command(
 
 def test_an_amount_of_1e999_is_one_sentence_naming_the_command_once(cli, superuser, tmp_path):
     said = _ingested(cli, superuser, tmp_path, _raw(amount='"1e999"'), _raw(amount="1e999"))
-    assert said[0] == ("line 1: rejected place_bet: amount: an amount is written in plain "
+    assert said[0] == ("line 1: rejected: place_bet: amount: an amount is written in plain "
                        "figures, such as 100000.00, not in scientific notation (1E+999); "
                        "nothing recorded.")
-    assert said[1].startswith("line 2: rejected 'amount' is the number 1e999: not a finite "
+    assert said[1].startswith("line 2: rejected: 'amount' is the number 1e999: not a finite "
                               "amount of money"), said[1]
     for line in said:
         assert line.count("place_bet") <= 1 and ".;" not in line and ".." not in line, line
@@ -71,7 +71,7 @@ def test_a_line_missing_its_closing_brace_is_named_with_its_line_and_column(
     good = json.dumps(BET)
     said = _ingested(cli, superuser, tmp_path, good.replace('"round": 1', '"round": 0'),
                      good[:-1])
-    assert said[1] == (f"line 2: rejected not JSON: it ends at column {len(good)} before the "
+    assert said[1] == (f"line 2: rejected: not JSON: it ends at column {len(good)} before the "
                        "JSON is complete (expecting ',' delimiter); nothing recorded."), said[1]
 
 
@@ -118,3 +118,34 @@ def test_a_line_dated_outside_the_clock_window_names_its_command_once_not_its_cl
     assert len(said) == 1 and "is not within 36 h before and 5 min after the ledger's clock" \
         in said[0], said
     assert said[0].count("place_bet") == 1 and "PlaceBet" not in said[0], said
+
+
+def test_a_line_without_a_command_field_says_so_rather_than_naming_a_question_mark(
+        cli, superuser, tmp_path):
+    bet = {key: value for key, value in BET.items() if key != "command"}
+    said = _ingested(cli, superuser, tmp_path, json.dumps(bet))
+    assert said[0].startswith("line 1: rejected: the line has no 'command' field"), said
+    assert "'?'" not in said[0] and "ledger schema" in said[0], said
+
+
+def test_every_problem_of_a_line_is_named_not_hidden_behind_and_1_more_problem(
+        cli, superuser, tmp_path):
+    bet = {key: value for key, value in BET.items() if key != "spot"} | {"amount": "abc"}
+    [line] = _ingested(cli, superuser, tmp_path, json.dumps(bet))
+    assert "more problem" not in line, line
+    assert "'spot' is missing" in line and "amount: " in line, line
+    assert line.startswith("line 1: rejected: place_bet: ") and line.count("; ") >= 2, line
+    assert line.endswith("; nothing recorded."), line
+
+
+def test_a_word_an_option_does_not_take_names_the_option_what_it_takes_and_the_word_given(cli):
+    """`--period week` read "Invalid value for '--period': Value error, 'week' is not one of
+    'day', 'month', 'ytd'.": the parser's words, not a sentence."""
+    for args, said in (
+            (("report", "statistics", "--period", "week"),
+             "error: ledger report statistics: --period takes day, month or ytd, not 'week'."),
+            (("report", "shift", "--format", "pdf"),
+             "error: ledger report shift: --format takes csv, json or html, not 'pdf'.")):
+        result = cli(*args)
+        assert result.code == 1 and result.err.strip() == said, result.err
+        assert "Value error" not in result.err and "Invalid value" not in result.err

@@ -134,9 +134,9 @@ def test_a_tables_result_is_the_houses_ledger_win_and_rounds_are_said_as_the_shi
 
 
 @pytest.mark.parametrize(("args", "says"), [
-    (("--period", "week"), "invalid value for '--period'"),
+    (("--period", "week"), "--period takes shift, day or month, not 'week'"),
     (("--day", "2026-13-01"), "2026-13-01"),
-    (("--format", "csv"), "json or html, not csv"),
+    (("--format", "csv"), "--format takes json or html, not 'csv'"),
 ])
 def test_a_wrong_period_day_or_format_is_one_line_and_exit_1(cli, args, says):
     done = cli("report", "protection", *args)
@@ -178,3 +178,14 @@ def test_a_void_after_the_cards_had_decided_the_coup_is_a_finding_naming_who_voi
     assert ("BAC-01 round 1 was voided by PB-E2E (dispute; dealer D-101) after its cards had "
             "lost 1 bet (MOP 1,000.00) and won 1 bet (MOP 200.00): the void returned them"
             in " ".join(printed.split()))
+
+
+def test_the_protection_reports_help_offers_only_the_formats_it_writes(cli):
+    """Its help listed csv and then the command refused csv: it offers json and html, and csv
+    is refused by the option itself, naming what it takes."""
+    shown = cli("report", "protection", "--help", extra_env={"COLUMNS": "200"})
+    assert "json|html" in shown.out and "csv" not in shown.out, shown.out
+    refused = cli("report", "protection", "--format", "csv")
+    assert refused.code == 1
+    assert refused.err.strip() == ("error: ledger report protection: --format takes json or "
+                                   "html, not 'csv'."), refused.err

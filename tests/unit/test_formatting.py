@@ -63,3 +63,18 @@ def test_machine_readable_times_keep_their_offset_and_full_precision():
     moment = datetime(2026, 11, 24, 6, 3, 5, 123456, tzinfo=UTC)
     assert iso(moment) == "2026-11-24T14:03:05.123456+08:00"
     assert iso(None) is None
+
+
+def test_one_column_of_chances_reads_by_one_rule_never_once_in_2_times_nor_100_percent():
+    """A column read `once in 59 times`, `61% of the time`, `once in 2 times` and `100% of the
+    time` side by side: below 1 in 20 a chance reads `once in N times`, from it up a
+    percentage, and nothing short of certain reads as certain."""
+    from ledger.core.formatting import chance
+
+    assert chance(1 / 59) == "once in 59 times"
+    assert chance(0.5) == "50% of the time"  # not `once in 2 times`
+    assert chance(1 / 3) == "33% of the time"
+    assert chance(0.61) == "61% of the time"
+    assert chance(0.9999) == "more than 99% of the time"  # not `100% of the time`
+    assert chance(1.0) == "more than 99% of the time"
+    assert chance(0.0) == "practically never"

@@ -64,6 +64,9 @@ class TrustFile(BaseModel):
     ("{}", "'ledger' and 'seal_key' are missing"),
     ('{"seal_key": "K"}', "'ledger' is missing"),
     ('{"ledger": "L", "seal_key": "K", "sael_key": "K"}', "'sael_key' is not a field it takes"),
+    # every problem, never "(and 1 more problem)": the file is mended in one go
+    ('{"seal_key": "K", "sael_key": "K"}',
+     "'ledger' is missing; 'sael_key' is not a field it takes"),
 ])
 def test_a_file_the_model_refuses_is_told_in_words_without_the_models_name(text, said):
     with pytest.raises(ValidationError) as refused:
