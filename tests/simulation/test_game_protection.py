@@ -80,7 +80,7 @@ def test_fair_players_boxes_and_dealers_are_flagged_no_more_often_than_chance_al
     subject is flagged; uncorrected, about 5% of fair tests fall below 5% (within three
     standard errors of it)."""
     _, tests = period
-    planted = ("INFORMED", "BAC-01", "D-SP-01-2", "LUCKY", "BAC-02/7")
+    planted = ("INFORMED", "BAC-01", "D-SP-01-2", "LUCKY", "box 7 at BAC-02")
     fair = [t for t in tests if not any(mark in t.subject for mark in planted)]
     assert not [t.subject for t in fair if t.flagged]
     share = sum(t.probability <= 0.05 for t in fair) / len(fair)
