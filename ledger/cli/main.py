@@ -50,7 +50,8 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("export", "ledger.cli.evidence:export",
      "Evidence for a dispute, as one file anyone can check."),
     ("verify-bundle", "ledger.cli.evidence:verify_bundle",
-     "Check a bundle with no database: MATCH (exit 0), DISCREPANCY (1) or TAMPERED (2)."),
+     ("Check a bundle with no database: MATCH (exit 0), DISCREPANCY (1), TAMPERED (2), or "
+      "UNTRUSTED (3): it matched, but only under the sealing key it carries itself.")),
     # accounting
     ("report", "ledger.cli.report:app",
      "Shift, gaming-day and month-to-date reports; statistics and investigations."),

@@ -45,7 +45,7 @@ def test_demonstration_coups_come_only_at_a_shoes_start_and_as_many_as_the_house
         bac = baccarat_table(rt.ledger, demonstration_coups=1)
         _demonstration(bac)
         refused(bac, superuser, RuleViolation,
-                r"house settings allow 1 demonstration coup\(s\) a shoe \(art. 2\(2\) allows up "
+                r"house settings allow 1 demonstration coup a shoe \(art. 2\(2\) allows up "
                 r"to 3\), and this shoe has had 1", OpenRound, demonstration=True)
         bac.send(OpenRound)  # the shoe's first real coup
         bac.send(PlaceBet, box=1, spot="banker", amount="1000")

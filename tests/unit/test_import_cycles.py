@@ -80,8 +80,9 @@ def test_pages_sit_above_the_audit_reports_and_projections_only_entry_points_ren
 
 
 ABOVE_THE_PROJECTIONS = ("ledger.cli", "ledger.web", "ledger.cli.demo", "ledger.runtime.bootstrap",
-                         "ledger.pages", "ledger.reports", "ledger.audit")
-"""What reads the projections: the entry points (CLI and HTTP), the composition root, the
+                         "ledger.pages", "ledger.reports", "ledger.audit", "ledger.simulation")
+"""What reads the projections: the entry points (CLI, HTTP, the simulated floor, whose month
+draws a table-day's band by the statistics' own reading), the composition root, the
 rendering and the audit (which checks them). Everything else of `ledger` is the core the projections read."""
 
 
