@@ -62,19 +62,11 @@ def test_a_shuffler_that_failed_at_a_shifts_end_stays_out_of_the_next_shift():
     11), and once did at the next shift's first shuffle."""
     from datetime import date, timedelta
 
-    from ledger.application.administration import bootstrap_registry
     from ledger.core.clock import FixedClock, running
-    from ledger.identity.keyring import Keyring
     from ledger.simulation.floor import floor_plan, run_floor, shift_start
-    from ledger.simulation.month import in_memory_ledger
-    from ledger.simulation.staffing import FloorStaff
 
-    ledger, keyring = in_memory_ledger(), Keyring(None)
-    admin, console = keyring.credential("staff", "A"), keyring.credential("terminal", "C")
     first = date(2026, 11, 1)
-    with running(FixedClock(shift_start(first) - timedelta(hours=16))):
-        bootstrap_registry(ledger, admin, console, "Administrator")
-    staff = FloorStaff.under(ledger, admin, console, None)
+    ledger, staff = _a_floor_in_memory(first)
     floor = floor_plan(1, ("q-poker",), after=4)
     failures = 0
     for n in range(12):
@@ -94,20 +86,12 @@ def test_jackpot_bets_a_void_carried_at_a_shifts_end_stand_in_the_next_shift():
     ("one player per box") and once stopped the table for the day."""
     from datetime import date, timedelta
 
-    from ledger.application.administration import bootstrap_registry
     from ledger.core.clock import FixedClock, running
     from ledger.domain.table import Table, table_id
-    from ledger.identity.keyring import Keyring
     from ledger.simulation.floor import floor_plan, run_floor, shift_start
-    from ledger.simulation.month import in_memory_ledger
-    from ledger.simulation.staffing import FloorStaff
 
-    ledger, keyring = in_memory_ledger(), Keyring(None)
-    admin, console = keyring.credential("staff", "A"), keyring.credential("terminal", "C")
     first = date(2026, 11, 1)
-    with running(FixedClock(shift_start(first) - timedelta(hours=16))):
-        bootstrap_registry(ledger, admin, console, "Administrator")
-    staff = FloorStaff.under(ledger, admin, console, None)
+    ledger, staff = _a_floor_in_memory(first)
     floor = floor_plan(2, ("stud-poker",))
     carried_over = 0
     for n in range(20):
@@ -121,3 +105,22 @@ def test_jackpot_bets_a_void_carried_at_a_shifts_end_stand_in_the_next_shift():
         if carried_over >= 2:
             break
     assert carried_over >= 2
+
+
+def _a_floor_in_memory(first):
+    """An in-memory ledger with its registry set up the evening before `first`, and the
+    simulated floor's staff enrolled: what a month's floor starts from."""
+    from datetime import timedelta
+
+    from ledger.application.administration import bootstrap_registry
+    from ledger.core.clock import FixedClock, running
+    from ledger.identity.keyring import Keyring
+    from ledger.simulation.floor import shift_start
+    from ledger.simulation.month import in_memory_ledger
+    from ledger.simulation.staffing import FloorStaff
+
+    ledger, keyring = in_memory_ledger(), Keyring(None)
+    admin, console = keyring.credential("staff", "A"), keyring.credential("terminal", "C")
+    with running(FixedClock(shift_start(first) - timedelta(hours=16))):
+        bootstrap_registry(ledger, admin, console, "Administrator")
+    return ledger, FloorStaff.under(ledger, admin, console, None)
