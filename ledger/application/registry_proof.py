@@ -33,6 +33,7 @@ from pydantic import ValidationError
 from ledger.application.handlers.unit_of_work import ReadsByKind
 from ledger.commands.base import Command
 from ledger.core.errors import DamagedStream, LedgerError, first_line
+from ledger.core.formatting import counted
 from ledger.domain.base import Aggregate, K, of_kind
 from ledger.domain.receipt import RULES_EDITION, CommandReceipt, receipt_id
 from ledger.domain.registry import (
@@ -47,7 +48,6 @@ from ledger.identity.envelope import SignedCommand, from_receipt
 from ledger.identity.keys import fingerprint, verify
 from ledger.infrastructure.mapper import PydanticJSONMapper
 from ledger.infrastructure.registry_rows import StoredRow, StreamRows
-from ledger.presentation.wording import counted
 
 alarms = logging.getLogger("ledger.alarm")
 _mapper = PydanticJSONMapper(transcoder=JSONTranscoder())

@@ -50,11 +50,11 @@ from ledger.audit.comparison import (
 )
 from ledger.audit.log_streams import Carried, ResumedStreams, Streams, carries
 from ledger.core.errors import LedgerError, first_line
+from ledger.core.formatting import counted
 from ledger.domain.receipt import CommandReceipt
 from ledger.domain.registry import Registry
 from ledger.infrastructure.database import EVENTS_TABLE
 from ledger.infrastructure.registry_rows import bound_from
-from ledger.presentation.wording import counted
 
 if TYPE_CHECKING:
     from ledger.application.bus import Bus

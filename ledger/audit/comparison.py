@@ -17,9 +17,9 @@ from eventsourcing.persistence import JSONTranscoder
 from pydantic import ValidationError
 
 from ledger.core.errors import first_line
+from ledger.core.formatting import counted
 from ledger.domain.registry import Registry, StaffMember, TerminalDevice
 from ledger.infrastructure.mapper import PydanticJSONMapper
-from ledger.presentation.wording import counted
 
 UNTIMED = ("timestamp",)
 """What a command executed again cannot reproduce: when its events were written."""

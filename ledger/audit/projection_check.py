@@ -10,7 +10,7 @@ from psycopg import Connection, sql
 
 from ledger.audit.findings import Failure, LedgerReport
 from ledger.core.errors import first_line
-from ledger.presentation.wording import counted
+from ledger.core.formatting import counted
 
 
 class OtherShape(Exception):

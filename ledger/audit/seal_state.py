@@ -25,8 +25,8 @@ from psycopg import Connection, sql
 from ledger.audit.merkle import Frontier
 from ledger.audit.seal import Checkpoint, event_leaf
 from ledger.core.errors import WrongState
+from ledger.core.formatting import counted
 from ledger.infrastructure.database import EVENTS_TABLE
-from ledger.presentation.wording import counted
 
 REPAIR = "ledger seal repair"
 

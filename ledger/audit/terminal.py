@@ -9,17 +9,19 @@ from rich.text import Text
 from ledger.audit.check import BetLine
 from ledger.audit.recall import Recall
 from ledger.audit.replay import CardView, HandView, RoundReplay, Verdict
-from ledger.core.formatting import CURRENCY, TIME_LABEL, amount, clock, heading, money, when
+from ledger.core.formatting import (
+    CURRENCY,
+    TIME_LABEL,
+    amount,
+    clock,
+    counted,
+    heading,
+    money,
+    when,
+)
 from ledger.presentation.columns import Grid, figure, text
 from ledger.presentation.render import safe
-from ledger.presentation.wording import (
-    counted,
-    describe_outcome,
-    pool_name,
-    rule_set,
-    term,
-    void_reason,
-)
+from ledger.presentation.wording import describe_outcome, pool_name, rule_set, term, void_reason
 from ledger.reports.round_win import Prize, outcome_words, paid, prize_words, win_sentence
 
 SUITS = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}

@@ -8,21 +8,14 @@ from decimal import Decimal
 from typing import Any
 
 from ledger.core.cards import Card
-from ledger.core.formatting import money
+from ledger.core.formatting import counted, money
 from ledger.domain.jackpot_pool import JackpotPool
 from ledger.domain.round import Round
 from ledger.domain.shoe import Shoe
 from ledger.games import registry
 from ledger.games.facts import BURN, RoundFacts
 from ledger.games.protocol import HandValue
-from ledger.presentation.wording import (
-    bet_name,
-    counted,
-    deal_mode,
-    rule_set,
-    term,
-    void_reason,
-)
+from ledger.presentation.wording import bet_name, deal_mode, rule_set, term, void_reason
 
 
 def label(target: str) -> str:

@@ -16,10 +16,10 @@ import typer
 from ledger.audit.seal_check import SealReport
 from ledger.cli.common import console, reading, runtime
 from ledger.commands import all_commands, sent_schema
-from ledger.core.formatting import PRACTICE_MARK, minute
+from ledger.core.formatting import PRACTICE_MARK, count, counted, minute
 from ledger.identity.keys import fingerprint
 from ledger.presentation.render import safe
-from ledger.presentation.wording import count, counted, term
+from ledger.presentation.wording import term
 from ledger.runtime.bootstrap import trusted_seal_keys
 
 

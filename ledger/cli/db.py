@@ -19,14 +19,14 @@ from ledger.audit.open_rounds import OpenRound, open_rounds
 from ledger.cli.common import JsonOption, console, err_console, print_json
 from ledger.core import clock
 from ledger.core.errors import InvalidInput
-from ledger.core.formatting import PRACTICE_MARK, iso
+from ledger.core.formatting import PRACTICE_MARK, count, iso
 from ledger.identity.keys import Credential
 from ledger.infrastructure.database import EVENTS_TABLE, Database
 from ledger.infrastructure.event_log import event_count
 from ledger.infrastructure.partitions import layout
 from ledger.infrastructure.roles import GroupRoles
 from ledger.presentation.render import safe
-from ledger.presentation.wording import count, projection
+from ledger.presentation.wording import projection
 from ledger.runtime.bootstrap import (
     init_database,
     initialised_ledger_id,

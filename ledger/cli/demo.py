@@ -32,14 +32,14 @@ from ledger.cli.demo_next import DEMO_ADMIN, DEMO_CONSOLE, DEMO_VERIFIER, after_
 from ledger.cli.report import Format, shift_file
 from ledger.cli.simulate import new_seed, simulate_floor
 from ledger.core.errors import InvalidInput
-from ledger.core.formatting import money
+from ledger.core.formatting import counted, money
 from ledger.domain.round import Round
 from ledger.domain.shift_schedule import ShiftSlot
 from ledger.domain.table import table_id
 from ledger.identity.keyring import Keyring
 from ledger.identity.keys import Credential
 from ledger.infrastructure.event_log import first_round_with, irregularities_in, receipts_signed
-from ledger.presentation.wording import counted, term, void_reason
+from ledger.presentation.wording import term, void_reason
 from ledger.reports.shift import to_rich
 from ledger.runtime.bootstrap import init_database, open_ledger, resolve_database, sealer_for
 from ledger.runtime.credentials import acting

@@ -17,9 +17,9 @@ from ledger.cli.common import reading
 from ledger.cli.console import console, err_console
 from ledger.cli.replay import which_round
 from ledger.core.errors import InvalidInput
+from ledger.core.formatting import counted
 from ledger.pages.replay import to_html
 from ledger.presentation.render import safe
-from ledger.presentation.wording import counted
 from ledger.runtime.bootstrap import trusted_seal_keys
 from ledger.runtime.credentials import configured
 

@@ -11,10 +11,10 @@ from ledger.application.bus import JACKPOT
 from ledger.cli.common import JsonOption, console, print_json, runtime, sender
 from ledger.cli.console import WideOption
 from ledger.commands.jackpot import AdjustPool, CreatePool, LinkTable
-from ledger.core.formatting import amount, heading, money
+from ledger.core.formatting import amount, count, counted, heading, money
 from ledger.domain.jackpot_pool import JackpotPool, pool_id
 from ledger.presentation.columns import Grid, figure, text
-from ledger.presentation.wording import count, counted, pool_code, pool_name
+from ledger.presentation.wording import pool_code, pool_name
 from ledger.reports.floor import floor_pools
 
 send = sender(JACKPOT)

@@ -28,11 +28,11 @@ from ledger.cli.common import (
     stop_on_signals,
 )
 from ledger.core.errors import DatabaseUnavailable, WrongState, first_line
-from ledger.core.formatting import TIME_LABEL, clock
+from ledger.core.formatting import TIME_LABEL, clock, count, counted
 from ledger.infrastructure.database import Database
 from ledger.presentation.columns import Grid, figure, text
 from ledger.presentation.render import safe
-from ledger.presentation.wording import count, counted, projection, projection_name
+from ledger.presentation.wording import projection, projection_name
 from ledger.runtime.bootstrap import is_initialised, resolve_database
 from projections import registry
 from projections.queries import projection_statuses

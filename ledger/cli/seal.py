@@ -31,11 +31,10 @@ from ledger.cli.common import (
     stop_on_signals,
 )
 from ledger.core.errors import WrongState, first_line
-from ledger.core.formatting import TIME_LABEL, clock, iso
+from ledger.core.formatting import TIME_LABEL, clock, counted, iso
 from ledger.infrastructure.roles import GroupRoles
 from ledger.presentation.columns import Grid, figure, text
 from ledger.presentation.render import safe
-from ledger.presentation.wording import counted
 from ledger.runtime.bootstrap import open_ledger, sealer_for
 
 app = typer.Typer(help="Seal the global order: signed checkpoints, and their witnesses.",

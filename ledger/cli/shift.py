@@ -37,14 +37,14 @@ from ledger.commands.shift import (
     ShiftCommand,
     VoidSlip,
 )
-from ledger.core.formatting import amount, heading, money
+from ledger.core.formatting import amount, count, heading, money
 from ledger.domain.base import Actor
 from ledger.domain.chips import parse_chips, plain
 from ledger.domain.shift import Shift, describe_shift
 from ledger.domain.shift_schedule import ShiftSchedule, parse_gaming_day
 from ledger.domain.table import check_table_code
 from ledger.presentation.columns import Grid, figure, text
-from ledger.presentation.wording import count, label, term
+from ledger.presentation.wording import label, term
 
 app = typer.Typer(
     help="A table's shift: opening and closing inventories, fill and credit slips, the drop.",

@@ -10,9 +10,9 @@ from ledger.application.bus import SHOE
 from ledger.cli.common import JsonOption, console, print_json, runtime, sender
 from ledger.commands.shoe import BurnCards, CloseShoe, CutShoe, ShuffleShoe
 from ledger.core.errors import WrongState
+from ledger.core.formatting import count, counted
 from ledger.domain.shoe import Shoe, ShuffleMethod
 from ledger.domain.table import Table, check_table_code, table_id
-from ledger.presentation.wording import count, counted
 
 send = sender(SHOE)
 """Sends a command of the shoe area (its handlers alone are loaded)."""

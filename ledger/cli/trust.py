@@ -12,9 +12,8 @@ import typer
 from ledger.cli.common import reading
 from ledger.cli.console import console
 from ledger.core.errors import InvalidInput
-from ledger.core.formatting import when
+from ledger.core.formatting import counted, when
 from ledger.presentation.render import safe
-from ledger.presentation.wording import counted
 
 app = typer.Typer(help="Write and read the trust file verify is given from outside the "
                   "database.", no_args_is_help=True)

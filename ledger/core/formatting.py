@@ -99,3 +99,13 @@ def chance(probability: float) -> str:  # money-safe: a probability
     if probability > 0.99:
         return "more than 99% of the time"
     return f"{probability:.0%} of the time"
+
+
+def count(number: int | None) -> str:
+    """`5,804`: a count with its thousands separated; `-` for none."""
+    return "-" if number is None else f"{number:,}"
+
+
+def counted(number: int, one: str, many: str | None = None) -> str:
+    """`1 pool`, `5,804 commands`: a count with its noun in number."""
+    return f"{count(number)} {one if number == 1 else many or one + 's'}"

@@ -21,19 +21,12 @@ from ledger.core.formatting import (
     TIME_LABEL,
     amount,
     clock,
+    counted,
     iso,
     money,
     when,
 )
-from ledger.presentation.wording import (
-    counted,
-    game,
-    line_name,
-    pool_name,
-    rule_set,
-    term,
-    void_reason,
-)
+from ledger.presentation.wording import game, line_name, pool_name, rule_set, term, void_reason
 
 
 @lru_cache(maxsize=1)

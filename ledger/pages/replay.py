@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from ledger.audit.check import BetLine
 from ledger.audit.replay import CardView, RoundReplay
-from ledger.core.formatting import money
+from ledger.core.formatting import counted, money
 from ledger.pages import render
-from ledger.presentation.wording import counted, term
+from ledger.presentation.wording import term
 from ledger.reports.round_win import (
     Prize,
     hand_name,

@@ -26,7 +26,7 @@ from collections.abc import Iterable, Mapping
 from decimal import Decimal
 from typing import Any
 
-from ledger.core.formatting import money
+from ledger.core.formatting import count, money
 from ledger.domain.base import DomainEvent
 from ledger.domain.gaming_day import GamingDay
 from ledger.domain.investigation import Investigation
@@ -256,16 +256,6 @@ def projection(name: str) -> str:
 def projection_name(typed: str) -> str:
     """The projection `table-state` (or `table_state`) names."""
     return typed.replace("-", "_")
-
-
-def count(number: int | None) -> str:
-    """`5,804`: a count with its thousands separated; `-` for none."""
-    return "-" if number is None else f"{number:,}"
-
-
-def counted(number: int, one: str, many: str | None = None) -> str:
-    """`1 pool`, `5,804 commands`."""
-    return f"{count(number)} {one if number == 1 else many or one + 's'}"
 
 
 def shown(value: object) -> str:

@@ -11,8 +11,8 @@ from typing import Any
 from rich import box
 from rich.console import Console
 
+from ledger.core import formatting
 from ledger.core.formatting import CURRENCY, amount, decimal_text
-from ledger.presentation import wording
 from ledger.presentation.columns import Grid, figure, text
 from ledger.presentation.csv_table import heading, named
 from ledger.presentation.wording import game
@@ -44,7 +44,7 @@ def state(view: GamingDayView | MonthToDateView) -> str:
     """Whether the day is closed (or how many of the month's days are), in a sentence."""
     if isinstance(view, GamingDayView):
         return day_state(view.closed)
-    days = wording.counted(len(view.by_day), "gaming day")
+    days = formatting.counted(len(view.by_day), "gaming day")
     return f"{len(view.closed_days)} of {days} closed"
 
 
@@ -58,7 +58,7 @@ def counted(line: Rollup) -> str:
     """What the accounting figures hold: "" when every shift is counted."""
     if not line.uncounted:
         return ""
-    shifts = wording.counted(line.uncounted, "shift")
+    shifts = formatting.counted(line.uncounted, "shift")
     return (f"{shifts} not counted yet: accounting win, drop and hold are of the counted shifts")
 
 
@@ -122,7 +122,7 @@ def _notes(view: GamingDayView | MonthToDateView) -> Iterable[str]:
 def outside_every_shift(rounds: int) -> str:
     """`1 round played outside every shift is in no figure here`."""
     are = "is" if rounds == 1 else "are"
-    return f"{wording.counted(rounds, 'round')} played outside every shift {are} in no figure here"
+    return f"{formatting.counted(rounds, 'round')} played outside every shift {are} in no figure here"
 
 
 def _row(name: str, line: Rollup) -> list[str]:

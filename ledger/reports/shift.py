@@ -10,10 +10,10 @@ from typing import Any
 from rich import box
 from rich.console import Console
 
-from ledger.core.formatting import CURRENCY, amount, decimal_text, money, when
+from ledger.core.formatting import CURRENCY, amount, counted, decimal_text, money, when
 from ledger.presentation.columns import Grid, figure, text
 from ledger.presentation.csv_table import heading, named
-from ledger.presentation.wording import counted, game, line_name
+from ledger.presentation.wording import game, line_name
 from projections.reports import DayClose, Figures, ShiftReportView
 
 COLUMNS = (

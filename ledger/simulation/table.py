@@ -16,13 +16,13 @@ from ledger.commands.shoe import BurnCards, CloseShoe, CutShoe, ShuffleShoe
 from ledger.commands.table import SignInDealer, SignOutDealer
 from ledger.core.cards import DECK, Card
 from ledger.core.errors import DatabaseUnavailable
+from ledger.core.formatting import counted
 from ledger.domain.base import Actor, Role
 from ledger.domain.round import Phase, Round, round_id
 from ledger.domain.shoe import Shoe, commitment_of
 from ledger.domain.table import Table, table_id
 from ledger.games import registry
 from ledger.games.simulated import Plant
-from ledger.presentation.wording import counted
 from ledger.simulation.bias import MISDEALER, PLANTED_BOX, STREAK, Bias
 from ledger.simulation.players import Crowd, Player, Purse
 from ledger.simulation.staffing import FloorStaff, dealer_id, pit_supervisor

@@ -29,14 +29,14 @@ from psycopg.rows import dict_row
 from ledger.audit.trust import TrustFile
 from ledger.audit.witness_alarms import standing, unwitnessed
 from ledger.core import clock
-from ledger.core.formatting import money
+from ledger.core.formatting import counted, money
 from ledger.domain.round import round_id
 from ledger.domain.shift_schedule import ShiftSchedule
 from ledger.games import registry
 from ledger.games.boards import Road
 from ledger.infrastructure.event_log import settled_bets
 from ledger.infrastructure.standby import standby
-from ledger.presentation.wording import counted, describe_outcome, game, projection, term
+from ledger.presentation.wording import describe_outcome, game, projection, term
 from ledger.reports.round_win import on_layout
 from ledger.web.happenings import Happenings, Said
 from ledger.web.protection_watch import ProtectionWatch

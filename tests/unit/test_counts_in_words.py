@@ -9,7 +9,7 @@ import tokenize
 from pathlib import Path
 
 import ledger
-from ledger.presentation.wording import counted
+from ledger.core.formatting import counted
 
 PRODUCT = Path(ledger.__file__).parent
 EITHER = re.compile(r"[a-z]\((?:s|es)\)")

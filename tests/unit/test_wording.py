@@ -171,7 +171,8 @@ def test_fortune_8_s_deal_modes_read_as_article_4_says_them():
 def test_fields_values_and_counts_read_as_a_pit_reads_them():
     from decimal import Decimal
 
-    from ledger.presentation.wording import count, counted, label, shown, term
+    from ledger.core.formatting import count, counted
+    from ledger.presentation.wording import label, shown, term
 
     assert (label("max_bet"), shown(Decimal("50000.00"))) == ("maximum bet", "MOP 50,000.00")
     assert (label("is_open"), shown(True), shown(False), shown(None)) == ("open", "yes", "no", "-")
@@ -182,8 +183,9 @@ def test_fields_values_and_counts_read_as_a_pit_reads_them():
 
 
 def test_names_shown_to_people_come_from_one_place_in_words():
+    from ledger.core.formatting import counted
     from ledger.games.rulesets import RULE_SETS
-    from ledger.presentation.wording import counted, game, line_name, round_reached, rule_set
+    from ledger.presentation.wording import game, line_name, round_reached, rule_set
 
     assert rule_set("stud-poker/2004") == "Stud Poker, 2004 rules"
     assert rule_set("baccarat/2004", with_game=False) == "2004 rules"

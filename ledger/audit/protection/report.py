@@ -18,9 +18,9 @@ from ledger.audit.protection.coups import Coup
 from ledger.audit.protection.reading import period_coups
 from ledger.audit.protection.signals import ALPHA, SIGNALS, Finding, Signal, every_test, findings
 from ledger.core.errors import InvalidInput
-from ledger.core.formatting import TIME_LABEL, chance, clock, money
+from ledger.core.formatting import TIME_LABEL, chance, clock, counted, money
 from ledger.domain.shift_schedule import ShiftSchedule
-from ledger.presentation.wording import counted, void_reason
+from ledger.presentation.wording import void_reason
 
 PERIODS = {"shift": "shift", "day": "gaming day", "month": "month to date"}
 CORRECTION = ("Holm's step-down method over every test of the report: the chance that a fair "

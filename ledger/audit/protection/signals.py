@@ -34,10 +34,9 @@ from ledger.audit.protection.chance import (
     stratified_test,
 )
 from ledger.audit.protection.coups import JACKPOT, Coup, Wager, round_moments
-from ledger.core.formatting import money
+from ledger.core.formatting import counted, money
 from ledger.games.registry import game
 from ledger.games.settings import HouseSettings
-from ledger.presentation.wording import counted
 
 ALPHA = 0.01  # money-safe: a probability; the chance of any false flag in a period's report
 MIN_BETS = 20  # a result is tested over at least this many bets

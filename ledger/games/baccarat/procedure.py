@@ -8,6 +8,7 @@ from typing import cast
 
 from ledger.core.cards import Card
 from ledger.core.errors import InvalidInput, RuleViolation, WrongState
+from ledger.core.formatting import counted
 from ledger.games.baccarat import rules as baccarat
 from ledger.games.baccarat.rules import BaccaratSettings, Side
 from ledger.games.common import BetResult, Consequence
@@ -93,12 +94,12 @@ class BaccaratProcedure(Procedure):
                                 "cards go back after every coup, no shoe starts (art. 2(3)).")
         if shoe.coups:
             raise WrongState(f"a demonstration coup is played only at the start of a shoe (art. "
-                             f"2(2)): table {shoe.table} has dealt {_coups(shoe.coups)} from "
+                             f"2(2)): table {shoe.table} has dealt {counted(shoe.coups, 'coup')} from "
                              "this one.")
         allowed = cast(BaccaratSettings, settings).demonstration_coups
         if shoe.demonstrations >= allowed:
             raise RuleViolation(
-                f"table {shoe.table}'s house settings allow {_coups(allowed, 'demonstration ')} "
+                f"table {shoe.table}'s house settings allow {counted(allowed, 'demonstration coup')} "
                 f"a shoe (art. 2(2) allows up to 3), and this shoe has had {shoe.demonstrations}.")
 
     def check_bets_standing(self, previous: HouseSettings, pushed: Sequence[BetResult],
@@ -158,7 +159,3 @@ class BaccaratProcedure(Procedure):
 
 PROCEDURE = BaccaratProcedure()
 
-
-def _coups(number: int, kind: str = "") -> str:
-    """`1 coup`, `2 demonstration coups`: a count with its noun in number."""
-    return f"{number:,} {kind}coup{'' if number == 1 else 's'}"
