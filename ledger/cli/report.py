@@ -208,7 +208,8 @@ def statistics(
     """Theoretical win from the real handle and exact edges, its band, actual hold on the
     handle and on the drop, and win-to-drop's change from the previous business year (the
     previous month in the first year) with its interval, per table, dealer, game, pit and the
-    floor (Maryland's rule (COMAR 36.05.03.25(B)(2)))."""
+    floor; a change outside its interval is listed for investigation (the house rule, taken
+    from Maryland's COMAR 36.05.03.25(B)(2))."""
     from ledger.cli.shift import shift_slot
     from ledger.reports import statistics_files as files
     from ledger.reports.statistics import statistics as build

@@ -238,8 +238,8 @@ def _flags(line: Line, confidence: Decimal, base: Base | None) -> list[str]:
             f"win-to-drop {f.win_to_drop_pct}% moved {moved.points:+} points from "
             f"{line.base.win_to_drop_pct}% in the {base.label} ({base.first_day} to "
             f"{base.last_day}); chance alone leaves the change within {moved.low:+} to "
-            f"{moved.high:+} points at {confidence * 100:.0f}%: investigate "
-            f"(Maryland's rule (COMAR 36.05.03.25(B)(2)))")
+            f"{moved.high:+} points at {confidence * 100:.0f}%: the house rule is to investigate "
+            f"(taken from Maryland's COMAR 36.05.03.25(B)(2))")
     return flags
 
 

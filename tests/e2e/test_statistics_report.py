@@ -176,7 +176,8 @@ def test_the_statistics_report_prints_whole_with_its_header_and_investigations(
     assert "a dealer's payout error, retrained" in flat
     assert ("Each line is rounded to the avo once, from exact amounts: lines may differ from the "
             "sum of the lines above by an avo." in flat)
-    assert "as Maryland's rule (COMAR 36.05.03.25(B)(2)) has it" in flat
+    assert ("listed for investigation: the house rule, taken from Maryland's "
+            "COMAR 36.05.03.25(B)(2)" in flat)
     assert "win-to-drop is compared with the previous business year, gaming days" in " ".join(
         done.out.split())
     for signer in ("Accounting", "Compliance", "Management"):
@@ -192,9 +193,10 @@ def test_the_statistics_report_prints_whole_with_its_header_and_investigations(
             "before it" in " ".join(first.out.split()))
 
 
-def test_the_statistics_help_names_whose_rule_it_follows(cli):
+def test_the_statistics_help_says_the_rule_is_the_houses_and_where_it_was_taken_from(cli):
     done = cli("report", "statistics", "--help")
-    assert "Maryland's rule (COMAR 36.05.03.25(B)(2))" in " ".join(done.out.split())
+    said = " ".join(done.out.split())
+    assert "the house rule, taken from Maryland's COMAR 36.05.03.25(B)(2)" in said
 
 
 def test_a_dealer_may_not_record_an_investigation(cli, simulated_month, superuser):
