@@ -11,7 +11,7 @@ from typing import Any, ClassVar
 from psycopg import Cursor
 
 from ledger.domain.jackpot_pool import JackpotPool
-from projections.base import Projection, StoredEvent, handles
+from projections.engine.base import Projection, StoredEvent, handles
 
 POOLS_DDL = """
 CREATE TABLE IF NOT EXISTS {jackpot_pools} (

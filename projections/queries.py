@@ -17,8 +17,8 @@ from pydantic import BaseModel
 
 from ledger.core.errors import NotFound
 from ledger.domain.table import check_table_code
+from projections.engine.runner import head
 from projections.registry import projection_names
-from projections.runner import head
 
 
 class LayoutBet(BaseModel):

@@ -8,10 +8,10 @@ from typing import Any
 from psycopg import Connection
 
 from ledger.core.errors import InvalidInput
-from projections.base import Projection
+from projections.engine.base import Projection
 from projections.jackpot_pools import JackpotPools
-from projections.shift_report import ShiftReport
-from projections.table_state import TableState
+from projections.shifts.report import ShiftReport
+from projections.tables.state import TableState
 
 PROJECTIONS: tuple[type[Projection], ...] = (TableState, JackpotPools, ShiftReport)
 

@@ -56,7 +56,7 @@ from ledger.identity.envelope import sign
 from ledger.runtime.bootstrap import open_ledger
 from ledger.simulation.floor import floor_plan, run_floor
 from ledger.web.app import FLOOR_PROJECTIONS
-from projections.table_state import TableState
+from projections.tables.state import TableState
 
 LEDGER = str(Path(sys.executable).with_name("ledger"))
 POSITION = re.compile(r'data-position="(\d+)"')

@@ -22,9 +22,9 @@ from typing import Any
 from benchlib import console, signer, throwaway_database
 from rich.table import Table
 
-from ledger.audit.incremental import Verification, verify
-from ledger.audit.sealer import Cadence, Sealer
-from ledger.audit.trust import trust_of, write_trust
+from ledger.audit.log.trust import trust_of, write_trust
+from ledger.audit.seal.sealer import Cadence, Sealer
+from ledger.audit.verification.incremental import Verification, verify
 from ledger.identity.keys import Credential
 from ledger.runtime.bootstrap import open_ledger
 from ledger.simulation.floor import floor_plan, run_floor

@@ -33,7 +33,7 @@ from benchlib import console, signer, throwaway_database
 from psycopg import Connection
 from rich.table import Table as RichTable
 
-from ledger.audit.sealer import Cadence, Sealer
+from ledger.audit.seal.sealer import Cadence, Sealer
 from ledger.commands.table import CloseTable, OpenTable, SignInDealer
 from ledger.domain.base import Role
 from ledger.domain.registry import TerminalKind
@@ -41,8 +41,8 @@ from ledger.domain.table import table_id
 from ledger.identity.keys import Credential
 from ledger.infrastructure.database import Database
 from ledger.runtime.bootstrap import open_ledger
-from projections.runner import DEFAULT_BATCH_SIZE, ProjectionRunner
-from projections.table_state import TableState
+from projections.engine.runner import DEFAULT_BATCH_SIZE, ProjectionRunner
+from projections.tables.state import TableState
 
 PIT_BOSS, WORKSTATION, DEALER = "PB-1", "PIT-BENCH", "D-101"
 SMALLER_BATCHES = (5000, 1000)  # what the batch size is worth

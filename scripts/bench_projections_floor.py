@@ -17,8 +17,8 @@ from bench_projections import plain_read
 from benchlib import console, throwaway_database
 from rich.table import Table as RichTable
 
+from projections.engine.runner import DEFAULT_BATCH_SIZE, ProjectionRunner
 from projections.registry import PROJECTIONS
-from projections.runner import DEFAULT_BATCH_SIZE, ProjectionRunner
 
 TABLES = 64
 

@@ -38,11 +38,11 @@ from benchlib import console, signer, throwaway_database
 from psycopg import Connection
 from rich.table import Table as RichTable
 
-from ledger.audit.merkle import inclusion_proofs
-from ledger.audit.replay import Verdict, replay_round
-from ledger.audit.sealer import Cadence, Sealer
-from ledger.audit.tile_store import StoredTiles, audit_paths, stored_leaves
-from ledger.audit.tiles import TiledTree
+from ledger.audit.log.merkle import inclusion_proofs
+from ledger.audit.log.tile_store import StoredTiles, audit_paths, stored_leaves
+from ledger.audit.log.tiles import TiledTree
+from ledger.audit.replay.round import Verdict, replay_round
+from ledger.audit.seal.sealer import Cadence, Sealer
 from ledger.commands.jackpot import CreatePool, LinkTable
 from ledger.commands.round import DealCard, Decide, OpenRound, PlaceBet, RevealDealer, SettleRound
 from ledger.commands.shift import OpenShift

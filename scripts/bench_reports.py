@@ -25,9 +25,9 @@ from rich.table import Table
 from ledger.domain.round import round_id
 from ledger.domain.shift import shift_id
 from ledger.domain.table import table_id
-from projections.reports import shift_report
-from projections.runner import ProjectionRunner
-from projections.shift_report import ShiftReport
+from projections.engine.runner import ProjectionRunner
+from projections.shifts.read import shift_report
+from projections.shifts.report import ShiftReport
 
 TABLES = [f"BAC-{n:02d}" for n in range(1, 13)]
 SHIFTS = ("day", "swing", "graveyard")

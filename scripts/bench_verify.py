@@ -23,9 +23,9 @@ from bench_projections import plain_read
 from benchlib import console, throwaway_database
 from rich.table import Table as RichTable
 
-from ledger.audit.authorship import check_authorship
-from ledger.audit.parallel import check_authorship_parallel
-from ledger.audit.verify import verify_ledger
+from ledger.audit.verification.authorship import check_authorship
+from ledger.audit.verification.parallel import check_authorship_parallel
+from ledger.audit.verification.verify import verify_ledger
 
 
 def _timed(work: Any) -> tuple[Any, float, float]:

@@ -32,11 +32,11 @@ from bench_projections import plain_read
 from benchlib import console, signer, throwaway_database
 from rich.table import Table
 
-from ledger.audit.archiving import plan
-from ledger.audit.incremental import verify
-from ledger.audit.replay import Verdict, replay_round
-from ledger.audit.sealer import Cadence, Sealer
-from ledger.audit.trust import trust_of, write_trust
+from ledger.audit.log.trust import trust_of, write_trust
+from ledger.audit.replay.round import Verdict, replay_round
+from ledger.audit.seal.sealer import Cadence, Sealer
+from ledger.audit.verification.archiving import plan
+from ledger.audit.verification.incremental import verify
 from ledger.identity.keys import Credential
 from ledger.infrastructure import partitions
 from ledger.infrastructure.archive import copy_out, swap_in

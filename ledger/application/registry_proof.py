@@ -1,7 +1,7 @@
 """The registry as the door trusts it: every entry proven by the signed command that made it.
 
 The door decides who may act from the registry, so an entry the registry holds is taken only
-once it is proven as `ledger verify` proves it (`ledger.audit.authorship`): the event claims a
+once it is proven as `ledger verify` proves it (`ledger.audit.verification.authorship`): the event claims a
 command whose receipt closes its run (the receipt after it, with no other receipt between);
 the receipt's envelope passes the door on the registry as it stood before that receipt (its
 signers' own entries proven the same way, back to the registry's bootstrap, whose first

@@ -1,5 +1,5 @@
 """`ledger archive`: closed, sealed, witnessed ranges of the ledger moved to an archive
-database, still read in place (`ledger.infrastructure.archive`, `ledger.audit.archiving`)."""
+database, still read in place (`ledger.infrastructure.archive`, `ledger.audit.verification.archiving`)."""
 
 from __future__ import annotations
 
@@ -59,9 +59,9 @@ def archive(
     events as they read the rest."""
     import psycopg
 
-    from ledger.audit.archiving import plan
-    from ledger.audit.seal import recorded_ledger_id
-    from ledger.audit.trust import load_trust
+    from ledger.audit.log.formats import recorded_ledger_id
+    from ledger.audit.log.trust import load_trust
+    from ledger.audit.verification.archiving import plan
     from ledger.infrastructure.archive import can_read_archives, copy_out, swap_in
     from ledger.infrastructure.database import EVENTS_TABLE
 

@@ -13,7 +13,7 @@ from typing import Annotated
 
 import typer
 
-from ledger.audit.seal_check import SealReport
+from ledger.audit.verification.seal_check import SealReport
 from ledger.cli.common import console, reading, runtime
 from ledger.commands import all_commands, sent_schema
 from ledger.core.formatting import PRACTICE_MARK, count, counted, minute
@@ -65,8 +65,8 @@ def verify(
     (--full: everything). Exit 0 when everything holds against the trust file, 1 on any
     failure (each one named), 3 when nothing failed but no trust file was given (UNTRUSTED:
     checked against what the database itself holds, which proves nothing against its keeper)."""
-    from ledger.audit.incremental import verify as verify_since
-    from ledger.audit.trust import load_trust
+    from ledger.audit.log.trust import load_trust
+    from ledger.audit.verification.incremental import verify as verify_since
     from ledger.identity.keys import Credential
 
     trusted = load_trust(trust) if trust is not None else None

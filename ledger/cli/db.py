@@ -15,7 +15,7 @@ from ledger.application.administration import (
     registry_summary,
 )
 from ledger.application.config import LedgerSettings
-from ledger.audit.open_rounds import OpenRound, open_rounds
+from ledger.audit.verification.open_rounds import OpenRound, open_rounds
 from ledger.cli.common import JsonOption, console, err_console, print_json
 from ledger.core import clock
 from ledger.core.errors import InvalidInput
@@ -34,9 +34,9 @@ from ledger.runtime.bootstrap import (
     resolve_database,
 )
 from ledger.runtime.credentials import configured
+from projections.engine.tracking import positions, stalled
+from projections.engine.versions import being_rebuilt, difference, stale
 from projections.registry import PROJECTIONS
-from projections.tracking import positions, stalled
-from projections.versions import being_rebuilt, difference, stale
 
 app = typer.Typer(help="Create the database and see where it stands.", no_args_is_help=True)
 

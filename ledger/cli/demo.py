@@ -26,8 +26,8 @@ from ledger.application.administration import (
     registry_summary,
 )
 from ledger.application.config import LedgerSettings
-from ledger.audit.seal_state import checkpoint_count
-from ledger.audit.sealer import Cadence, Sealer, seal_status
+from ledger.audit.seal.sealer import Cadence, Sealer, seal_status
+from ledger.audit.seal.state import checkpoint_count
 from ledger.cli.demo_next import DEMO_ADMIN, DEMO_CONSOLE, DEMO_VERIFIER, after_the_demo
 from ledger.cli.report import Format, shift_file
 from ledger.cli.simulate import new_seed, simulate_floor
@@ -45,9 +45,9 @@ from ledger.runtime.bootstrap import init_database, open_ledger, resolve_databas
 from ledger.runtime.credentials import acting
 from ledger.simulation.floor import floor_plan
 from ledger.simulation.preflight import label
+from projections.engine.runner import ProjectionRunner
 from projections.registry import select
-from projections.reports import shift_report
-from projections.runner import ProjectionRunner
+from projections.shifts.read import shift_report
 
 TABLES, ROUNDS, SEED = 12, 15, 2  # seed 2 shows a jackpot, voids and a shuffler failure
 IRREGULARITY_RATE = 0.05  # money-safe: a probability; high, so the short demo shows some
@@ -155,8 +155,8 @@ def _replay(rt: Any, console: Console, round_: UUID | None, what: str,
     if round_ is None:
         console.print(f"no {what} in this shift to replay.")
         return None, None, None
-    from ledger.audit.replay import replay_round
-    from ledger.audit.sealed_events import SealTrust
+    from ledger.audit.replay.round import replay_round
+    from ledger.audit.replay.sealed_events import SealTrust
     from ledger.pages.replay import to_html as replay_page
 
     with rt.database.connect() as conn:
@@ -237,7 +237,7 @@ def _verify(rt: Any, console: Console, sealer: Sealer, trust: Any) -> bool:
     signed command, the seal and its witnesses' memory, chains, versions, shoes, money, pools
     (and projections, in full); from the demo's first run on, only what came after the last
     verification, which its signed record (beside the trust file) names."""
-    from ledger.audit.incremental import verify
+    from ledger.audit.verification.incremental import verify
 
     folder = rt.settings.simulator_keys_dir.parent / "demo-operator"
     verifier = Keyring(folder).credential("verifier", DEMO_VERIFIER)
@@ -283,8 +283,8 @@ def demo_witnesses(settings: LedgerSettings, sealer: Sealer,
     witnesses of the demo's own, each `ledger witness serve` in a process of its own with its
     own key and memory (beside the demo operator's keys), and a trust file for this ledger
     written on its first run. Their memory is exported at the end, for `ledger verify`."""
-    from ledger.audit.cosigning import Cosigning
-    from ledger.audit.trust import load_trust
+    from ledger.audit.log.trust import load_trust
+    from ledger.audit.witnesses.cosigning import Cosigning
 
     if settings.trust_file is not None:
         trust = load_trust(settings.trust_file)

@@ -9,10 +9,10 @@ from typing import Annotated
 import typer
 
 from ledger.application.config import LedgerSettings
-from ledger.audit.bundle import export_round
 from ledger.audit.bundle_verify import EXIT, UNTRUSTED, check, given_witnesses, trusted_verdict
-from ledger.audit.sealed_events import SealTrust
-from ledger.audit.trust import load_trust
+from ledger.audit.log.trust import load_trust
+from ledger.audit.replay.bundle import export_round
+from ledger.audit.replay.sealed_events import SealTrust
 from ledger.cli.common import reading
 from ledger.cli.console import console, err_console
 from ledger.cli.replay import which_round

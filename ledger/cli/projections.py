@@ -35,9 +35,9 @@ from ledger.presentation.render import safe
 from ledger.presentation.wording import projection, projection_name
 from ledger.runtime.bootstrap import is_initialised, resolve_database
 from projections import registry
+from projections.engine.rebuild import rebuild as rebuild_projection
+from projections.engine.runner import DEFAULT_BATCH_SIZE, Batch, ProjectionRunner
 from projections.queries import projection_statuses
-from projections.rebuild import rebuild as rebuild_projection
-from projections.runner import DEFAULT_BATCH_SIZE, Batch, ProjectionRunner
 
 app = typer.Typer(help="Keep the read models live, and rebuild them.", no_args_is_help=True)
 

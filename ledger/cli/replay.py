@@ -13,11 +13,11 @@ import typer
 from psycopg import Connection
 from rich.markup import escape
 
-from ledger.audit.recall import recall as recall_rounds
-from ledger.audit.replay import RoundReplay, Verdict, find_round, replay_round
-from ledger.audit.sealed_events import SealStatus, SealTrust
-from ledger.audit.terminal import render_recall, render_replay
-from ledger.audit.trust import load_trust
+from ledger.audit.log.trust import load_trust
+from ledger.audit.replay.recall import recall as recall_rounds
+from ledger.audit.replay.round import RoundReplay, Verdict, find_round, replay_round
+from ledger.audit.replay.sealed_events import SealStatus, SealTrust
+from ledger.audit.replay.terminal import render_recall, render_replay
 from ledger.cli.common import console, reading, say_practice
 from ledger.cli.console import WideOption
 from ledger.core.errors import InvalidInput

@@ -19,9 +19,9 @@ from ledger.cli.common import JsonOption, console, err_console, reading, say_pra
 from ledger.cli.console import WideOption
 from ledger.core.formatting import PRACTICE_MARK
 from ledger.reports.shift import to_csv, to_json, to_rich
+from projections.engine.runner import ProjectionRunner
 from projections.registry import select
-from projections.reports import ShiftReportView, shift_report
-from projections.runner import ProjectionRunner
+from projections.shifts.read import ShiftReportView, shift_report
 
 app = typer.Typer(help="Shift, gaming-day and month-to-date reports; statistics and investigations.",
                   no_args_is_help=True)
@@ -85,7 +85,7 @@ def day(day: DayOption = None, formats: FormatsOption = None,
         as_json: JsonOption = False, wide: WideOption = False) -> None:
     """The gaming day: each shift, each table's day, game and pit subtotals, the floor; whether
     the day is closed."""
-    from projections.period_reports import gaming_day_report
+    from projections.shifts.period_reports import gaming_day_report
 
     _period("day", day, formats, output, catch_up, as_json, wide,
             lambda conn, on, schedule: gaming_day_report(conn, on, schedule.names,
@@ -99,7 +99,7 @@ def month(through: Annotated[str | None, typer.Option(
           catch_up: CatchUpOption = True, as_json: JsonOption = False,
           wide: WideOption = False) -> None:
     """The month to date: drop, win and hold day by day, by game and by pit."""
-    from projections.period_reports import month_to_date
+    from projections.shifts.period_reports import month_to_date
 
     _period("month", through, formats, output, catch_up, as_json, wide,
             lambda conn, on, schedule: month_to_date(conn, on, day_starts=schedule.day_starts))

@@ -16,11 +16,11 @@ import psycopg
 import typer
 
 from ledger.application.config import LedgerSettings
-from ledger.audit.seal import Witness
-from ledger.audit.seal_state import lock, store
-from ledger.audit.seal_state import repair as repair_state
-from ledger.audit.sealer import Sealer, SealStatus, ledger_id, seal_status
-from ledger.audit.tile_store import repair_tiles
+from ledger.audit.log.formats import Witness
+from ledger.audit.log.tile_store import repair_tiles
+from ledger.audit.seal.sealer import Sealer, SealStatus, ledger_id, seal_status
+from ledger.audit.seal.state import lock, store
+from ledger.audit.seal.state import repair as repair_state
 from ledger.cli.common import (
     JsonOption,
     WideOption,

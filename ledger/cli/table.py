@@ -9,7 +9,7 @@ import typer
 from rich.table import Table as RichTable
 
 from ledger.application.bus import TABLE
-from ledger.audit.open_rounds import open_rounds
+from ledger.audit.verification.open_rounds import open_rounds
 from ledger.cli.common import JsonOption, console, print_json, runtime, sender
 from ledger.cli.console import WideOption
 from ledger.commands.table import CloseTable, OpenTable, SignInDealer, SignOutDealer

@@ -1,5 +1,5 @@
 """`ledger trust init|show`: the trust file `ledger verify --trust` is given from outside the
-database (`ledger.audit.trust`)."""
+database (`ledger.audit.log.trust`)."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ app = typer.Typer(help="Write and read the trust file verify is given from outsi
 
 def _witness(text: str) -> tuple[str, str, str | None]:
     """NAME=VKEY or NAME=VKEY@URL, NAME the one the vkey carries."""
-    from ledger.audit.note import NoteError, parse_vkey
+    from ledger.audit.log.note import NoteError, parse_vkey
 
     name, equals, rest = text.partition("=")
     vkey, at, url = rest.partition("@")
@@ -55,7 +55,7 @@ def init(
     known good: the ledger's id and origin, the sealing public key, the first administrator's
     public key (read from the registry's bootstrap), the witnesses and the quorum. Keep it off
     the database host; give it to the regulator."""
-    from ledger.audit.trust import TrustedWitness, trust_of, write_trust
+    from ledger.audit.log.trust import TrustedWitness, trust_of, write_trust
     from ledger.runtime.bootstrap import trusted_seal_keys
 
     witnesses = [TrustedWitness(name=n, vkey=v, url=u) for n, v, u in map(_witness, witness or [])]
@@ -73,7 +73,7 @@ def init(
 @app.command()
 def show(file: Annotated[Path, typer.Argument(help="The trust file.")]) -> None:
     """What a trust file says."""
-    from ledger.audit.trust import load_trust
+    from ledger.audit.log.trust import load_trust
     from ledger.identity.keys import fingerprint
 
     trust = load_trust(file)

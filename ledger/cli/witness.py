@@ -23,7 +23,7 @@ from ledger.cli.console import console
 from ledger.core.errors import InvalidInput
 
 if TYPE_CHECKING:  # the server (FastAPI, cryptography) is imported by the command that runs it
-    from ledger.audit.witness_server import Witness
+    from ledger.audit.witnesses.server import Witness
 
 app = typer.Typer(help="Run a witness that cosigns the seal's checkpoints; export its memory.",
                   no_args_is_help=True)
@@ -53,7 +53,7 @@ def serve(
     """Cosign each log's checkpoints that extend the last one cosigned (tlog-witness)."""
     import uvicorn
 
-    from ledger.audit.witness_server import create_app
+    from ledger.audit.witnesses.server import create_app
 
     witness = _witness(key, store, name, _logs(log or [], logs))
     console.print(f"witness {witness.name} ({witness.vkey}) witnessing "
@@ -66,7 +66,7 @@ def serve(
 @app.command()
 def export(store: StoreOption) -> None:
     """Print, as JSON, the newest cosigned checkpoint of every log the store holds."""
-    from ledger.audit.witness_store import StoreError, WitnessStore, exported
+    from ledger.audit.witnesses.store import StoreError, WitnessStore, exported
 
     if not store.expanduser().is_file():
         raise InvalidInput(f"there is no witness store at {store}.")
@@ -80,7 +80,7 @@ def export(store: StoreOption) -> None:
 @app.command()
 def vkey(key: KeyOption, name: NameOption = None) -> None:
     """Print the witness's public key as a vkey, for the verifiers' trust file."""
-    from ledger.audit.note import COSIGNATURE_V1, VerifierKey
+    from ledger.audit.log.note import COSIGNATURE_V1, VerifierKey
     from ledger.identity.keys import Credential
 
     credential = Credential.load(key, "witness")
@@ -90,8 +90,8 @@ def vkey(key: KeyOption, name: NameOption = None) -> None:
 
 
 def _logs(given: list[str], path: Path | None) -> dict[str, bytes]:
-    from ledger.audit.note import NoteError
-    from ledger.audit.witness_server import parse_log
+    from ledger.audit.log.note import NoteError
+    from ledger.audit.witnesses.server import parse_log
 
     lines = [(f"--log {text}", text) for text in given]
     if path is not None:
@@ -119,9 +119,9 @@ def _logs(given: list[str], path: Path | None) -> dict[str, bytes]:
 
 
 def _witness(key: Path, store: Path, name: str | None, logs: dict[str, bytes]) -> Witness:
-    from ledger.audit.note import NoteError
-    from ledger.audit.witness_server import Witness
-    from ledger.audit.witness_store import StoreError, WitnessStore
+    from ledger.audit.log.note import NoteError
+    from ledger.audit.witnesses.server import Witness
+    from ledger.audit.witnesses.store import StoreError, WitnessStore
     from ledger.identity.keys import Credential
 
     credential = Credential.load(key, "witness")

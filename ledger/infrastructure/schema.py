@@ -10,7 +10,7 @@ code path (ours, the library's, or a psql session) can store an event without it
                              || length of topic as int4 || topic (UTF-8)
                              || state )                 -- the event's JSON body
 
-`ledger.audit.verify` recomputes the same formula in Python.
+`ledger.audit.verification.verify` recomputes the same formula in Python.
 
 Appends are serialised by a BEFORE INSERT statement trigger that locks the one row of
 `ledger_append_turn` (`SELECT ... FOR UPDATE`), before any row of the statement draws its

@@ -12,7 +12,7 @@ from ledger.domain.shift_schedule import ShiftSchedule
 from ledger.pages import render
 from ledger.pages.shift_report import schedule_in_force
 from ledger.reports.period import counted, label, outside_every_shift, sections, state, title
-from projections.period_reports import GamingDayView, MonthToDateView
+from projections.shifts.period_reports import GamingDayView, MonthToDateView
 
 
 def period_hours(schedule: ShiftSchedule, first_day: date, last_day: date) -> str:

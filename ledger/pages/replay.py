@@ -6,8 +6,8 @@ those events are the ones the seal signed, and under which checkpoint. Nothing i
 
 from __future__ import annotations
 
-from ledger.audit.check import BetLine
-from ledger.audit.replay import CardView, RoundReplay
+from ledger.audit.replay.check import BetLine
+from ledger.audit.replay.round import CardView, RoundReplay
 from ledger.core.formatting import counted, money
 from ledger.pages import render
 from ledger.presentation.wording import term

@@ -16,7 +16,7 @@ from ledger.domain.shift_schedule import DEFAULT_SCHEDULE, ShiftSchedule
 from ledger.pages import render
 from ledger.presentation.wording import game
 from ledger.reports.shift import day_state, unassigned_lines
-from projections.reports import Figures, Rollup, ShiftReportView, TableShift
+from projections.shifts.read import Figures, Rollup, ShiftReportView, TableShift
 
 CHART_WIDTH, LABEL_WIDTH, MARGIN, BAR_HEIGHT, GAP, AXIS_HEIGHT = 760, 90, 40, 18, 6, 34
 TICKS = 4  # each side of zero

@@ -20,7 +20,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from ledger.core.errors import InvalidInput
-from projections import statistics as read
+from projections.shifts import statistics as read
 
 PREVIOUS_YEAR = "previous business year"
 PREVIOUS_MONTH = "previous month (initial year of operations)"

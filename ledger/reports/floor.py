@@ -11,9 +11,9 @@ from ledger.application.ledger import Ledger
 from ledger.domain.table import Table, check_table_code, table_id
 from ledger.infrastructure.database import Database
 from projections import queries as projected
+from projections.engine.runner import ProjectionRunner
 from projections.jackpot_pools import JackpotPools
-from projections.runner import ProjectionRunner
-from projections.table_state import TableState
+from projections.tables.state import TableState
 
 
 class TableView(BaseModel):

@@ -21,9 +21,9 @@ from ledger.infrastructure.database import Database
 from ledger.infrastructure.replication import replicated_properties
 from ledger.presentation.columns import Grid, figure, text
 from ledger.presentation.wording import game
-from projections.period_reports import gaming_day_report
+from projections.engine.runner import ProjectionRunner
 from projections.registry import select
-from projections.runner import ProjectionRunner
+from projections.shifts.period_reports import gaming_day_report
 
 ZERO = Decimal("0.00")
 

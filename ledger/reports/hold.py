@@ -25,7 +25,7 @@ from ledger.core.formatting import chance, money
 from ledger.presentation.wording import line_name
 from ledger.reports.base import period_of
 from ledger.reports.statistics import KINDS, Figures, odds_of, read_period
-from projections.reports import position
+from projections.shifts.read import position
 
 PERIODS = ("day", "month", "ytd")
 LEVELS = ("game", "floor")

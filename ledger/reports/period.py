@@ -17,8 +17,8 @@ from ledger.presentation.columns import Grid, figure, text
 from ledger.presentation.csv_table import heading, named
 from ledger.presentation.wording import game
 from ledger.reports.shift import HOLD_ON_DROP, day_state
-from projections.period_reports import GamingDayView, MonthToDateView
-from projections.reports import Rollup
+from projections.shifts.period_reports import GamingDayView, MonthToDateView
+from projections.shifts.read import Rollup
 
 COLUMNS = ("name", "tables", "rounds_played", "rounds_voided", "handle", "ledger_win", "drop",
            "accounting_win", "variance", "hold_pct", "uncounted", "fills", "credits",

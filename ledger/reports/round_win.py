@@ -1,6 +1,6 @@
 """A round's win: one definition, the one the shift report's ledger win adds up.
 
-The shift report (`projections.shift_report`) adds to the shift a round opened in, for every
+The shift report (`projections.shifts.report`) adds to the shift a round opened in, for every
 bet settled on the layout (every spot but the jackpot), stake - returned - paid + commission,
 and takes away what later adjustments paid the players: that is its ledger win. A round's
 table win is those same figures of that one round, so a table's rounds in a shift add up to

@@ -14,7 +14,7 @@ from ledger.core.formatting import CURRENCY, amount, counted, decimal_text, mone
 from ledger.presentation.columns import Grid, figure, text
 from ledger.presentation.csv_table import heading, named
 from ledger.presentation.wording import game, line_name
-from projections.reports import DayClose, Figures, ShiftReportView
+from projections.shifts.read import DayClose, Figures, ShiftReportView
 
 COLUMNS = (
     "table", "game", "pit", "rounds_played", "rounds_voided", "handle", "payouts", "commission",

@@ -32,8 +32,8 @@ from ledger.core.expectation import CONFIDENCE, Expectation, z_score
 from ledger.core.formatting import chance, money
 from ledger.games.odds import BetOdds, RoundOdds
 from ledger.reports.base import Base, base_period, period_of
-from projections import statistics as read
-from projections.reports import TableShift, position, table_shifts
+from projections.shifts import statistics as read
+from projections.shifts.read import TableShift, position, table_shifts
 
 ZERO = Decimal("0.00")
 LEVELS = ("table", "dealer", "game", "pit", "floor")

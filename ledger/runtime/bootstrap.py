@@ -27,7 +27,7 @@ T = TypeVar("T")
 
 if TYPE_CHECKING:
     from ledger.application.group_commit import GroupWriter
-    from ledger.audit.sealer import Sealer
+    from ledger.audit.seal.sealer import Sealer
 
 
 def resolve_database(settings: LedgerSettings) -> Database:
@@ -58,7 +58,7 @@ def init_database(settings: LedgerSettings, database: Database, *,
     Idempotent: running it twice changes nothing. Returns why the roles were not made, if
     the login may not make them. `practice`: a new ledger is made a practice ledger
     (`ledger.infrastructure.practice`), which simulated play may be recorded in."""
-    from ledger.audit.sealer import create_seal_tables
+    from ledger.audit.seal.sealer import create_seal_tables
     from ledger.infrastructure.practice import (
         PRACTICE_TABLE,
         create_practice_table,
@@ -66,8 +66,8 @@ def init_database(settings: LedgerSettings, database: Database, *,
     )
     from ledger.infrastructure.roles import GroupRoles, install_roles
     from ledger.infrastructure.sign_ins import create_sign_in_tables
+    from projections.engine.tracking import create_tracking_table
     from projections.registry import create_projection_tables
-    from projections.tracking import create_tracking_table
 
     with database.connect() as conn:
         schema.open_schema(conn, database.limits.schema)
@@ -134,7 +134,7 @@ def marked(settings: LedgerSettings, practice: bool) -> LedgerSettings:
 
 def sealer_for(settings: LedgerSettings, database: Database) -> Sealer:
     """The sealing follower, with the key LEDGER_SEAL_KEY names (there is no default key)."""
-    from ledger.audit.sealer import Cadence, Sealer
+    from ledger.audit.seal.sealer import Cadence, Sealer
     from ledger.identity.keys import Credential
 
     if settings.seal_key is None:
@@ -144,8 +144,8 @@ def sealer_for(settings: LedgerSettings, database: Database) -> Sealer:
     sealer = Sealer(database, key, settings.witness_root,
                     Cadence(settings.seal_every_events, settings.seal_every_seconds))
     if settings.trust_file is not None:
-        from ledger.audit.cosigning import Cosigning
-        from ledger.audit.trust import load_trust
+        from ledger.audit.log.trust import load_trust
+        from ledger.audit.witnesses.cosigning import Cosigning
 
         trust = load_trust(settings.trust_file)
         if trust.seal_public_key != key.public_key:

@@ -1,7 +1,7 @@
 """Each table-day of a simulated floor against its band, through the statistics report's own
 figures (`ledger.reports.statistics`): a table's line of `ledger report statistics --period
 day` is built from what the shift report projection keeps of its rounds (the handle and win by
-spot, and the stakes of each round's bets paired, `projections.round_pairs`), and is outside
+spot, and the stakes of each round's bets paired, `projections.shifts.round_pairs`), and is outside
 its band when `outside_band` says so.
 
 An in-memory ledger has no projections, so the rounds' lines are gathered here from the coups
@@ -25,7 +25,7 @@ from ledger.games.odds import BetOdds, RoundOdds
 from ledger.games.registry import game, standard_settings
 from ledger.games.settings import HouseSettings
 from ledger.reports.statistics import Odds, Period, outside_band
-from projections import statistics as read
+from projections.shifts import statistics as read
 
 ZERO = Decimal("0.00")
 

@@ -18,9 +18,15 @@ from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
-from ledger.audit.note import COSIGNATURE_V1, VerifierKey, origin_of
-from ledger.audit.sealer import Sealer, ledger_id
-from ledger.audit.trust import TrustedWitness, TrustFile, load_trust, trust_of, write_trust
+from ledger.audit.log.note import COSIGNATURE_V1, VerifierKey, origin_of
+from ledger.audit.log.trust import (
+    TrustedWitness,
+    TrustFile,
+    load_trust,
+    trust_of,
+    write_trust,
+)
+from ledger.audit.seal.sealer import Sealer, ledger_id
 from ledger.core.errors import WrongState
 from ledger.identity.keyring import Keyring
 
@@ -105,7 +111,7 @@ def running_witnesses(folder: Path, names: tuple[str, ...], sealer: Sealer
 
 def _export(store: Path, out: Path) -> Path:
     """What `ledger witness export` prints, written to a file."""
-    from ledger.audit.witness_store import WitnessStore, exported
+    from ledger.audit.witnesses.store import WitnessStore, exported
 
     out.write_text(json.dumps(exported(WitnessStore(store)), indent=1) + "\n",
                    encoding="utf-8")

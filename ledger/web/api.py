@@ -18,7 +18,7 @@ from fastapi import APIRouter, Depends, Header, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from pydantic import BaseModel
 
-from ledger.audit.recall import Recall
+from ledger.audit.replay.recall import Recall
 from ledger.domain.table import check_table_code
 from ledger.identity.envelope import PROTOCOL, SignedCommand
 from ledger.identity.sign_in import FLOOR, REPLAY, REPORTS
@@ -236,7 +236,7 @@ def alerts(request: Request) -> Any:
     waiting for its witnesses, projections lagging, a standby's lag), each table's (every
     irregularity of its shift with round and dealer, every void with its reason, what its shift
     report flags), and each witness's newest refusal as a record."""
-    from ledger.audit.witness_alarms import standing
+    from ledger.audit.witnesses.alarms import standing
     from ledger.core.formatting import iso
     from ledger.web.floor import floor_view
 
@@ -258,7 +258,7 @@ def alerts(request: Request) -> Any:
             dependencies=[reader(FLOOR)])
 def recall(request: Request, code: str, last: Annotated[int, Query(ge=1, le=200)] = 10) -> Any:
     """The table's last rounds, newest first, as `ledger recall` gives them."""
-    from ledger.audit.recall import recall as recalled
+    from ledger.audit.replay.recall import recall as recalled
 
     with runtime(request).database.connect() as conn:
         return _json(recalled(conn, code, last).model_dump_json())

@@ -22,7 +22,7 @@ from starlette.types import Receive, Scope, Send
 
 from ledger import software_version
 from ledger.application.config import LedgerSettings
-from ledger.audit.trust import TrustFile, load_trust
+from ledger.audit.log.trust import TrustFile, load_trust
 from ledger.core.errors import LedgerError
 from ledger.identity.challenge import LABEL, Challenges
 from ledger.identity.envelope import SignedCommand

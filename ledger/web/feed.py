@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from ledger.audit.trust import TrustFile
+from ledger.audit.log.trust import TrustFile
 from ledger.core.clock import THE_CLOCK, Clock
 from ledger.core.errors import DatabaseUnavailable
 from ledger.domain.shift_schedule import ShiftSchedule
@@ -33,8 +33,8 @@ from ledger.pages.floor import fragments, whole_floor
 from ledger.web.floor import FloorView, floor_view
 from ledger.web.happenings import Happenings
 from ledger.web.protection_watch import ProtectionWatch
+from projections.engine.runner import CHANNEL, LOST_CONNECTION, ProjectionRunner
 from projections.queries import table_states
-from projections.runner import CHANNEL, LOST_CONNECTION, ProjectionRunner
 
 log = logging.getLogger("ledger.web.feed")
 POLL_SECONDS = 1.0

@@ -11,7 +11,7 @@ Alerts, in words: each irregularity of the shift with its round and dealer, each
 reason (`ledger.web.happenings`; a void among the last ten rounds of a table that holds no
 shift); what the shift report flags (a win outside its band, a variance, a hold beyond ±100%, an opener that
 differs from the last closer); and, for the whole floor, a witness that refused a checkpoint of
-the seal (a fork alarm: `ledger.audit.witness_alarms`), projections lagging behind the ledger
+the seal (a fork alarm: `ledger.audit.witnesses.alarms`), projections lagging behind the ledger
 (the page would be showing the past); on a hot standby, how far behind the primary it reads.
 """
 
@@ -26,8 +26,8 @@ from uuid import UUID
 from psycopg import Connection
 from psycopg.rows import dict_row
 
-from ledger.audit.trust import TrustFile
-from ledger.audit.witness_alarms import standing, unwitnessed
+from ledger.audit.log.trust import TrustFile
+from ledger.audit.witnesses.alarms import standing, unwitnessed
 from ledger.core import clock
 from ledger.core.formatting import counted, money
 from ledger.domain.round import round_id
@@ -48,7 +48,7 @@ from projections.queries import (
     shifts_of_newest_day,
     table_states,
 )
-from projections.reports import TableShift, table_shifts
+from projections.shifts.read import TableShift, table_shifts
 
 LAG_EVENTS = 200
 """Events recorded but not yet applied that make the floor say it is behind."""

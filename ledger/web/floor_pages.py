@@ -160,7 +160,7 @@ async def events(request: Request) -> Any:
 
 @router.get("/tables/{code}", response_class=HTMLResponse)
 def table_page(request: Request, code: str) -> Any:
-    from ledger.audit.recall import recall
+    from ledger.audit.replay.recall import recall
     from ledger.presentation.wording import describe_outcome
 
     try:

@@ -16,7 +16,7 @@ from psycopg import Connection
 from ledger.domain.round import Round
 from ledger.infrastructure.event_log import happenings_in
 from ledger.presentation.wording import term, void_reason
-from projections.reports import TableShift
+from projections.shifts.read import TableShift
 
 Said = dict[str, list[str]]
 """Sentences by table code, in the order they happened."""

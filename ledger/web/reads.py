@@ -13,9 +13,9 @@ from ledger.runtime.bootstrap import Runtime
 def replayed(rt: Runtime, code: str, number: int) -> Any:
     """A round replayed, every event proven against the seal under the server's trust file
     (LEDGER_TRUST_FILE) or sealing public key, as `ledger replay` proves it."""
-    from ledger.audit.replay import find_round, replay_round
-    from ledger.audit.sealed_events import SealTrust
-    from ledger.audit.trust import load_trust
+    from ledger.audit.log.trust import load_trust
+    from ledger.audit.replay.round import find_round, replay_round
+    from ledger.audit.replay.sealed_events import SealTrust
     from ledger.runtime.bootstrap import trusted_seal_keys
 
     trust = load_trust(rt.settings.trust_file) if rt.settings.trust_file else None
@@ -27,7 +27,7 @@ def replayed(rt: Runtime, code: str, number: int) -> Any:
 def shift_view(rt: Runtime, gaming_day: str, shift: str, table: str | None = None, *,
                catch_up: bool) -> Any:
     """A shift's report; with `catch_up`, the shift-report projection brought up to date first."""
-    from projections.reports import shift_report
+    from projections.shifts.read import shift_report
 
     schedule = rt.settings.shift_schedule
     if catch_up:
@@ -40,7 +40,7 @@ def shift_view(rt: Runtime, gaming_day: str, shift: str, table: str | None = Non
 
 def day_view(rt: Runtime, gaming_day: str, *, catch_up: bool) -> Any:
     """A gaming day's report; with `catch_up`, as `shift_view`."""
-    from projections.period_reports import gaming_day_report
+    from projections.shifts.period_reports import gaming_day_report
 
     schedule = rt.settings.shift_schedule
     if catch_up:
@@ -51,8 +51,8 @@ def day_view(rt: Runtime, gaming_day: str, *, catch_up: bool) -> Any:
 
 
 def _caught_up(rt: Runtime) -> None:
+    from projections.engine.runner import ProjectionRunner
     from projections.registry import select
-    from projections.runner import ProjectionRunner
 
     with ProjectionRunner(rt.database, select(["shift_report"]), rebuild=False) as runner:
         runner.catch_up()

@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-import ledger.audit.bundle_verify as standalone
+from ledger.audit import bundle_verify as standalone
 
 VERIFIER = Path(standalone.__file__)
 

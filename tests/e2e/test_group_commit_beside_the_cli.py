@@ -12,7 +12,7 @@ import threading
 from collections import Counter
 from uuid import UUID
 
-from ledger.audit.verify import verify_ledger
+from ledger.audit.verification.verify import verify_ledger
 from ledger.commands.table import SignInDealer, SignOutDealer
 from ledger.core.errors import LedgerError
 from ledger.domain.receipt import receipt_id

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from ledger.audit.verification_record import VerificationRecord
+from ledger.audit.verification.record import VerificationRecord
 from ledger.core import clock as ledger_clock
 from ledger.domain.receipt import receipt_id
 from ledger.identity.keys import Credential
@@ -78,7 +78,7 @@ def test_a_second_verification_checks_only_what_came_after_the_first(cli, trust,
 
 def _seal_up_to(database, key: Path, witness: Path, position: int) -> None:
     """Seal every event up to `position` and sign a checkpoint exactly there."""
-    from ledger.audit.sealer import Sealer
+    from ledger.audit.seal.sealer import Sealer
     from ledger.identity.keys import Credential
 
     with database.connect() as conn:
@@ -91,8 +91,8 @@ def _seal_up_to(database, key: Path, witness: Path, position: int) -> None:
 
 
 def _verify_in_process(database, trust_file: Path, key: Path, **more):
-    from ledger.audit.incremental import verify
-    from ledger.audit.trust import load_trust
+    from ledger.audit.log.trust import load_trust
+    from ledger.audit.verification.incremental import verify
     from ledger.identity.keys import Credential
 
     with database.connect(long=True) as conn:

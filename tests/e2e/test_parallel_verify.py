@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from ledger.audit.authorship import Authorship, check_authorship
-from ledger.audit.parallel import check_authorship_parallel
-from ledger.audit.trust import load_trust
+from ledger.audit.log.trust import load_trust
+from ledger.audit.verification.authorship import Authorship, check_authorship
+from ledger.audit.verification.parallel import check_authorship_parallel
 from ledger.core import clock as ledger_clock
 from ledger.domain.receipt import receipt_id
 from ledger.identity.keys import Credential

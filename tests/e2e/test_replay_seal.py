@@ -13,8 +13,8 @@ from pathlib import Path
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-import ledger.audit.bundle_verify as standalone
-from ledger.audit.note import ED25519, VerifierKey, checkpoint_body, cosign
+from ledger.audit import bundle_verify as standalone
+from ledger.audit.log.note import ED25519, VerifierKey, checkpoint_body, cosign
 from ledger.core import clock as ledger_clock
 from tests.e2e.test_seal_attacks import behind_the_ledger, first, rehash
 from tests.integration import replay_rounds as rounds

@@ -143,8 +143,8 @@ def test_the_floor_page_names_each_table_s_game_and_rules_in_words(demo_floor, s
     from ledger.domain.shift_schedule import DEFAULT_SCHEDULE, ShiftSchedule
     from ledger.pages.floor import floor_page
     from ledger.web.floor import floor_view
+    from projections.engine.runner import ProjectionRunner
     from projections.registry import select
-    from projections.runner import ProjectionRunner
     from tests.signing import open_ledger
 
     with open_ledger(settings) as rt:

@@ -14,7 +14,7 @@ from contextlib import contextmanager
 
 import pytest
 
-from ledger.audit.chain import GENESIS, chain_hash
+from ledger.audit.replay.chain import GENESIS, chain_hash
 from tests.signing import UNTRUSTED
 
 TRIGGERS = ("ledger_events_chain", "ledger_events_no_update_delete", "ledger_events_no_truncate")

@@ -170,7 +170,7 @@ def test_seal_run_takes_the_trust_file_from_its_option(cli, witnesses, superuser
 
 
 def test_trust_init_refuses_a_witness_named_other_than_its_vkey(cli, sealed, tmp_path):
-    from ledger.audit.note import COSIGNATURE_V1, VerifierKey
+    from ledger.audit.log.note import COSIGNATURE_V1, VerifierKey
     from ledger.identity.keys import Credential
 
     key = Credential.generate("witness", "W-1").private_key.public_key().public_bytes_raw()
@@ -193,8 +193,8 @@ def test_a_witness_ahead_of_the_sealers_newest_checkpoint_on_the_same_history_is
     newer one was cosigned. The witness holds more than it was sent (409, a size above), and
     the log's leaves give the root the witness cosigned there: nothing to send, no alarm. The
     older sealer's view is made with temporary tables standing in for the seal's own."""
-    from ledger.audit.cosigning import Cosigning
-    from ledger.audit.trust import load_trust
+    from ledger.audit.log.trust import load_trust
+    from ledger.audit.witnesses.cosigning import Cosigning
     from ledger.identity.keys import Credential
 
     (first,) = superuser.execute("SELECT max(size) FROM ledger_seal_checkpoints").fetchone()

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from ledger.audit.note import COSIGNATURE_V1, VerifierKey, origin_of
+from ledger.audit.log.note import COSIGNATURE_V1, VerifierKey, origin_of
 from ledger.core import clock as ledger_clock
 from ledger.identity.keys import Credential
 from tests.e2e.conftest import LEDGER
@@ -294,7 +294,7 @@ def test_a_cosignature_forged_in_the_database_does_not_count_toward_the_quorum(
     """As superuser: W-2's cosignature replaced by one made with a key of the insider's own,
     under W-2's name. It does not verify under the key the trust file gives W-2, so the
     checkpoint has one cosignature of the two its quorum needs."""
-    from ledger.audit.note import checkpoint_body, cosign
+    from ledger.audit.log.note import checkpoint_body, cosign
 
     size, root = superuser.execute("SELECT size, root FROM ledger_seal_checkpoints "
                                    "ORDER BY size DESC LIMIT 1").fetchone()

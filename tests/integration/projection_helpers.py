@@ -10,7 +10,7 @@ from ledger.commands import utc_now
 from ledger.commands.table import CloseTable, SignInDealer, SignOutDealer
 from ledger.domain.base import Provenance
 from ledger.domain.table import Table, table_id
-from projections.table_state import TableState
+from projections.tables.state import TableState
 from tests.integration.helpers import DEALER, PIT_BOSS, open_table
 
 GAMES = ("baccarat", "stud-poker", "q-poker", "fortune-8")

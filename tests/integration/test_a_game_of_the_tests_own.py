@@ -12,9 +12,9 @@ from decimal import Decimal
 import pytest
 
 from ledger.audit.protection.report import protection_report
-from ledger.audit.recall import recall
-from ledger.audit.replay import replay_round
-from ledger.audit.verify import verify_ledger
+from ledger.audit.replay.recall import recall
+from ledger.audit.replay.round import replay_round
+from ledger.audit.verification.verify import verify_ledger
 from ledger.core.formatting import MACAU
 from ledger.domain.shift_schedule import DEFAULT_SCHEDULE, ShiftSchedule
 from ledger.pages.floor import floor_page
@@ -22,10 +22,10 @@ from ledger.reports.hold import hold_report
 from ledger.reports.statistics import statistics
 from ledger.simulation.floor import floor_plan, run_floor
 from ledger.web.floor import floor_view
-from projections.period_reports import gaming_day_report
+from projections.engine.runner import ProjectionRunner
 from projections.registry import select
-from projections.reports import shift_report
-from projections.runner import ProjectionRunner
+from projections.shifts.period_reports import gaming_day_report
+from projections.shifts.read import shift_report
 from tests import toy_game
 from tests.signing import floor_staff, open_ledger, playing_other_days
 

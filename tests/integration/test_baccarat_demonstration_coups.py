@@ -4,14 +4,14 @@ but takes no bets and stays out of the table's results, recall and the shift's f
 
 from __future__ import annotations
 
-from ledger.audit.recall import recall
-from ledger.audit.replay import Verdict, find_round, replay_round
+from ledger.audit.replay.recall import recall
+from ledger.audit.replay.round import Verdict, find_round, replay_round
 from ledger.commands.round import OpenRound, PlaceBet, SettleRound
 from ledger.core.errors import RuleViolation, WrongState
+from projections.engine.runner import ProjectionRunner
 from projections.queries import table_state
 from projections.registry import PROJECTIONS
-from projections.reports import shift_report
-from projections.runner import ProjectionRunner
+from projections.shifts.read import shift_report
 from tests.integration.round_helpers import baccarat_table, refused
 from tests.signing import GAMING_DAY, open_ledger
 

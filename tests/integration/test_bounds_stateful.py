@@ -18,9 +18,9 @@ from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, rule, run_state_machine_as_test
 
-from ledger.audit.chain import verify_chains
-from ledger.audit.findings import LedgerReport
-from ledger.audit.projection_check import check_projections
+from ledger.audit.replay.chain import verify_chains
+from ledger.audit.verification.findings import LedgerReport
+from ledger.audit.verification.projection_check import check_projections
 from ledger.commands.jackpot import AdjustPool, CreatePool
 from ledger.commands.shift import OpenShift, RecordFill, VoidSlip
 from ledger.commands.table import OpenTable, SignInDealer
@@ -29,8 +29,8 @@ from ledger.core.errors import LedgerError
 from ledger.core.formatting import MACAU
 from ledger.domain.base import Actor, Role
 from ledger.games.common import MAX_AMOUNT
+from projections.engine.runner import ProjectionRunner
 from projections.registry import PROJECTIONS
-from projections.runner import ProjectionRunner
 from tests.integration.helpers import PIT_BOSS
 from tests.signing import open_ledger
 

@@ -8,7 +8,7 @@ from decimal import Decimal
 import psycopg
 import pytest
 
-from ledger.audit.chain import verify_chains
+from ledger.audit.replay.chain import verify_chains
 from ledger.commands.table import CloseTable
 from ledger.domain.table import Table, table_id
 from ledger.runtime.bootstrap import init_database

@@ -10,8 +10,8 @@ from ledger.core.formatting import MACAU
 from ledger.domain.shift_schedule import DEFAULT_SCHEDULE, ShiftSchedule
 from ledger.pages.floor import floor_page
 from ledger.web.floor import floor_view
+from projections.engine.runner import ProjectionRunner
 from projections.registry import select
-from projections.runner import ProjectionRunner
 from tests.integration.helpers import open_shift, open_table
 from tests.signing import GAMING_DAY, open_ledger
 

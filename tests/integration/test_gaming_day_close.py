@@ -14,9 +14,9 @@ from ledger.commands.shoe import BurnCards, CutShoe, ShuffleShoe
 from ledger.commands.table import SignInDealer
 from ledger.core.errors import WrongState
 from ledger.domain.base import Actor, Role
-from projections.reports import shift_report
-from projections.runner import ProjectionRunner
-from projections.shift_report import ShiftReport
+from projections.engine.runner import ProjectionRunner
+from projections.shifts.read import shift_report
+from projections.shifts.report import ShiftReport
 from tests.integration.helpers import DEALER, PIT_BOSS, open_table
 from tests.integration.test_rounds_in_the_books import WHERE, closing, opening
 from tests.signing import GAMING_DAY, event_count, open_ledger

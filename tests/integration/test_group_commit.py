@@ -24,7 +24,7 @@ from eventsourcing.persistence import StoredEvent
 from ledger.application.config import LedgerSettings
 from ledger.application.group_commit import GroupWriter, _Pending
 from ledger.application.ledger import Recorded, Sent
-from ledger.audit.verify import verify_ledger
+from ledger.audit.verification.verify import verify_ledger
 from ledger.commands.round import OpenRound
 from ledger.commands.table import CloseTable, SignInDealer, SignOutDealer
 from ledger.core.errors import LedgerError

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from ledger.audit.open_rounds import open_rounds
-from ledger.audit.verify import verify_ledger
+from ledger.audit.verification.open_rounds import open_rounds
+from ledger.audit.verification.verify import verify_ledger
 from ledger.commands.round import OpenRound, VoidRound
 from tests.integration.round_helpers import baccarat_table
 from tests.signing import open_ledger

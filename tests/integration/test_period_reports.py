@@ -10,10 +10,10 @@ import pytest
 
 from ledger.commands.shift import CloseGamingDay, CloseShift, EnterDrop, OpenShift
 from ledger.core.errors import NotFound
-from projections.period_reports import gaming_day_report, month_to_date
+from projections.engine.runner import ProjectionRunner
 from projections.registry import select
-from projections.reports import shift_report
-from projections.runner import ProjectionRunner
+from projections.shifts.period_reports import gaming_day_report, month_to_date
+from projections.shifts.read import shift_report
 from tests.integration.helpers import PIT_BOSS
 from tests.integration.test_shift_reconciliation import COUNT, DAY, SUPERVISOR, _shift_with
 from tests.signing import open_ledger

@@ -18,8 +18,8 @@ import time
 from pathlib import Path
 
 from ledger.domain.table import table_id
-from projections.rebuild import rebuild
-from projections.table_state import TableState
+from projections.engine.rebuild import rebuild
+from projections.tables.state import TableState
 from tests.integration.helpers import open_table
 from tests.integration.projection_helpers import (
     append_dealer_shifts,

@@ -28,10 +28,10 @@ from ledger.commands.table import (
 )
 from ledger.core import clock as ledger_clock
 from ledger.domain.base import Aggregate
-from projections.base import Projection
-from projections.rebuild import rebuild
-from projections.shift_report import ShiftReport
-from projections.table_state import TableState
+from projections.engine.base import Projection
+from projections.engine.rebuild import rebuild
+from projections.shifts.report import ShiftReport
+from projections.tables.state import TableState
 from tests.integration.floor_driver import (
     DAY,
     DEALER,
@@ -179,7 +179,7 @@ class Repainted(Aggregate.Event):
 
 
 def test_a_fold_cannot_stand_without_the_handler_it_is_checked_against():
-    from projections.base import folds, handles
+    from projections.engine.base import folds, handles
 
     with pytest.raises(TypeError, match="folds"):
         class Unchecked(TableState):

@@ -31,6 +31,8 @@ from ledger.domain.round import Phase, Round, round_id
 from ledger.domain.shoe import Shoe
 from ledger.domain.table import Table, table_id
 from ledger.infrastructure.database import Database
+from projections.engine.rebuild import rebuild
+from projections.engine.runner import ProjectionRunner
 from projections.queries import (
     TableState as TableStateView,
 )
@@ -39,10 +41,8 @@ from projections.queries import (
     jackpot_pools,
     table_state,
 )
-from projections.rebuild import rebuild
 from projections.registry import PROJECTIONS
-from projections.runner import ProjectionRunner
-from projections.table_state import TableState
+from projections.tables.state import TableState
 from tests.integration.floor_driver import (
     CHECKPOINTS,
     DEALER_HAND,

@@ -9,15 +9,15 @@ from typing import Any
 
 import psycopg
 
-from ledger.audit.chain import verify_chains
-from ledger.audit.findings import LedgerReport
-from ledger.audit.projection_check import check_projections
+from ledger.audit.replay.chain import verify_chains
+from ledger.audit.verification.findings import LedgerReport
+from ledger.audit.verification.projection_check import check_projections
 from ledger.cli.db import _status
+from projections.engine.runner import Batch, ProjectionRunner
+from projections.engine.shadow import claim, release
+from projections.engine.versions import Version, code_version, recorded
 from projections.jackpot_pools import JackpotPools
-from projections.runner import Batch, ProjectionRunner
-from projections.shadow import claim, release
-from projections.table_state import TableState
-from projections.versions import Version, code_version, recorded
+from projections.tables.state import TableState
 from tests.integration.projection_helpers import Floor, last_position, table_state_rows
 from tests.signing import open_ledger
 

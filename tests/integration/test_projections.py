@@ -15,17 +15,17 @@ from uuid import uuid4
 import psycopg
 import pytest
 
-from ledger.audit.chain import verify_chains
-from ledger.audit.findings import LedgerReport
-from ledger.audit.projection_check import check_projections
+from ledger.audit.replay.chain import verify_chains
+from ledger.audit.verification.findings import LedgerReport
+from ledger.audit.verification.projection_check import check_projections
 from ledger.commands.table import CloseTable, SignInDealer
 from ledger.core.errors import NotFound, ProjectionStalled, WrongState
 from ledger.domain.table import table_id
+from projections.engine.rebuild import rebuild
+from projections.engine.runner import Batch, ProjectionRunner
+from projections.engine.tracking import stalled
 from projections.queries import table_state, table_states
-from projections.rebuild import rebuild
-from projections.runner import Batch, ProjectionRunner
-from projections.table_state import TableState
-from projections.tracking import stalled
+from projections.tables.state import TableState
 from tests.integration.helpers import PIT_BOSS, open_table
 from tests.integration.projection_helpers import (
     Floor,

@@ -13,7 +13,7 @@ from uuid import uuid4
 import pytest
 
 from ledger.application.ledger import Ledger
-from ledger.audit.authorship import check_authorship
+from ledger.audit.verification.authorship import check_authorship
 from ledger.core import clock as ledger_clock
 from ledger.identity.envelope import from_receipt, sign
 from ledger.identity.keys import verify

@@ -18,8 +18,8 @@ from psycopg import sql
 from psycopg.conninfo import make_conninfo
 
 from ledger.application.config import LedgerSettings
-from ledger.audit.sealer import Sealer
-from ledger.audit.verify import verify_ledger
+from ledger.audit.seal.sealer import Sealer
+from ledger.audit.verification.verify import verify_ledger
 from ledger.core.clock import OffsetClock
 from ledger.identity.keys import Credential
 from tests.integration.helpers import open_table

@@ -17,9 +17,9 @@ import pytest
 from rich.console import Console
 
 from ledger.application.ledger import Ledger
-from ledger.audit.recall import recall
-from ledger.audit.replay import FORMAT, RoundReplay, Verdict, find_round, replay_round
-from ledger.audit.terminal import render_recall, render_replay
+from ledger.audit.replay.recall import recall
+from ledger.audit.replay.round import FORMAT, RoundReplay, Verdict, find_round, replay_round
+from ledger.audit.replay.terminal import render_recall, render_replay
 from ledger.commands.round import OpenRound, PlaceBet, VoidRound
 from ledger.commands.shoe import ShuffleShoe
 from ledger.core import clock as ledger_clock

@@ -8,8 +8,8 @@ from __future__ import annotations
 from collections import defaultdict
 from decimal import Decimal
 
+from projections.engine.runner import ProjectionRunner
 from projections.registry import select
-from projections.runner import ProjectionRunner
 from tests.integration.floor_driver import FloorDriver
 from tests.signing import open_ledger
 

@@ -13,16 +13,16 @@ from decimal import Decimal
 import pytest
 
 from ledger.application.ledger import Ledger
-from ledger.audit.recall import recall
-from ledger.audit.replay import replay_round
+from ledger.audit.replay.recall import recall
+from ledger.audit.replay.round import replay_round
 from ledger.commands.round import AdjustRound
 from ledger.domain.round import Round, round_id
 from ledger.domain.table import table_id
 from ledger.reports.round import round_view
 from ledger.simulation.floor import GAME_ORDER, floor_plan, run_floor
+from projections.engine.runner import ProjectionRunner
 from projections.registry import select
-from projections.reports import shift_report
-from projections.runner import ProjectionRunner
+from projections.shifts.read import shift_report
 from tests.integration import replay_rounds as rounds
 from tests.signing import GAMING_DAY, floor_staff, open_ledger, playing_other_days
 

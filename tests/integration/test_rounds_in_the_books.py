@@ -9,8 +9,8 @@ from decimal import Decimal
 import pytest
 from psycopg.rows import dict_row
 
-from ledger.audit.recall import recall
-from ledger.audit.verify import verify_ledger
+from ledger.audit.replay.recall import recall
+from ledger.audit.verification.verify import verify_ledger
 from ledger.commands.round import DealCard, OpenRound, PlaceBet, SettleRound, VoidRound
 from ledger.commands.shift import CloseShift, EnterDrop, OpenShift
 from ledger.commands.shoe import BurnCards, CutShoe, ShuffleShoe
@@ -22,9 +22,9 @@ from ledger.domain.chips import parse_chips
 from ledger.domain.shift_schedule import DEFAULT_SCHEDULE, ShiftSchedule
 from ledger.domain.table import Table
 from ledger.reports.shift import unassigned_lines
-from projections.reports import shift_report, unassigned_rounds
-from projections.runner import ProjectionRunner
-from projections.shift_report import ShiftReport
+from projections.engine.runner import ProjectionRunner
+from projections.shifts.read import shift_report, unassigned_rounds
+from projections.shifts.report import ShiftReport
 from tests.integration.helpers import DEALER, PIT_BOSS, open_table
 from tests.signing import GAMING_DAY, event_count, open_ledger
 

@@ -8,10 +8,10 @@ import threading
 
 import pytest
 
-from ledger.audit.merkle import root_of
-from ledger.audit.seal import Witness, event_leaf
-from ledger.audit.seal_check import check_seal
-from ledger.audit.sealer import Cadence, Sealer, ledger_id
+from ledger.audit.log.formats import Witness, event_leaf
+from ledger.audit.log.merkle import root_of
+from ledger.audit.seal.sealer import Cadence, Sealer, ledger_id
+from ledger.audit.verification.seal_check import check_seal
 from ledger.core.errors import WrongState
 from ledger.identity.keys import Credential
 from tests.integration.helpers import open_table

@@ -9,14 +9,9 @@ from contextlib import contextmanager
 
 import pytest
 
-from ledger.audit import sealer as sealer_module
-from ledger.audit.merkle import consistency_proof, inclusion_proofs, root_of
-from ledger.audit.seal import Checkpoint, event_leaf
-from ledger.audit.seal_check import check_seal
-from ledger.audit.sealed_events import SealStatus, SealTrust, newest_signed, sealed_events
-from ledger.audit.sealer import Cadence, Sealer
-from ledger.audit.store import RecordedEvent
-from ledger.audit.tile_store import (
+from ledger.audit.log.formats import Checkpoint, event_leaf
+from ledger.audit.log.merkle import consistency_proof, inclusion_proofs, root_of
+from ledger.audit.log.tile_store import (
     StoredTiles,
     audit_paths,
     consistency,
@@ -25,7 +20,12 @@ from ledger.audit.tile_store import (
     stored_leaves,
     stored_tiles,
 )
-from ledger.audit.tiles import TiledTree, tiles_of, unpack
+from ledger.audit.log.tiles import TiledTree, tiles_of, unpack
+from ledger.audit.replay.sealed_events import SealStatus, SealTrust, newest_signed, sealed_events
+from ledger.audit.replay.store import RecordedEvent
+from ledger.audit.seal import sealer as sealer_module
+from ledger.audit.seal.sealer import Cadence, Sealer
+from ledger.audit.verification.seal_check import check_seal
 from ledger.core.errors import WrongState
 from ledger.identity.keys import Credential
 from tests.e2e.test_seal_attacks import behind_the_ledger

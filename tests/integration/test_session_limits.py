@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ledger.infrastructure.session import SessionLimits
 from ledger.runtime.bootstrap import build_application
-from projections.table_state import TableState
+from projections.tables.state import TableState
 
 
 def _limits(cursor) -> dict[str, str]:

@@ -11,7 +11,7 @@ from decimal import Decimal
 
 import pytest
 
-from ledger.audit.authorship import check_authorship
+from ledger.audit.verification.authorship import check_authorship
 from ledger.commands.round import OpenRound, PlaceBet
 from ledger.commands.shoe import BurnCards, CutShoe, ShuffleShoe
 from ledger.commands.table import ChangeTableSettings, OpenTable, SignInDealer

@@ -13,9 +13,9 @@ from ledger.commands.table import OpenTable, SignInDealer, SignOutDealer
 from ledger.core.errors import NotFound
 from ledger.domain.base import Actor, Role
 from ledger.pages.shift_report import to_html
+from projections.engine.runner import ProjectionRunner
 from projections.registry import select
-from projections.reports import shift_report
-from projections.runner import ProjectionRunner
+from projections.shifts.read import shift_report
 from tests.signing import GAMING_DAY, open_ledger
 
 DAY = GAMING_DAY

@@ -6,13 +6,13 @@ import itertools
 from datetime import date
 
 from ledger.application.config import LedgerSettings
-from ledger.audit.verify import verify_ledger
+from ledger.audit.verification.verify import verify_ledger
 from ledger.domain.round import Round, round_id
 from ledger.domain.table import Table, table_id
 from ledger.simulation.floor import floor_plan, run_floor
+from projections.engine.runner import ProjectionRunner
 from projections.registry import select
-from projections.reports import shift_report
-from projections.runner import ProjectionRunner
+from projections.shifts.read import shift_report
 from tests.signing import floor_staff, open_ledger, playing_other_days
 
 DAY = date(2026, 11, 22)

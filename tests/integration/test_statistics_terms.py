@@ -11,9 +11,9 @@ from ledger.core.expectation import Expectation
 from ledger.core.formatting import MACAU
 from ledger.games.registry import game
 from ledger.games.rulesets import parse_settings
+from projections.engine.runner import ProjectionRunner
 from projections.registry import select
-from projections.reports import shift_report
-from projections.runner import ProjectionRunner
+from projections.shifts.read import shift_report
 from tests.integration.replay_rounds import SUPERVISOR, stud_round, stud_table
 from tests.signing import GAMING_DAY, open_ledger
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from ledger.audit.verify import verify_ledger
+from ledger.audit.verification.verify import verify_ledger
 from ledger.commands.registry import EnrolStaff
 from ledger.core.errors import LedgerError
 from ledger.domain.base import Actor, Role

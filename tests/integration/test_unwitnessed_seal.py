@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from ledger.audit.sealer import Sealer
-from ledger.audit.trust import TrustedWitness, TrustFile
-from ledger.audit.witness_alarms import UNWITNESSED_AFTER, unwitnessed
+from ledger.audit.log.trust import TrustedWitness, TrustFile
+from ledger.audit.seal.sealer import Sealer
+from ledger.audit.witnesses.alarms import UNWITNESSED_AFTER, unwitnessed
 from ledger.identity.keys import Credential
 from ledger.web.floor import floor_alerts
 from tests.integration.helpers import open_table

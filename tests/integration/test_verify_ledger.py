@@ -12,13 +12,13 @@ from decimal import Decimal
 import pytest
 
 from ledger.application.ledger import Ledger
-from ledger.audit.verify import UNTRUSTED, verify_ledger
+from ledger.audit.verification.verify import UNTRUSTED, verify_ledger
 from ledger.core import clock as ledger_clock
 from ledger.domain.jackpot_pool import JackpotPool, pool_id
 from ledger.domain.shoe import Shoe
 from ledger.domain.table import Table
+from projections.engine.runner import ProjectionRunner
 from projections.registry import PROJECTIONS
-from projections.runner import ProjectionRunner
 from tests.integration import replay_rounds as rounds
 from tests.signing import open_ledger
 

@@ -1,7 +1,7 @@
 """A witness (`ledger witness serve`, a process of its own over HTTP, its memory in SQLite)
 cosigns a log's checkpoint only when the log signed it and it extends, by appending only, the
 last checkpoint the witness cosigned; it never forgets, even across a restart, and what it
-answers verifies with `ledger.audit.note` alone."""
+answers verifies with `ledger.audit.log.note` alone."""
 
 from __future__ import annotations
 
@@ -22,9 +22,8 @@ from pathlib import Path
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from ledger.audit import witness_client
-from ledger.audit.merkle import consistency_proof, leaf_hash, root_of
-from ledger.audit.note import (
+from ledger.audit.log.merkle import consistency_proof, leaf_hash, root_of
+from ledger.audit.log.note import (
     checkpoint_body,
     cosigned_at,
     origin_of,
@@ -34,14 +33,15 @@ from ledger.audit.note import (
     sign_note,
     verifies,
 )
-from ledger.audit.witness_client import (
+from ledger.audit.witnesses import client as witness_client
+from ledger.audit.witnesses.client import (
     WitnessConflict,
     WitnessRefused,
     WitnessUnreachable,
     add_checkpoint_body,
     submit,
 )
-from ledger.audit.witness_store import Witnessed, WitnessStore
+from ledger.audit.witnesses.store import Witnessed, WitnessStore
 from ledger.core import clock as ledger_clock
 from ledger.identity.keys import Credential
 from tests.clock import ENV, stamp
@@ -363,7 +363,7 @@ def test_the_store_itself_refuses_to_forget_or_rewind(tmp_path):
 
 
 def test_a_store_is_served_under_the_key_it_was_made_for_only(tmp_path):
-    from ledger.audit.witness_store import StoreError
+    from ledger.audit.witnesses.store import StoreError
 
     store = WitnessStore(tmp_path / "w.sqlite")
     store.bind("W-1+00000000+AA")

@@ -18,7 +18,7 @@ from ledger.domain.table import Table, table_id
 from ledger.simulation.bias import Bias
 from ledger.simulation.floor import floor_plan, run_floor
 from ledger.simulation.table import Tally
-from projections.reports import HOLD_LIMIT
+from projections.shifts.read import HOLD_LIMIT
 from tests.odds import rounds_expectation
 from tests.signing import floor_staff, playing_other_days
 

@@ -14,7 +14,7 @@ from ledger.audit.bundle_verify import (
     given_witnesses,
     witness_key,
 )
-from ledger.audit.note import (
+from ledger.audit.log.note import (
     COSIGNATURE_V1,
     ED25519,
     VerifierKey,

@@ -44,7 +44,7 @@ def test_a_bet_loads_its_own_area_and_not_every_command_handler_or_projection():
              "Bus((ROUND,)).handler_for(PlaceBet)\n"
              "loaded = [m for m in ('ledger.commands.shift', 'ledger.commands.registry', "
              "'ledger.commands.jackpot', 'ledger.application.handlers.shift', 'ledger.application.handlers.registry', "
-             "'ledger.application.handlers.jackpots', 'ledger.audit.sealer', 'projections') "
+             "'ledger.application.handlers.jackpots', 'ledger.audit.seal.sealer', 'projections') "
              "if m in sys.modules]\n"
              "print('LOADED', loaded, 'ledger.application.handlers.rounds' in sys.modules)")
     _prints(probe, "LOADED [] True")

@@ -8,7 +8,7 @@ from decimal import Decimal
 import pytest
 from pydantic import ValidationError
 
-from ledger.audit.chain import GENESIS, chain_hash
+from ledger.audit.replay.chain import GENESIS, chain_hash
 from ledger.cli.errors import one_line
 from ledger.commands import command_class
 from ledger.commands.table import OpenTable

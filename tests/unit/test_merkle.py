@@ -6,7 +6,7 @@ import hashlib
 
 import pytest
 
-from ledger.audit.merkle import (
+from ledger.audit.log.merkle import (
     EMPTY_ROOT,
     Frontier,
     consistency_proof,

@@ -10,7 +10,7 @@ import struct
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from ledger.audit.note import (
+from ledger.audit.log.note import (
     COSIGNATURE_V1,
     DASH,
     ED25519,

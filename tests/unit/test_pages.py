@@ -7,7 +7,7 @@ from datetime import date
 from decimal import Decimal
 
 from ledger.pages.shift_report import TICKS, _nice, chart, to_html
-from projections.reports import Rollup, ShiftReportView
+from projections.shifts.read import Rollup, ShiftReportView
 
 
 def _empty_view() -> ShiftReportView:

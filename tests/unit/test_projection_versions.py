@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from projections.shift_report import ShiftReport
-from projections.table_state import TableState
-from projections.versions import Version, code_version
+from projections.engine.versions import Version, code_version
+from projections.shifts.report import ShiftReport
+from projections.tables.state import TableState
 
 
 def test_a_table_definition_changed_without_a_bump_changes_the_version():

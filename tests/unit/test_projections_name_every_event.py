@@ -17,11 +17,11 @@ from ledger.domain.round import Round
 from ledger.domain.shift import Shift
 from ledger.domain.shoe import Shoe
 from ledger.domain.table import Table
-from projections.base import Projection, literals
+from projections.engine.base import Projection, literals
 from projections.jackpot_pools import JackpotPools
 from projections.registry import PROJECTIONS
-from projections.shift_report import ShiftReport
-from projections.table_state import TableState
+from projections.shifts.report import ShiftReport
+from projections.tables.state import TableState
 
 NOBODYS = (CommandReceipt, Registry, StaffMember, TerminalDevice, GamingDay)
 """Streams no projection reads: receipts, the registry, the gaming days' own stream."""

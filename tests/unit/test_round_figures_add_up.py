@@ -11,8 +11,8 @@ from uuid import uuid4
 
 from rich.console import Console
 
-from ledger.audit.recall import Recall, RecalledRound
-from ledger.audit.terminal import render_recall
+from ledger.audit.replay.recall import Recall, RecalledRound
+from ledger.audit.replay.terminal import render_recall
 from ledger.reports.round_win import RoundWin
 
 D = Decimal
@@ -73,8 +73,8 @@ def test_the_floor_table_page_shows_what_was_returned_beside_stakes_paid_and_win
 def test_a_stud_round_s_bets_in_a_narrow_terminal_keep_returned_and_leave_out_a_zero_commission():
     """`round show` and `replay` once left out what was returned and kept a commission column
     of 0.00 at Stud Poker: stake - returned - paid must be readable as the bet's win."""
-    from ledger.audit.check import BetLine
-    from ledger.audit.terminal import results_table
+    from ledger.audit.replay.check import BetLine
+    from ledger.audit.replay.terminal import results_table
 
     lines = [BetLine(box=4, spot="ante", player="P-4", stake=D(500), outcome="pushed "
                      "(the dealer's hand does not qualify)", returned=D(500), payout=D(500),

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from ledger.audit.merkle import (
+from ledger.audit.log.merkle import (
     consistency_proof,
     inclusion_proofs,
     leaf_hash,
     root_of,
     verify_inclusion,
 )
-from ledger.audit.tiles import (
+from ledger.audit.log.tiles import (
     TileBuilder,
     TiledTree,
     damaged,

@@ -7,10 +7,9 @@ import base64
 
 import pytest
 
-from ledger.audit.merkle import Frontier
-from ledger.audit.seal import Checkpoint
-from ledger.audit.seal_check import SealReport, _since
-from ledger.audit.verification_record import (
+from ledger.audit.log.formats import Checkpoint
+from ledger.audit.log.merkle import Frontier
+from ledger.audit.verification.record import (
     Reached,
     Unusable,
     VerificationRecord,
@@ -20,7 +19,8 @@ from ledger.audit.verification_record import (
     now,
     save_record,
 )
-from ledger.audit.witnessed import Memory
+from ledger.audit.verification.seal_check import SealReport, _since
+from ledger.audit.witnesses.quorum import Memory
 from ledger.identity.keys import Credential
 
 

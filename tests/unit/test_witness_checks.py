@@ -7,8 +7,8 @@ import base64
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from ledger.audit.merkle import EMPTY_ROOT, consistency_proof, leaf_hash, root_of
-from ledger.audit.note import (
+from ledger.audit.log.merkle import EMPTY_ROOT, consistency_proof, leaf_hash, root_of
+from ledger.audit.log.note import (
     NoteError,
     VerifierKey,
     checkpoint_body,
@@ -16,9 +16,9 @@ from ledger.audit.note import (
     parse_note,
     sign_note,
 )
-from ledger.audit.witness_client import add_checkpoint_body
-from ledger.audit.witness_server import Refused, Witness, parse_log, parse_submission
-from ledger.audit.witness_store import WitnessStore
+from ledger.audit.witnesses.client import add_checkpoint_body
+from ledger.audit.witnesses.server import Refused, Witness, parse_log, parse_submission
+from ledger.audit.witnesses.store import WitnessStore
 
 LOG = Ed25519PrivateKey.from_private_bytes(bytes(range(32)))
 LOG_PUBLIC = LOG.public_key().public_bytes_raw()

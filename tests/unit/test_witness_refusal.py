@@ -3,8 +3,8 @@ memory the newest checkpoint does not extend will never cosign it, and is named 
 
 from __future__ import annotations
 
-from ledger.audit.seal import Checkpoint
-from ledger.audit.witnessed import Memory, refusal
+from ledger.audit.log.formats import Checkpoint
+from ledger.audit.witnesses.quorum import Memory, refusal
 
 ROOT, OTHER = bytes(32), bytes([1]) * 32
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import socket
 from uuid import uuid4
 
-from ledger.audit.trust import TrustedWitness, TrustFile
-from ledger.audit.witnessed import gather
+from ledger.audit.log.trust import TrustedWitness, TrustFile
+from ledger.audit.witnesses.quorum import gather
 
 
 def _closed_port() -> int:

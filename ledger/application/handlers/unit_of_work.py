@@ -8,7 +8,7 @@ whoever called it saves them (`ledger.application.ledger.Ledger.record` with the
 receipt, in one insert). `Ledger` is the unit of work on PostgreSQL; the group writer
 (`ledger.application.group_commit`), a batch (`ledger.application.batch`), the registry's
 proof (`ledger.application.registry_proof`) and the authorship check
-(`ledger.audit.log_streams`) are others, and `InMemoryUnitOfWork` runs handlers with no
+(`ledger.audit.verification.log_streams`) are others, and `InMemoryUnitOfWork` runs handlers with no
 database at all. Each reads through `ReadsByKind`, so the kind is checked in one place.
 """
 

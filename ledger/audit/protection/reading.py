@@ -9,7 +9,7 @@ from typing import Any
 from psycopg import Connection
 
 from ledger.audit.protection.coups import Coup, coup_of
-from ledger.audit.store import read_streams
+from ledger.audit.replay.store import read_streams
 from ledger.domain.round import Round
 
 BODY = "convert_from(state, 'UTF8')::jsonb"
