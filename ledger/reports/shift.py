@@ -10,7 +10,15 @@ from typing import Any
 from rich import box
 from rich.console import Console
 
-from ledger.core.formatting import CURRENCY, amount, counted, decimal_text, money, when
+from ledger.core.formatting import (
+    CURRENCY,
+    amount,
+    counted,
+    decimal_text,
+    exact_json,
+    money,
+    when,
+)
 from ledger.presentation.columns import Grid, figure, text
 from ledger.presentation.csv_table import heading, named
 from ledger.presentation.wording import game, line_name
@@ -46,7 +54,8 @@ def to_csv(view: ShiftReportView) -> str:
 
 
 def to_json(view: ShiftReportView) -> str:
-    data = view.model_dump(mode="json")
+    """The report for machines, as every report's JSON is written (`exact_json`)."""
+    data = exact_json(view.model_dump())
 
     def exact(line: dict[str, Any], source: Figures) -> None:
         line.update(variance=decimal_text(source.variance), hold_pct=decimal_text(source.hold_pct))
