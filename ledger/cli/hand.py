@@ -7,7 +7,7 @@ from typing import Annotated, Any
 import typer
 
 from ledger.cli.console import JsonOption, console, print_json
-from ledger.core.cards import parse_cards
+from ledger.core.cards import faces, parse_cards
 
 
 def hand(
@@ -29,4 +29,4 @@ def hand(
     if as_json:
         print_json(said)
     else:
-        console.print(line, highlight=False)
+        console.print(faces(line), highlight=False)

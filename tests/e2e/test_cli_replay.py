@@ -106,7 +106,7 @@ def test_recall_shows_the_last_rounds_with_results_and_payouts(cli, recorded):
     assert result.code == 0, result.err
     assert "Table BAC-01: last 1 round " in result.out  # one round, said so
     assert "player wins, player 9 banker 6; banker pair" in result.out  # who won, in words
-    assert "player: 4H KD 5D (9 points)" in result.out
+    assert "player: 4♥ K♦ 5♦ (9 points)" in result.out
     data = json.loads(cli("recall", "BAC-01", "--json").out)
     [coup] = data["rounds"]
     assert (coup["number"], coup["stakes"], coup["payouts"]) == (1, "3700.00", "2600.00")

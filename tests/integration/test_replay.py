@@ -348,7 +348,7 @@ def test_a_jackpot_rounds_replay_shows_its_table_win_jackpot_stakes_and_prizes_a
     assert replay.check.recomputed_win == win
     said = (f"table win MOP {table:,.2f}; jackpot stakes MOP 30.00 (to the pool); "
             "jackpot prize paid MOP 20,000.00 to box 1, Straight flush (from the pool); "
-            "jackpot prize paid MOP 5,000.00 to box 2, Four of a kind (from the pool)")
+            "jackpot prize paid MOP 5,000.00 to box 2, four of a kind (from the pool)")
     assert f"Win as recorded: {said}" in in_the_terminal(render_replay, replay)
     page = to_html(replay)
     assert f"Win as recorded: {said}." in page and f"Re-computed: {said}." in page
@@ -363,7 +363,7 @@ def test_a_box_that_won_a_jackpot_prize_is_not_shown_as_lost(ledger, superuser):
     row = {box: next(line for line in printed if line.startswith(f"│ box {box} jackpot "))
            for box in (1, 2, 4)}
     assert "won the jackpot: Straight flush, prize MOP 20,000.00 (from the pool)" in row[1]
-    assert "won the jackpot: Four of a kind, prize MOP 5,000.00 (from the pool)" in row[2]
+    assert "won the jackpot: four of a kind, prize MOP 5,000.00 (from the pool)" in row[2]
     assert "to the pool, no prize" in row[4]
     assert not any("lost" in line for line in row.values())
     on_the_page = {(r["line"].box, r["line"].spot): r["outcome"] for r in results(replay)}
