@@ -36,6 +36,7 @@ from ledger.presentation.wording import (
     term,
     void_reason,
 )
+from ledger.reports.shift import dealt_no_round
 
 
 @lru_cache(maxsize=1)
@@ -50,7 +51,7 @@ def environment() -> Environment:
     env.filters.update(money=money, amount=amount, clock=clock, when=when, iso=iso,
                        void_reason=void_reason, counted=counted, game=game, rule_set=rule_set,
                        term=term, pool_name=pool_name, faces=faces)
-    env.globals.update(line_name=line_name, NO_CARDS=NO_CARDS)
+    env.globals.update(line_name=line_name, NO_CARDS=NO_CARDS, dealt_no_round=dealt_no_round)
     env.globals.update(CURRENCY=CURRENCY, TIME_LABEL=TIME_LABEL, PRACTICE_MARK=PRACTICE_MARK)
     return env
 

@@ -125,6 +125,25 @@ def unassigned_lines(view: ShiftReportView) -> list[str]:
             for r in view.unassigned]
 
 
+def dealt_no_round(view: ShiftReportView) -> str:
+    """The shift's dealers who signed in (or signed a count) at a table and dealt none of its
+    rounds, said once for the floor, not on every table (a relief signed in as a table closes
+    is at most tables): `signed in, dealt no round: D-2 at BAC-01; D-5 at SP-01 and SP-02`;
+    "" for none."""
+    tables: dict[str, list[str]] = {}
+    for t in view.tables:
+        for dealer in t.dealt_no_round:
+            tables.setdefault(dealer, []).append(t.table)
+    if not tables:
+        return ""
+    return "signed in, dealt no round: " + "; ".join(
+        f"{dealer} at {_listed(codes)}" for dealer, codes in tables.items())
+
+
+def _listed(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+
+
 def _row(name: str, line: Figures) -> list[str]:
     rounds = f"{line.rounds_played}" + (f" +{line.rounds_voided}v" if line.rounds_voided else "")
     return [

@@ -90,7 +90,7 @@ def base_sentence(report: StatisticsReport) -> str:
     """What win-to-drop is compared with, as a sentence."""
     words = period_words(report.base)
     if words is None:
-        return f"win-to-drop is compared with nothing: {NO_BASE}"
+        return f"win-to-drop is compared with nothing ({NO_BASE})"
     return f"win-to-drop is compared with {words}"
 
 
@@ -174,4 +174,4 @@ def to_rich(report: StatisticsReport, console: Console, *, wide: bool = False) -
                           highlight=False)
     for note in report.notes:
         console.print(f"note ({note.scope}, {note.first_day} to {note.last_day}) by "
-                      f"{note.noted_by}: {note.subject}: {note.finding}", highlight=False)
+                      f"{note.noted_by} on {note.subject}: {note.finding}", highlight=False)

@@ -159,7 +159,7 @@ def test_a_fortune8_round_through_the_cli(cli, superuser):
         (1, "8", "P-2"): ("won", Decimal("200.00"), Decimal("2200.00"), Decimal(0)),
         (5, "H", None): ("won", Decimal("300.00"), Decimal("300.00"), Decimal(0)),
     }
-    assert "TD" in ok(cli, "round", "show", "F8-01")
+    assert "10♦" in ok(cli, "round", "show", "F8-01")  # the card's face; its code in --json
 
 
 def test_cli_refusals_are_one_red_line_and_exit_1(cli, superuser, as_staff):

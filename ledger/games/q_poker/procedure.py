@@ -67,7 +67,8 @@ class QPokerProcedure(Procedure):
 
     def check_bet(self, facts: RoundFacts, bet: BetFact) -> None:
         if bet.spot not in self.spots:
-            raise InvalidInput(f"'{bet.spot}' is not a bet of q-poker: the spots are bonus, play.")
+            raise InvalidInput(f"'{bet.spot}' is not a bet of {self.name}: the spots are "
+                               f"{', '.join(self.spots)}.")
         boxes = cast(q_poker.QPokerSettings, facts.settings).boxes  # art. 2(1): eight or more
         if not 1 <= bet.box <= boxes:
             raise InvalidInput(f"there is no box {bet.box}: this table has boxes 1 to {boxes}.")
