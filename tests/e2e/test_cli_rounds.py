@@ -178,7 +178,7 @@ def test_cli_refusals_are_one_red_line_and_exit_1(cli, superuser, as_staff):
                                            "1X")
     assert "amount" in refused(cli, superuser, "round", "bet", "F8-02", "3", "H", "10.005")
     assert refused(cli, superuser, "round", "settle", "QP-99") == (
-        "error: table QP-99 does not exist.")
+        "error: table QP-99 does not exist: `ledger table list` shows the tables.")
 
 
 def test_a_demonstration_coup_and_a_standing_bet_through_the_cli(cli, superuser, as_staff):
