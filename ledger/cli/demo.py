@@ -33,6 +33,7 @@ from ledger.cli.report import Format, shift_file
 from ledger.cli.simulate import new_seed, simulate_floor
 from ledger.core.errors import InvalidInput
 from ledger.core.formatting import counted, money
+from ledger.domain.registry import StaffMember, TerminalDevice
 from ledger.domain.round import Round
 from ledger.domain.shift_schedule import ShiftSlot
 from ledger.domain.table import table_id
@@ -180,12 +181,9 @@ def _replay(rt: Any, console: Console, round_: UUID | None, what: str,
 
 def _signatures(conn: Any) -> str:
     """The receipts' signers beside everyone the registry holds."""
-    from ledger.domain.registry import StaffMember, TerminalDevice
-
     total, signed, people, devices = receipts_signed(conn)
     enrolled = len(set(ids_created_by(conn, StaffMember.Enrolled.event_type, "staff_id")))
-    registered = len(set(ids_created_by(conn, TerminalDevice.Registered.event_type,
-                                        "terminal_id")))
+    registered = len(set(ids_created_by(conn, TerminalDevice.Registered.event_type, "terminal_id")))
     return who_acted(total, signed, people, enrolled, devices, registered)
 
 

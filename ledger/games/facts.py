@@ -130,6 +130,7 @@ class Procedure:
     """A game's rules over RoundFacts. Each `check_*` raises a LedgerError with a sentence."""
 
     game: str = ""
+    game_name: str = ""  # the game's `Game.name`
     spots: tuple[str, ...] = ()
     box_name: str = "box"
     boxes: range = range(1, 8)
@@ -139,11 +140,8 @@ class Procedure:
     @property
     def name(self) -> str:
         """The game by its name in words, as its messages say it (`Stud Poker`), never by
-        its code."""
-        from ledger.games.registry import GAMES  # the registry imports every procedure
-
-        found = GAMES.get(self.game)
-        return self.game if found is None else found.name
+        its code: its `Game`'s name (`game_name`), the code where a procedure names none."""
+        return self.game_name or self.game
 
     def check_bet(self, facts: RoundFacts, bet: BetFact) -> None:
         if bet.spot not in self.spots:

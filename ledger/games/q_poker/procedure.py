@@ -17,6 +17,7 @@ from ledger.games.facts import (
     target_number,
 )
 from ledger.games.q_poker import rules as q_poker
+from ledger.games.q_poker.game import GAME
 from ledger.games.q_poker.rules import DEALER, QPokerRound
 from ledger.games.replayer import Replayer
 
@@ -60,7 +61,8 @@ replay: Replayer[QPokerRound] = Replayer(
 
 
 class QPokerProcedure(Procedure):
-    game = "q-poker"
+    game = GAME.code
+    game_name = GAME.name
     spots = tuple(spot.value for spot in q_poker.Spot)
     has_decisions = True
     has_reveal = True
