@@ -151,7 +151,7 @@ def print_seal(seal: SealReport | None) -> None:
                  f", {seal.witnessed:,} under a checkpoint its witnesses' quorum cosigned, "
                  f"{counted(seal.witnesses, 'witness', 'witnesses')} consulted")
     console.print(f"seal: {counted(seal.checkpoints, 'signed checkpoint')}, {seal.sealed:,} events "
-                  f"verified under them{witnessed}, {seal.unsealed:,} events not yet sealed: "
+                  f"verified under {'it' if seal.checkpoints == 1 else 'them'}{witnessed}, {seal.unsealed:,} events not yet sealed: "
                   f"{verdict}", highlight=False, soft_wrap=True)
 
 

@@ -33,12 +33,18 @@ from ledger.cli.report import Format, shift_file
 from ledger.cli.simulate import new_seed, simulate_floor
 from ledger.core.errors import InvalidInput
 from ledger.core.formatting import counted, money
+from ledger.domain.registry import StaffMember, TerminalDevice
 from ledger.domain.round import Round
 from ledger.domain.shift_schedule import ShiftSlot
 from ledger.domain.table import table_id
 from ledger.identity.keyring import Keyring
 from ledger.identity.keys import Credential
-from ledger.infrastructure.event_log import first_round_with, irregularities_in, receipts_signed
+from ledger.infrastructure.event_log import (
+    first_round_with,
+    ids_created_by,
+    irregularities_in,
+    receipts_signed,
+)
 from ledger.presentation.wording import term, void_reason
 from ledger.reports.shift import to_rich
 from ledger.runtime.bootstrap import init_database, open_ledger, resolve_database, sealer_for
@@ -174,12 +180,21 @@ def _replay(rt: Any, console: Console, round_: UUID | None, what: str,
 
 
 def _signatures(conn: Any) -> str:
-    """How many commands the ledger holds, how many arrived signed, by how many people at how
-    many terminals (read from the receipts)."""
+    """The receipts' signers beside everyone the registry holds."""
     total, signed, people, devices = receipts_signed(conn)
-    return (f"Who acted, proven: {signed:,} of {total:,} commands arrived signed and verified, by "
-            f"{people} enrolled staff at {devices} registered terminals "
-            "(`ledger staff list`, `ledger terminal list`).")
+    enrolled = len(set(ids_created_by(conn, StaffMember.Enrolled.event_type, "staff_id")))
+    registered = len(set(ids_created_by(conn, TerminalDevice.Registered.event_type, "terminal_id")))
+    return who_acted(total, signed, people, enrolled, devices, registered)
+
+
+def who_acted(total: int, signed: int, signers: int, enrolled: int, devices: int,
+              registered: int) -> str:
+    """Who signed the commands, counted apart from everyone the registry holds (what `ledger
+    staff list` lists): staff who never signed one (an administrator, the count team) are
+    among the enrolled, not the signers."""
+    return (f"Who acted, proven: {signed:,} of {total:,} commands arrived signed and verified, "
+            f"signed by {signers:,} of the {enrolled:,} enrolled staff at {devices:,} of the "
+            f"{registered:,} registered terminals (`ledger staff list`, `ledger terminal list`).")
 
 
 def demo_sealer(settings: LedgerSettings, database: Any) -> Sealer:
@@ -214,7 +229,7 @@ class _LiveSeal:
         witness = self.sealer.witness_of(state.ledger_id).directory
         return (f"sealed live beside the floor ({self.behind:,} events behind when the last "
                 f"table finished): {state.checkpointed:,} of {state.recorded:,} events under "
-                f"{checkpoints} signed checkpoints, witnessed in {witness}")
+                f"{counted(checkpoints, 'signed checkpoint')}, witnessed in {witness}")
 
 
 @contextmanager

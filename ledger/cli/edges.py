@@ -22,7 +22,7 @@ def edges(
         help="A table: its rules and the house settings in force today.")] = None,
     game: Annotated[str | None, typer.Option(
         help="A game under its standard settings instead: stud-poker, q-poker, fortune-8 or "
-             "baccarat.")] = None,
+             "baccarat, or its name (\"Fortune 8\").")] = None,
     jackpot_bet: Annotated[str | None, typer.Option(
         help="A table's jackpot bet, e.g. 10.00: its figures depend on the stake and the "
              "pool's amount now.")] = None,
@@ -35,13 +35,14 @@ def edges(
     each figure was computed."""
     from ledger.core.errors import InvalidInput
     from ledger.games.registry import game as game_of
-    from ledger.games.registry import standard_settings
+    from ledger.games.registry import game_code, standard_settings
 
     if (table is None) == (game is None):
         raise InvalidInput("name a table, or a game with --game (not both).")
     pool: JackpotPool | None = None
     if game is not None:
-        code, settings, where = game, standard_settings(game), "standard settings"
+        code = game_code(game)
+        settings, where = standard_settings(code), "standard settings"
     else:
         code, settings, where, pool = _table_terms(str(table))
     odds = game_of(code).bet_odds(settings)

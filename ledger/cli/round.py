@@ -172,7 +172,8 @@ def show(table: Code, number: Annotated[int | None, typer.Argument(help="Round n
     if as_json:
         print_json(view)
         return
-    from ledger.presentation.wording import DEMONSTRATION, bet_name, rule_set, term
+    from ledger.core.cards import face
+    from ledger.presentation.wording import DEMONSTRATION, NO_CARDS, bet_name, rule_set, term
 
     console.print(f"[bold]{round_.label}[/]: {rule_set(round_.rule_set)}; "
                   f"{term(round_.phase)}", highlight=False)
@@ -182,9 +183,12 @@ def show(table: Code, number: Annotated[int | None, typer.Argument(help="Round n
         console.print(f"result: {safe(view['result'])}", highlight=False)
     cards = Grid(text("to"), text("card"), text("face"), figure("shoe position"), title="cards")
     for c in view["cards"]:
-        cards.add_row(term(c["to"]).replace(":", " "), c["card"], "up" if c["face_up"] else "down",
-                      str(c["shoe_position"]))
-    cards.print(console, wide=wide)
+        cards.add_row(term(c["to"]).replace(":", " "), face(c["card"]),
+                      "up" if c["face_up"] else "down", str(c["shoe_position"]))
+    if view["cards"]:
+        cards.print(console, wide=wide)
+    else:
+        console.print(NO_CARDS, highlight=False)
     # a bet named with its player beside its box: two players on one box (Q Poker) stay apart
     # stake - returned - paid + commission is the bet's win: those figures stay together, and
     # only one empty in every bet (commission at Stud Poker) is left out for width

@@ -109,7 +109,7 @@ def status(as_json: JsonOption = False, wide: WideOption = False) -> None:
         table = Grid(figure("events"), figure("position", 3), text("root", 2),
                      text(f"sealed at ({TIME_LABEL})"), text("key", 1))
         for checkpoint in state.checkpoints:
-            table.add_row(f"{checkpoint.size:,}", str(checkpoint.position),
+            table.add_row(f"{checkpoint.size:,}", f"{checkpoint.position:,}",
                           checkpoint.root.hex()[:16] + "…",
                           clock(checkpoint.when),
                           checkpoint.key)
@@ -130,7 +130,7 @@ def repair() -> None:
         store(conn, state)
         tiles = repair_tiles(conn, state.frontier.size)
     console.print(f"repaired: the seal's state is {state.frontier.size:,} leaves up to position "
-                  f"{state.position}, {state.checkpointed_size:,} under a checkpoint; "
+                  f"{state.position:,}, {state.checkpointed_size:,} under a checkpoint; "
                   f"{counted(tiles.built, 'missing tile')} built", highlight=False)
     for line in ([note] if note else []) + tiles.damaged:
         _note(line)

@@ -208,10 +208,12 @@ def simulate(
     beside the simulator's keys): the floor's staff are enrolled and its terminals registered
     under your signature, their keys kept in LEDGER_SIMULATOR_KEYS. Nothing is recorded if the
     shift cannot be played through (a table open, the shift already in the ledger)."""
-    chosen = tuple(g.strip() for g in games.split(",") if g.strip())
+    from ledger.games.registry import game_code
+
+    chosen = tuple(game_code(g) for g in games.split(",") if g.strip())
     unknown = [g for g in chosen if g not in GAME_ORDER]
     if unknown:
-        raise InvalidInput(f"unknown game '{unknown[0]}': known are {', '.join(GAME_ORDER)}.")
+        raise InvalidInput(f"the simulator plays {', '.join(GAME_ORDER)}: not {unknown[0]}.")
     count = rounds or max(1, int((hours or 0.5) * 60))
     slot = None
     if day is not None:

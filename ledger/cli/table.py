@@ -43,7 +43,8 @@ def _settings(pairs: list[str]) -> dict[str, bool | int | str]:
 @app.command("open")
 def open_(
     table: Code,
-    game: Annotated[str, typer.Option(help="stud-poker, q-poker, fortune-8 or baccarat.")],
+    game: Annotated[str, typer.Option(
+        help="stud-poker, q-poker, fortune-8 or baccarat, or its name (\"Fortune 8\").")],
     min_bet: Annotated[Decimal, typer.Option("--min", help="Table minimum (patacas).")],
     max_bet: Annotated[Decimal, typer.Option("--max", help="Table maximum (patacas).")],
     rules: Annotated[str | None, typer.Option(help="Rule set, e.g. stud-poker/2003.")] = None,
@@ -55,8 +56,10 @@ def open_(
         help="The DICJ authorisation of the house settings.")] = None,
 ) -> None:
     """Open a table (or re-open it for a new gaming day)."""
+    from ledger.games.registry import game_code
+
     command = OpenTable(
-        table=table, game=game, rule_set=rules, min_bet=min_bet, max_bet=max_bet, pit=pit,
+        table=table, game=game_code(game), rule_set=rules, min_bet=min_bet, max_bet=max_bet, pit=pit,
         settings=_settings(setting or []), authorisation=authorisation,
     )
     send(command)

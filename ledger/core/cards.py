@@ -1,10 +1,13 @@
-"""Cards as values: parsed from and printed as `AS KH TD` (`10` is accepted for `T`).
+"""Cards as values: parsed from and printed as `AS KH TD` (`10` is accepted for `T`), the codes
+every machine format keeps; people see each card's face (`face("TS")` is `10♠`, `faces` turns
+the codes of a sentence into faces).
 
 Suits rank S > H > C > D wherever a game ranks suits, so `Suit` is ordered that way.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import IntEnum
@@ -106,6 +109,31 @@ def parse_cards(text: str | Iterable[str]) -> tuple[Card, ...]:
 
 def format_cards(cards: Iterable[Card]) -> str:
     return " ".join(str(card) for card in cards)
+
+
+SUIT_FACES = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
+CARD_CODE = re.compile(r"\b(10|[2-9TJQKA])([SHCD])\b")
+"""A card's code inside a sentence: `TS`, `10S`, `KH`."""
+
+
+def face(code: str | Card) -> str:
+    """A card as people see it, on every screen and page: `10♠` for `TS`, `K♥` for `KH`.
+
+    >>> face("TS"), face("KH"), face(Card.parse("2D"))
+    ('10♠', 'K♥', '2♦')
+    """
+    text = str(code)
+    rank, suit = text[:-1], text[-1]
+    return f"{'10' if rank == 'T' else rank}{SUIT_FACES.get(suit, suit)}"
+
+
+def faces(text: str) -> str:
+    """Every card code of a sentence as its face, the rest as it is.
+
+    >>> faces("dealer straight (KH QC TS): qualifies")
+    'dealer straight (K♥ Q♣ 10♠): qualifies'
+    """
+    return CARD_CODE.sub(lambda found: face(found[1] + found[2]), text)
 
 
 DECK: tuple[Card, ...] = tuple(Card(rank, suit) for rank in Rank for suit in Suit)

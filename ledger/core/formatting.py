@@ -20,8 +20,12 @@ Pure: no settings, no I/O; the domain's sentences use it too.
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from collections.abc import Mapping
+from datetime import date, datetime, timedelta, timezone
 from decimal import Decimal
+from enum import Enum
+from typing import Any
+from uuid import UUID
 
 CURRENCY = "MOP"
 MACAU = timezone(timedelta(hours=8), "Asia/Macau")
@@ -77,6 +81,41 @@ def minute(moment: datetime) -> str:
 def iso(moment: datetime | None) -> str | None:
     """The moment for CSV and JSON: Macau time with its offset, full precision."""
     return None if moment is None else macau(moment).isoformat()
+
+
+def probability_text(probability: float) -> str:  # money-safe: a probability
+    """A probability for CSV and JSON: a string of six decimals (`0.012345`), never a float."""
+    return f"{probability:.6f}"
+
+
+def exact_json(value: Any) -> Any:
+    """A report's values as its JSON writes them, one convention for every report: times in
+    ISO 8601 in Macau time with their offset (`iso`), money and other decimals as exact
+    strings (`decimal_text`), a probability (the only float) as `probability_text`, a day as
+    `2026-11-24`; counts stay numbers. Give it a model's `model_dump()` (Python values).
+
+    >>> from datetime import UTC
+    >>> exact_json({"at": datetime(2026, 11, 24, 6, 3, 5, tzinfo=UTC), "win": Decimal("5.50"),
+    ...             "probability": 0.5, "rounds": [3], "on": date(2026, 11, 24)})
+    {'at': '2026-11-24T14:03:05+08:00', 'win': '5.50', 'probability': '0.500000', 'rounds': [3], 'on': '2026-11-24'}
+    """
+    if isinstance(value, Mapping):
+        return {str(key): exact_json(item) for key, item in value.items()}
+    if isinstance(value, list | tuple | set | frozenset):
+        return [exact_json(item) for item in value]
+    if isinstance(value, datetime):
+        return iso(value)
+    if isinstance(value, date):
+        return value.isoformat()
+    if isinstance(value, Decimal):
+        return decimal_text(value)
+    if isinstance(value, float):  # money-safe: floats are probabilities here, never money
+        return probability_text(value)
+    if isinstance(value, Enum):
+        return exact_json(value.value)
+    if isinstance(value, UUID):
+        return str(value)
+    return value
 
 
 RARE = 0.05  # money-safe: a probability

@@ -25,7 +25,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, PlainSerializer
 
 from ledger.core import clock
 from ledger.core.cards import Card
-from ledger.core.errors import NotAllowed, WrongKind
+from ledger.core.errors import NotAllowed, NotFound, WrongKind
 
 CardCode = Annotated[
     Card,
@@ -164,6 +164,12 @@ class Aggregate(LibraryAggregate):
 
     class Created(Event, CanInitAggregate[UUID]):
         originator_topic: str
+
+    @classmethod
+    def missing(cls, what: str) -> NotFound:
+        """`what` has no stream: the sentence every command says it in (`table XYZ-99 does not
+        exist: ...`); a kind adds where to see the ones that do."""
+        return NotFound(f"{what} does not exist.")
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         # Every stream shares these two event bases. Without them on the class, the event store

@@ -15,7 +15,7 @@ from uuid import NAMESPACE_URL, UUID, uuid5
 
 from eventsourcing.domain import event
 
-from ledger.core.errors import InvalidInput, WrongState
+from ledger.core.errors import InvalidInput, NotFound, WrongState
 from ledger.core.formatting import money
 from ledger.domain.base import Aggregate, Provenance, applies
 from ledger.domain.grammar import kept_ids, normal_identifier
@@ -32,6 +32,11 @@ def table_id(code: str) -> UUID:
 def check_table_code(code: str) -> str:
     """The code in the identifiers' normal form (`ledger.domain.grammar`): `bac-01` is BAC-01."""
     return normal_identifier(code, "a table code")
+
+
+def no_such_table(code: str) -> NotFound:
+    """A table the ledger does not hold, in the one sentence every command says it in."""
+    return Table.missing(f"table {code}")
 
 
 def check_limits(min_bet: Decimal, max_bet: Decimal) -> None:
@@ -58,6 +63,10 @@ class Table(Aggregate):
     @staticmethod
     def create_id(code: str, **_: object) -> UUID:
         return table_id(code)
+
+    @classmethod
+    def missing(cls, what: str) -> NotFound:
+        return NotFound(f"{what} does not exist: `ledger table list` shows the tables.")
 
     @event(Opened)
     def __init__(

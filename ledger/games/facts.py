@@ -130,20 +130,27 @@ class Procedure:
     """A game's rules over RoundFacts. Each `check_*` raises a LedgerError with a sentence."""
 
     game: str = ""
+    game_name: str = ""  # the game's `Game.name`
     spots: tuple[str, ...] = ()
     box_name: str = "box"
     boxes: range = range(1, 8)
     has_decisions: bool = False
     has_reveal: bool = False
 
+    @property
+    def name(self) -> str:
+        """The game by its name in words, as its messages say it (`Stud Poker`), never by
+        its code: its `Game`'s name (`game_name`), the code where a procedure names none."""
+        return self.game_name or self.game
+
     def check_bet(self, facts: RoundFacts, bet: BetFact) -> None:
         if bet.spot not in self.spots:
             raise InvalidInput(
-                f"'{bet.spot}' is not a bet of {self.game}: the spots are {', '.join(self.spots)}."
+                f"'{bet.spot}' is not a bet of {self.name}: the spots are {', '.join(self.spots)}."
             )
         if bet.box not in self.boxes:
             raise InvalidInput(
-                f"there is no {self.box_name} {bet.box}: {self.game} has "
+                f"there is no {self.box_name} {bet.box}: {self.name} has "
                 f"{self.box_name}es {self.boxes.start} to {self.boxes.stop - 1}."
             )
         if facts.cards or facts.betting_closed:
@@ -160,7 +167,7 @@ class Procedure:
     def check_demonstration(self, settings: HouseSettings, shoe: ShoeAtStart) -> None:
         """A demonstration coup opened at a table of the game (dealt without bets at the
         start of a shoe, in no result): refused unless the game's regulation has them."""
-        raise RuleViolation(f"{self.game} plays no demonstration coups: a round opened at its "
+        raise RuleViolation(f"{self.name} plays no demonstration coups: a round opened at its "
                             "tables takes bets.")
 
     def check_bets_standing(self, previous: HouseSettings, pushed: Sequence[BetResult],
@@ -171,17 +178,17 @@ class Procedure:
 
     def check_announce(self, facts: RoundFacts, mode: str) -> None:
         """A deal mode the dealer announces before the deal; a game without one refuses it."""
-        raise RuleViolation(f"{self.game} has no deal mode to announce.")
+        raise RuleViolation(f"{self.name} has no deal mode to announce.")
 
     def check_card(self, facts: RoundFacts, card: CardFact) -> CardFact:
         """The card as it must be recorded (a procedure may fix face up or down)."""
         raise NotImplementedError
 
     def check_decision(self, facts: RoundFacts, decision: DecisionFact) -> None:
-        raise RuleViolation(f"{self.game} has no player decisions.")
+        raise RuleViolation(f"{self.name} has no player decisions.")
 
     def check_reveal(self, facts: RoundFacts) -> None:
-        raise RuleViolation(f"{self.game} has no dealer's reveal.")
+        raise RuleViolation(f"{self.name} has no dealer's reveal.")
 
     def classify(self, facts: RoundFacts, kind: str, box: int | None,
                  correctable: bool) -> Consequence:

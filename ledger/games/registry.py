@@ -10,6 +10,7 @@ A game is added by writing its package and listing its `GAME` here (docs/adding-
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import TYPE_CHECKING
@@ -57,7 +58,7 @@ def unregister(code: str) -> None:
 
 
 def game(code: str) -> Game:
-    """The game with this code; `InvalidInput` with the known codes for any other.
+    """The game with this code; `InvalidInput` with the known games for any other.
 
     >>> game("poker")
     Traceback (most recent call last):
@@ -66,8 +67,31 @@ def game(code: str) -> Game:
     """
     found = GAMES.get(code)
     if found is None:
-        raise InvalidInput(f"unknown game '{code}': known are {', '.join(GAMES)}.")
+        raise _unknown(code)
     return found
+
+
+def game_code(given: str) -> str:
+    """A game as a person gives it, wherever one is given: its code (`fortune-8`) or its name
+    in words as every screen prints it (`Fortune 8`), in any case; its code back.
+
+    >>> game_code("Fortune 8"), game_code("fortune-8"), game_code(" stud poker "), game_code("Q POKER")
+    ('fortune-8', 'fortune-8', 'stud-poker', 'q-poker')
+    """
+    wanted = _key(given)
+    found = next((g.code for g in GAMES.values() if wanted in (_key(g.code), _key(g.name))), None)
+    if found is None:
+        raise _unknown(given)
+    return found
+
+
+def _key(text: str) -> str:
+    """A code and a name compared alike: `Fortune 8`, `fortune-8` and `FORTUNE_8` are one."""
+    return "-".join(re.split(r"[\s_-]+", text.strip().casefold()))
+
+
+def _unknown(given: str) -> InvalidInput:
+    return InvalidInput(f"unknown game '{given}': known are {', '.join(GAMES)}.")
 
 
 def floor_order() -> tuple[str, ...]:

@@ -23,6 +23,16 @@ def many(rank: int) -> str:
     return WORDS[int(rank)][1]
 
 
+def in_sentence(name: str) -> str:
+    """A hand's name inside a sentence, as every screen says it there: lower case (`flush,
+    queen high`); alone, as a value (`HandValue.name`), it reads `Flush, queen high`.
+
+    >>> in_sentence("Full house, kings over threes")
+    'full house, kings over threes'
+    """
+    return name[:1].lower() + name[1:]
+
+
 def named_poker_hand(cards: Sequence[Card], category: str, qualifies: bool) -> NamedCards:
     """The hand's category, and whether it would qualify as the dealer's."""
     said: dict[str, Any] = {"category": category, "dealer_qualifies": qualifies}

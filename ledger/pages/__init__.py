@@ -15,6 +15,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescap
 
 from ledger import software_version
 from ledger.core import clock as ledger_clock
+from ledger.core.cards import faces
 from ledger.core.formatting import (
     CURRENCY,
     PRACTICE_MARK,
@@ -26,7 +27,16 @@ from ledger.core.formatting import (
     money,
     when,
 )
-from ledger.presentation.wording import game, line_name, pool_name, rule_set, term, void_reason
+from ledger.presentation.wording import (
+    NO_CARDS,
+    game,
+    line_name,
+    pool_name,
+    rule_set,
+    term,
+    void_reason,
+)
+from ledger.reports.shift import dealt_no_round
 
 
 @lru_cache(maxsize=1)
@@ -40,8 +50,8 @@ def environment() -> Environment:
     )
     env.filters.update(money=money, amount=amount, clock=clock, when=when, iso=iso,
                        void_reason=void_reason, counted=counted, game=game, rule_set=rule_set,
-                       term=term, pool_name=pool_name)
-    env.globals.update(line_name=line_name)
+                       term=term, pool_name=pool_name, faces=faces)
+    env.globals.update(line_name=line_name, NO_CARDS=NO_CARDS, dealt_no_round=dealt_no_round)
     env.globals.update(CURRENCY=CURRENCY, TIME_LABEL=TIME_LABEL, PRACTICE_MARK=PRACTICE_MARK)
     return env
 

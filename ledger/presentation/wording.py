@@ -26,6 +26,7 @@ from collections.abc import Iterable, Mapping
 from decimal import Decimal
 from typing import Any
 
+from ledger.core.cards import faces
 from ledger.core.formatting import count, money
 from ledger.domain.base import DomainEvent
 from ledger.domain.gaming_day import GamingDay
@@ -198,6 +199,9 @@ def rule_set(rule_set_id: str | None, *, with_game: bool = True) -> str:
     return f"{game(known.game)}, {known.version} rules" if with_game else f"{known.version} rules"
 
 
+NO_CARDS = "no card was dealt in this round"
+"""A round without cards (one voided before the deal), said once instead of an empty table."""
+
 DEMONSTRATION = ("a demonstration coup (baccarat, art. 2(2)): dealt at the start of a shoe with "
                  "no bets; it is in no result, handle or win")
 
@@ -303,7 +307,7 @@ def describe_outcome(outcome: Mapping[str, Any] | None) -> str:
         return said + ("; " + " and ".join(f"{side} pair" for side in pairs) if pairs else "")
     if "dealer_qualifies" in outcome:
         plays = "qualifies" if outcome["dealer_qualifies"] else "does not qualify"
-        return f"dealer {term(outcome.get('dealer') or 'hand not shown')}: {plays}"
+        return f"dealer {faces(term(outcome.get('dealer') or 'hand not shown'))}: {plays}"
     if outcome.get("mode"):
         return deal_mode(outcome["mode"])
     return ""

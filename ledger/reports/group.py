@@ -15,7 +15,7 @@ from typing import Any
 from pydantic import BaseModel
 from rich.console import Console
 
-from ledger.core.formatting import amount
+from ledger.core.formatting import amount, exact_json
 from ledger.domain.shift_schedule import ShiftSchedule
 from ledger.infrastructure.database import Database
 from ledger.infrastructure.replication import replicated_properties
@@ -77,7 +77,8 @@ def _by_game_and_pit(code: str, tables: list[Any]) -> list[GroupLine]:
 
 
 def to_json(view: GroupDay) -> str:
-    return json.dumps(view.model_dump(mode="json"), indent=2)
+    """The report for machines, as every report's JSON is written (`exact_json`)."""
+    return json.dumps(exact_json(view.model_dump()), indent=2)
 
 
 def to_rich(view: GroupDay, console: Console, *, wide: bool = False) -> None:

@@ -27,6 +27,7 @@ from ledger.reports.base import period_of
 from ledger.reports.statistics import KINDS, Figures, odds_of, read_period
 from projections.shifts.read import position
 
+TITLE = "Table games hold, theoretical against actual"
 PERIODS = ("day", "month", "ytd")
 LEVELS = ("game", "floor")
 HUNDREDTH = Decimal("0.01")
@@ -101,7 +102,7 @@ def hold_report(conn: Connection[Any], through: date, *, property_name: str = ""
                     lines.append(_line(kind, first, last, level, name, f, confidence))
         tracked = position(cursor)
     return HoldReport(
-        title="Table games hold: theoretical against actual", software_version=software_version(),
+        title=TITLE, software_version=software_version(),
         property_name=property_name, through=through,
         generated_at=now or clock.now().astimezone(), confidence=confidence, lines=lines,
         position=tracked)

@@ -8,7 +8,7 @@ from typing import Any
 from rich import box
 from rich.console import Console
 
-from ledger.core.formatting import TIME_LABEL, amount, chance, clock
+from ledger.core.formatting import TIME_LABEL, amount, chance, clock, exact_json, probability_text
 from ledger.presentation.columns import Grid, figure, text
 from ledger.presentation.csv_table import csv_table, named
 from ledger.presentation.wording import line_name
@@ -26,7 +26,7 @@ def cells(line: HoldLine) -> dict[str, Any]:
             "theoretical_win": f.theoretical_win, "theoretical_hold_pct": f.theoretical_hold_pct,
             "actual_win": f.actual_win, "actual_hold_pct": f.actual_hold_pct,
             "variance_pct": f.variance_pct, "hold_low_pct": line.hold_low,
-            "hold_high_pct": line.hold_high, "probability": f"{line.probability:.6f}",
+            "hold_high_pct": line.hold_high, "probability": probability_text(line.probability),
             "flag": line.flag}
 
 
@@ -50,9 +50,9 @@ def to_csv(report: HoldReport) -> str:
 
 
 def to_json(report: HoldReport) -> str:
-    data = report.model_dump(mode="json", exclude={"lines"})
-    data["lines"] = [{k: v if v is None or isinstance(v, int | str) else str(v)
-                      for k, v in cells(line).items()} | {"said": line_name(line.level, line.name)}
+    """The report for machines, as every report's JSON is written (`exact_json`)."""
+    data = exact_json(report.model_dump(exclude={"lines"}))
+    data["lines"] = [exact_json(cells(line)) | {"said": line_name(line.level, line.name)}
                      for line in report.lines]
     return json.dumps(data, indent=2, ensure_ascii=False)
 

@@ -12,7 +12,7 @@ from rich import box
 from rich.console import Console
 
 from ledger.core import formatting
-from ledger.core.formatting import CURRENCY, amount, decimal_text
+from ledger.core.formatting import CURRENCY, amount, decimal_text, exact_json
 from ledger.presentation.columns import Grid, figure, text
 from ledger.presentation.csv_table import heading, named
 from ledger.presentation.wording import game
@@ -63,13 +63,14 @@ def counted(line: Rollup) -> str:
 
 
 def _exact(line: Rollup) -> dict[str, Any]:
-    data = line.model_dump(mode="json")
+    data: dict[str, Any] = exact_json(line.model_dump())
     data.update(variance=decimal_text(line.variance), hold_pct=decimal_text(line.hold_pct))
     return data
 
 
 def to_json(view: GamingDayView | MonthToDateView) -> str:
-    data = view.model_dump(mode="json")
+    """The report for machines, as every report's JSON is written (`exact_json`)."""
+    data = exact_json(view.model_dump())
     for key, lines in sections(view):
         name = "floor" if key == "floor" else f"by_{key}"
         data[name] = (_exact(lines[0]) if key == "floor" else

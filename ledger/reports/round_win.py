@@ -27,6 +27,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ledger.core.formatting import money
 from ledger.domain.round import Round
+from ledger.games.words import in_sentence
 from ledger.presentation.wording import bet_name
 
 ZERO = Decimal("0.00")
@@ -100,7 +101,7 @@ class RoundWin(BaseModel):
     @property
     def jackpot_said(self) -> str:
         """The jackpot's money alone, for a column beside the table win: `stakes MOP 400.00 to
-        the pool; box 1 won Flush, prize MOP 1,000.00 (from the pool)`; empty for none."""
+        the pool; box 1 won flush, prize MOP 1,000.00 (from the pool)`; empty for none."""
         said = [f"stakes {money(self.jackpot_stakes)} to the pool"] if self.jackpot_stakes else []
         said += ([f"bets {money(self.jackpot_carried)} carried to the next round"]
                  if self.jackpot_carried else [])
@@ -147,14 +148,14 @@ def round_win(round_: Any, prizes: Iterable[Prize] | None = None) -> RoundWin:
 
 
 def hand_name(category: str) -> str:
-    """`straight_flush` as a pit says it: Straight flush."""
+    """`straight_flush` as a pit says it inside a sentence: straight flush (`in_sentence`)."""
     from ledger.presentation.wording import term
 
-    return term(category).capitalize()
+    return in_sentence(term(category))
 
 
 def prize_words(prize: Prize) -> str:
-    """`Flush, prize MOP 1,000.00 (from the pool)`."""
+    """`flush, prize MOP 1,000.00 (from the pool)`."""
     return f"{hand_name(prize.category)}, prize {money(prize.amount)} ({_paid_by(prize)})"
 
 
@@ -199,7 +200,7 @@ def outcome_words(spot: str, box: int, outcome: str, prizes: Iterable[Prize]) ->
 
 def win_sentence(win: RoundWin) -> str:
     """The round's win as the pit says it: `table win MOP 1,100.00; jackpot stakes MOP 400.00
-    (to the pool); jackpot prize paid MOP 1,000.00 to box 1, Flush (from the pool)`."""
+    (to the pool); jackpot prize paid MOP 1,000.00 to box 1, flush (from the pool)`."""
     if win.status == "void":
         said = "void: every bet returned, no win; table win " + (
             money(ZERO) if not win.adjustments else

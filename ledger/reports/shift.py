@@ -10,7 +10,15 @@ from typing import Any
 from rich import box
 from rich.console import Console
 
-from ledger.core.formatting import CURRENCY, amount, counted, decimal_text, money, when
+from ledger.core.formatting import (
+    CURRENCY,
+    amount,
+    counted,
+    decimal_text,
+    exact_json,
+    money,
+    when,
+)
 from ledger.presentation.columns import Grid, figure, text
 from ledger.presentation.csv_table import heading, named
 from ledger.presentation.wording import game, line_name
@@ -46,7 +54,8 @@ def to_csv(view: ShiftReportView) -> str:
 
 
 def to_json(view: ShiftReportView) -> str:
-    data = view.model_dump(mode="json")
+    """The report for machines, as every report's JSON is written (`exact_json`)."""
+    data = exact_json(view.model_dump())
 
     def exact(line: dict[str, Any], source: Figures) -> None:
         line.update(variance=decimal_text(source.variance), hold_pct=decimal_text(source.hold_pct))
@@ -114,6 +123,25 @@ def unassigned_lines(view: ShiftReportView) -> list[str]:
             "every shift: it is in no shift's figures" if r.opened_at else
             f"round {r.number} at {r.table} was played outside every shift"
             for r in view.unassigned]
+
+
+def dealt_no_round(view: ShiftReportView) -> str:
+    """The shift's dealers who signed in (or signed a count) at a table and dealt none of its
+    rounds, said once for the floor, not on every table (a relief signed in as a table closes
+    is at most tables): `signed in, dealt no round: D-2 at BAC-01; D-5 at SP-01 and SP-02`;
+    "" for none."""
+    tables: dict[str, list[str]] = {}
+    for t in view.tables:
+        for dealer in t.dealt_no_round:
+            tables.setdefault(dealer, []).append(t.table)
+    if not tables:
+        return ""
+    return "signed in, dealt no round: " + "; ".join(
+        f"{dealer} at {_listed(codes)}" for dealer, codes in tables.items())
+
+
+def _listed(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
 
 
 def _row(name: str, line: Figures) -> list[str]:

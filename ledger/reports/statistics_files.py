@@ -9,7 +9,15 @@ from typing import Any
 from rich import box
 from rich.console import Console
 
-from ledger.core.formatting import CURRENCY, TIME_LABEL, amount, chance, clock
+from ledger.core.formatting import (
+    CURRENCY,
+    TIME_LABEL,
+    amount,
+    chance,
+    clock,
+    exact_json,
+    probability_text,
+)
 from ledger.presentation.columns import Grid, figure, text
 from ledger.presentation.csv_table import csv_table, named
 from ledger.presentation.wording import line_name
@@ -43,7 +51,7 @@ def cells(line: Line) -> dict[str, Any]:
         "actual_win": f.actual_win, "actual_hold_pct": f.actual_hold_pct,
         "variance_pct": f.variance_pct, "projected_variance": f.dollar_variance,
         "band_low": line.band_low, "band_high": line.band_high,
-        "probability": f"{line.probability:.6f}", "drop": f.drop,
+        "probability": probability_text(line.probability), "drop": f.drop,
         "accounting_win": f.accounting_win, "win_to_drop_pct": f.win_to_drop_pct,
         "shifts_uncounted": f.shifts_uncounted,
         "base_handle": base.handle if base else None,
@@ -82,7 +90,7 @@ def base_sentence(report: StatisticsReport) -> str:
     """What win-to-drop is compared with, as a sentence."""
     words = period_words(report.base)
     if words is None:
-        return f"win-to-drop is compared with nothing: {NO_BASE}"
+        return f"win-to-drop is compared with nothing ({NO_BASE})"
     return f"win-to-drop is compared with {words}"
 
 
@@ -124,11 +132,11 @@ def to_csv(report: StatisticsReport) -> str:
 
 
 def to_json(report: StatisticsReport) -> str:
-    data = report.model_dump(mode="json", exclude={"lines"})
-    data["lines"] = [{k: (None if v is None else str(v) if not isinstance(v, int | str) else v)
-                      for k, v in cells(line).items()}
+    """The report for machines, as every report's JSON is written (`exact_json`)."""
+    data = exact_json(report.model_dump(exclude={"lines"}))
+    data["lines"] = [exact_json(cells(line))
                      | {"said": line_name(line.level, line.name),
-                        "notes": [n.model_dump(mode="json") for n in line.notes]}
+                        "notes": exact_json([n.model_dump() for n in line.notes])}
                      for line in report.lines]
     return json.dumps(data, indent=2, ensure_ascii=False)
 
@@ -166,4 +174,4 @@ def to_rich(report: StatisticsReport, console: Console, *, wide: bool = False) -
                           highlight=False)
     for note in report.notes:
         console.print(f"note ({note.scope}, {note.first_day} to {note.last_day}) by "
-                      f"{note.noted_by}: {note.subject}: {note.finding}", highlight=False)
+                      f"{note.noted_by} on {note.subject}: {note.finding}", highlight=False)

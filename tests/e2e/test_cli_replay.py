@@ -55,8 +55,8 @@ def test_replay_json_by_round_id_and_by_table_and_time(cli, recorded):
 def test_replay_and_recall_give_a_jackpot_rounds_table_win_with_the_jackpot_apart(cli, recorded):
     printed = cli("replay", "SP-01", "1").out
     assert "Win as recorded: table win MOP -17,900.00; jackpot stakes MOP 30.00 (to the pool); " \
-        "jackpot prize paid MOP 20,000.00 to box 1, Straight flush (from the pool)" in printed
-    assert "won the jackpot: Straight flush, prize MOP 20,000.00 (from the pool)" in printed
+        "jackpot prize paid MOP 20,000.00 to box 1, straight flush (from the pool)" in printed
+    assert "won the jackpot: straight flush, prize MOP 20,000.00 (from the pool)" in printed
     assert "house win" not in printed
     [played] = json.loads(cli("recall", "SP-01", "--json").out)["rounds"]
     win = played["win"]
@@ -83,8 +83,8 @@ def test_replay_refuses_a_round_it_cannot_name_in_one_line(cli, recorded):
     for args, sentence in (
         (("replay", "BAC-01", "x"), "'x' is not a round number"),
         (("replay", "BAC-01", "7"), "table BAC-01 has no round 7"),
-        (("replay", "XX-99", "3"), "error: table XX-99 is not in the ledger."),  # as recall
-        (("recall", "XX-99"), "error: table XX-99 is not in the ledger."),
+        (("replay", "XX-99", "3"), "error: table XX-99 does not exist"),  # as recall
+        (("recall", "XX-99"), "error: table XX-99 does not exist"),
         (("replay", "not-a-uuid"), "'not-a-uuid' is not a round id"),
         (("replay", "--table", "BAC-01"), "--table and --at go together"),
         (("replay", "--table", "BAC-01", "--at", "yesterday"), "'yesterday' is not an ISO time"),
@@ -106,7 +106,7 @@ def test_recall_shows_the_last_rounds_with_results_and_payouts(cli, recorded):
     assert result.code == 0, result.err
     assert "Table BAC-01: last 1 round " in result.out  # one round, said so
     assert "player wins, player 9 banker 6; banker pair" in result.out  # who won, in words
-    assert "player: 4H KD 5D (9 points)" in result.out
+    assert "player: 4♥ K♦ 5♦ (9 points)" in result.out
     data = json.loads(cli("recall", "BAC-01", "--json").out)
     [coup] = data["rounds"]
     assert (coup["number"], coup["stakes"], coup["payouts"]) == (1, "3700.00", "2600.00")

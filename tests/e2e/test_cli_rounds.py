@@ -159,7 +159,7 @@ def test_a_fortune8_round_through_the_cli(cli, superuser):
         (1, "8", "P-2"): ("won", Decimal("200.00"), Decimal("2200.00"), Decimal(0)),
         (5, "H", None): ("won", Decimal("300.00"), Decimal("300.00"), Decimal(0)),
     }
-    assert "TD" in ok(cli, "round", "show", "F8-01")
+    assert "10♦" in ok(cli, "round", "show", "F8-01")  # the card's face; its code in --json
 
 
 def test_cli_refusals_are_one_red_line_and_exit_1(cli, superuser, as_staff):
@@ -178,7 +178,7 @@ def test_cli_refusals_are_one_red_line_and_exit_1(cli, superuser, as_staff):
                                            "1X")
     assert "amount" in refused(cli, superuser, "round", "bet", "F8-02", "3", "H", "10.005")
     assert refused(cli, superuser, "round", "settle", "QP-99") == (
-        "error: table QP-99 does not exist.")
+        "error: table QP-99 does not exist: `ledger table list` shows the tables.")
 
 
 def test_a_demonstration_coup_and_a_standing_bet_through_the_cli(cli, superuser, as_staff):

@@ -111,7 +111,7 @@ def test_stud_a_complete_round_typed_at_the_cli_royal_flush_at_the_rule_sets_odd
     assert [row[1] for row in cells if len(row) > 3 and row[1].startswith("box 1 ")] == [
         "box 1 ante", "box 1 jackpot", "box 1 raise"]  # each bet once: the ante settled
     # without its player too
-    assert "jackpot: box 1 won Royal flush, prize MOP 200,000.00" in shown
+    assert "jackpot: box 1 won royal flush, prize MOP 200,000.00" in shown
     [hit] = recorded(superuser, "JackpotPool.JackpotHit")
     assert (hit["prize"], hit["paid_by_pool"], hit["paid_by_house"]) == (
         "200000.00", "100005.00", "99995.00")

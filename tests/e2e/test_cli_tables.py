@@ -72,9 +72,9 @@ def test_table_show_says_its_fields_in_words_with_money_and_yes_or_no(cli):
 def test_hand_names_the_hand_as_the_regulation_does(cli):
     royal = cli("hand", "stud-poker", "AH", "KH", "QH", "JH", "TH")
     assert royal.code == 0, royal.err
-    assert royal.out.strip() == "AH KH QH JH TH: royal flush (as dealer's hand: qualifies)"
+    assert royal.out.strip() == "A♥ K♥ Q♥ J♥ 10♥: royal flush (as dealer's hand: qualifies)"
     pair = cli("hand", "q-poker", "JS", "JC", "9D").out
-    assert "JS JC 9D: one pair" in pair
+    assert "J♠ J♣ 9♦: one pair" in pair
 
 
 def test_db_status_counts_the_events(cli, superuser):

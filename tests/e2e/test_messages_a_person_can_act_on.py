@@ -95,13 +95,18 @@ def test_a_bad_trust_file_is_named_with_its_line_and_column(cli, superuser, tmp_
             assert not any(word in line for word in PYDANTIC), line
 
 
-def test_an_unknown_table_is_named_the_same_way_by_replay_and_recall(cli, superuser):
+def test_an_unknown_table_is_said_in_one_sentence_by_every_command(cli, superuser):
     ok(cli, "table", "open", "BAC-01", "--game", "baccarat", "--min", "100", "--max", "5000")
     for table in ("XX-99", "NOPE"):
         said = {refused(cli, superuser, "replay", table, "3"),
                 refused(cli, superuser, "recall", table),
-                refused(cli, superuser, "replay", "--table", table, "--at", "2026-11-02T14:00")}
-        assert said == {f"error: table {table} is not in the ledger."}, said
+                refused(cli, superuser, "replay", "--table", table, "--at", "2026-11-02T14:00"),
+                refused(cli, superuser, "table", "show", table),
+                refused(cli, superuser, "round", "show", table),
+                refused(cli, superuser, "edges", table),
+                refused(cli, superuser, "table", "close", table)}
+        sentence = f"error: table {table} does not exist: `ledger table list` shows the tables."
+        assert said == {sentence}, said
     assert refused(cli, superuser, "replay", "BAC-01", "3") == "error: table BAC-01 has no round 3."
 
 

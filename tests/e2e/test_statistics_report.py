@@ -189,8 +189,8 @@ def test_the_statistics_report_prints_whole_with_its_header_and_investigations(
     assert other.code == 0 and json.loads(other.out)["notes"] == []
     assert json.loads(other.out)["base"] is None  # the ledger's first month: nothing before it
     first = cli("report", "statistics", "--period", "month", "--through", "2025-11-03")
-    assert ("win-to-drop is compared with nothing: the ledger's first month has no period "
-            "before it" in " ".join(first.out.split()))
+    assert ("win-to-drop is compared with nothing (the ledger's first month has no period "
+            "before it)" in " ".join(first.out.split()))
 
 
 def test_the_statistics_help_says_the_rule_is_the_houses_and_where_it_was_taken_from(cli):

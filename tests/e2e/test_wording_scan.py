@@ -169,7 +169,8 @@ def test_no_screen_page_or_feed_shows_internal_names_python_values_or_bare_count
     found = [f for where, text in outputs.items() for f in findings(where, text)
              if not any(re.match(place, f.where) and re.fullmatch(token, f.what)
                         for place, token in PENDING_OTHER_OWNERS)]
-    stud = re.search(r"#\d+ dealer [2-9TJQKA][SHCD] .*?(qualifies|does not qualify); box", outputs["/floor"])
+    stud = re.search(r"#\d+ dealer (10|[2-9JQKA])[♠♥♣♦] .*?(qualifies|does not qualify); box",
+                     outputs["/floor"])
     assert stud, "Stud Poker's results on the floor say the dealer's hand and the boxes"
     unique = list({(f.where, f.what): f for f in found}.values())
     assert not unique, f"{len(unique)} findings:\n" + "\n".join(map(str, unique))

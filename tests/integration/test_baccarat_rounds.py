@@ -428,7 +428,7 @@ def test_baccarat_a_bet_above_the_table_maximum_is_refused(bac, superuser):
 
 
 def test_baccarat_a_bet_on_no_baccarat_spot_is_refused(bac, superuser):
-    refused(bac, superuser, InvalidInput, "'ante' is not a bet of baccarat", PlaceBet,
+    refused(bac, superuser, InvalidInput, "'ante' is not a bet of Baccarat", PlaceBet,
             box=1, spot="ante", amount=D("100.00"))
 
 

@@ -179,7 +179,7 @@ def test_fortune8_art4_3_a_bet_above_the_table_maximum_is_refused(f8, superuser)
 def test_fortune8_art4_3_there_are_21_boxes_on_seven_spaces(f8, superuser):
     refused(f8, superuser, InvalidInput, "there is no space 8", PlaceBet, box=8, spot="L",
             amount=D("100.00"))
-    refused(f8, superuser, InvalidInput, "'M' is not a bet of fortune-8", PlaceBet, box=1,
+    refused(f8, superuser, InvalidInput, "'M' is not a bet of Fortune 8", PlaceBet, box=1,
             spot="M", amount=D("100.00"))
 
 

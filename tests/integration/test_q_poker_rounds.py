@@ -166,7 +166,7 @@ def test_qpoker_a_bet_above_the_table_maximum_is_refused(qp, superuser):
 
 
 def test_qpoker_a_bet_on_no_q_poker_spot_is_refused(qp, superuser):
-    refused(qp, superuser, InvalidInput, "'ante' is not a bet of q-poker", PlaceBet,
+    refused(qp, superuser, InvalidInput, "'ante' is not a bet of Q Poker", PlaceBet,
             box=1, spot="ante", amount=D("100.00"))
 
 

@@ -327,7 +327,7 @@ def test_recall_shows_the_last_rounds_of_a_table_newest_first_with_results_and_p
     assert latest.house_win == latest.stakes - latest.returned - latest.payouts + latest.commission
     assert [h.target for h in latest.hands] == ["box:1", "box:3", "dealer"]
     assert [r.number for r in recall(superuser, "SP-02", last=1).rounds] == [2]
-    with pytest.raises(NotFound, match="table NOPE-1 is not in the ledger"):
+    with pytest.raises(NotFound, match="table NOPE-1 does not exist: `ledger table list`"):
         recall(superuser, "NOPE-1")
 
 
@@ -347,8 +347,8 @@ def test_a_jackpot_rounds_replay_shows_its_table_win_jackpot_stakes_and_prizes_a
         table, D("30.00"), D("25000.00"))
     assert replay.check.recomputed_win == win
     said = (f"table win MOP {table:,.2f}; jackpot stakes MOP 30.00 (to the pool); "
-            "jackpot prize paid MOP 20,000.00 to box 1, Straight flush (from the pool); "
-            "jackpot prize paid MOP 5,000.00 to box 2, Four of a kind (from the pool)")
+            "jackpot prize paid MOP 20,000.00 to box 1, straight flush (from the pool); "
+            "jackpot prize paid MOP 5,000.00 to box 2, four of a kind (from the pool)")
     assert f"Win as recorded: {said}" in in_the_terminal(render_replay, replay)
     page = to_html(replay)
     assert f"Win as recorded: {said}." in page and f"Re-computed: {said}." in page
@@ -362,15 +362,15 @@ def test_a_box_that_won_a_jackpot_prize_is_not_shown_as_lost(ledger, superuser):
     printed = in_the_terminal(render_replay, replay).splitlines()
     row = {box: next(line for line in printed if line.startswith(f"│ box {box} jackpot "))
            for box in (1, 2, 4)}
-    assert "won the jackpot: Straight flush, prize MOP 20,000.00 (from the pool)" in row[1]
-    assert "won the jackpot: Four of a kind, prize MOP 5,000.00 (from the pool)" in row[2]
+    assert "won the jackpot: straight flush, prize MOP 20,000.00 (from the pool)" in row[1]
+    assert "won the jackpot: four of a kind, prize MOP 5,000.00 (from the pool)" in row[2]
     assert "to the pool, no prize" in row[4]
     assert not any("lost" in line for line in row.values())
     on_the_page = {(r["line"].box, r["line"].spot): r["outcome"] for r in results(replay)}
     assert on_the_page[(1, "jackpot")] == (
-        "won the jackpot: Straight flush, prize MOP 20,000.00 (from the pool)")
+        "won the jackpot: straight flush, prize MOP 20,000.00 (from the pool)")
     assert on_the_page[(4, "jackpot")] == "to the pool, no prize"
-    assert "box 1 won Straight flush, prize MOP 20,000.00" in in_the_terminal(
+    assert "box 1 won straight flush, prize MOP 20,000.00" in in_the_terminal(
         render_recall, recall(superuser, "SP-01"))
 
 
@@ -418,10 +418,10 @@ def test_a_jackpot_winner_is_shown_the_prize_paid_never_paid_0_00(ledger, superu
     assert "Jackpot pool Replay Pool:" in printed and "REPLAY-POOL" not in printed  # in words
     [settled] = [step.text for step in replay.steps if step.event == "Round.BetSettled"
                  and step.detail["bet"]["box"] == 1 and step.detail["bet"]["spot"] == "jackpot"]
-    assert settled == ("box 1 jackpot: stake MOP 10.00, won the jackpot: Straight flush, prize "
+    assert settled == ("box 1 jackpot: stake MOP 10.00, won the jackpot: straight flush, prize "
                        "MOP 20,000.00 (from the pool)"), settled
     assert "paid MOP 0.00" not in settled
     [on_the_page] = [r for r in results(replay)
                      if (r["line"].box, r["line"].spot) == (1, "jackpot")]
     assert on_the_page["paid"] == D("20000.00")
-    assert "won the jackpot: Straight flush" in on_the_page["due"]
+    assert "won the jackpot: straight flush" in on_the_page["due"]

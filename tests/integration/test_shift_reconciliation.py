@@ -151,6 +151,11 @@ def test_a_shifts_dealers_are_who_dealt_its_rounds_and_a_relief_who_dealt_none_i
     table = report.tables[0]
     assert (table.dealers, table.dealt_no_round) == (["D-1"], ["D-2"])
     page = to_html(report, "Test property")
-    assert "signed in, dealt no round: <span class=\"code\">D-2</span>" in page
-    dealers_cell = page[page.index('<table id="dealers">'):]
-    assert dealers_cell.index("D-1") < dealers_cell.index("signed in, dealt no round")
+    assert "Signed in, dealt no round: D-2 at BAC-R1." in page
+
+
+def test_signed_in_dealt_no_round_is_said_once_for_the_floor_not_on_every_tables_line(settings):
+    page = to_html(_shift_with(settings, record_fill=True, relief="D-2"), "Test property")
+    dealers = page[page.index('<table id="dealers">'):page.index('id="signatures"')]
+    assert dealers.count("dealt no round") == 1
+    assert dealers.index("</table>") < dealers.index("dealt no round")  # under the table

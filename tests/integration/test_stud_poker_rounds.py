@@ -663,7 +663,7 @@ def test_stud_a_void_without_a_supervisor_is_refused(ledger, superuser):
         (10, lambda: Decide(table=CODE, box=1, decision="check", actor=DEALER),
          "'check' is not a decision: use raise or fold."),
         (0, lambda: PlaceBet(table=CODE, box=1, spot="raise", amount=money(200), actor=DEALER),
-         "'raise' is not a bet of stud-poker"),
+         "'raise' is not a bet of Stud Poker"),
         (0, lambda: PlaceBet(table=CODE, box=8, spot="ante", amount=money(200), actor=DEALER),
          "there is no box 8"),
         (0, lambda: PlaceBet(table=CODE, box=1, spot="ante", amount=money(200), actor=DEALER),

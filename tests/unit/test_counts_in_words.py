@@ -32,3 +32,13 @@ def test_no_message_says_witness_es_or_coup_s_for_one_or_many():
 
 def test_one_witness_and_two_witnesses():
     assert [counted(n, "witness", "witnesses") for n in (1, 2)] == ["1 witness", "2 witnesses"]
+
+
+def test_the_demos_staff_count_says_it_counts_signers_among_the_enrolled_staff_list_lists():
+    """The demo said "29 enrolled staff" where `ledger staff list` lists 31: it counted the staff
+    who signed a command; it now says both, each for what it is."""
+    from ledger.cli.demo import who_acted
+
+    said = who_acted(5804, 5804, 29, 31, 17, 17)
+    assert "signed by 29 of the 31 enrolled staff at 17 of the 17 registered terminals" in said
+    assert "`ledger staff list`" in said

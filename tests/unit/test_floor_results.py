@@ -21,7 +21,7 @@ def test_stud_poker_s_recent_results_say_the_dealer_s_hand_whether_it_qualifies_
                          dealer_cards=["JS", "JC", "9D", "4H", "2C"], house_win=Decimal("-1100.00"),
                          adjustments=Decimal(0))
     [said] = floor_table(_state("stud-poker", [result]), None).results
-    assert said == ("#47 dealer JS JC 9D 4H 2C, one pair of jacks: qualifies; "
+    assert said == ("#47 dealer J♠ J♣ 9♦ 4♥ 2♣, one pair of jacks: qualifies; "
                     "house loses MOP 1,100.00")
 
 

@@ -158,7 +158,7 @@ def test_the_floor_says_the_dealer_s_hand_in_words_not_one_pair_with_an_undersco
     from ledger.presentation.wording import describe_outcome
 
     said = describe_outcome({"dealer": "one_pair (JS JC 9D)", "dealer_qualifies": True})
-    assert said == "dealer one pair (JS JC 9D): qualifies"
+    assert said == "dealer one pair (J♠ J♣ 9♦): qualifies"
 
 
 def test_fortune_8_s_deal_modes_read_as_article_4_says_them():

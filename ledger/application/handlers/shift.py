@@ -24,7 +24,7 @@ from ledger.core.errors import NotAllowed, NotFound
 from ledger.domain.base import Actor, Aggregate
 from ledger.domain.shift import Shift, SlipKind, describe_shift, shift_id
 from ledger.domain.shift_schedule import check_shift_name
-from ledger.domain.table import Table, check_table_code, table_id
+from ledger.domain.table import Table, check_table_code, no_such_table, table_id
 
 
 def admitted(supervisor: SignedBy) -> Actor:
@@ -51,7 +51,7 @@ def open_shift(command: OpenShift, uow: UnitOfWork) -> tuple[Aggregate, ...]:
     try:
         table = uow.load(Table, table_id(code), "table")
     except NotFound:
-        raise NotFound(f"table {code} does not exist: open the table before its shift.") from None
+        raise no_such_table(code) from None
     if uow.exists(shift_id(code, command.gaming_day, name)):
         load_shift(uow, code, command.gaming_day, name).check_can_open()
     Shift.check_opening(name, command.chips, command.dealer_id, admitted(command.supervisor),

@@ -21,7 +21,6 @@ from typing import Any, Protocol, TypeAlias, TypeVar
 from uuid import UUID
 
 from ledger.commands.base import Command
-from ledger.core.errors import NotFound
 from ledger.domain.base import Aggregate, K, of_kind
 from ledger.domain.receipt import RULES_EDITION
 
@@ -63,7 +62,7 @@ class ReadsByKind:
     def load(self, kind: type[K], aggregate_id: UUID, what: str) -> K:
         found = of_kind(kind, self.found(aggregate_id), aggregate_id, what)
         if found is None:
-            raise NotFound(f"{what} does not exist.")
+            raise kind.missing(what)
         return found
 
     def get(self, kind: type[K], aggregate_id: UUID) -> K | None:

@@ -16,6 +16,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from ledger.core.cards import Card
+from ledger.core.formatting import counted
 from ledger.domain.round import SettledBet
 from ledger.domain.shoe import commitment_of
 from ledger.games import registry
@@ -264,10 +265,18 @@ class ShoeProof(Frozen):
     mismatches: list[str] = []
 
     @property
+    def _checked(self) -> str:
+        """This round's cards against the order: none drawn is said, not counted as 0."""
+        n = self.cards_checked
+        if not n:
+            return "; this round drew no card from it"
+        return (f" and this round's {counted(n, 'card')} {'is' if n == 1 else 'are'} where "
+                "it says")
+
+    @property
     def sentence(self) -> str:
         return {
-            ProofStatus.HOLDS: f"the revealed order hashes to the commitment and this round's "
-                               f"{self.cards_checked} cards are where it says",
+            ProofStatus.HOLDS: "the revealed order hashes to the commitment" + self._checked,
             ProofStatus.BROKEN: "the shoe does not match its commitment: "
                                 + "; ".join(self.mismatches),
             ProofStatus.NOT_REVEALED: "the shoe is still open: its order is revealed, and the "

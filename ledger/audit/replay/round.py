@@ -50,12 +50,14 @@ from ledger.audit.replay.sealed_events import SealCheck, SealProblem, SealTrust,
 from ledger.audit.replay.shoe import ShoeView, replay_shoe
 from ledger.audit.replay.store import RecordedEvent, held_table, read_stream, rounds_started
 from ledger.audit.replay.views import describe, hand_values, label
+from ledger.core.cards import face
 from ledger.core.errors import LedgerError, NotFound
 from ledger.core.formatting import macau, money, when
 from ledger.domain.round import Phase, Round, round_id
 from ledger.domain.shoe import Shoe
 from ledger.domain.table import table_id
 from ledger.games.registry import procedure_for
+from ledger.games.words import in_sentence
 from ledger.presentation.wording import rule_set
 from ledger.reports.round_win import Prize, RoundWin, round_win, step_words, win_of
 
@@ -122,6 +124,14 @@ class HandView(Frozen):
     name: str | None = Field(default=None, description="the same in words: Flush, queen high")
     qualifies: bool | None = Field(default=None, description="the dealer's hand only")
     notes: list[str] = Field(default_factory=list)
+
+    @property
+    def said(self) -> str:
+        """The hand in a line, as every list of hands says it: `box 5: 7♣ 4♦ Q♠ (high card,
+        queen high)`, each card by its face, the hand's name as a sentence holds it."""
+        named = self.name or self.value
+        return (f"{self.label}: {' '.join(face(card.card) for card in self.cards)}"
+                + (f" ({in_sentence(named)})" if named else ""))
 
 
 class BetView(Frozen):

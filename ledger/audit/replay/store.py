@@ -21,11 +21,11 @@ from psycopg import Connection
 from pydantic import ValidationError
 
 from ledger.audit.replay.chain import GENESIS, chain_hash
-from ledger.core.errors import DamagedStream, NotFound, describe_validation_error
+from ledger.core.errors import DamagedStream, describe_validation_error
 from ledger.domain.base import Provenance
 from ledger.domain.jackpot_pool import JackpotPool
 from ledger.domain.receipt import receipt_id
-from ledger.domain.table import Table, check_table_code, table_id
+from ledger.domain.table import Table, check_table_code, no_such_table, table_id
 from ledger.infrastructure.mapper import PydanticJSONMapper
 
 COLUMNS = "notification_id, originator_id, originator_version, topic, state, chain_hash"
@@ -215,5 +215,5 @@ def held_table(conn: Connection[Any], table: str) -> str:
     `recall` say so in the same words)."""
     code = check_table_code(table)
     if not read_stream(conn, table_id(code), limit=1):
-        raise NotFound(f"table {code} is not in the ledger.")
+        raise no_such_table(code)
     return code

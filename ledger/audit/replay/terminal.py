@@ -9,6 +9,7 @@ from rich.text import Text
 from ledger.audit.replay.check import BetLine
 from ledger.audit.replay.recall import Recall
 from ledger.audit.replay.round import CardView, HandView, RoundReplay, Verdict
+from ledger.core.cards import SUIT_FACES, faces
 from ledger.core.formatting import (
     CURRENCY,
     TIME_LABEL,
@@ -21,10 +22,17 @@ from ledger.core.formatting import (
 )
 from ledger.presentation.columns import Grid, figure, text
 from ledger.presentation.render import safe
-from ledger.presentation.wording import describe_outcome, pool_name, rule_set, term, void_reason
+from ledger.presentation.wording import (
+    NO_CARDS,
+    describe_outcome,
+    pool_name,
+    rule_set,
+    term,
+    void_reason,
+)
 from ledger.reports.round_win import Prize, outcome_words, paid, prize_words, win_sentence
 
-SUITS = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
+SUITS = SUIT_FACES
 RED = frozenset("HD")
 
 
@@ -108,11 +116,13 @@ def render_replay(replay: RoundReplay, console: Console, *, wide: bool = False) 
             safe(step.terminal) + (f"\n[dim]{safe(step.terminal_key)}[/]" if step.terminal_key
                                    else "")
             + (f"\n[yellow]vouched: {safe(step.vouched)}[/]" if step.vouched else ""),
-            step.stream, safe(step.text))
+            step.stream, safe(faces(step.text)))
     timeline.print(console, wide=wide)
     console.print(Text("Hands", style="bold underline"))
     for hand in replay.hands:
         console.print(hand_block(hand))
+    if not replay.hands:
+        console.print(NO_CARDS, highlight=False)
     win = replay.win
     results_table("Results as recorded", replay.results,
                   win.prizes if win else None).print(console, wide=wide)
@@ -171,9 +181,7 @@ def render_recall(recall: Recall, console: Console, *, wide: bool = False) -> No
                        f"(amounts in {CURRENCY}, times {TIME_LABEL})",
                  title_justify="left", show_lines=True)
     for played in recall.rounds:
-        hands = "\n".join(
-            f"{hand.label}: {' '.join(card.card for card in hand.cards)}"
-            + (f" ({hand.name or hand.value})" if hand.value else "") for hand in played.hands)
+        hands = "\n".join(hand.said for hand in played.hands)
         opened = clock(played.opened_at) if played.opened_at else ""
         said = describe_outcome(played.outcome)
         table.add_row(

@@ -10,6 +10,7 @@ from ledger.core.cards import Card
 from ledger.core.errors import InvalidInput, RuleViolation, WrongState
 from ledger.core.formatting import counted
 from ledger.games.baccarat import rules as baccarat
+from ledger.games.baccarat.game import GAME
 from ledger.games.baccarat.rules import BaccaratSettings, Side
 from ledger.games.common import BetResult, Consequence
 from ledger.games.facts import BURN, BetFact, CardFact, Procedure, RoundFacts, ShoeAtStart
@@ -74,7 +75,8 @@ def _allowed_after_tie(pushed: BetResult, fact: BetFact,
 
 
 class BaccaratProcedure(Procedure):
-    game = "baccarat"
+    game = GAME.code
+    game_name = GAME.name
     spots = tuple(spot.value for spot in baccarat.Spot)
     boxes = range(1, baccarat.MAX_BOXES + 1)  # one or two layouts of seven (art. 1(5))
 

@@ -9,6 +9,7 @@ from ledger.core.errors import InvalidInput, RuleViolation
 from ledger.games.common import BetResult, Consequence
 from ledger.games.facts import BURN, BetFact, CardFact, Procedure, RoundFacts, target_number
 from ledger.games.fortune8 import rules as fortune8
+from ledger.games.fortune8.game import GAME
 from ledger.games.fortune8.rules import Fortune8Round, Fortune8Settings
 from ledger.games.replayer import Replayer
 
@@ -45,7 +46,8 @@ def _space(target: str) -> int:
 
 
 class Fortune8Procedure(Procedure):
-    game = "fortune-8"
+    game = GAME.code
+    game_name = GAME.name
     spots = tuple(box.value for box in fortune8.Box)
     box_name = "space"
 

@@ -17,6 +17,7 @@ from ledger.games.facts import (
     target_number,
 )
 from ledger.games.q_poker import rules as q_poker
+from ledger.games.q_poker.game import GAME
 from ledger.games.q_poker.rules import DEALER, QPokerRound
 from ledger.games.replayer import Replayer
 
@@ -60,14 +61,16 @@ replay: Replayer[QPokerRound] = Replayer(
 
 
 class QPokerProcedure(Procedure):
-    game = "q-poker"
+    game = GAME.code
+    game_name = GAME.name
     spots = tuple(spot.value for spot in q_poker.Spot)
     has_decisions = True
     has_reveal = True
 
     def check_bet(self, facts: RoundFacts, bet: BetFact) -> None:
         if bet.spot not in self.spots:
-            raise InvalidInput(f"'{bet.spot}' is not a bet of q-poker: the spots are bonus, play.")
+            raise InvalidInput(f"'{bet.spot}' is not a bet of {self.name}: the spots are "
+                               f"{', '.join(self.spots)}.")
         boxes = cast(q_poker.QPokerSettings, facts.settings).boxes  # art. 2(1): eight or more
         if not 1 <= bet.box <= boxes:
             raise InvalidInput(f"there is no box {bet.box}: this table has boxes 1 to {boxes}.")

@@ -11,7 +11,7 @@ from ledger.games.facts import DEALER
 from ledger.games.protocol import HandValue, NamedCards
 from ledger.games.stud_poker.rules import HAND_SIZE, HandCategory, dealer_qualifies, evaluate
 from ledger.games.stud_poker.rules import HandValue as StudHandValue
-from ledger.games.words import many, named_poker_hand, one
+from ledger.games.words import in_sentence, many, named_poker_hand, one
 
 
 def name_cards(cards: Sequence[Card]) -> NamedCards:
@@ -31,14 +31,14 @@ def hand_value(target: str, cards: tuple[Card, ...]) -> HandValue:
 def dealer_summary(cards: Sequence[str]) -> str:
     """The dealer's hand and whether it qualifies (art. 9): what each box's result turned on;
     "" for a hand not shown in full."""
-    from ledger.core.cards import parse_cards
+    from ledger.core.cards import face, parse_cards
 
     if not cards or len(cards) != HAND_SIZE:
         return ""
     hand = tuple(parse_cards(cards))
     plays = "qualifies" if dealer_qualifies(hand) else "does not qualify"
-    named = stud_name(evaluate(hand), hand)
-    return f"dealer {' '.join(cards)}, {named[0].lower()}{named[1:]}: {plays}"
+    named = in_sentence(stud_name(evaluate(hand), hand))
+    return f"dealer {' '.join(face(card) for card in hand)}, {named}: {plays}"
 
 
 def stud_name(value: StudHandValue, cards: tuple[Card, ...]) -> str:

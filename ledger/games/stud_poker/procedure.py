@@ -18,6 +18,7 @@ from ledger.games.facts import (
     target_number,
 )
 from ledger.games.stud_poker import rules as stud_poker
+from ledger.games.stud_poker.game import GAME
 from ledger.games.stud_poker.rules import (
     ANTE,
     DEALER,
@@ -103,7 +104,8 @@ def study_round(facts: RoundFacts) -> StudPokerRound:
 
 
 class StudPokerProcedure(Procedure):
-    game = "stud-poker"
+    game = GAME.code
+    game_name = GAME.name
     spots = SPOTS
     has_decisions = True
     has_reveal = True

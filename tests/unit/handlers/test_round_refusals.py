@@ -93,7 +93,7 @@ def test_stud_poker_plays_no_demonstration_coup() -> None:
     floor = Floor()
     floor.stud()
     floor.refuses(OpenRound(table="STUD-01", demonstration=True), RuleViolation,
-                  "stud-poker plays no demonstration coups", actor=DEALER)
+                  "Stud Poker plays no demonstration coups", actor=DEALER)
 
 
 # -- bets -----------------------------------------------------------------------------------
@@ -134,7 +134,7 @@ def test_a_bet_above_the_table_maximum_is_refused() -> None:
 def test_a_bet_on_a_spot_the_game_does_not_have_is_refused() -> None:
     floor = Floor()
     floor.baccarat()
-    floor.refuses(_bet(spot="ante"), InvalidInput, "'ante' is not a bet of baccarat",
+    floor.refuses(_bet(spot="ante"), InvalidInput, "'ante' is not a bet of Baccarat",
                   actor=DEALER)
 
 
@@ -164,7 +164,7 @@ def test_baccarat_has_no_deal_mode_to_announce() -> None:
     floor = Floor()
     floor.baccarat()
     floor.refuses(AnnounceDealMode(table="BAC-01", mode="cards_first"), RuleViolation,
-                  "baccarat has no deal mode", actor=DEALER)
+                  "Baccarat has no deal mode", actor=DEALER)
 
 
 # -- cards ----------------------------------------------------------------------------------
@@ -215,14 +215,14 @@ def test_baccarat_has_no_player_decisions() -> None:
     floor = Floor()
     floor.baccarat()
     floor.refuses(Decide(table="BAC-01", box=1, decision="raise"), RuleViolation,
-                  "baccarat has no player decisions", actor=DEALER)
+                  "Baccarat has no player decisions", actor=DEALER)
 
 
 def test_baccarat_has_no_dealers_reveal() -> None:
     floor = Floor()
     floor.baccarat()
     floor.refuses(RevealDealer(table="BAC-01"), RuleViolation,
-                  "baccarat has no dealer's reveal", actor=DEALER)
+                  "Baccarat has no dealer's reveal", actor=DEALER)
 
 
 # -- settlement, voids, adjustments ---------------------------------------------------------

@@ -74,7 +74,7 @@ def _in_shift() -> Floor:
 # -- opening --------------------------------------------------------------------------------
 def test_a_shift_opens_only_on_an_open_table() -> None:
     Floor().refuses(_open(), NotFound, "table BAC-01 does not exist",
-                    "open the table before its shift")
+                    "`ledger table list` shows the tables")
 
 
 def test_a_shift_is_opened_once() -> None:
