@@ -10,6 +10,7 @@ from rich.text import Text
 from ledger.audit.replay.check import BetLine
 from ledger.audit.replay.recall import Recall, RecalledRound
 from ledger.audit.replay.round import CardView, HandView, RoundReplay, Verdict
+from ledger.audit.replay.sealed_events import events_of
 from ledger.core.cards import SUIT_FACES, faces
 from ledger.core.formatting import (
     CURRENCY,
@@ -157,8 +158,9 @@ def _render_jackpot(replay: RoundReplay, console: Console) -> None:
 def _render_verdict(replay: RoundReplay, console: Console) -> None:
     check = replay.check
     broken = sum(1 for evidence in replay.evidence if not evidence.holds)
-    chain = (f"hash chain holds for all {len(replay.evidence):,} events used" if not broken
-             else f"hash chain BROKEN at {broken:,} of {len(replay.evidence):,} events")
+    used = events_of(len(replay.evidence), [evidence.stream for evidence in replay.evidence])
+    chain = (f"hash chain holds for all {used} (every event the replay used)" if not broken
+             else f"hash chain BROKEN at {broken:,} of {used}")
     style = {Verdict.MATCH: "bold green", Verdict.DISCREPANCY: "bold red",
              Verdict.NOT_SETTLED: "bold yellow"}[check.verdict]
     body = Text(check.verdict.value, style=style)
