@@ -267,7 +267,9 @@ def check(bundle: dict[str, Any], seal_public_key: str | None,
                                f"{event['stream_id']} version {event['version']}) is not in "
                                "the sealed log")
             events[event["position"]] = (event, json.loads(state))
-        said.append(f"{len(events)} events each proven in the sealed log")
+        used = len(content["replay"]["evidence"])
+        said.append(f"{len(events)} events each proven in the sealed log ({used} its replay "
+                    f"used, {len(events) - used} of the exporter's key)")
         _check_exporter(bundle, content, events, said)
         if content.get("practice"):  # signed with the rest: a practice ledger's, marked
             said.insert(0, str(content["practice"]))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -12,7 +12,7 @@ from ledger.application.config import LedgerSettings
 from ledger.audit.bundle_verify import EXIT, UNTRUSTED, check, given_witnesses, trusted_verdict
 from ledger.audit.log.trust import load_trust
 from ledger.audit.replay.bundle import export_round
-from ledger.audit.replay.sealed_events import SealTrust
+from ledger.audit.replay.sealed_events import SealTrust, events_of
 from ledger.cli.common import reading
 from ledger.cli.console import console, err_console
 from ledger.cli.replay import which_round
@@ -45,13 +45,26 @@ def export_round_command(
                               page=lambda replay: to_html(replay, rt.settings.property_name),
                               seal=seal, warn=_warn)
     _write(out, json.dumps(bundle, indent=1, sort_keys=True) + "\n", force)
-    content = bundle["content"]
-    console.print(f"wrote {out}: {content['round']['table']} round {content['round']['number']}"
-                  f", {len(content['events'])} events proven against the checkpoint at "
-                  f"{content['checkpoint']['statement']['size']:,} events "
-                  f"({counted(len(content['cosignatures']), 'witness cosignature')}), replay "
-                  f"{content['replay']['check']['verdict']}, signed by {exporter.id}",
+    console.print(f"wrote {out}: {said_of(bundle['content'])}, signed by {exporter.id}",
                   highlight=False, soft_wrap=True)
+
+
+def said_of(content: dict[str, Any]) -> str:
+    """What the bundle holds, counted as `ledger replay` counts it: the events the replay used
+    (the round's, its shoe's, its pool's), the exporter's key events apart, and the checkpoint
+    they are proven under, which is the replay's where it has one."""
+    replay = content["replay"]
+    used = events_of(len(replay["evidence"]), [e["stream"] for e in replay["evidence"]])
+    keys = len(content["events"]) - len(replay["evidence"])
+    size = content["checkpoint"]["statement"]["size"]
+    proved = (replay.get("seal") or {}).get("checkpoint")
+    which = ("the newest a trusted key signed, as the replay says" if proved
+             and proved["size"] == size else "the first that covers them")
+    return (f"{content['round']['table']} round {content['round']['number']}, {used} (every "
+            f"event its replay used) and {counted(keys, 'event')} of the exporter's key, proven "
+            f"under checkpoint {size:,} events ({which}; "
+            f"{counted(len(content['cosignatures']), 'witness cosignature')}), replay "
+            f"{replay['check']['verdict']}")
 
 
 def _warn(line: str) -> None:

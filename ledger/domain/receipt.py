@@ -18,12 +18,14 @@ from eventsourcing.utils import get_topic
 
 from ledger.domain.base import Aggregate, Provenance
 
-RULES_EDITION = 2
+RULES_EDITION = 3
 """The edition of the rules a command is executed under, recorded with its receipt, so that
 `ledger verify` executes every command again under the rules it was recorded under:
 
 1. (a receipt that names none) house settings looked up by the UTC date of the command;
-2. rounds and shoes look house settings up by the gaming day their table's shift records.
+2. rounds and shoes look house settings up by the gaming day their table's shift records;
+3. a table's shifts open in time order: none of a gaming day before the latest one a shift
+   of that table opened on.
 """
 
 RECEIPT_NAMESPACE = uuid5(NAMESPACE_URL, "https://round-ledger/command")

@@ -3,7 +3,9 @@
 The table also knows which of its shifts is open (`ShiftOpened` and `ShiftClosed`, recorded in
 the same command as the shift's own opening and closing): a round opens only inside an open
 shift, so every round is in some shift's books, and one shift at a time is open at a table.
-It keeps the last closing inventory, which the next opener's count is checked against.
+It keeps the last closing inventory, which the next opener's count is checked against, and the
+latest gaming day a shift of it opened: its rounds are numbered in the order they are recorded,
+so its shifts open in time order, and a shift of an earlier gaming day is refused after it.
 """
 
 from __future__ import annotations
@@ -85,6 +87,8 @@ class Table(Aggregate):
         self.pool: UUID | None = None
         self.open_shift: tuple[UUID, str, date] | None = None  # (stream, label, gaming day)
         self.last_closing: dict[Decimal, int] | None = None  # the last closer's count
+        # the shift last opened on the latest gaming day a shift of this table opened on
+        self.latest_shift: tuple[date, str] | None = None  # (gaming day, shift)
         self._apply_opening(game, rule_set, min_bet, max_bet, pit, settings)
 
     def _apply_opening(
@@ -237,11 +241,22 @@ class Table(Aggregate):
         self.pool = pool_id
 
     # -- shifts -----------------------------------------------------------------------
-    def check_can_open_shift(self) -> None:
+    def check_can_open_shift(self, gaming_day: date, in_time_order: bool = True) -> None:
+        """One shift at a time; and, `in_time_order` (the rules' third edition on), none of a
+        gaming day before the latest one a shift of this table opened on: the table's rounds
+        are numbered in the order recorded, so an earlier day's rounds would come after a
+        later day's."""
         if self.open_shift is not None:
             raise WrongState(
                 f"{self.open_shift[1]} is still open: close it (its closing inventory) "
                 f"before the next shift opens at table {self.code}.")
+        latest = self.latest_shift[0] if self.latest_shift else None
+        if in_time_order and latest is not None and gaming_day < latest:
+            raise WrongState(
+                f"table {self.code} already holds a shift of gaming day {latest}, so a shift "
+                f"of {gaming_day} cannot open there: a table's shifts open in time order (its "
+                f"rounds are numbered in the order recorded). Open a shift of {latest} or "
+                "later, or record the earlier day at another table.")
 
     def check_can_close_shift(self) -> None:
         if self.current_round is not None:
@@ -267,6 +282,9 @@ class Table(Aggregate):
     def shift_opened(self, shift_id: UUID, gaming_day: date, shift: str, label: str,
                      by: Provenance) -> None:
         self.open_shift = (shift_id, label, gaming_day)
+        # never refused here: a ledger's shifts recorded out of order replay as they were
+        if self.latest_shift is None or gaming_day >= self.latest_shift[0]:
+            self.latest_shift = (gaming_day, shift)
 
     class ShiftClosed(Aggregate.Event):
         shift_id: UUID

@@ -119,6 +119,12 @@ class Grid:
                           f"{'it' if len(left_out) == 1 else 'them'}.[/]", highlight=False)
         return left_out
 
+    def fits(self, console: Console) -> bool:
+        """Whether the columns `print` keeps fit the console with no figure or word folded
+        (free text wrapped at whole words), so a command can offer a narrower layout of its
+        own where they do not."""
+        return self._natural_width(console, self.fitting(console)) <= console.width
+
     def fitting(self, console: Console) -> tuple[Column, ...]:
         """The columns kept: all, less the highest ranked until the rest fit the console."""
         kept = list(self.columns)

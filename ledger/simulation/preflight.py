@@ -3,16 +3,17 @@
 A simulation that failed half way would leave tables open and shifts unclosed, which a person
 must then close one by one at the floor desk. So everything a run needs is checked first (the
 operator is an enrolled administrator at an admin console, no table of the plan is open, no
-table already holds the shift) and a run that cannot play is refused before its first command.
+table already holds the shift, and none holds a later one: a table's shifts open in time order)
+and a run that cannot play is refused before its first command.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 
 from ledger.application.ledger import Ledger
-from ledger.core.errors import NotAllowed, WrongState
+from ledger.core.errors import InvalidInput, NotAllowed, WrongState
 from ledger.core.formatting import macau
 from ledger.domain.base import Role
 from ledger.domain.registry import TerminalKind
@@ -49,14 +50,44 @@ def holds(ledger: Ledger, tables: Iterable[str], slot: ShiftSlot) -> list[str]:
             if ledger.exists(shift_id(code, slot.gaming_day, slot.shift))]
 
 
-def free_shift(ledger: Ledger, schedule: ShiftSchedule, tables: list[str],
-               now: datetime) -> ShiftSlot:
-    """The shift in force at `now`, or, where the ledger already holds it at one of these
-    tables, the first shift after it that none of them holds."""
-    slot = schedule.locate(now)
-    while holds(ledger, tables, slot):
+def latest_held(ledger: Ledger, tables: Iterable[str],
+                schedule: ShiftSchedule) -> tuple[ShiftSlot, str] | None:
+    """The latest shift (by its start) any of `tables` holds, with the table that holds it."""
+    held = []
+    for code in tables:
+        if not ledger.exists(table_id(code)):
+            continue
+        latest = ledger.load(Table, table_id(code), code).latest_shift
+        if latest is not None:
+            held.append((_slot_of(schedule, *latest), code))
+    return max(held, key=lambda found: found[0].starts_at, default=None)
+
+
+def _slot_of(schedule: ShiftSchedule, gaming_day: date, shift: str) -> ShiftSlot:
+    """The held shift's slot; one of a schedule since changed counts as its day's first."""
+    try:
+        return schedule.slot(gaming_day, shift)
+    except InvalidInput:
+        return schedule.slot(gaming_day, schedule.names[0])
+
+
+def first_free(ledger: Ledger, schedule: ShiftSchedule, tables: list[str],
+               slot: ShiftSlot) -> ShiftSlot:
+    """`slot`, or the first shift after it that none of `tables` holds and that comes after
+    the latest shift they hold."""
+    latest = latest_held(ledger, tables, schedule)
+    while (holds(ledger, tables, slot)
+           or (latest is not None and slot.starts_at < latest[0].starts_at)):
         slot = following(schedule, slot)
     return slot
+
+
+def free_shift(ledger: Ledger, schedule: ShiftSchedule, tables: list[str],
+               now: datetime) -> ShiftSlot:
+    """The shift in force at `now`, or, where one of these tables already holds it or a later
+    one, the first shift after it that none of them holds and that comes after the latest they
+    hold."""
+    return first_free(ledger, schedule, tables, schedule.locate(now))
 
 
 def check_can_play(ledger: Ledger, tables: list[str], slot: ShiftSlot,
@@ -83,11 +114,18 @@ def check_can_play(ledger: Ledger, tables: list[str], slot: ShiftSlot,
             "TABLE` as a supervisor at a pit workstation) or simulate other tables.")
     taken = holds(ledger, tables, slot)
     if taken:
-        later = following(schedule, slot)
-        while holds(ledger, tables, later):
-            later = following(schedule, later)
+        later = first_free(ledger, schedule, tables, following(schedule, slot))
         raise WrongState(
             f"{label(slot)} is already in the ledger at {', '.join(taken[:3])}"
             f"{' and others' if len(taken) > 3 else ''}: a shift is played once. The first "
             f"shift free at every table is {label(later)}: --day {later.gaming_day} "
             f"--shift {later.shift}.")
+    latest = latest_held(ledger, tables, schedule)
+    if latest is not None and slot.starts_at < latest[0].starts_at:
+        held, code = latest
+        later = first_free(ledger, schedule, tables, following(schedule, held))
+        raise WrongState(
+            f"table {code} already holds {label(held)}, which comes after {label(slot)}: a "
+            "table's shifts open in time order, so its rounds are numbered in the order of "
+            f"time. The first shift free after the latest its tables hold is {label(later)}: "
+            f"--day {later.gaming_day} --shift {later.shift} (or simulate other tables).")

@@ -104,7 +104,7 @@ def test_replay_schema_documents_the_json(cli):
 def test_recall_shows_the_last_rounds_with_results_and_payouts(cli, recorded):
     result = cli("recall", "BAC-01", "--last", "10")
     assert result.code == 0, result.err
-    assert "Table BAC-01: last 1 round " in result.out  # one round, said so
+    assert "Table BAC-01: the latest round (" in result.out  # one round, said so
     assert "player wins, player 9 banker 6; banker pair" in result.out  # who won, in words
     assert "player: 4♥ K♦ 5♦ (9 points)" in result.out
     data = json.loads(cli("recall", "BAC-01", "--json").out)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -111,3 +112,32 @@ def test_the_offline_verifier_needs_only_the_standard_library_and_cryptography()
     roots |= {node.module.split(".")[0] for node in ast.walk(tree)
               if isinstance(node, ast.ImportFrom) and node.module}
     assert roots - set(sys.stdlib_module_names) == {"cryptography"}
+
+
+def test_replay_and_the_evidence_bundle_of_a_round_say_the_same_events_and_checkpoint(
+        cli, sealed, tmp_path):
+    """`ledger replay` said 127 events and checkpoint 14,103, the bundle of the same round 88
+    events and checkpoint 8,163, and nothing said why: the bundle carries every event the
+    replay used, counted and named as the replay names them, proven under the checkpoint the
+    replay proved them under (the newest a trusted key signed), even once the ledger has
+    sealed more after the round."""
+    opened = cli("table", "open", "BAC-77", "--game", "baccarat", "--min", "100", "--max",
+                 "50000")
+    assert opened.code == 0, opened.err
+    assert cli("seal", "run", "--once").code == 0  # a newer checkpoint than the round's first
+    replayed = " ".join(cli("replay", "BAC-R1", "1").out.split())
+    seal = re.search(r"seal: sealed under checkpoint ([\d,]+) events, .*?: all ([\d,]+) events "
+                     r"of the round and its shoe proven", replayed)
+    assert seal, replayed
+    assert f"hash chain holds for all {seal[2]} events of the round and its shoe" in replayed
+    out = tmp_path / "bundle.json"
+    export = " ".join(cli("export", "round", "BAC-R1", "1", "--out", str(out)).out.split())
+    said = re.search(rf"{seal[2]} events of the round and its shoe \(every event its replay "
+                     rf"used\) and (\d+) events? of the exporter's key, proven under checkpoint "
+                     rf"{seal[1]} events \(the newest a trusted key signed, as the replay says;",
+                     export)
+    assert said, export
+    content = json.loads(out.read_text())["content"]
+    assert content["checkpoint"]["statement"]["size"] == int(seal[1].replace(",", ""))
+    assert len(content["events"]) == int(seal[2].replace(",", "")) + int(said[1])
+    assert cli("verify-bundle", str(out)).code == 0

@@ -156,7 +156,8 @@ def test_an_adjustment_after_the_checkpoint_is_named_as_not_yet_sealed(cli, seal
     seal = json.loads(result.out)["seal"]
     assert seal["status"] == "partly sealed" and len(seal["not_yet_sealed"]) == 1
     assert seal["sentence"].startswith(f"{seal['checked'] - 1} of {seal['checked']} events "
-                                       "sealed under checkpoint")
+                                       "of the round and its shoe sealed under the newest "
+                                       "checkpoint a trusted key signed, checkpoint")
     assert seal["sentence"].endswith(f"1 not yet sealed (positions {seal['not_yet_sealed'][0]})")
 
 

@@ -134,3 +134,26 @@ def test_the_shift_report_keeps_every_amount_at_80_and_leaves_out_rounds_first(p
     for figure in ("ledger_win", "accounting_win", "variance"):
         assert amount(Decimal(data["floor"][figure])) in floor, (figure, narrow)
     assert "left out to fit 60 columns: rounds" in narrow, narrow
+
+
+def _words(out: str) -> set[str]:
+    """The words a terminal shows, rules and box lines aside, punctuation trimmed."""
+    cleaned = re.sub(r"[│┃┏┓┗┛┡┩━─┼╇╋╭╮╰╯┬┴├┤┌┐└┘╞╡═╪]", " ", out)
+    return {word.strip(",;:()") for word in cleaned.split()} - {""}
+
+
+def test_recall_at_an_80_column_terminal_breaks_no_word_and_squeezes_no_column(played):
+    """A round's status, hands and jackpot wrap at whole words in one column, its figures stand
+    one under the other in another: every word at 80 columns is one a 300-column terminal
+    shows whole, and each figure keeps its name beside it."""
+    for table in ("BAC-01", "SP-01", "QP-01", "F8-01"):
+        wide = played("recall", table, "--last", "5", columns=300)
+        narrow = played("recall", table, "--last", "5", columns=80)
+        assert narrow.code == 0 and wide.code == 0, (table, narrow.err, wide.err)
+        assert "left out" not in narrow.out, narrow.out
+        assert all(len(line) <= 80 for line in narrow.out.splitlines()), narrow.out
+        broken = _words(narrow.out) - _words(wide.out)
+        assert not broken, (table, broken, narrow.out)
+        assert re.search(r"│ stakes +[\d,]+\.\d\d", narrow.out), narrow.out
+        assert re.search(r"│ table win +-?[\d,]+\.\d\d", narrow.out), narrow.out
+        assert AMOUNT.findall(narrow.out) != [], narrow.out

@@ -53,9 +53,15 @@ def test_recall_keeps_the_jackpot_stakes_beside_a_win_that_leaves_them_out():
 
 
 def test_recall_at_80_columns_keeps_stakes_returned_and_paid_and_leaves_out_an_empty_commission():
+    """At 80 columns a round's figures stand one under the other, each named: a commission
+    that is nothing in every round is not one of them."""
     shown = _shown(80)
     assert "1,800.00" in shown and "400.00" in shown and "1,200.00" in shown, shown
-    assert "left out to fit 80 columns: commission;" in " ".join(shown.split()), shown
+    for name, figure in (("stakes", "1,800.00"), ("returned", "400.00"), ("paid", "200.00"),
+                         ("table win", "1,200.00")):
+        assert any(line.split("│")[-2].split() == [*name.split(), figure]
+                   for line in shown.splitlines() if line.count("│") == 4), (name, shown)
+    assert "commission" not in shown, shown
 
 
 def test_the_floor_table_page_shows_what_was_returned_beside_stakes_paid_and_win():

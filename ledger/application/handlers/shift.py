@@ -56,7 +56,7 @@ def open_shift(command: OpenShift, uow: UnitOfWork) -> tuple[Aggregate, ...]:
         load_shift(uow, code, command.gaming_day, name).check_can_open()
     Shift.check_opening(name, command.chips, command.dealer_id, admitted(command.supervisor),
                         command.gaming_day, command.at)
-    table.check_can_open_shift()
+    table.check_can_open_shift(command.gaming_day, in_time_order=uow.rules >= 3)
     shift = Shift.open(
         code=code, gaming_day=command.gaming_day, shift=name, chips=command.chips,
         dealer_id=command.dealer_id, supervisor=admitted(command.supervisor), by=command.provenance,

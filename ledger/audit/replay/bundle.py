@@ -1,8 +1,10 @@
 """`ledger export round`: the one file a surveillance officer hands over in a dispute.
 
 It holds the round's replay (JSON and the HTML page), every event the replay read (the
-round's, its shoe's, its pool's), each with its RFC 6962 audit path to a signed checkpoint, the
-checkpoint, the witnesses' cosignature lines of that checkpoint as the sealer collected them,
+round's, its shoe's, its pool's: the events its check and its seal line count), each with its
+RFC 6962 audit path to the checkpoint the replay proved them under (the newest a trusted
+sealing key signed, so the bundle and `ledger replay` name one checkpoint; with no trusted key,
+the first that covers them), the checkpoint, the witnesses' cosignature lines of that checkpoint as the sealer collected them,
 the sealing public key, and the exporter's own sealed registry events (and, from a practice
 ledger, its mark); the whole content signed by the exporter. `ledger.audit.bundle_verify` checks it with no database.
 """
@@ -53,6 +55,18 @@ def _checkpoint_covering(conn: Connection[Any], position: int) -> Checkpoint:
     return Checkpoint.from_statement(bytes(row[0]), bytes(row[1]))
 
 
+def _checkpoint_of(conn: Connection[Any], replay: RoundReplay, position: int) -> Checkpoint:
+    """The checkpoint the replay proved its events under, where it covers `position` (the
+    exporter's key events too); else the first that covers `position`."""
+    proved = replay.seal.checkpoint if replay.seal is not None else None
+    if proved is not None and proved.position >= position:
+        row = conn.execute("SELECT statement, signature FROM ledger_seal_checkpoints "
+                           "WHERE size = %s", (proved.size,)).fetchone()
+        if row is not None:
+            return Checkpoint.from_statement(bytes(row[0]), bytes(row[1]))
+    return _checkpoint_covering(conn, position)
+
+
 def _cosignatures(conn: Connection[Any], size: int) -> list[str]:
     """The witnesses' cosignature lines of the checkpoint at `size` events, by witness."""
     return [str(line).rstrip("\n") for (line,) in conn.execute(
@@ -68,9 +82,9 @@ def export_round(conn: Connection[Any], rid: UUID, exporter: Credential,
     signed root (`warn` is told of a stored tile that had to be read past)."""
     replay = replay_round(conn, rid, seal)
     stream, key_positions = _exporter_positions(conn, exporter)
-    steps = [*replay.steps, *(a.step for a in replay.adjustments)]
-    positions = sorted({step.position for step in steps} | set(key_positions))
-    checkpoint = _checkpoint_covering(conn, positions[-1])
+    used = {evidence.position for evidence in replay.evidence}  # every step's event among them
+    positions = sorted(used | set(key_positions))
+    checkpoint = _checkpoint_of(conn, replay, positions[-1])
     (seal_public_key,) = conn.execute("SELECT public_key FROM ledger_seal_keys WHERE "
                                       "fingerprint = %s", (checkpoint.key,)).fetchone() or ("",)
     rows = conn.execute(

@@ -101,6 +101,21 @@ class SealCheck(Frozen):
         default_factory=list,
         description="stored tiles a proof read past to the leaves: the events are proven, "
                     "the seal's stored tiles were altered")
+    streams: list[str] = Field(
+        default_factory=list,
+        description="whose events were checked: round, shoe, pool (a bundle carries the same)")
+
+
+STREAMS = ("round", "shoe", "pool")
+
+
+def events_of(count: int, streams: Sequence[str]) -> str:
+    """`127 events of the round and its shoe`: how many events a replay used, and whose (the
+    replay's check, its seal line and an evidence bundle count the same ones)."""
+    whose = [f"its {stream}" for stream in STREAMS[1:] if stream in streams]
+    said = "the round" + ("" if not whose else f" and {whose[0]}" if len(whose) == 1 else
+                          f", {', '.join(whose[:-1])} and {whose[-1]}")
+    return f"{count:,} event{'' if count == 1 else 's'} of {said}"
 
 
 def sealed_events(conn: Connection[Any], events: Sequence[RecordedEvent],
@@ -108,15 +123,18 @@ def sealed_events(conn: Connection[Any], events: Sequence[RecordedEvent],
     """Each event proven, from the row as stored now, in the newest tree a trusted key signed."""
     unique = sorted({(e.stream_id, e.version): e for e in events}.values(),
                     key=lambda e: e.position)
+    whose = [stream for stream in STREAMS
+             if stream in {streams.get(e.stream_id) for e in unique}]
     if not given.keys:
         return SealCheck(status=SealStatus.NO_TRUSTED_KEY, checkpoint=None, checked=len(unique),
-                         sealed=0, not_yet_sealed=[], problems=[], sentence=(
+                         sealed=0, not_yet_sealed=[], problems=[], streams=whose, sentence=(
                              "seal not checked: no trusted sealing key was given (--trust, "
                              "LEDGER_TRUST_FILE, LEDGER_SEAL_PUBLIC_KEY or LEDGER_SEAL_KEY)"))
     checkpoint = newest_signed(conn, given.keys)
     if checkpoint is None:
         return SealCheck(status=SealStatus.NO_CHECKPOINT, checkpoint=None, checked=len(unique),
                          sealed=0, not_yet_sealed=[e.position for e in unique], problems=[],
+                         streams=whose,
                          sentence="not yet sealed: no checkpoint signed by a trusted sealing "
                                   "key (run `ledger seal run`)")
     view = _view(conn, checkpoint, given.trust)
@@ -137,7 +155,8 @@ def sealed_events(conn: Connection[Any], events: Sequence[RecordedEvent],
     status = (SealStatus.DIFFERS if problems else SealStatus.NOT_YET_SEALED if not covered
               else SealStatus.PARTLY_SEALED if later else SealStatus.SEALED)
     check = SealCheck(status=status, checkpoint=view, checked=len(unique), sealed=len(proven),
-                      not_yet_sealed=later, problems=problems, notes=notes, sentence="")
+                      not_yet_sealed=later, problems=problems, notes=notes, streams=whose,
+                      sentence="")
     return check.model_copy(update={"sentence": sentence(check)})
 
 
@@ -300,10 +319,12 @@ def _verdict(check: SealCheck) -> str:
                 f"{_positions(check.not_yet_sealed)}) came after the newest checkpoint "
                 f"({view.size:,} events, signed {minute(view.signed_at)})")
     if check.status is SealStatus.PARTLY_SEALED:
-        return (f"{check.sealed} of {check.checked} events sealed under {under}; "
+        return (f"{check.sealed} of {events_of(check.checked, check.streams)} sealed under "
+                f"the newest checkpoint a trusted key signed, {under}; "
                 f"{len(check.not_yet_sealed)} not yet sealed (positions "
                 f"{_positions(check.not_yet_sealed)})")
-    return f"sealed under {under}: all {check.checked} events proven in the signed tree"
+    return (f"sealed under {under}: all {events_of(check.checked, check.streams)} proven in "
+            "the signed tree of the newest checkpoint a trusted key signed")
 
 
 def describe(problem: SealProblem) -> str:

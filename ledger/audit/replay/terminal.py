@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from rich.console import Console, Group, RenderableType
 from rich.panel import Panel
+from rich.table import Table as RichTable
 from rich.text import Text
 
 from ledger.audit.replay.check import BetLine
-from ledger.audit.replay.recall import Recall
+from ledger.audit.replay.recall import Recall, RecalledRound
 from ledger.audit.replay.round import CardView, HandView, RoundReplay, Verdict
+from ledger.audit.replay.sealed_events import events_of
 from ledger.core.cards import SUIT_FACES, faces
 from ledger.core.formatting import (
     CURRENCY,
@@ -17,6 +19,7 @@ from ledger.core.formatting import (
     clock,
     counted,
     heading,
+    macau,
     money,
     when,
 )
@@ -155,8 +158,9 @@ def _render_jackpot(replay: RoundReplay, console: Console) -> None:
 def _render_verdict(replay: RoundReplay, console: Console) -> None:
     check = replay.check
     broken = sum(1 for evidence in replay.evidence if not evidence.holds)
-    chain = (f"hash chain holds for all {len(replay.evidence):,} events used" if not broken
-             else f"hash chain BROKEN at {broken:,} of {len(replay.evidence):,} events")
+    used = events_of(len(replay.evidence), [evidence.stream for evidence in replay.evidence])
+    chain = (f"hash chain holds for all {used} (every event the replay used)" if not broken
+             else f"hash chain BROKEN at {broken:,} of {used}")
     style = {Verdict.MATCH: "bold green", Verdict.DISCREPANCY: "bold red",
              Verdict.NOT_SETTLED: "bold yellow"}[check.verdict]
     body = Text(check.verdict.value, style=style)
@@ -167,29 +171,80 @@ def _render_verdict(replay: RoundReplay, console: Console) -> None:
 
 
 def render_recall(recall: Recall, console: Console, *, wide: bool = False) -> None:
-    """The figures that make the table win (stakes, returned, paid, commission, the jackpot's
-    stakes) stay beside it so they add up: too narrow a terminal leaves out only those that
-    are empty in every round shown (no commission at Stud Poker, no jackpot at baccarat)."""
+    """The rounds in a table of a column each for the figures that make the table win, where
+    the terminal holds it (or `--wide`); where it does not, a narrower one with a round's
+    status and hands in one column and its figures one under the other in another, so no
+    column is squeezed and no word is broken (`--wide` shows the first)."""
     count = len(recall.rounds)
+    which = ("no round recorded" if count == 0 else "the latest round" if count == 1 else
+             f"the {count} latest rounds by number, newest first")
+    title = f"Table {recall.table}: {which} (amounts in {CURRENCY}, times {TIME_LABEL})"
+    table = _recall_across(recall, title)
+    if wide or table.fits(console):
+        table.print(console, wide=wide)
+    else:
+        _recall_stacked(recall, title).print(console)
+    if closed := recall.closed_said():
+        console.print(f"{recall.table}: {closed}.", highlight=False)
+
+
+def _hands(played: RecalledRound) -> str:
+    return "\n".join(hand.said for hand in played.hands)
+
+
+def _status(played: RecalledRound) -> str:
+    said = describe_outcome(played.outcome)
+    return played.status + (f"\n{safe(said)}" if said else "")
+
+
+def _table_win(played: RecalledRound) -> str:
+    return amount(played.win.table_win) if played.win and played.win.finished else "-"
+
+
+def _recall_across(recall: Recall, title: str) -> Grid:
+    """The figures that make the table win (stakes, returned, paid, commission, the jackpot's
+    stakes) stay beside it so they add up: only those empty in every round shown are left out
+    (no commission at Stud Poker, no jackpot at baccarat)."""
     figures = [figure("stakes", 2, together="win"), figure("returned", 4, together="win"),
                figure("paid", 1, together="win"), figure("commission", 3, together="win"),
                figure("table win", together="win")]
     table = Grid(text("round, opened"), text("status", wraps=True), text("hands", wraps=True),
                  *figures,
                  text("jackpot", 5, wraps=True, together="win"),
-                 title=f"Table {recall.table}: last {count} round{'' if count == 1 else 's'} "
-                       f"(amounts in {CURRENCY}, times {TIME_LABEL})",
-                 title_justify="left", show_lines=True)
+                 title=title, title_justify="left", show_lines=True)
     for played in recall.rounds:
-        hands = "\n".join(hand.said for hand in played.hands)
         opened = clock(played.opened_at) if played.opened_at else ""
-        said = describe_outcome(played.outcome)
         table.add_row(
-            f"{played.number}\n{opened}", played.status + (f"\n{safe(said)}" if said else ""),
-            hands or "-", amount(played.stakes),
-            amount(played.returned), amount(played.payouts), amount(played.commission),
-            amount(played.win.table_win) if played.win and played.win.finished else "-",
+            f"{played.number}\n{opened}", _status(played), _hands(played) or "-",
+            amount(played.stakes), amount(played.returned), amount(played.payouts),
+            amount(played.commission), _table_win(played),
             (played.win.jackpot_said if played.win else "") or "-")
-    table.print(console, wide=wide)
-    if closed := recall.closed_said():
-        console.print(f"{recall.table}: {closed}.", highlight=False)
+    return table
+
+
+def _recall_stacked(recall: Recall, title: str) -> Grid:
+    """A round's figures one under the other, named, adding up to its table win (commission
+    named only where a round shown took some); its status, hands and jackpot wrap at whole
+    words in one column."""
+    commission = any(played.commission for played in recall.rounds)
+    names = ("stakes", "returned", "paid", *(("commission",) if commission else ()), "table win")
+    widest = max((len(amount(value)) for played in recall.rounds for value in (
+        played.stakes, played.returned, played.payouts, played.commission)), default=0)
+    widest = max([widest, *(len(_table_win(played)) for played in recall.rounds)])
+    table = Grid(text("round, opened"), text("status, hands", wraps=True),
+                 figure("amounts"), title=title, title_justify="left", show_lines=True)
+    for played in recall.rounds:
+        opened = (f"\n{macau(played.opened_at):%Y-%m-%d}\n{macau(played.opened_at):%H:%M:%S}"
+                  if played.opened_at else "")
+        jackpot = played.win.jackpot_said if played.win else ""
+        said = "\n".join(part for part in (_status(played), _hands(played),
+                                            f"jackpot: {jackpot}" if jackpot else "") if part)
+        sums = RichTable.grid(padding=(0, 1))  # the same widths in every round: aligned
+        sums.add_column(justify="left", min_width=max(map(len, names)))
+        sums.add_column(justify="right", no_wrap=True, min_width=widest)
+        figures = (amount(played.stakes), amount(played.returned), amount(played.payouts),
+                   *((amount(played.commission),) if commission else ()), _table_win(played))
+        for name, shown in zip(names, figures, strict=True):
+            sums.add_row(name, shown)
+        table.add_row(f"{played.number}{opened}", said, sums)
+    return table

@@ -108,6 +108,39 @@ def test_no_shift_opens_on_a_closed_gaming_day() -> None:
     floor.refuses(_open(), WrongState, "gaming day 2026-11-22 was closed", "opening a shift")
 
 
+def _after_the_next_days_shift() -> Floor:
+    """The table opened and closed the day shift of the day after DAY (the evening before)."""
+    floor = _table_open()
+    floor.do(_open(gaming_day=date(2026, 11, 23)))
+    floor.do(_close(gaming_day=date(2026, 11, 23)))
+    return floor
+
+
+def test_round_numbers_ran_backwards_in_time_so_an_earlier_days_shift_is_refused() -> None:
+    """A table's rounds are numbered in the order recorded, so its shifts open in time
+    order: after a shift of 23 November, one of 22 November would number its rounds after
+    the 23rd's."""
+    said = _after_the_next_days_shift().refuses(
+        _open(), WrongState, "table BAC-01 already holds a shift of gaming day 2026-11-23",
+        "a shift of 2026-11-22 cannot open there", "Open a shift of 2026-11-23 or later")
+    assert said.count(". ") <= 2, said
+
+
+def test_a_later_shift_of_the_same_day_and_a_later_day_still_open_in_order() -> None:
+    floor = _after_the_next_days_shift()
+    floor.do(_open(gaming_day=date(2026, 11, 23), shift="swing"))
+    floor.do(_close(gaming_day=date(2026, 11, 23), shift="swing"))
+
+
+def test_shifts_recorded_out_of_order_under_the_rules_second_edition_are_executed_again_as_recorded(
+) -> None:
+    """`ledger verify` executes a command again under the edition it was recorded under: an
+    earlier day's shift opened before the rule was made is not refused then."""
+    floor = _after_the_next_days_shift()
+    floor.uow.rules = 2
+    floor.do(_open())
+
+
 # -- slips ----------------------------------------------------------------------------------
 def test_a_slip_for_a_shift_never_opened_is_refused() -> None:
     _table_open().refuses(_fill(), NotFound, "the day shift of BAC-01 on 2026-11-22")
