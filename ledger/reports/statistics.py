@@ -231,7 +231,7 @@ def _flags(line: Line, confidence: Decimal, base: Base | None) -> list[str]:
             f"win {money(f.actual_win)} is outside the {confidence * 100:.0f}% band "
             f"{money(line.band_low)} to {money(line.band_high)} around the theoretical win "
             f"{money(f.theoretical_win)} on a handle of {money(f.handle)}: chance alone gives "
-            f"a result this far off {chance(line.probability)}")
+            f"a result this far off, above or below it, {chance(line.probability)}")
     moved = line.change
     if moved is not None and moved.outside and line.base is not None and base is not None:
         flags.append(

@@ -85,6 +85,8 @@ def test_comar_36_05_03_25_b2_win_to_drop_change_from_the_previous_business_year
     assert (floor.change.points, floor.change.low, floor.change.high) == (
         Decimal("14.62"), Decimal("5.05"), Decimal("24.19"))
     assert any("COMAR 36.05.03.25(B)(2)" in flag for flag in floor.flags)
+    # the band counts both sides: the same result is twice as likely here as in protection
+    assert any("a result this far off, above or below it," in flag for flag in floor.flags)
 
 
 def test_comar_36_05_03_25_b2_in_the_first_year_the_base_is_the_previous_month(

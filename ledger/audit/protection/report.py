@@ -23,6 +23,9 @@ from ledger.domain.shift_schedule import ShiftSchedule
 from ledger.presentation.wording import void_reason
 
 PERIODS = {"shift": "shift", "day": "gaming day", "month": "month to date"}
+ONE_SIDED = ("Each chance counts one side, the players' (or more irregularities, more prizes): "
+             "the statistics report's band counts a table's result on both sides, so its "
+             "chance for the same result is twice this one.")
 CORRECTION = ("Holm's step-down method over every test of the report: the chance that a fair "
               "floor shows any flag is at most {alpha:.0%}")
 
@@ -159,6 +162,7 @@ def to_rich(report: ProtectionReport, console: Console, shown: int = 15) -> None
                   f"{counted(len(report.tests), 'test')} (generated {clock(report.generated_at)} "
                   f"{TIME_LABEL}, round-ledger {report.software_version})", highlight=False)
     console.print(f"Flag: {report.correction}.", highlight=False)
+    console.print(ONE_SIDED, highlight=False)
     grid = RichTable(box=box.SIMPLE_HEAD)
     for column in ("signal", "subject", "seen", "by chance", "over all tests"):
         grid.add_column(column)
