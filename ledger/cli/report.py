@@ -222,9 +222,11 @@ def statistics(
         with rt.database.connect() as conn:
             report = build(conn, period.value, on, property_name=rt.settings.property_name,
                            confidence=level)
+        practice = rt.practice
     if as_json:
-        sys.stdout.write(files.to_json(report) + "\n")
+        sys.stdout.write(marked(files.to_json(report), Format.JSON, practice) + "\n")
     else:
+        say_practice(practice)
         files.to_rich(report, console, wide=wide)
     for fmt in formats or []:
         output.mkdir(parents=True, exist_ok=True)
@@ -235,7 +237,7 @@ def statistics(
             text = to_html(report)
         else:
             text = files.to_csv(report) if fmt is Format.CSV else files.to_json(report)
-        path.write_text(text, encoding="utf-8")
+        path.write_text(marked(text, fmt, practice), encoding="utf-8")
         (err_console if as_json else console).print(f"wrote {path}", highlight=False)
 
 
@@ -321,15 +323,17 @@ def hold(
         with rt.database.connect() as conn:
             report = hold_report(conn, on, property_name=rt.settings.property_name,
                                  confidence=level)
+        practice = rt.practice
     if as_json:
-        sys.stdout.write(files.to_json(report) + "\n")
+        sys.stdout.write(marked(files.to_json(report), Format.JSON, practice) + "\n")
     else:
+        say_practice(practice)
         files.to_rich(report, console, wide=wide)
     for fmt in formats or []:
         output.mkdir(parents=True, exist_ok=True)
         path = output / f"hold-{on}.{fmt}"
-        path.write_text(files.to_csv(report) if fmt is Format.CSV else files.to_json(report),
-                        encoding="utf-8")
+        text = files.to_csv(report) if fmt is Format.CSV else files.to_json(report)
+        path.write_text(marked(text, fmt, practice), encoding="utf-8")
         (err_console if as_json else console).print(f"wrote {path}", highlight=False)
 
 

@@ -125,3 +125,16 @@ def test_a_practice_ledgers_trust_file_says_so_and_verify_names_a_trust_file_tha
     assert done.code == 1
     assert ("practice: the trust file says this is a property's real ledger, the database a "
             "practice ledger") in done.out
+
+
+def test_the_statistics_and_hold_reports_say_a_practice_ledger_is_one_on_screen_and_in_json(
+        cli, settings):
+    with open_ledger(settings) as rt:
+        rounds.baccarat_round(rt.ledger)
+    through = ("--through", GAMING_DAY.isoformat())
+    for report in ("statistics", "hold"):
+        shown = cli("report", report, *through)
+        assert shown.code == 0, shown.out + shown.err
+        assert shown.out.splitlines()[0] == PRACTICE_MARK, report
+        data = cli("report", report, *through, "--json")
+        assert data.code == 0 and json.loads(data.out)["practice"] == PRACTICE_MARK, report
