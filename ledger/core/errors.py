@@ -89,14 +89,46 @@ def describe_validation_error(error: ValidationError, skip: int = 0) -> str:
     return "; ".join(said) + ("." if phrase.endswith(".") else "")
 
 
+def _where(loc: tuple[Any, ...]) -> str:
+    """A field's place in words: `chips.100` is "chips, the count of 100" and a mapping's key
+    (pydantic's `[key]`) "chips, the denomination 1E+999", never pydantic's `Decimal('100')`."""
+    said: list[str] = []
+    parts = [_unquoted(part) for part in loc]
+    for n, part in enumerate(parts):
+        if part == "[key]":
+            continue
+        if said and n + 1 < len(parts) and parts[n + 1] == "[key]":
+            said[-1] += f", the {_KEY_WORDS.get(said[-1], 'key')} {part}"
+        elif said and (not isinstance(part, str) or said[-1] in _VALUE_WORDS):
+            said[-1] += f", the {_VALUE_WORDS.get(said[-1], 'value for')} {part}"
+        else:
+            said.append(str(part))
+    return ".".join(said)
+
+
+def _unquoted(part: Any) -> Any:
+    """pydantic writes a mapping's decimal key as `Decimal('100')` in a location: `100`."""
+    if isinstance(part, str) and part.startswith("Decimal('") and part.endswith("')"):
+        return part[len("Decimal('"):-2]
+    return part
+
+
+_KEY_WORDS = {"chips": "denomination"}
+_VALUE_WORDS = {"chips": "count of"}
+
+
 def _problem(problem: Any, skip: int) -> str:
     """One field's problem: "'spot' is missing", "amount: 'abc' is not a number"."""
-    where = ".".join(str(part) for part in problem["loc"][skip:])
+    where = _where(tuple(problem["loc"][skip:]))
     kind = problem["type"]
     if kind in _SAID_OF_THE_FIELD:  # "'ledger' is missing", never pydantic's "Field required"
         return f"'{where}' {_SAID_OF_THE_FIELD[kind]}" if where else \
             f"a field {_SAID_OF_THE_FIELD[kind]}"
     message = str(problem["msg"]).removeprefix("Value error, ")
+    if kind in _SAID_OF_THE_VALUE:  # "-5 is below 0, the least it takes", not pydantic's words
+        bounds = {key: f"{value:g}" if isinstance(value, float) else value
+                  for key, value in problem.get("ctx", {}).items()}
+        message = f"{problem.get('input')} " + _SAID_OF_THE_VALUE[kind].format(**bounds)
     return f"{where}: {message}" if where else message
 
 
