@@ -26,11 +26,12 @@ def _said(chips: dict[object, object]) -> str:
 @pytest.mark.parametrize("denomination", [Decimal("1E+999"), "1e999"])
 def test_a_denomination_in_scientific_notation_is_named_as_the_denomination(denomination):
     said = _said({denomination: 1})
-    assert said.startswith(f"chips, the denomination {str(denomination)}: an amount is written "
+    assert said.startswith(f"chips, the denomination {denomination!s}: an amount is written "
                            "in plain figures")
     assert "Decimal(" not in said and "[key]" not in said
 
 
-@pytest.mark.parametrize("denomination", [Decimal("100"), "100"])
+@pytest.mark.parametrize("denomination", [Decimal(100), "100"])
 def test_a_negative_count_of_chips_says_the_count_and_the_least_it_takes(denomination):
-    assert _said({denomination: -5}) == "chips, the count of 100: -5 is below 0, the least it takes"
+    said = _said({denomination: -5})
+    assert said == "chips, the count of 100: -5 is below 0, the least it takes"
