@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import json
 
-from ledger.domain.registry import TerminalKind
 from ledger.presentation.wording import NO_CARDS
-from tests.e2e.shifts import open_shift
+from tests.e2e.coups import opened_coup
 
 
 def test_a_game_is_given_by_its_name_in_words_as_well_as_by_its_code(cli):
@@ -27,21 +26,7 @@ def test_a_game_is_given_by_its_name_in_words_as_well_as_by_its_code(cli):
 
 def test_a_round_voided_before_its_cards_says_so_in_one_sentence_not_an_empty_table(
         cli, as_staff):
-    dealer = as_staff("D-101", "dealer", terminal="BAC-01-DT", kind=TerminalKind.DEALER_TERMINAL)
-
-    def ok(*args: str, env: dict[str, str] | None = None) -> str:
-        done = cli(*args, extra_env=env)
-        assert done.code == 0, done.err
-        return done.out
-
-    ok("table", "open", "BAC-01", "--game", "Baccarat", "--min", "100", "--max", "50000")
-    open_shift(cli, "BAC-01")
-    ok("table", "sign-in", "BAC-01", "D-101")
-    ok("shoe", "shuffle", "BAC-01", env=dealer)
-    ok("shoe", "cut", "BAC-01", "--by", "player P-3", "--at", "404")
-    ok("shoe", "burn", "BAC-01", "--count", "8", env=dealer)
-    ok("round", "open", "BAC-01", env=dealer)
-    ok("round", "bet", "BAC-01", "1", "banker", "1000", "--player", "P-1", env=dealer)
+    ok, _ = opened_coup(cli, as_staff, game="Baccarat")  # the game by its name in words
     ok("round", "void", "BAC-01", "--reason", "dispute")
     shown = ok("round", "show", "BAC-01", "1")
     assert NO_CARDS in shown and "shoe position" not in shown, shown

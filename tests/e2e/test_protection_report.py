@@ -11,8 +11,7 @@ from decimal import Decimal
 
 import pytest
 
-from ledger.domain.registry import TerminalKind
-from tests.e2e.shifts import open_shift
+from tests.e2e.coups import opened_coup
 from tests.signing import clock_after
 
 DAY = "2026-11-02"
@@ -149,21 +148,7 @@ def test_a_void_after_the_cards_had_decided_the_coup_is_a_finding_naming_who_voi
         cli, as_staff):
     """A supervisor voids a baccarat coup whose four cards already made the player's natural
     9: the void handed back a banker bet the cards had lost and a player bet they had won."""
-    dealer = as_staff("D-101", "dealer", terminal="BAC-01-DT", kind=TerminalKind.DEALER_TERMINAL)
-
-    def ok(*args: str, env: dict[str, str] | None = None) -> str:
-        done = cli(*args, extra_env=env)
-        assert done.code == 0, done.err
-        return done.out
-
-    ok("table", "open", "BAC-01", "--game", "baccarat", "--min", "100", "--max", "50000")
-    open_shift(cli, "BAC-01")
-    ok("table", "sign-in", "BAC-01", "D-101")
-    ok("shoe", "shuffle", "BAC-01", env=dealer)
-    ok("shoe", "cut", "BAC-01", "--by", "player P-3", "--at", "404")
-    ok("shoe", "burn", "BAC-01", "--count", "8", env=dealer)
-    ok("round", "open", "BAC-01", env=dealer)
-    ok("round", "bet", "BAC-01", "1", "banker", "1000", "--player", "P-1", env=dealer)
+    ok, dealer = opened_coup(cli, as_staff)
     ok("round", "bet", "BAC-01", "2", "player", "200", "--player", "P-2", env=dealer)
     for to, card in (("player", "9S"), ("banker", "2H"), ("player", "KD"), ("banker", "3C")):
         ok("round", "deal", "BAC-01", to, card, env=dealer)
