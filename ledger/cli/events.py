@@ -13,7 +13,7 @@ from ledger.cli.common import JsonOption, console, print_json, reading
 from ledger.commands import wire_name
 from ledger.core.errors import NotFound
 from ledger.core.formatting import TIME_LABEL, amount, iso, when
-from ledger.domain.table import check_table_code, table_id
+from ledger.domain.table import Table, check_table_code, table_id
 from ledger.infrastructure.event_log import events_of, last_events
 from ledger.presentation.render import printable, safe
 from ledger.presentation.wording import kind_words, label, shown, term
@@ -138,5 +138,10 @@ def show(stream: Annotated[str, typer.Argument(help="Stream id, or a table code.
     with reading() as rt, rt.database.connect() as conn:
         rows = events_of(conn, stream_id)
     if not rows:
-        raise NotFound(f"no stream {stream} in the ledger.")
+        try:
+            UUID(stream)
+        except ValueError:  # a table code: said as every command says an unknown table
+            raise Table.missing(f"table {check_table_code(stream)}") from None
+        raise NotFound(f"no stream {stream} in the ledger: `ledger events tail` shows the "
+                       "newest events with their streams.")
     _print(rows, f"stream {stream_id}", as_json)

@@ -104,7 +104,8 @@ def test_an_unknown_table_is_said_in_one_sentence_by_every_command(cli, superuse
                 refused(cli, superuser, "table", "show", table),
                 refused(cli, superuser, "round", "show", table),
                 refused(cli, superuser, "edges", table),
-                refused(cli, superuser, "table", "close", table)}
+                refused(cli, superuser, "table", "close", table),
+                refused(cli, superuser, "events", "show", table)}
         sentence = f"error: table {table} does not exist: `ledger table list` shows the tables."
         assert said == {sentence}, said
     assert refused(cli, superuser, "replay", "BAC-01", "3") == "error: table BAC-01 has no round 3."
