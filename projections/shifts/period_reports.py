@@ -30,6 +30,7 @@ from projections.shifts.read import (
     closes,
     position,
     rollup,
+    shifts_held,
     table_shifts,
     unassigned_rounds,
 )
@@ -68,7 +69,8 @@ def gaming_day_report(conn: Connection[Any], gaming_day: date,
     with conn.cursor(row_factory=dict_row) as cursor:
         tables = table_shifts(cursor, gaming_day, gaming_day)
         if not tables:
-            raise NotFound(f"no shift of gaming day {gaming_day} is in the ledger.")
+            raise NotFound(f"no shift of gaming day {gaming_day} is in the ledger: "
+                           f"{shifts_held(cursor)}.")
         unassigned = unassigned_rounds(cursor, gaming_day, gaming_day, day_starts=day_starts)
         tracked = position(cursor)
     rank = {name: index for index, name in enumerate(shift_order)}
@@ -89,7 +91,8 @@ def month_to_date(conn: Connection[Any], through: date, *,
     with conn.cursor(row_factory=dict_row) as cursor:
         tables = table_shifts(cursor, first, through)
         if not tables:
-            raise NotFound(f"no shift from {first} to {through} is in the ledger.")
+            raise NotFound(f"no shift from {first} to {through} is in the ledger: "
+                           f"{shifts_held(cursor)}.")
         unassigned = len(unassigned_rounds(cursor, first, through, day_starts=day_starts))
         tracked = position(cursor)
     days = sorted({t.gaming_day for t in tables})

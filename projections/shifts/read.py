@@ -267,6 +267,26 @@ def _add(total: Rollup, tables: list[TableShift]) -> None:
     total.credits = sum((t.credits for t in tables), ZERO)
 
 
+def shifts_held(cursor: Cursor[dict[str, Any]]) -> str:
+    """What a report that found nothing can point to instead: "the ledger holds shifts of
+    gaming days 2026-11-02 to 2026-11-29, the last day's day and swing", or that it holds none."""
+    first, last = _first_last(cursor)
+    if last is None:
+        return "the ledger holds no shift yet"
+    names = [r["shift"] for r in cursor.execute(
+        "SELECT DISTINCT shift FROM report_shifts WHERE gaming_day = %s ORDER BY shift",
+        (last,)).fetchall()]
+    days = f"gaming day {last}" if first == last else f"gaming days {first} to {last}"
+    shifts = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+    return f"the ledger holds shifts of {days}, the last day's {shifts}"
+
+
+def _first_last(cursor: Cursor[dict[str, Any]]) -> tuple[date | None, date | None]:
+    row = cursor.execute(
+        "SELECT min(gaming_day) AS first, max(gaming_day) AS last FROM report_shifts").fetchone()
+    return (row["first"], row["last"]) if row else (None, None)
+
+
 def table_shifts(cursor: Cursor[dict[str, Any]], first_day: date, last_day: date,
                  shift: str | None = None, table: str | None = None) -> list[TableShift]:
     """Every table's shift of these gaming days (one shift's, one table's), with its handle per
@@ -368,7 +388,8 @@ def shift_report(conn: Connection[Any], gaming_day: date, shift: str,
         tables = table_shifts(cursor, gaming_day, gaming_day, shift, table)
         if not tables:
             which = f" at table {table}" if table else ""
-            raise NotFound(f"no {shift} shift on {gaming_day}{which} is in the ledger.")
+            raise NotFound(f"no {shift} shift on {gaming_day}{which} is in the ledger: "
+                           f"{shifts_held(cursor)}.")
         unassigned = unassigned_rounds(cursor, gaming_day, gaming_day, table,
                                        day_starts=day_starts)
         tracked = position(cursor)

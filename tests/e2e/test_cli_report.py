@@ -11,8 +11,9 @@ from ledger.core import clock as ledger_clock
 from ledger.core.formatting import PRACTICE_MARK
 from ledger.presentation.csv_table import heading
 from ledger.reports import period, shift
+from tests.integration import replay_rounds as rounds
 from tests.integration.test_shift_reconciliation import _shift_with
-from tests.signing import GAMING_DAY
+from tests.signing import GAMING_DAY, open_ledger
 
 
 def _csv(path, columns):
@@ -60,13 +61,29 @@ def test_report_shift_without_day_or_shift_reports_the_shift_now_running_in_maca
     after = settings.shift_schedule.locate(ledger_clock.now())
     assert result.code == 1  # nothing recorded in this ledger: the one line names the slot
     assert result.err.strip() in {f"error: no {slot.shift} shift on {slot.gaming_day} is in "
-                                  "the ledger." for slot in (before, after)}
+                                  "the ledger: the ledger holds no shift yet."
+                                  for slot in (before, after)}
 
 
 def test_a_report_for_a_shift_that_does_not_exist_is_one_line_and_exit_1(cli):
     result = cli("report", "shift", "--day", str(GAMING_DAY), "--shift", "day")
     assert result.code == 1
-    assert result.err.strip() == f"error: no day shift on {GAMING_DAY} is in the ledger."
+    assert result.err.strip() == (f"error: no day shift on {GAMING_DAY} is in the ledger: the "
+                                  "ledger holds no shift yet.")
+
+
+def test_a_report_of_a_shift_not_held_says_which_days_and_shifts_the_ledger_holds(
+        cli, settings):
+    with open_ledger(settings) as rt:
+        rounds.baccarat_round(rt.ledger)
+    result = cli("report", "shift", "--day", "2025-01-01", "--shift", "swing")
+    assert result.code == 1
+    assert result.err.strip() == (f"error: no swing shift on 2025-01-01 is in the ledger: the "
+                                  f"ledger holds shifts of gaming day {GAMING_DAY}, the last "
+                                  "day's day.")
+    day = cli("report", "day", "--day", "2027-01-01")
+    assert day.code == 1 and day.err.strip().endswith(
+        f"the ledger holds shifts of gaming day {GAMING_DAY}, the last day's day."), day.err
 
 
 
