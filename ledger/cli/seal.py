@@ -106,6 +106,8 @@ def status(as_json: JsonOption = False, wide: WideOption = False) -> None:
                   f"{state.recorded - state.checkpointed:,} not yet; witness: {witness.directory}",
                   highlight=False)
     if state.checkpoints:
+        console.print(f"the newest {len(state.checkpoints)} of its "
+                      f"{counted(state.signed, 'signed checkpoint')}:", highlight=False)
         table = Grid(figure("events"), figure("position", 3), text("root", 2),
                      text(f"sealed at ({TIME_LABEL})"), text("key", 1))
         for checkpoint in state.checkpoints:
@@ -166,6 +168,7 @@ def _view(state: SealStatus, witness: Witness) -> dict[str, Any]:
         "ledger_id": state.ledger_id, "recorded": state.recorded, "sealed": state.sealed,
         "checkpointed": state.checkpointed, "not_checkpointed": state.recorded - state.checkpointed,
         "witness": str(witness.directory),
+        "signed_checkpoints": state.signed,
         "checkpoints": [{"size": c.size, "position": c.position, "root": c.root.hex(),
                          "sealed_at": iso(c.when), "key": c.key} for c in state.checkpoints],
     }

@@ -215,6 +215,17 @@ def test_seal_status_json_gives_counts_and_checkpoints_sealed_in_macau_time(cli,
     assert last["key"].startswith("ed25519:")
     assert abs(macau_time(last["sealed_at"]) - ledger_clock.now().astimezone(MACAU)) < timedelta(minutes=10)
     assert (sealed.witness / status["ledger_id"]).is_dir()
+    assert status["signed_checkpoints"] >= len(status["checkpoints"])
+
+
+def test_seal_status_says_how_many_checkpoints_its_newest_few_are_of(cli, sealed, superuser):
+    """It listed five under "the last checkpoints" while the demo spoke of fifteen."""
+    signed = superuser.execute("SELECT count(*) FROM ledger_seal_checkpoints").fetchone()[0]
+    shown = cli("seal", "status")
+    assert shown.code == 0, shown.err
+    listed = min(signed, 5)
+    noun = "signed checkpoint" if signed == 1 else "signed checkpoints"
+    assert f"the newest {listed} of its {signed:,} {noun}:" in " ".join(shown.out.split())
 
 
 def test_jackpot_show_json_gives_the_pool_in_exact_amounts(cli):

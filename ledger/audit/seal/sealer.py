@@ -292,7 +292,8 @@ class SealStatus:
     recorded: int
     sealed: int
     checkpointed: int
-    checkpoints: list[Checkpoint]
+    checkpoints: list[Checkpoint]  # the newest few, oldest first
+    signed: int = 0  # every signed checkpoint stored
 
 
 def ledger_id(conn: Connection[Any]) -> str:
@@ -311,5 +312,6 @@ def seal_status(conn: Connection[Any], last: int = 5) -> SealStatus:
     rows = conn.execute("SELECT statement, signature FROM ledger_seal_checkpoints "
                         "ORDER BY size DESC LIMIT %s", (last,)).fetchall()
     checkpoints = [Checkpoint.from_statement(bytes(s), bytes(sig)) for s, sig in rows][::-1]
+    signed = conn.execute("SELECT count(*) FROM ledger_seal_checkpoints").fetchone()
     return SealStatus(ledger_id(conn), int(recorded[0]) if recorded else 0, size, done,
-                      checkpoints)
+                      checkpoints, int(signed[0]) if signed else 0)
