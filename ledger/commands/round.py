@@ -33,8 +33,7 @@ class PlaceBet(RoundCommand):
     command: Literal["place_bet"] = "place_bet"
     box: int = Field(ge=1, le=99, description="box (Fortune 8: space)")
     spot: Word = Field(description="ante/jackpot, bonus/play, L/8/H, player/banker/tie/...")
-    amount: Money = Field(gt=0, description="the stake in patacas, above 0 (refused before the "
-                          "table's state is looked at)")
+    amount: Money
     player: Identifier | None = None
     standing: bool = Field(default=False, description="the player stands (has no seat): baccarat "
                            "art. 15 keeps their bets out of the seated players' boxes")

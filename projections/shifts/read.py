@@ -270,7 +270,9 @@ def _add(total: Rollup, tables: list[TableShift]) -> None:
 def shifts_held(cursor: Cursor[dict[str, Any]]) -> str:
     """What a report that found nothing can point to instead: "the ledger holds shifts of
     gaming days 2026-11-02 to 2026-11-29, the last day's day and swing", or that it holds none."""
-    first, last = _first_last(cursor)
+    row = cursor.execute("SELECT min(gaming_day) AS first, max(gaming_day) AS last "
+                         "FROM report_shifts").fetchone()
+    first, last = (row["first"], row["last"]) if row else (None, None)
     if last is None:
         return "the ledger holds no shift yet"
     names = [r["shift"] for r in cursor.execute(
@@ -279,12 +281,6 @@ def shifts_held(cursor: Cursor[dict[str, Any]]) -> str:
     days = f"gaming day {last}" if first == last else f"gaming days {first} to {last}"
     shifts = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
     return f"the ledger holds shifts of {days}, the last day's {shifts}"
-
-
-def _first_last(cursor: Cursor[dict[str, Any]]) -> tuple[date | None, date | None]:
-    row = cursor.execute(
-        "SELECT min(gaming_day) AS first, max(gaming_day) AS last FROM report_shifts").fetchone()
-    return (row["first"], row["last"]) if row else (None, None)
 
 
 def table_shifts(cursor: Cursor[dict[str, Any]], first_day: date, last_day: date,

@@ -14,6 +14,7 @@ from decimal import Decimal
 
 import pytest
 
+from ledger.core.formatting import PRACTICE_MARK
 from ledger.games.registry import game
 from ledger.games.rulesets import parse_settings
 from ledger.presentation.csv_table import heading as csv_heading
@@ -38,6 +39,8 @@ def simulated_month(cli, as_admin, tmp_path):
 
 
 def _csv_lines(text: str) -> tuple[dict[str, str], dict[tuple[str, str], dict[str, str]]]:
+    marked, _, text = text.partition("\n")  # a practice ledger's file says so first
+    assert marked == f"# {PRACTICE_MARK}", marked
     header, _, table = text.partition("\n\n")
     meta = dict(row for row in csv.reader(io.StringIO(header)))
     codes = {csv_heading(column): column for column in statistics_files.COLUMNS}  # headed in words, read by code

@@ -36,14 +36,3 @@ def test_a_negative_count_of_chips_says_the_count_and_the_least_it_takes(denomin
     said = _said({denomination: -5})
     assert said == "chips, the count of 100: -5 is below 0, the least it takes"
 
-
-def test_a_negative_bet_is_refused_for_its_amount_before_any_table_state():
-    """`ledger round bet SP-02 1 ante -- -5` answered "table SP-02 has no round in play": the
-    amount is wrong whatever the table's state, and is said first."""
-    from ledger.commands.round import PlaceBet
-
-    with pytest.raises(ValidationError) as refused:
-        PlaceBet.model_validate({"table": "SP-02", "round": 1, "box": 1, "spot": "ante",
-                                 "amount": "-5", "at": FILL["at"],
-                                 "command_id": FILL["command_id"]})
-    assert describe_validation_error(refused.value) == "amount: -5.00 is not above 0"

@@ -31,8 +31,7 @@ from ledger.audit.log.trust import TrustFile
 from ledger.audit.seal.sealer import ledger_id
 from ledger.audit.verification.record import Reached, WitnessSaw
 from ledger.audit.witnesses.quorum import Memories, Memory, cosignatures, cosigners, refusal
-from ledger.core import clock
-from ledger.core.formatting import when
+from ledger.core import clock, formatting
 from ledger.identity.keys import fingerprint
 from ledger.infrastructure.database import EVENTS_TABLE
 
@@ -227,7 +226,7 @@ def _quorum(conn: Connection[Any], trust: TrustFile, checkpoints: dict[int, Chec
         names = cosigners(trust, trust.origin, newest.size, newest.root,
                           lines.get(newest.size, []))
         age = clock.now().timestamp() - newest.when.timestamp()
-        said = (f"the newest checkpoint ({newest.size:,} events, sealed {when(newest.when)}) "
+        said = (f"the newest checkpoint ({newest.size:,} events, sealed {formatting.when(newest.when)}) "
                 f"has {len(names)} of the {trust.quorum} cosignature{'s' * (trust.quorum != 1)} its quorum needs")
         refusing = [refusal(memory, newest, report.forked) for memory in held
                     if memory.witness not in names]
@@ -346,7 +345,7 @@ def _recompute(conn: Connection[Any], checkpoints: dict[int, Checkpoint],
     if parted is not None:
         report.problems.append(
             f"the events part from the checkpoint at {parted.size:,} events (position "
-            f"{parted.position:,}, sealed {when(parted.when)}): {_first_difference(conn, parted)}")
+            f"{parted.position:,}, sealed {formatting.when(parted.when)}): {_first_difference(conn, parted)}")
         return
     report.unsealed = frontier.size - report.sealed
 
