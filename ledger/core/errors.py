@@ -126,9 +126,7 @@ def _problem(problem: Any, skip: int) -> str:
             f"a field {_SAID_OF_THE_FIELD[kind]}"
     message = str(problem["msg"]).removeprefix("Value error, ")
     if kind in _SAID_OF_THE_VALUE:  # "-5 is below 0, the least it takes", not pydantic's words
-        bounds = {key: f"{value:g}" if isinstance(value, float) else value
-                  for key, value in problem.get("ctx", {}).items()}
-        message = f"{problem.get('input')} " + _SAID_OF_THE_VALUE[kind].format(**bounds)
+        message = f"{problem.get('input')} " + _value_said(problem)
     return f"{where}: {message}" if where else message
 
 
@@ -146,12 +144,16 @@ def describe_value_error(error: ValidationError) -> str | None:
     """A value that is not what an option takes, in words with the value given ("'abc' is not
     a whole number"); None for a problem of another kind."""
     first = error.errors()[0]
-    said = _SAID_OF_THE_VALUE.get(first["type"])
-    if said is None:
+    if first["type"] not in _SAID_OF_THE_VALUE:
         return None
+    return f"'{first.get('input')}' " + _value_said(first)
+
+
+def _value_said(problem: Any) -> str:
+    """What is wrong with a value, its bounds filled in: "is below 0, the least it takes"."""
     bounds = {key: f"{value:g}" if isinstance(value, float) else value
-              for key, value in first.get("ctx", {}).items()}
-    return f"'{first.get('input')}' " + said.format(**bounds)
+              for key, value in problem.get("ctx", {}).items()}
+    return _SAID_OF_THE_VALUE[problem["type"]].format(**bounds)
 
 
 def _listed(names: list[str]) -> str:
